@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <string_view>
+
+namespace etscope::app {
+
+/// Exit statuses of every subcommand.
+enum ExitCode : int {
+    ExitOk = 0,
+    ExitUsage = 1, ///< bad command line
+    ExitInput = 2, ///< unreadable or invalid input, or an output that cannot be written
+};
+
+/// True when argv[1] names a headless subcommand (or --help/--version).
+bool isCliInvocation(int argc, char** argv);
+
+/// Runs a subcommand; never needs a display. Returns an ExitCode.
+int runCli(int argc, char** argv);
+
+/// The full --help text (also the source of the man page).
+std::string_view helpText();
+
+} // namespace etscope::app

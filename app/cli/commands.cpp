@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include "commands.h"
+
+#include "cli.h"
+#include "document/document.h"
+#include "report/reports.h"
+#include "stats/operatortable.h"
+#include "util/atomicfile.h"
+
+#include <iostream>
+
+namespace etscope::app {
+
+using namespace etscope::core;
+
+std::optional<Document> openForCommand(const std::string& command, const Arguments& args, int& exitCode)
+{
+    if (args.positional().size() != 1) {
+        std::cerr << "etscope " << command << ": expected exactly one FILE (see etscope --help)\n";
+        exitCode = ExitUsage;
+        return std::nullopt;
+    }
+    OpenOptions options;
+    options.dataFiles = args.values("data");
+    auto document = openDocument(args.positional().front(), options);
+    if (!document) {
+        std::cerr << "etscope " << command << ": " << document.error().message() << "\n";
+        exitCode = document.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        return std::nullopt;
+    }
+    exitCode = ExitOk;
+    return std::move(document).value();
+}
+
+int emit(const std::string& command, const Arguments& args, const std::string& text)
+{
+    if (!args.has("output")) {
+        std::cout << text;
+        std::cout.flush();
+        return std::cout ? ExitOk : ExitInput;
+    }
+    if (auto error = writeFileAtomically(args.value("output"), text)) {
+        std::cerr << "etscope " << command << ": " << error->message() << "\n";
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+namespace {
+
+const Method* methodForCommand(
+    const std::string& command, const Document& document, const Arguments& args, int& exitCode)
+{
+    if (!document.program) {
+        std::cerr << "etscope " << command << ": " << document.path << ": is not a program ("
+                  << fileKindName(document.kind) << "); it has no methods\n";
+        exitCode = ExitUsage;
+        return nullptr;
+    }
+    const std::string name = args.value("method");
+    const Method* method = selectMethod(*document.program, name);
+    if (!method) {
+        std::string known;
+        for (const Method& m : document.program->methods)
+            known += (known.empty() ? "" : ", ") + m.name;
+        std::cerr << "etscope " << command << ": " << document.path << ": no method named '" << name
+                  << "' (methods: " << known << ")\n";
+        exitCode = ExitUsage;
+        return nullptr;
+    }
+    return method;
+}
+
+} // namespace
+
+int runInfo(const Arguments& args)
+{
+    int exitCode = ExitOk;
+    const auto document = openForCommand("info", args, exitCode);
+    if (!document)
+        return exitCode;
+    if (args.has("json"))
+        return emit("info", args, documentInfoJson(*document).dump(2) + "\n");
+    return emit("info", args, documentInfoText(*document));
+}
+
+int runOps(const Arguments& args)
+{
+    const auto format = parseTableFormat(args.value("format", "text"));
+    if (!format) {
+        std::cerr << "etscope ops: unknown format '" << args.value("format")
+                  << "' (text, csv, tsv, md, html or json)\n";
+        return ExitUsage;
+    }
+    int exitCode = ExitOk;
+    const auto document = openForCommand("ops", args, exitCode);
+    if (!document)
+        return exitCode;
+    const Method* method = methodForCommand("ops", *document, args, exitCode);
+    if (!method)
+        return exitCode;
+    const MethodAnalysis* analysis = document->analysis(*method);
+    const OperatorTable table = computeOperatorTable(*analysis->graph);
+    const std::string title
+        = *format == TableFormat::Text ? std::string() : "Operators of method '" + method->name + "'";
+    return emit("ops", args, renderTable(operatorTableReport(table, title), *format));
+}
+
+int runGraph(const Arguments& args)
+{
+    const std::string format = args.value("format", "text");
+    if (format != "text" && format != "dot" && format != "json") {
+        std::cerr << "etscope graph: unknown format '" << format << "' (text, dot or json)\n";
+        return ExitUsage;
+    }
+    int exitCode = ExitOk;
+    const auto document = openForCommand("graph", args, exitCode);
+    if (!document)
+        return exitCode;
+    const Method* method = methodForCommand("graph", *document, args, exitCode);
+    if (!method)
+        return exitCode;
+    const Graph& graph = *document->analysis(*method)->graph;
+    if (format == "dot")
+        return emit("graph", args, graphToDot(graph));
+    if (format == "json")
+        return emit("graph", args, graphToJson(graph).dump(2) + "\n");
+    return emit("graph", args, delegatedGraphText(graph));
+}
+
+} // namespace etscope::app

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/graph.h"
+#include "pte/externaldata.h"
+#include "pte/program.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace etscope::core {
+
+/// Everything ETScope knows about one delegate entry of a method: always described, decoded
+/// into an inner graph where the backend's format allows.
+struct DelegateInfo {
+    std::string backendId;
+    std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "opaque"
+    std::string summary; ///< one line for tooltips and printouts
+    std::vector<Attribute> facts; ///< header facts, compile specs, sizes
+    std::shared_ptr<const Graph> innerGraph; ///< null when the payload is not decodable
+    std::optional<int> inputCount; ///< from the decoded payload
+    std::optional<int> outputCount; ///< from the decoded payload
+    std::vector<Warning> warnings; ///< decoding problems; the delegate is still shown
+};
+
+/// What a decoder may look at: the payload, the program (named data) and attached .ptd files.
+struct DelegateContext {
+    const Program& program;
+    const DelegateRef& ref;
+    std::span<const std::uint8_t> payload;
+    std::span<const ExternalData* const> externalData;
+    std::string where; ///< "method 'forward', delegate 0" for messages
+
+    /// Size of a named blob found in the program or in an attached .ptd; nullopt when absent.
+    std::optional<std::uint64_t> namedDataSize(const std::string& key) const;
+};
+
+/// Describes (and where possible decodes) one delegate. Never fails: problems become
+/// warnings and the delegate is then shown as an opaque, described node.
+DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
+    std::span<const ExternalData* const> externalData, const std::string& where);
+
+/// Facts every delegate gets whatever its backend: location, size, compile specs, first bytes.
+void addCommonFacts(const DelegateContext& context, DelegateInfo& info);
+
+// Decoders, one per backend family. Each returns false when the payload is not in its format
+// (the caller then describes it as opaque) and fills `info` otherwise.
+bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info);
+
+} // namespace etscope::core

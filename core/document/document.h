@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "delegates/delegate.h"
+#include "graph/graph.h"
+#include "pte/bundledprogram.h"
+#include "pte/externaldata.h"
+#include "pte/program.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope::core {
+
+enum class FileKind { Program, BundledProgram, ExternalData, ETDump, ETRecord, Unknown };
+
+/// "pte", "bpte", "ptd", "etdp", "etrecord", "unknown".
+std::string_view fileKindName(FileKind kind);
+
+/// Recognises a file by its magic bytes (never by its name).
+FileKind detectFileKind(std::span<const std::uint8_t> bytes);
+
+/// The analysis of one method: its delegates described/decoded and its data-flow graph.
+struct MethodAnalysis {
+    std::vector<DelegateInfo> delegates; ///< parallel to Method::delegates
+    std::shared_ptr<const Graph> graph;
+};
+
+struct OpenOptions {
+    std::vector<std::string> dataFiles; ///< .ptd files given explicitly (--data)
+    bool findCompanions = true; ///< look for a .ptd beside the program when it needs one
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(int percent, const std::string& phase)> progress;
+};
+
+/// An opened file and everything derived from it. Program-like files (.pte, .bpte) carry a
+/// program and one analysis per method; a .ptd carries only its external data.
+struct Document {
+    std::string path;
+    FileKind kind = FileKind::Unknown;
+    std::optional<Program> program;
+    std::optional<BundledProgram> bundled; ///< .bpte: suites (its program is moved to `program`)
+    std::vector<ExternalData> externalData; ///< attached .ptd files (or the file itself for a .ptd)
+    std::vector<MethodAnalysis> methods; ///< parallel to program->methods
+    std::vector<Warning> warnings;
+
+    const MethodAnalysis* analysis(const Method& method) const;
+    /// Finds external bytes by key in the program's named data or an attached .ptd.
+    std::optional<std::pair<std::string, ByteRange>> findNamedData(const std::string& key) const;
+};
+
+/// Opens any ExecuTorch file ETScope reads. Program files are verified, their delegates
+/// described and their methods' graphs built. Cancellation returns Error::Cancelled.
+Result<Document> openDocument(const std::string& path, const OpenOptions& options = {});
+
+/// Runs delegate decoding and graph building for every method of `document.program`.
+std::optional<Error> analyseDocument(Document& document, const OpenOptions& options = {});
+
+} // namespace etscope::core

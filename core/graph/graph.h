@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "util/ids.h"
+#include "util/result.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace etscope::core {
+
+enum class NodeKind {
+    Input, ///< a method input (or a delegate's external input, inside an inner graph)
+    Output, ///< a method output (or a delegate's external output)
+    Constant, ///< a tensor whose bytes are stored (program, named data, .ptd, delegate constants)
+    State, ///< a memory-planned tensor with an initial value (mutable buffer / trainable weight)
+    Operator, ///< a kernel call, or a backend node inside a delegate
+    Delegate, ///< a DelegateCall; may own the decoded inner graph
+    Move,
+    JumpFalse,
+    Free,
+    View, ///< a tensor read but never produced: an elided static view or a placeholder
+    Unknown, ///< an instruction of a type this build does not know
+};
+
+std::string_view nodeKindName(NodeKind kind);
+
+/// A labelled fact shown in properties panels and JSON (parameter, header field, …).
+struct Attribute {
+    std::string name;
+    std::string value;
+};
+
+/// Shape and element type carried by an edge; dtype spelled by the format that defined it
+/// ("FLOAT" in programs, "fp32" inside XNNPACK, …).
+struct TensorMeta {
+    std::string dtype;
+    std::vector<std::int64_t> shape;
+    bool known() const { return !dtype.empty(); }
+};
+
+struct Graph;
+
+struct Node {
+    NodeId id;
+    NodeKind kind = NodeKind::Operator;
+    std::string label; ///< text in the box
+    std::string opType; ///< the operator-table key ("aten::add.out", "XNNFullyConnected"); empty for non-ops
+    InstructionId instruction; ///< position in the chain (top level)
+    int chain = 0;
+    ValueIndex value; ///< Input/Output/Constant/State/View: the value index in its graph
+    DelegateIndex delegate; ///< Delegate nodes: index into the method's delegate table
+    int argPosition = -1; ///< inner Input/Output: position in the outer DelegateCall's args
+    std::optional<std::uint32_t> debugHandle; ///< AOT debug handle when the format stores it
+    bool inferred = false; ///< existence or wiring guessed by a rule, not read
+    std::vector<std::int32_t> args; ///< Operator/Delegate at the top level: the instruction's argument values
+    int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
+    std::vector<Attribute> attributes;
+    std::shared_ptr<const Graph> subgraph; ///< Delegate nodes whose payload was decoded
+};
+
+struct Edge {
+    NodeId from;
+    NodeId to;
+    ValueIndex value; ///< the value carried (index in the graph's own value space)
+    TensorMeta meta;
+    bool inferred = false; ///< wiring guessed (delegate output split, re-attached view)
+};
+
+/// A data-flow graph: a method's top level, or the inside of a delegate.
+struct Graph {
+    std::string name; ///< method name, or "<backend> #<delegate index>"
+    std::string backendId; ///< inner graphs: the backend
+    std::string format; ///< inner graphs: "xnnpack", "vulkan"
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+    std::vector<Warning> warnings;
+
+    NodeId addNode(Node node);
+    void addEdge(Edge edge);
+    const Node& node(NodeId id) const { return nodes[id.index()]; }
+    Node& node(NodeId id) { return nodes[id.index()]; }
+    std::vector<const Edge*> inEdges(NodeId id) const;
+    std::vector<const Edge*> outEdges(NodeId id) const;
+    /// Operator nodes (kind Operator), counting recursively into subgraphs when asked.
+    std::size_t operatorCount(bool recursive = false) const;
+};
+
+} // namespace etscope::core

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// The headless CLI as a script would use it: exit codes, one-line errors, and the facts of every
+// real sample through `etscope info --json` and `etscope ops`.
+#include "testsupport.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return { -2, {}, QStringLiteral("timed out") };
+    }
+    Run result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+QString sample(const std::string& relative)
+{
+    return QString::fromStdString(etscope::test::samplePath(relative));
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void versionAndHelp()
+    {
+        const Run version = run({ QStringLiteral("--version") });
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY(version.out.startsWith(QStringLiteral("etscope ")));
+        const Run help = run({ QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        for (const char* word : { "info", "ops", "graph", "--method", "--format", "--data" })
+            QVERIFY2(help.out.contains(QLatin1String(word)), word);
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("no file") << QStringList { QStringLiteral("info") }
+                                 << QStringLiteral("expected exactly one FILE");
+        QTest::addRow("unknown option") << QStringList { QStringLiteral("info"), QStringLiteral("--frobnicate"),
+            sample("executorch/add.pte") }
+                                        << QStringLiteral("unknown option '--frobnicate'");
+        QTest::addRow("unknown format") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
+            QStringLiteral("--format"), QStringLiteral("xlsx") }
+                                        << QStringLiteral("unknown format 'xlsx'");
+        QTest::addRow("unknown method") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
+            QStringLiteral("--method"), QStringLiteral("nope") }
+                                        << QStringLiteral("no method named 'nope' (methods: forward)");
+        QTest::addRow("option without value") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
+            QStringLiteral("--method") } << QStringLiteral("needs a value");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, message);
+        const Run result = run(arguments);
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+        QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void inputErrors_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("missing") << QStringLiteral("/nonexistent/model.pte")
+                                 << QStringLiteral("cannot open: No such file or directory");
+        QTest::addRow("corrupt sample") << sample("djl-executorch-engine/corrupt.pte")
+                                        << QStringLiteral("not an ExecuTorch file");
+        QTest::addRow("directory") << sample("executorch") << QStringLiteral("is a directory");
+    }
+
+    void inputErrors()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        for (const char* command : { "info", "ops", "graph" }) {
+            const Run result = run({ QLatin1String(command), path });
+            QCOMPARE(result.exitCode, 2);
+            QVERIFY2(result.err.contains(path + QStringLiteral(": ")), qPrintable(result.err));
+            QVERIFY2(result.err.contains(reason), qPrintable(result.err));
+            QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
+            QVERIFY(result.out.isEmpty());
+        }
+    }
+
+    void infoJson_data()
+    {
+        QTest::addColumn<std::string>("entry");
+        const nlohmann::json golden = etscope::test::goldenSamples();
+        for (const json& entry : golden.at("samples"))
+            if (!entry.value("invalid", false))
+                QTest::addRow("%s", entry.at("path").get<std::string>().c_str()) << entry.dump();
+    }
+
+    void infoJson()
+    {
+        QFETCH(std::string, entry);
+        const json e = json::parse(entry);
+        const Run result = run({ QStringLiteral("info"), sample(e.at("path")), QStringLiteral("--json") });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const json info = json::parse(result.out.toStdString());
+        const std::string identifier = e.at("identifier");
+        QCOMPARE(info.at("file_identifier").get<std::string>(), identifier);
+        if (identifier == "FT01") {
+            QCOMPARE(info.at("format").get<std::string>(), std::string("ptd"));
+            QCOMPARE(info.at("entries").size(), e.at("entries").size());
+            return;
+        }
+        if (identifier == "BP08") {
+            QCOMPARE(info.at("format").get<std::string>(), std::string("bpte"));
+            ETSCOPE_COMPARE_JSON(info.at("test_suites").at(0).at("method"), e.at("test_suites").at(0).at("method"));
+            ETSCOPE_COMPARE_JSON(
+                info.at("test_suites").at(0).at("test_cases"), e.at("test_suites").at(0).at("test_cases"));
+            ETSCOPE_COMPARE_JSON(
+                info.at("program").at("methods").at(0).at("operators"), e.at("inner_method").at("operators"));
+            return;
+        }
+        QCOMPARE(info.at("format").get<std::string>(), std::string("pte"));
+        ETSCOPE_COMPARE_JSON(info.at("extended_header"), e.at("extended_header"));
+        ETSCOPE_COMPARE_JSON(info.at("segments"), e.at("segments"));
+        const json& methods = e.at("methods");
+        QCOMPARE(info.at("methods").size(), methods.size());
+        for (std::size_t m = 0; m < methods.size(); ++m) {
+            const json& got = info.at("methods")[m];
+            const json& want = methods[m];
+            ETSCOPE_COMPARE_JSON(got.at("name"), want.at("name"));
+            ETSCOPE_COMPARE_JSON(got.at("instructions").at("kernel"), want.at("kernel"));
+            ETSCOPE_COMPARE_JSON(got.at("instructions").at("delegate"), want.at("delegate"));
+            ETSCOPE_COMPARE_JSON(got.at("operators"), want.at("operators"));
+            ETSCOPE_COMPARE_JSON(got.at("values"), want.at("values"));
+            ETSCOPE_COMPARE_JSON(got.at("inputs"), want.at("inputs"));
+            ETSCOPE_COMPARE_JSON(got.at("outputs"), want.at("outputs"));
+            QCOMPARE(got.at("delegates").size(), want.at("delegates").size());
+            for (std::size_t d = 0; d < want.at("delegates").size(); ++d) {
+                const json& gd = got.at("delegates")[d];
+                const json& wd = want.at("delegates")[d];
+                ETSCOPE_COMPARE_JSON(gd.at("backend_id"), wd.at("backend_id"));
+                ETSCOPE_COMPARE_JSON(gd.at("location"), wd.at("location"));
+                ETSCOPE_COMPARE_JSON(gd.at("size"), wd.at("size"));
+                QVERIFY(gd.at("compile_specs").is_array());
+                if (wd.at("inner_nodes").is_null())
+                    continue;
+                QCOMPARE(gd.at("inner_graph").at("format").get<std::string>(), std::string("xnnpack"));
+                ETSCOPE_COMPARE_JSON(gd.at("inner_graph").at("nodes"), wd.at("inner_nodes"));
+                ETSCOPE_COMPARE_JSON(gd.at("inner_graph").at("node_types"), wd.at("node_types"));
+            }
+        }
+    }
+
+    void compileSpecsAreReadable()
+    {
+        const Run result = run({ QStringLiteral("info"), sample("cmsis-executorch/ethos_u_minimal_example_u55.pte"),
+            QStringLiteral("--json") });
+        QCOMPARE(result.exitCode, 0);
+        const json specs
+            = json::parse(result.out.toStdString()).at("methods")[0].at("delegates")[0].at("compile_specs");
+        // SOURCES.md lists the specs with compile_flags cut at 70 characters.
+        QCOMPARE(specs.size(), std::size_t(4));
+        ETSCOPE_COMPARE_JSON(specs[0], (json { { "key", "tosa_spec" }, { "value", "TOSA-1.0+INT+int16+u55" } }));
+        QCOMPARE(specs[1].at("key").get<std::string>(), std::string("compile_flags"));
+        QVERIFY(specs[1].at("value").get<std::string>().starts_with(
+            "--output-format=raw --debug-force-regor --accelerator-config=ethos-u55"));
+        ETSCOPE_COMPARE_JSON(specs[2], (json { { "key", "output_format" }, { "value", "vela" } }));
+        ETSCOPE_COMPARE_JSON(specs[3], (json { { "key", "target" }, { "value", "ethos-u55-128" } }));
+    }
+
+    void opsFormats()
+    {
+        const QString path = sample("djl-executorch-engine/stress_mlp.pte");
+        const Run csv = run({ QStringLiteral("ops"), path, QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList lines = csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.first(),
+            QStringLiteral("op_type,occurrences_in_delegated_graphs,occurrences_in_non_delegated_graphs"));
+        QCOMPARE(lines.last(), QStringLiteral("Total,15,12"));
+        QVERIFY(lines.contains(QStringLiteral("XNNFullyConnected,10,0")));
+        QVERIFY(lines.contains(QStringLiteral("aten::select_copy.int_out,0,4")));
+
+        const Run text = run({ QStringLiteral("ops"), path });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains(QStringLiteral(
+            "Total delegated subgraphs: 2\nNumber of delegated nodes: 15\nNumber of non-delegated nodes: 12\n")));
+
+        const Run js = run({ QStringLiteral("ops"), path, QStringLiteral("--format=json") });
+        QCOMPARE(js.exitCode, 0);
+        const json parsed = json::parse(js.out.toStdString());
+        QCOMPARE(parsed.at("rows").back().at("op_type").get<std::string>(), std::string("Total"));
+        QCOMPARE(parsed.at("rows").back().at("occurrences_in_delegated_graphs").get<int>(), 15);
+
+        for (const char* format : { "tsv", "md", "html" }) {
+            const Run other = run({ QStringLiteral("ops"), path, QStringLiteral("--format"), QLatin1String(format) });
+            QCOMPARE(other.exitCode, 0);
+            QVERIFY(other.out.contains(QStringLiteral("XNNFullyConnected")));
+        }
+    }
+
+    void defaultMethodAndOutputFile()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("ops.md"));
+        // stories260k has no `forward`: the first method with instructions is used.
+        const Run result = run({ QStringLiteral("ops"), sample("executorch/stories260k_hybrid_llama_qnn.pte"),
+            QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("-o"), out });
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY(result.out.isEmpty());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString content = QString::fromUtf8(file.readAll());
+        QVERIFY(content.contains(QStringLiteral("Operators of method 'kv_forward'")));
+        QVERIFY(content.contains(QStringLiteral("Total delegated subgraphs: 1")));
+    }
+
+    void graphFormats()
+    {
+        const QString path = sample("dnf-executorch/dnf_xnnpack_training.pte");
+        const Run dot = run({ QStringLiteral("graph"), path, QStringLiteral("--format"), QStringLiteral("dot") });
+        QCOMPARE(dot.exitCode, 0);
+        QVERIFY(dot.out.startsWith(QStringLiteral("digraph \"forward\" {")));
+        QCOMPARE(dot.out.count(QStringLiteral("subgraph cluster_")), 4);
+        const Run js = run({ QStringLiteral("graph"), path, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(js.exitCode, 0);
+        const json parsed = json::parse(js.out.toStdString());
+        int delegates = 0;
+        for (const json& node : parsed.at("nodes"))
+            if (node.at("kind") == "delegate") {
+                ++delegates;
+                QVERIFY(node.contains("subgraph"));
+            }
+        QCOMPARE(delegates, 4);
+        const Run text = run({ QStringLiteral("graph"), path });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.startsWith(QStringLiteral("graph():\n")));
+        QCOMPARE(text.out.count(QStringLiteral("backend_id: XnnpackBackend")), 4);
+        QCOMPARE(text.out.count(QStringLiteral("lowered graph():")), 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+// Bad input never crashes and never hangs; every error names the file, the reason and, where
+// known, the byte offset. Hostile files are made by damaging real samples in a temporary folder.
+#include "document/document.h"
+#include "testsupport.h"
+#include "util/text.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <fstream>
+#include <random>
+
+using namespace etscope::core;
+
+Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(std::optional<std::uint64_t>)
+
+namespace {
+
+std::vector<std::uint8_t> readAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+void writeAll(const std::string& path, const std::vector<std::uint8_t>& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void putLe32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t value)
+{
+    for (int i = 0; i < 4; ++i)
+        bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+
+void putLe64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t value)
+{
+    for (int i = 0; i < 8; ++i)
+        bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+
+using Mutation = std::vector<std::uint8_t> (*)(std::vector<std::uint8_t>);
+
+} // namespace
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    std::string temp(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<std::string>("sample"); // source sample, or "" for special cases
+        QTest::addColumn<std::string>("name");
+        QTest::addColumn<int>("mutation");
+        QTest::addColumn<std::string>("reason");
+        QTest::addColumn<std::optional<std::uint64_t>>("offset");
+
+        QTest::addRow("missing file") << std::string() << std::string("missing.pte") << 0
+                                      << std::string("cannot open: No such file") << std::optional<std::uint64_t>();
+        QTest::addRow("directory") << std::string() << std::string("folder.pte") << 1 << std::string("is a directory")
+                                   << std::optional<std::uint64_t>();
+        QTest::addRow("empty") << std::string() << std::string("empty.pte") << 2 << std::string("the file is empty")
+                               << std::optional<std::uint64_t>();
+        QTest::addRow("ten bytes") << std::string("executorch/add.pte") << std::string("ten.pte") << 3
+                                   << std::string("too small") << std::optional<std::uint64_t>();
+        QTest::addRow("wrong identifier") << std::string("executorch/add.pte") << std::string("wrongid.pte") << 4
+                                          << std::string("not an ExecuTorch file") << std::optional<std::uint64_t>(4);
+        QTest::addRow("other program version")
+            << std::string("executorch/add.pte") << std::string("et11.pte") << 5
+            << std::string("unsupported program format version 'ET11'") << std::optional<std::uint64_t>(4);
+        QTest::addRow("other bundled version")
+            << std::string("executorch/bundled_program.bpte") << std::string("bp07.bpte") << 6
+            << std::string("unsupported bundled program version 'BP07'") << std::optional<std::uint64_t>(4);
+        QTest::addRow("truncated flatbuffer")
+            << std::string("executorch/add.pte") << std::string("cut.pte") << 7
+            << std::string("FlatBuffers verifier rejected") << std::optional<std::uint64_t>();
+        QTest::addRow("truncated segments")
+            << std::string("djl-executorch-engine/stress_mlp.pte") << std::string("cutseg.pte") << 8
+            << std::string("the file is truncated: segment data needs") << std::optional<std::uint64_t>(32);
+        QTest::addRow("header length too small")
+            << std::string("djl-executorch-engine/spike_add.pte") << std::string("hlen.pte") << 9
+            << std::string("extended header length 8 is below the minimum of 24") << std::optional<std::uint64_t>(12);
+        QTest::addRow("program size beyond file")
+            << std::string("djl-executorch-engine/spike_add.pte") << std::string("psize.pte") << 10
+            << std::string("the extended header says the program is") << std::optional<std::uint64_t>(16);
+        QTest::addRow("segment outside file")
+            << std::string("executorch/xor.pte") << std::string("segout.pte") << 11
+            << std::string("segment 0 (offset 0, size 8) lies outside the file") << std::optional<std::uint64_t>();
+        QTest::addRow("ptd header beyond file")
+            << std::string("executorch/xor.ptd") << std::string("bad.ptd") << 12
+            << std::string("the header says the FlatBuffer spans") << std::optional<std::uint64_t>(24);
+        QTest::addRow("bundled program with damaged inner program")
+            << std::string("executorch/bundled_program.bpte") << std::string("inner.bpte") << 13
+            << std::string("embedded program: unsupported program format version") << std::optional<std::uint64_t>();
+    }
+
+    void errors()
+    {
+        QFETCH(std::string, sample);
+        QFETCH(std::string, name);
+        QFETCH(int, mutation);
+        QFETCH(std::string, reason);
+        QFETCH(std::optional<std::uint64_t>, offset);
+
+        const std::string path = temp(name);
+        std::vector<std::uint8_t> bytes;
+        if (!sample.empty())
+            bytes = readAll(etscope::test::samplePath(sample));
+        switch (mutation) {
+        case 0:
+            break; // never created
+        case 1:
+            QVERIFY(QDir().mkpath(QString::fromStdString(path)));
+            break;
+        case 2:
+            writeAll(path, {});
+            break;
+        case 3:
+            bytes.resize(10);
+            writeAll(path, bytes);
+            break;
+        case 4:
+            std::memcpy(bytes.data() + 4, "XXXX", 4);
+            writeAll(path, bytes);
+            break;
+        case 5:
+            std::memcpy(bytes.data() + 4, "ET11", 4);
+            writeAll(path, bytes);
+            break;
+        case 6:
+            std::memcpy(bytes.data() + 4, "BP07", 4);
+            writeAll(path, bytes);
+            break;
+        case 7:
+            bytes.resize(200);
+            writeAll(path, bytes);
+            break;
+        case 8:
+            bytes.resize(10000);
+            writeAll(path, bytes);
+            break;
+        case 9:
+            putLe32(bytes, 12, 8);
+            writeAll(path, bytes);
+            break;
+        case 10:
+            putLe64(bytes, 16, bytes.size() + 1000);
+            writeAll(path, bytes);
+            break;
+        case 11: // xor.pte: 24-byte header, one 8-byte segment; move segment data to the last 4 bytes
+            putLe64(bytes, 24, bytes.size() - 4);
+            writeAll(path, bytes);
+            break;
+        case 12:
+            putLe64(bytes, 24, bytes.size() * 4);
+            writeAll(path, bytes);
+            break;
+        case 13: { // change the embedded program's identifier inside the bundle
+            const auto it = std::search(bytes.begin() + 8, bytes.end(), "ET12", "ET12" + 4);
+            QVERIFY(it != bytes.end());
+            std::memcpy(&*it, "ET13", 4);
+            writeAll(path, bytes);
+            break;
+        }
+        default:
+            QFAIL("unknown mutation");
+        }
+
+        auto document = openDocument(path);
+        QVERIFY2(!document, "a damaged file must not open");
+        const Error& error = document.error();
+        QCOMPARE(error.file, path);
+        QVERIFY2(error.reason.find(reason) != std::string::npos, error.message().c_str());
+        if (offset)
+            QCOMPARE(error.offset, offset);
+        const std::string message = error.message();
+        QVERIFY(message.rfind(path + ": ", 0) == 0);
+        QVERIFY(message.find('\n') == std::string::npos);
+    }
+
+    // Random damage to real files: every outcome is an open document or a clean error.
+    void randomDamage_data()
+    {
+        QTest::addColumn<std::string>("sample");
+        for (const char* s :
+            { "executorch/add.pte", "djl-executorch-engine/stress_mlp.pte", "executorch/bundled_program.bpte",
+                "executorch/xor.ptd", "executorch/linear.ptd", "dnf-executorch/dnf_xnnpack_training.pte",
+                "cmsis-executorch/ethos_u_minimal_example_u55.pte", "executorch-numpy-runtime/quantized.pte" })
+            QTest::addRow("%s", s) << std::string(s);
+    }
+
+    void randomDamage()
+    {
+        QFETCH(std::string, sample);
+        const std::vector<std::uint8_t> original = readAll(etscope::test::samplePath(sample));
+        // Damage the structured part (the first 8 KiB), where the FlatBuffers and headers live.
+        const std::size_t span = std::min<std::size_t>(original.size(), 8192);
+        std::mt19937 random(12345);
+        int opened = 0;
+        int rejected = 0;
+        for (int round = 0; round < 300; ++round) {
+            std::vector<std::uint8_t> bytes = original;
+            const int flips = 1 + static_cast<int>(random() % 8);
+            for (int f = 0; f < flips; ++f)
+                bytes[random() % span] = static_cast<std::uint8_t>(random());
+            if (round % 10 == 9)
+                bytes.resize(random() % bytes.size());
+            const auto file = MappedFile::fromBytes("damaged:" + sample, bytes);
+            const FileKind kind = detectFileKind(file->bytes());
+            bool ok = false;
+            std::string message;
+            if (kind == FileKind::Program) {
+                auto program = readProgram(file);
+                ok = program.ok();
+                if (!ok)
+                    message = program.error().message();
+                if (ok) {
+                    Document document;
+                    document.path = file->path();
+                    document.program = std::move(program).value();
+                    QVERIFY(!analyseDocument(document));
+                }
+            } else if (kind == FileKind::BundledProgram) {
+                auto bundled = readBundledProgram(file);
+                ok = bundled.ok();
+                if (!ok)
+                    message = bundled.error().message();
+            } else if (kind == FileKind::ExternalData) {
+                auto data = readExternalData(file);
+                ok = data.ok();
+                if (!ok)
+                    message = data.error().message();
+            } else {
+                ok = false;
+                message = file->path() + ": unknown";
+            }
+            if (ok) {
+                ++opened;
+            } else {
+                ++rejected;
+                QVERIFY2(message.rfind("damaged:", 0) == 0, message.c_str());
+            }
+        }
+        QCOMPARE(opened + rejected, 300);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

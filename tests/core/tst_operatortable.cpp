@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The operator occurrence table against hand counts. The KernelCall counts were made by
+// decoding each file with flatc and the project's schema and counting instructions per
+// operator by hand; the delegated counts are the XNNPACK node types listed in SOURCES.md.
+#include "document/document.h"
+#include "report/reports.h"
+#include "stats/operatortable.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+using namespace etscope::core;
+
+Q_DECLARE_METATYPE(std::string)
+
+struct ExpectedRow {
+    std::string opType;
+    int delegated;
+    int nonDelegated;
+};
+Q_DECLARE_METATYPE(std::vector<ExpectedRow>)
+
+class TestOperatorTable : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void handCounts_data()
+    {
+        QTest::addColumn<std::string>("path");
+        QTest::addColumn<std::vector<ExpectedRow>>("rows");
+        QTest::addColumn<int>("subgraphs");
+        QTest::addColumn<int>("opaque");
+
+        QTest::addRow("stress_mlp") << std::string("djl-executorch-engine/stress_mlp.pte")
+                                    << std::vector<ExpectedRow> {
+                                           { "XNNAdd", 3, 0 },
+                                           { "XNNFullyConnected", 10, 0 },
+                                           { "XNNMultiply", 2, 0 },
+                                           { "aten::clamp.out", 0, 2 },
+                                           { "aten::index_select.out", 0, 2 },
+                                           { "aten::select_copy.int_out", 0, 4 },
+                                           { "dim_order_ops::_to_dim_order_copy.out", 0, 4 },
+                                       }
+                                    << 2 << 0;
+        QTest::addRow("dnf_xnnpack_training") << std::string("dnf-executorch/dnf_xnnpack_training.pte")
+                                              << std::vector<ExpectedRow> {
+                                                     { "XNNAdd", 1, 0 },
+                                                     { "XNNMultiply", 3, 0 },
+                                                     { "XNNNegate", 1, 0 },
+                                                     { "XNNStaticTranspose", 4, 0 },
+                                                     { "XNNSubtract", 1, 0 },
+                                                     { "aten::addmm.out", 0, 1 },
+                                                     { "aten::alias_copy.out", 0, 1 },
+                                                     { "aten::expand_copy.out", 0, 1 },
+                                                     { "aten::full_like.out", 0, 1 },
+                                                     { "aten::mm.out", 0, 1 },
+                                                     { "aten::sum.IntList_out", 0, 2 },
+                                                     { "aten::view_copy.out", 0, 1 },
+                                                 }
+                                              << 4 << 0;
+        QTest::addRow("ethos_u_minimal (opaque delegate)")
+            << std::string("cmsis-executorch/ethos_u_minimal_example_u55.pte")
+            << std::vector<ExpectedRow> {
+                   { "quantized_decomposed::dequantize_per_tensor.out", 0, 1 },
+                   { "quantized_decomposed::quantize_per_tensor.out", 0, 2 },
+               }
+            << 1 << 1;
+    }
+
+    void handCounts()
+    {
+        QFETCH(std::string, path);
+        QFETCH(std::vector<ExpectedRow>, rows);
+        QFETCH(int, subgraphs);
+        QFETCH(int, opaque);
+        auto document = openDocument(etscope::test::samplePath(path));
+        QVERIFY(document);
+        const Method& method = *document->program->defaultMethod();
+        const OperatorTable table = computeOperatorTable(*document->analysis(method)->graph);
+        QCOMPARE(table.rows.size(), rows.size());
+        int delegated = 0;
+        int nonDelegated = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            QCOMPARE(table.rows[i].opType, rows[i].opType);
+            QCOMPARE(table.rows[i].delegated, rows[i].delegated);
+            QCOMPARE(table.rows[i].nonDelegated, rows[i].nonDelegated);
+            delegated += rows[i].delegated;
+            nonDelegated += rows[i].nonDelegated;
+        }
+        QCOMPARE(table.delegatedSubgraphs, subgraphs);
+        QCOMPARE(table.opaqueSubgraphs, opaque);
+        QCOMPARE(table.delegatedNodes, delegated);
+        QCOMPARE(table.nonDelegatedNodes, nonDelegated);
+        const auto summary = table.summaryLines();
+        QCOMPARE(summary.at(0), "Total delegated subgraphs: " + std::to_string(subgraphs));
+        QCOMPARE(summary.at(1), "Number of delegated nodes: " + std::to_string(delegated));
+        QCOMPARE(summary.at(2), "Number of non-delegated nodes: " + std::to_string(nonDelegated));
+
+        // The report keeps rows in op_type order and ends with the Total row.
+        const Table report = operatorTableReport(table);
+        QCOMPARE(report.rows.size(), rows.size() + 1);
+        QCOMPARE(cellText(report.rows.back()[0]), std::string("Total"));
+        QCOMPARE(cellText(report.rows.back()[1]), std::to_string(delegated));
+        QCOMPARE(cellText(report.rows.back()[2]), std::to_string(nonDelegated));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOperatorTable)
+#include "tst_operatortable.moc"
