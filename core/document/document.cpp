@@ -201,7 +201,10 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
             for (const Warning& warning : analysis.delegates.back().warnings)
                 document.warnings.push_back(warning);
         }
-        auto graph = std::make_shared<Graph>(buildMethodGraph(method, analysis.delegates));
+        GraphBuildOptions buildOptions;
+        if (const auto counts = options.delegateOutputCounts.find(method.name); counts != options.delegateOutputCounts.end())
+            buildOptions.delegateOutputCounts = &counts->second;
+        auto graph = std::make_shared<Graph>(buildMethodGraph(method, analysis.delegates, buildOptions));
         for (const Warning& warning : graph->warnings)
             document.warnings.push_back({ "method '" + method.name + "': " + warning.message, warning.offset });
         analysis.graph = std::move(graph);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,9 @@ struct MethodAnalysis {
 struct OpenOptions {
     std::vector<std::string> dataFiles; ///< .ptd files given explicitly (--data)
     bool findCompanions = true; ///< look for a .ptd beside the program when it needs one
+    /// Outputs per DelegateCall instruction, per method (e.g. ETRecord's
+    /// instruction_id_to_num_outs_map); used when a delegate payload does not say.
+    std::map<std::string, std::map<int, int>> delegateOutputCounts;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int percent, const std::string& phase)> progress;
 };
