@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "util/result.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace etscope::core {
+
+/// What to lay out: boxes of known size (measured by the caller with its own fonts), edges, and
+/// clusters (expanded delegates). Units are points (1/72 inch), the unit of the Qt scene.
+struct LayoutRequest {
+    struct Node {
+        double width = 0;
+        double height = 0;
+        int cluster = -1; ///< index into clusters, -1 for none
+    };
+    struct Edge {
+        int from = 0;
+        int to = 0;
+    };
+    struct Cluster {
+        std::string label;
+    };
+    std::vector<Node> nodes;
+    std::vector<Edge> edges;
+    std::vector<Cluster> clusters;
+    std::string fontName = "DejaVu Sans";
+    double fontSize = 9;
+};
+
+struct LayoutPoint {
+    double x = 0;
+    double y = 0;
+};
+
+/// Plain geometry, y pointing down, origin at the top-left of the drawing.
+struct LayoutResult {
+    struct Node {
+        double x = 0; ///< centre
+        double y = 0;
+        double width = 0;
+        double height = 0;
+    };
+    struct Edge {
+        std::vector<LayoutPoint> points; ///< cubic Bézier: p0, then (c1, c2, p) triples
+        bool hasArrow = false;
+        LayoutPoint arrowTip; ///< where the arrow head points (the target's border)
+    };
+    struct Cluster {
+        double x = 0; ///< top-left
+        double y = 0;
+        double width = 0;
+        double height = 0;
+    };
+    double width = 0;
+    double height = 0;
+    std::vector<Node> nodes;
+    std::vector<Edge> edges; ///< parallel to the request's edges (empty points when Graphviz dropped one)
+    std::vector<Cluster> clusters;
+};
+
+/// Lays the graph out with Graphviz `dot` (top to bottom). Graphviz is not thread-safe: every
+/// call is serialised on one process-wide lock, so this may be called from any one worker.
+/// Fails with a clear reason when Graphviz's layout plugins are missing or the cancel flag is
+/// set before the layout starts. Large graphs use newrank + nslimit=0 (0.5 s at 10,000 nodes).
+Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+/// True when Graphviz's `dot` layout plugin can be loaded (checked once per process).
+bool graphvizAvailable(std::string* reason = nullptr);
+
+} // namespace etscope::core
