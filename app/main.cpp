@@ -1,12 +1,39 @@
 // SPDX-License-Identifier: MIT
 #include "cli/cli.h"
+#include "demo.h"
+#include "widgets/mainwindow.h"
 
-#include <iostream>
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
 
 int main(int argc, char** argv)
 {
     if (etscope::app::isCliInvocation(argc, argv))
         return etscope::app::runCli(argc, argv);
-    std::cerr << etscope::app::helpText();
-    return etscope::app::ExitUsage;
+
+    QApplication application(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("ETScope"));
+    QCoreApplication::setApplicationName(QStringLiteral("ETScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ETSCOPE_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("etscope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("See what ExecuTorch really did with your model. Subcommands: etscope --help"));
+    parser.addPositionalArgument(QStringLiteral("files"),
+        QStringLiteral("ExecuTorch files to open (.pte, .bpte, .ptd)"), QStringLiteral("[FILE…]"));
+    parser.process(application);
+
+    etscope::ui::MainWindow window;
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    for (const QString& file : files)
+        window.openFile(file);
+    if (files.isEmpty()) {
+        const QString demo = etscope::app::demoProgramPath();
+        if (!demo.isEmpty())
+            window.openFile(demo, QObject::tr("bundled demo"));
+    }
+    return application.exec();
 }

@@ -3,6 +3,7 @@
 
 #include "arguments.h"
 #include "commands.h"
+#include "exportcommand.h"
 
 #include <cstring>
 #include <iostream>
@@ -19,6 +20,8 @@ Usage:
   etscope info FILE [--json] [--data PTD]
   etscope ops FILE [--method NAME] [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
+  etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
+                 [--delegate N]
   etscope --help | --version
 
 Subcommands:
@@ -32,6 +35,9 @@ Subcommands:
   graph   The data-flow graph of a method: `text` prints it in the style of
           format_delegated_graph (delegates with their inner graph indented), `dot` writes
           Graphviz DOT with expanded delegates as clusters, `json` the full node/edge list.
+  export  The graph as a picture, drawn by the same renderer as the desktop app (no display
+          needed): PNG, SVG (text stays text) or PDF. --expand all|BACKEND_ID shows delegates
+          expanded in place; --delegate N draws the inner graph of delegate N alone.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -57,8 +63,8 @@ bool isCliInvocation(int argc, char** argv)
     if (argc < 2)
         return false;
     const std::string first = argv[1];
-    return first == "info" || first == "ops" || first == "graph" || first == "--help" || first == "-h"
-        || first == "help" || first == "--version" || first == "-v";
+    return first == "info" || first == "ops" || first == "graph" || first == "export" || first == "--help"
+        || first == "-h" || first == "help" || first == "--version" || first == "-v";
 }
 
 int runCli(int argc, char** argv)
@@ -74,7 +80,7 @@ int runCli(int argc, char** argv)
     }
     Arguments::Spec spec;
     spec.flags = { "json", "help" };
-    spec.options = { "method", "format", "data", "output" };
+    spec.options = { "method", "format", "data", "output", "expand", "delegate" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -91,6 +97,8 @@ int runCli(int argc, char** argv)
         return runOps(args);
     if (command == "graph")
         return runGraph(args);
+    if (command == "export")
+        return runExport(argc, argv, args);
     std::cerr << "etscope: unknown subcommand '" << command << "' (see etscope --help)\n";
     return ExitUsage;
 }

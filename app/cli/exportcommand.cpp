@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+#include "exportcommand.h"
+
+#include "cli.h"
+#include "commands.h"
+#include "document/document.h"
+#include "graph/graphscene.h"
+#include "graph/presentation.h"
+#include "graph/scenerenderer.h"
+#include "layout/graphlayout.h"
+#include "report/reports.h"
+
+#include <QApplication>
+#include <QFileInfo>
+
+#include <iostream>
+
+namespace etscope::app {
+
+using namespace etscope::core;
+
+int runExport(int argc, char** argv, const Arguments& args)
+{
+    const std::string output = args.value("output");
+    if (output.empty()) {
+        std::cerr << "etscope export: give the picture to write with -o OUT.png|.svg|.pdf\n";
+        return ExitUsage;
+    }
+    if (!ui::imageFormatFor(QString::fromStdString(output))) {
+        std::cerr << "etscope export: " << output << ": unknown picture format (use .png, .svg or .pdf)\n";
+        return ExitUsage;
+    }
+    const std::string expand = args.value("expand", "none");
+    int exitCode = ExitOk;
+    auto document = openForCommand("export", args, exitCode);
+    if (!document)
+        return exitCode;
+    if (!document->program) {
+        std::cerr << "etscope export: " << document->path << ": is not a program; there is no graph to draw\n";
+        return ExitUsage;
+    }
+    const Method* method = selectMethod(*document->program, args.value("method"));
+    if (!method) {
+        std::cerr << "etscope export: " << document->path << ": no method named '" << args.value("method") << "'\n";
+        return ExitUsage;
+    }
+    const int methodIndex = static_cast<int>(method - document->program->methods.data());
+    const Graph& top = *document->methods[static_cast<std::size_t>(methodIndex)].graph;
+
+    ui::GraphContext context { methodIndex, NodeId::none() };
+    std::set<int> expanded;
+    if (args.has("delegate")) {
+        const std::string wanted = args.value("delegate");
+        for (const Node& node : top.nodes)
+            if (node.kind == NodeKind::Delegate && std::to_string(node.delegate.value) == wanted) {
+                context.delegateNode = node.id;
+                break;
+            }
+        if (!context.delegateNode.valid()) {
+            std::cerr << "etscope export: " << document->path << ": method '" << method->name << "' has no delegate "
+                      << wanted << "\n";
+            return ExitUsage;
+        }
+        if (!top.node(context.delegateNode).subgraph) {
+            std::cerr << "etscope export: " << document->path << ": delegate " << wanted << " ("
+                      << top.node(context.delegateNode).label << ") has no decodable inner graph\n";
+            return ExitInput;
+        }
+    } else if (expand != "none") {
+        bool any = false;
+        for (const Node& node : top.nodes) {
+            if (node.kind == NodeKind::Delegate && node.subgraph && (expand == "all" || node.label == expand)) {
+                expanded.insert(node.id.value);
+                any = true;
+            }
+        }
+        if (!any && expand != "all") {
+            std::cerr << "etscope export: " << document->path << ": no decodable delegate with backend id '" << expand
+                      << "'\n";
+            return ExitUsage;
+        }
+    }
+
+    // Same renderer as the GUI: Qt's offscreen platform needs no display.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication application(argc, argv);
+    auto shared = std::make_shared<const Document>(std::move(*document));
+    auto presentation = ui::preparePresentation(shared, context, expanded);
+    auto layout = layoutGraph(presentation->request);
+    if (!layout) {
+        std::cerr << "etscope export: " << shared->path << ": " << layout.error().reason << "\n";
+        return ExitInput;
+    }
+    presentation->layout = std::move(layout).value();
+    ui::GraphScene scene;
+    scene.setPresentation(presentation);
+    const QString fileName = QFileInfo(QString::fromStdString(shared->path)).fileName();
+    if (auto error
+        = ui::exportScene(scene, QString::fromStdString(output), ui::reportOptions(*presentation, fileName))) {
+        std::cerr << "etscope export: " << error->message() << "\n";
+        return ExitInput;
+    }
+    return ExitOk;
+}
+
+} // namespace etscope::app

@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "arguments.h"
+
+namespace etscope::app {
+
+/// `etscope export FILE -o OUT.{png,svg,pdf} [--method M] [--expand none|all|BACKEND_ID] [--delegate N]`:
+/// the same renderer as the GUI, on Qt's offscreen platform (no display needed).
+int runExport(int argc, char** argv, const Arguments& args);
+
+} // namespace etscope::app

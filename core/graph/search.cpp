@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "search.h"
+
+#include "util/text.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace etscope::core {
+
+namespace {
+
+std::string lower(std::string text)
+{
+    std::transform(
+        text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string shapeText(const TensorMeta& meta)
+{
+    return meta.dtype + " " + formatShape(meta.shape);
+}
+
+/// The first field of `node` matching `needle` (already lower case), or empty.
+std::pair<std::string, std::string> match(const Graph& graph, const Node& node, const std::string& needle)
+{
+    if (lower(node.label).find(needle) != std::string::npos)
+        return { node.kind == NodeKind::Delegate ? "backend" : "name", node.label };
+    if (!node.opType.empty() && lower(node.opType).find(needle) != std::string::npos)
+        return { "op type", node.opType };
+    for (const Edge& edge : graph.edges) {
+        if (edge.from != node.id || !edge.meta.known())
+            continue;
+        const std::string text = shapeText(edge.meta);
+        if (lower(text).find(needle) != std::string::npos)
+            return { "shape", text };
+    }
+    for (const Attribute& attribute : node.attributes)
+        if (lower(attribute.value).find(needle) != std::string::npos)
+            return { "attribute", attribute.name + ": " + attribute.value };
+    return {};
+}
+
+} // namespace
+
+std::vector<SearchHit> searchGraph(const Graph& top, const std::string& query, std::size_t limit)
+{
+    std::vector<SearchHit> hits;
+    const std::string needle = lower(query);
+    if (needle.empty())
+        return hits;
+    for (const Node& node : top.nodes) {
+        if (hits.size() >= limit)
+            break;
+        auto [field, text] = match(top, node, needle);
+        if (!field.empty())
+            hits.push_back({ { node.id, NodeId::none() }, field, text });
+        if (!node.subgraph)
+            continue;
+        for (const Node& inner : node.subgraph->nodes) {
+            if (hits.size() >= limit)
+                break;
+            auto [innerField, innerText] = match(*node.subgraph, inner, needle);
+            if (!innerField.empty())
+                hits.push_back({ { node.id, inner.id }, innerField, innerText });
+        }
+    }
+    return hits;
+}
+
+std::vector<NodeOrigin> nodesOfType(const Graph& top, const std::string& opType)
+{
+    std::vector<NodeOrigin> result;
+    for (const Node& node : top.nodes) {
+        if (node.opType == opType && node.kind != NodeKind::Delegate)
+            result.push_back({ node.id, NodeId::none() });
+        if (node.kind == NodeKind::Delegate && node.subgraph)
+            for (const Node& inner : node.subgraph->nodes)
+                if (inner.kind == NodeKind::Operator && inner.opType == opType)
+                    result.push_back({ node.id, inner.id });
+    }
+    return result;
+}
+
+} // namespace etscope::core

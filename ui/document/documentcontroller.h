@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "document/document.h"
+#include "graph/presentation.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <set>
+
+namespace etscope::ui {
+
+/// One open file: opens it off the UI thread (progress, cancel), then lays out graph views on
+/// the single Graphviz worker, caching every layout. Stale results are dropped by generation.
+class DocumentController : public QObject {
+    Q_OBJECT
+public:
+    explicit DocumentController(QObject* parent = nullptr);
+    ~DocumentController() override;
+
+    /// Starts opening; emits progress…, then opened() or failed()/stopped().
+    void open(const QString& path, core::OpenOptions options = {});
+    /// Adopts an already opened document (tests, a second view of the same file).
+    void adopt(std::shared_ptr<const core::Document> document);
+    /// Asks the current work (opening or layout) to stop.
+    void stop();
+
+    QString path() const { return m_path; }
+    std::shared_ptr<const core::Document> document() const { return m_document; }
+    bool busy() const { return m_busy > 0; }
+
+    /// Emits presentationReady at once when cached, else lays out in the background.
+    void requestPresentation(const GraphContext& context, const std::set<int>& expanded);
+    /// Synchronous variant (export from the CLI, tests).
+    std::shared_ptr<const Presentation> presentationNow(
+        const GraphContext& context, const std::set<int>& expanded, QString* error = nullptr);
+
+Q_SIGNALS:
+    void progress(int percent, const QString& phase);
+    void opened();
+    void failed(const QString& message);
+    void stopped();
+    void layoutStarted(const QString& what);
+    void presentationReady(std::shared_ptr<const etscope::ui::Presentation> presentation);
+    void layoutFailed(const QString& message);
+    void busyChanged(bool busy);
+
+private:
+    void setBusy(int delta);
+
+    QString m_path;
+    std::shared_ptr<const core::Document> m_document;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QHash<QString, std::shared_ptr<const Presentation>> m_cache;
+    quint64 m_generation = 0;
+    int m_busy = 0;
+};
+
+} // namespace etscope::ui

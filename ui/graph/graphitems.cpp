@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+#include "graphitems.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <cmath>
+
+namespace etscope::ui {
+
+namespace {
+constexpr double kRadius = 4;
+constexpr double kButton = 14;
+constexpr double kArrowLength = 8;
+constexpr double kArrowWidth = 3.5;
+
+QColor textOn(const QColor& background)
+{
+    return background.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(0x1f, 0x23, 0x28);
+}
+} // namespace
+
+NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString title, QString subtitle, QSizeF size)
+    : m_origin(origin)
+    , m_kind(node.kind)
+    , m_look(lookFor(node))
+    , m_title(std::move(title))
+    , m_subtitle(std::move(subtitle))
+    , m_size(size)
+    , m_canExpand(node.kind == core::NodeKind::Delegate && node.subgraph)
+{
+    setFlag(ItemIsSelectable);
+    setAcceptHoverEvents(true);
+    setZValue(2);
+}
+
+QRectF NodeItem::boundingRect() const
+{
+    return QRectF(-m_size.width() / 2 - 3, -m_size.height() / 2 - 3, m_size.width() + 6, m_size.height() + 6);
+}
+
+QRectF NodeItem::expandButtonRect() const
+{
+    return QRectF(m_size.width() / 2 - kButton - 4, -m_size.height() / 2 + 4, kButton, kButton);
+}
+
+void NodeItem::setHighlighted(bool on)
+{
+    if (m_highlighted == on)
+        return;
+    m_highlighted = on;
+    update();
+}
+
+void NodeItem::setHeat(std::optional<double> value, const QString& label)
+{
+    m_heat = value;
+    m_heatLabel = label;
+    update();
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const QRectF box(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
+
+    QColor fill = m_look.fill;
+    QColor header = m_look.header;
+    if (m_heat) {
+        fill = rampColour(*m_heat);
+        header = fill;
+    }
+    if (m_highlighted) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(0xff, 0xd4, 0x3b, 200));
+        painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), kRadius + 2, kRadius + 2);
+    }
+    QPen pen(m_look.border, isSelected() ? 2.5 : 1.0);
+    if (isSelected())
+        pen.setColor(QColor(0xD5, 0x5E, 0x00));
+    if (m_look.dashed)
+        pen.setStyle(Qt::DashLine);
+    painter->setPen(pen);
+    painter->setBrush(fill);
+    const double radius = m_look.rounded ? box.height() / 2 : kRadius;
+    painter->drawRoundedRect(box, radius, radius);
+
+    const QFont title = titleFont();
+    const QFont subtitle = subtitleFont();
+    const double titleHeight = QFontMetricsF(title).height() + 6;
+    if (!m_subtitle.isEmpty() && header != fill && !m_look.rounded) {
+        QPainterPath band;
+        band.addRoundedRect(box, kRadius, kRadius);
+        QPainterPath clip;
+        clip.addRect(QRectF(box.left(), box.top(), box.width(), titleHeight));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(header);
+        painter->drawPath(band.intersected(clip));
+    }
+    if (lod < 0.25)
+        return; // too small to read: the box alone says enough
+
+    const QColor titleColour
+        = m_heat ? textOn(fill) : (header != fill && !m_subtitle.isEmpty() ? textOn(header) : m_look.text);
+    painter->setPen(titleColour);
+    painter->setFont(title);
+    QRectF titleRect(
+        box.left() + 6, box.top() + 3, box.width() - 12 - (m_canExpand ? kButton + 2 : 0), titleHeight - 6);
+    if (m_subtitle.isEmpty())
+        titleRect = QRectF(box.left() + 6, box.top(), box.width() - 12 - (m_canExpand ? kButton + 2 : 0), box.height());
+    painter->drawText(titleRect, Qt::AlignCenter, m_title);
+    if (!m_subtitle.isEmpty()) {
+        painter->setFont(subtitle);
+        painter->setPen(m_heat ? textOn(fill) : m_look.text);
+        painter->drawText(
+            QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
+            Qt::AlignCenter, m_heatLabel.isEmpty() ? m_subtitle : m_heatLabel);
+    }
+    if (m_canExpand) {
+        const QRectF button = expandButtonRect();
+        painter->setPen(QPen(textOn(header), 1.2));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRect(button);
+        painter->drawLine(
+            QPointF(button.left() + 3, button.center().y()), QPointF(button.right() - 3, button.center().y()));
+        painter->drawLine(
+            QPointF(button.center().x(), button.top() + 3), QPointF(button.center().x(), button.bottom() - 3));
+    }
+}
+
+EdgeItem::EdgeItem(const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred)
+    : QGraphicsPathItem(path)
+    , m_inferred(inferred)
+{
+    setZValue(1);
+    setAcceptHoverEvents(true);
+    if (arrowTip) {
+        const QLineF line(*arrowTip, arrowFrom);
+        const double length = std::max(line.length(), 0.001);
+        const QPointF unit = (arrowFrom - *arrowTip) / length;
+        const QPointF normal(-unit.y(), unit.x());
+        const QPointF base = *arrowTip + unit * kArrowLength;
+        m_arrow << *arrowTip << base + normal * kArrowWidth << base - normal * kArrowWidth;
+    }
+}
+
+QRectF EdgeItem::boundingRect() const
+{
+    return QGraphicsPathItem::boundingRect().united(m_arrow.boundingRect()).adjusted(-2, -2, 2, 2);
+}
+
+QPainterPath EdgeItem::shape() const
+{
+    QPainterPathStroker stroker;
+    stroker.setWidth(6);
+    return stroker.createStroke(path());
+}
+
+void EdgeItem::setEmphasised(bool on)
+{
+    if (m_emphasised == on)
+        return;
+    m_emphasised = on;
+    setZValue(on ? 1.5 : 1);
+    update();
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
+    painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
+    const QColor colour = m_emphasised ? QColor(0xD5, 0x5E, 0x00) : QColor(0x6b, 0x72, 0x80);
+    QPen pen(colour, m_emphasised ? 2.0 : 1.1);
+    if (m_inferred)
+        pen.setStyle(Qt::DashLine);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(path());
+    if (!m_arrow.isEmpty()) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(colour);
+        painter->drawPolygon(m_arrow);
+    }
+}
+
+ClusterItem::ClusterItem(QRectF rect, QString title, QColor colour, core::NodeId owner)
+    : m_rect(rect)
+    , m_title(std::move(title))
+    , m_colour(std::move(colour))
+    , m_owner(owner)
+{
+    setZValue(0);
+}
+
+QRectF ClusterItem::collapseButtonRect() const
+{
+    return QRectF(m_rect.right() - kButton - 6, m_rect.top() + 5, kButton, kButton);
+}
+
+void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    QColor fill = m_colour.lighter(190);
+    fill.setAlpha(110);
+    painter->setPen(QPen(m_colour, 1.5));
+    painter->setBrush(fill);
+    painter->drawRoundedRect(m_rect, 8, 8);
+    painter->setPen(m_colour.darker(150));
+    QFont font = titleFont();
+    painter->setFont(font);
+    painter->drawText(QRectF(m_rect.left() + 8, m_rect.top() + 3, m_rect.width() - kButton - 20, 20),
+        Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    const QRectF button = collapseButtonRect();
+    painter->setPen(QPen(m_colour.darker(150), 1.2));
+    painter->setBrush(Qt::white);
+    painter->drawRect(button);
+    painter->drawLine(
+        QPointF(button.left() + 3, button.center().y()), QPointF(button.right() - 3, button.center().y()));
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/flatten.h"
+#include "nodestyle.h"
+
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+
+#include <optional>
+
+namespace etscope::ui {
+
+/// One box of the graph. Paints itself from plain data (title, subtitle, look); knows its
+/// node reference in method coordinates.
+class NodeItem : public QGraphicsItem {
+public:
+    NodeItem(const core::Node& node, core::NodeOrigin origin, QString title, QString subtitle, QSizeF size);
+
+    enum { Type = UserType + 1 };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+    const core::NodeOrigin& origin() const { return m_origin; }
+    core::NodeKind kind() const { return m_kind; }
+    bool canExpand() const { return m_canExpand; }
+    /// The small ⊕ square of a decodable delegate, in item coordinates.
+    QRectF expandButtonRect() const;
+
+    void setHighlighted(bool on);
+    bool highlighted() const { return m_highlighted; }
+    /// A heat value in [0, 1] painted as the fill, or nullopt for none; `label` shown as a badge.
+    void setHeat(std::optional<double> value, const QString& label = {});
+
+private:
+    core::NodeOrigin m_origin;
+    core::NodeKind m_kind;
+    NodeLook m_look;
+    QString m_title;
+    QString m_subtitle;
+    QSizeF m_size;
+    bool m_canExpand = false;
+    bool m_highlighted = false;
+    std::optional<double> m_heat;
+    QString m_heatLabel;
+};
+
+/// One data-flow edge drawn as the Bézier Graphviz computed, with an arrow head.
+class EdgeItem : public QGraphicsPathItem {
+public:
+    EdgeItem(const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred);
+
+    enum { Type = UserType + 2 };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    QPainterPath shape() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    void setEmphasised(bool on);
+
+private:
+    QPolygonF m_arrow;
+    bool m_inferred = false;
+    bool m_emphasised = false;
+};
+
+/// An expanded delegate: a tinted rectangle with its title and a collapse button.
+class ClusterItem : public QGraphicsItem {
+public:
+    ClusterItem(QRectF rect, QString title, QColor colour, core::NodeId owner);
+
+    enum { Type = UserType + 3 };
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_rect.adjusted(-1, -1, 1, 1); }
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    core::NodeId owner() const { return m_owner; }
+    QRectF collapseButtonRect() const;
+
+private:
+    QRectF m_rect;
+    QString m_title;
+    QColor m_colour;
+    core::NodeId m_owner;
+};
+
+} // namespace etscope::ui

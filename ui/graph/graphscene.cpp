@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "graphscene.h"
+
+#include "util/text.h"
+
+#include <QGraphicsSceneMouseEvent>
+#include <QPainterPath>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+QString tooltipFor(const Presentation& presentation, std::size_t index)
+{
+    const Graph& graph = presentation.flat.graph;
+    const Node& node = graph.nodes[index];
+    QString html = QStringLiteral("<b>%1</b><br/>%2")
+                       .arg(QString::fromStdString(node.label).toHtmlEscaped(),
+                           QString::fromStdString(std::string(nodeKindName(node.kind))));
+    if (node.instruction.valid())
+        html += QStringLiteral(" · instruction %1").arg(node.instruction.value);
+    if (node.debugHandle)
+        html += QStringLiteral(" · debug handle %1").arg(*node.debugHandle);
+    QStringList inputs;
+    QStringList outputs;
+    for (const Edge& edge : graph.edges) {
+        if (edge.to == node.id)
+            inputs << metaText(edge.meta).toHtmlEscaped();
+        if (edge.from == node.id)
+            outputs << metaText(edge.meta).toHtmlEscaped();
+    }
+    if (!inputs.isEmpty())
+        html += QStringLiteral("<br/>in: ") + inputs.join(QStringLiteral(", "));
+    if (!outputs.isEmpty()) {
+        outputs.removeDuplicates();
+        html += QStringLiteral("<br/>out: ") + outputs.join(QStringLiteral(", "));
+    }
+    if (node.kind == NodeKind::Delegate) {
+        if (const DelegateInfo* info = presentation.delegateInfo(presentation.origins[index].top))
+            html += QStringLiteral("<br/>") + QString::fromStdString(info->summary).toHtmlEscaped();
+        if (node.subgraph)
+            html += QStringLiteral("<br/><i>⊕ expands in place · double-click opens it in a tab</i>");
+    }
+    if (node.inferred)
+        html += QStringLiteral("<br/><i>wiring inferred by a rule, not read from the file</i>");
+    return html;
+}
+
+QPainterPath pathOf(const LayoutResult::Edge& geometry)
+{
+    QPainterPath path;
+    const auto& p = geometry.points;
+    path.moveTo(p[0].x, p[0].y);
+    for (std::size_t i = 1; i + 2 < p.size(); i += 3)
+        path.cubicTo(p[i].x, p[i].y, p[i + 1].x, p[i + 1].y, p[i + 2].x, p[i + 2].y);
+    return path;
+}
+
+} // namespace
+
+GraphScene::GraphScene(QObject* parent)
+    : QGraphicsScene(parent)
+{
+    setItemIndexMethod(QGraphicsScene::BspTreeIndex);
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentation)
+{
+    m_quiet = true;
+    clear();
+    m_nodes.clear();
+    m_edges.clear();
+    m_clusters.clear();
+    m_presentation = std::move(presentation);
+    m_quiet = false;
+    if (!m_presentation)
+        return;
+    const Presentation& p = *m_presentation;
+    const Graph& graph = p.flat.graph;
+    const LayoutResult& layout = p.layout;
+    setSceneRect(QRectF(-20, -20, layout.width + 40, layout.height + 40));
+
+    for (std::size_t c = 0; c < p.flat.clusters.size() && c < layout.clusters.size(); ++c) {
+        const auto& geometry = layout.clusters[c];
+        const Cluster& cluster = p.flat.clusters[c];
+        auto* item
+            = new ClusterItem(QRectF(geometry.x, geometry.y, geometry.width, geometry.height), p.clusterTitles[c],
+                backendColour(QString::fromStdString(p.methodGraph().node(cluster.owner).label)), cluster.owner);
+        addItem(item);
+        m_clusters.push_back(item);
+    }
+    m_nodes.reserve(graph.nodes.size());
+    for (std::size_t i = 0; i < graph.nodes.size() && i < layout.nodes.size(); ++i) {
+        const auto& geometry = layout.nodes[i];
+        auto* item = new NodeItem(
+            graph.nodes[i], p.origins[i], p.titles[i], p.subtitles[i], QSizeF(geometry.width, geometry.height));
+        item->setPos(geometry.x, geometry.y);
+        item->setToolTip(tooltipFor(p, i));
+        addItem(item);
+        m_nodes.push_back(item);
+    }
+    m_edges.assign(graph.edges.size(), nullptr);
+    for (std::size_t e = 0; e < graph.edges.size() && e < layout.edges.size(); ++e) {
+        const auto& geometry = layout.edges[e];
+        if (geometry.points.size() < 4)
+            continue;
+        const QPointF last(geometry.points.back().x, geometry.points.back().y);
+        std::optional<QPointF> tip;
+        if (geometry.hasArrow)
+            tip = QPointF(geometry.arrowTip.x, geometry.arrowTip.y);
+        auto* item = new EdgeItem(pathOf(geometry), last, tip, graph.edges[e].inferred);
+        const QString meta = metaText(graph.edges[e].meta);
+        item->setToolTip(QStringLiteral("v%1: %2").arg(graph.edges[e].value.value).arg(meta.toHtmlEscaped()));
+        addItem(item);
+        m_edges[e] = item;
+    }
+}
+
+NodeItem* GraphScene::itemFor(const NodeOrigin& origin) const
+{
+    if (!m_presentation)
+        return nullptr;
+    const int index = m_presentation->indexOf(origin);
+    return index >= 0 && static_cast<std::size_t>(index) < m_nodes.size() ? m_nodes[static_cast<std::size_t>(index)]
+                                                                          : nullptr;
+}
+
+void GraphScene::selectNode(const std::optional<NodeOrigin>& origin)
+{
+    m_quiet = true;
+    clearSelection();
+    if (origin)
+        if (NodeItem* item = itemFor(*origin))
+            item->setSelected(true);
+    m_quiet = false;
+    emphasiseEdgesOf(origin && m_presentation ? m_presentation->indexOf(*origin) : -1);
+}
+
+std::optional<NodeOrigin> GraphScene::selectedNode() const
+{
+    for (NodeItem* item : m_nodes)
+        if (item->isSelected())
+            return item->origin();
+    return std::nullopt;
+}
+
+void GraphScene::setHighlighted(const std::set<std::pair<int, int>>& origins)
+{
+    for (NodeItem* item : m_nodes)
+        item->setHighlighted(origins.count(keyOf(item->origin())) > 0);
+}
+
+int GraphScene::highlightedCount() const
+{
+    return static_cast<int>(
+        std::count_if(m_nodes.begin(), m_nodes.end(), [](NodeItem* item) { return item->highlighted(); }));
+}
+
+void GraphScene::setHeat(const std::map<std::pair<int, int>, std::pair<double, QString>>& heat)
+{
+    for (NodeItem* item : m_nodes) {
+        const auto it = heat.find(keyOf(item->origin()));
+        if (it == heat.end())
+            item->setHeat(std::nullopt);
+        else
+            item->setHeat(it->second.first, it->second.second);
+    }
+}
+
+void GraphScene::emphasiseEdgesOf(int nodeIndex)
+{
+    if (!m_presentation)
+        return;
+    const Graph& graph = m_presentation->flat.graph;
+    for (std::size_t e = 0; e < m_edges.size(); ++e) {
+        if (!m_edges[e])
+            continue;
+        const Edge& edge = graph.edges[e];
+        m_edges[e]->setEmphasised(nodeIndex >= 0 && (edge.from.value == nodeIndex || edge.to.value == nodeIndex));
+    }
+}
+
+void GraphScene::onSelectionChanged()
+{
+    if (m_quiet)
+        return;
+    const auto selected = selectedNode();
+    emphasiseEdgesOf(selected && m_presentation ? m_presentation->indexOf(*selected) : -1);
+    if (selected)
+        Q_EMIT nodeSelected(*selected);
+    else
+        Q_EMIT selectionCleared();
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        for (QGraphicsItem* item : items(event->scenePos())) {
+            if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+                if (node->canExpand() && node->expandButtonRect().contains(node->mapFromScene(event->scenePos()))) {
+                    Q_EMIT expandToggled(node->origin().top);
+                    event->accept();
+                    return;
+                }
+                break;
+            }
+            if (auto* cluster = qgraphicsitem_cast<ClusterItem*>(item)) {
+                if (cluster->collapseButtonRect().contains(event->scenePos())) {
+                    Q_EMIT expandToggled(cluster->owner());
+                    event->accept();
+                    return;
+                }
+            }
+        }
+    }
+    QGraphicsScene::mousePressEvent(event);
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
+{
+    for (QGraphicsItem* item : items(event->scenePos())) {
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+            Q_EMIT nodeActivated(node->origin());
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graphitems.h"
+#include "presentation.h"
+
+#include <QGraphicsScene>
+#include <QHash>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace etscope::ui {
+
+/// The drawing of one Presentation. Items are built on the UI thread from plain geometry;
+/// nodes are identified by NodeOrigin (method coordinates), never by pointer.
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+
+    void setPresentation(std::shared_ptr<const Presentation> presentation);
+    std::shared_ptr<const Presentation> presentation() const { return m_presentation; }
+
+    NodeItem* itemFor(const core::NodeOrigin& origin) const;
+    std::vector<NodeItem*> nodeItems() const { return m_nodes; }
+    const std::vector<EdgeItem*>& edgeItems() const { return m_edges; }
+    const std::vector<ClusterItem*>& clusterItems() const { return m_clusters; }
+
+    /// Selects one node (clears the selection for nullopt) without emitting nodeSelected.
+    void selectNode(const std::optional<core::NodeOrigin>& origin);
+    std::optional<core::NodeOrigin> selectedNode() const;
+
+    /// Marks nodes (e.g. every node of an operator type); others lose their mark.
+    void setHighlighted(const std::set<std::pair<int, int>>& origins);
+    int highlightedCount() const;
+
+    /// Colours nodes by a value in [0, 1] with a text badge; nodes without a value keep their look.
+    void setHeat(const std::map<std::pair<int, int>, std::pair<double, QString>>& heat);
+
+    static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
+    {
+        return { origin.top.value, origin.inner.value };
+    }
+
+Q_SIGNALS:
+    void nodeSelected(const core::NodeOrigin& origin);
+    void selectionCleared();
+    /// The ⊕ of a delegate or the ⊖ of an expanded cluster was clicked (top-level node id).
+    void expandToggled(core::NodeId delegateNode);
+    /// Double-click on a node (delegates open in their own tab).
+    void nodeActivated(const core::NodeOrigin& origin);
+
+protected:
+    void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+
+private:
+    void onSelectionChanged();
+    void emphasiseEdgesOf(int nodeIndex);
+
+    std::shared_ptr<const Presentation> m_presentation;
+    std::vector<NodeItem*> m_nodes; ///< parallel to the presentation's flat nodes
+    std::vector<EdgeItem*> m_edges; ///< parallel to the flat edges (nullptr when not drawn)
+    std::vector<ClusterItem*> m_clusters;
+    bool m_quiet = false;
+};
+
+} // namespace etscope::ui

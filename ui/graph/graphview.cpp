@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "graphview.h"
+
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope::ui {
+
+namespace {
+constexpr double kMinZoom = 0.02;
+constexpr double kMaxZoom = 8.0;
+} // namespace
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setResizeAnchor(QGraphicsView::AnchorViewCenter);
+    setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
+    setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
+    setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+double GraphView::zoom() const
+{
+    return transform().m11();
+}
+
+void GraphView::setZoom(double factor)
+{
+    factor = std::clamp(factor, kMinZoom, kMaxZoom);
+    QTransform t;
+    t.scale(factor, factor);
+    setTransform(t);
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::zoomBy(double factor)
+{
+    const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
+    scale(target / zoom(), target / zoom());
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::fitAll()
+{
+    if (!scene())
+        return;
+    const QRectF rect = scene()->sceneRect();
+    if (rect.isEmpty())
+        return;
+    fitInView(rect, Qt::KeepAspectRatio);
+    // Never blow a tiny graph up beyond 1:1, never shrink a huge one into dust.
+    if (zoom() > 1.0)
+        setZoom(1.0);
+    if (zoom() < kMinZoom)
+        setZoom(kMinZoom);
+    centerOn(rect.center());
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::centreOn(const QPointF& point, bool zoomIn)
+{
+    if (zoomIn && zoom() < 0.8)
+        setZoom(1.0);
+    centerOn(point);
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::wheelEvent(QWheelEvent* event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0) {
+        QGraphicsView::wheelEvent(event);
+        return;
+    }
+    zoomBy(std::pow(1.15, steps));
+    event->accept();
+}
+
+void GraphView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    Q_EMIT viewportChanged();
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event)
+{
+    // Clicks on items select them; only the background drags the view.
+    setDragMode(itemAt(event->pos()) ? QGraphicsView::NoDrag : QGraphicsView::ScrollHandDrag);
+    QGraphicsView::mousePressEvent(event);
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent* event)
+{
+    QGraphicsView::mouseReleaseEvent(event);
+    setDragMode(QGraphicsView::ScrollHandDrag);
+}
+
+Minimap::Minimap(GraphView* main, QWidget* parent)
+    : QGraphicsView(parent)
+    , m_main(main)
+{
+    setScene(main->scene());
+    setInteractive(false);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setRenderHints(QPainter::Antialiasing);
+    setBackgroundBrush(QColor(0xf1, 0xf3, 0xf5));
+    setFrameShape(QFrame::Box);
+    setToolTip(tr("Overview: click or drag to move the view"));
+    connect(main, &GraphView::viewportChanged, this, [this] { viewport()->update(); });
+}
+
+void Minimap::refit()
+{
+    if (scene() != m_main->scene())
+        setScene(m_main->scene());
+    if (scene())
+        fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+    viewport()->update();
+}
+
+void Minimap::drawForeground(QPainter* painter, const QRectF&)
+{
+    const QRectF visible = m_main->mapToScene(m_main->viewport()->rect()).boundingRect();
+    QColor fill(0x00, 0x72, 0xB2, 40);
+    painter->setPen(QPen(QColor(0x00, 0x72, 0xB2), 0));
+    painter->setBrush(fill);
+    painter->drawRect(visible);
+}
+
+void Minimap::mousePressEvent(QMouseEvent* event)
+{
+    m_main->centerOn(mapToScene(event->pos()));
+    viewport()->update();
+}
+
+void Minimap::mouseMoveEvent(QMouseEvent* event)
+{
+    if (event->buttons() & Qt::LeftButton) {
+        m_main->centerOn(mapToScene(event->pos()));
+        viewport()->update();
+    }
+}
+
+void Minimap::resizeEvent(QResizeEvent* event)
+{
+    QGraphicsView::resizeEvent(event);
+    refit();
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QGraphicsView>
+
+namespace etscope::ui {
+
+/// The zoomable, pannable view of a GraphScene: wheel and Ctrl+/− zoom around the cursor,
+/// dragging the background pans, Fit shows everything.
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+
+    double zoom() const;
+    void setZoom(double factor);
+    void zoomBy(double factor);
+    void fitAll();
+    void centreOn(const QPointF& point, bool zoomIn = false);
+
+Q_SIGNALS:
+    void viewportChanged();
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+};
+
+/// An overview of the whole scene with the main view's visible area as a rectangle; clicking
+/// or dragging moves the main view there.
+class Minimap : public QGraphicsView {
+    Q_OBJECT
+public:
+    explicit Minimap(GraphView* main, QWidget* parent = nullptr);
+    void refit();
+
+protected:
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    GraphView* m_main;
+};
+
+} // namespace etscope::ui

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/graph.h"
+
+#include <QColor>
+#include <QFont>
+#include <QString>
+
+namespace etscope::ui {
+
+/// How a node kind looks: one place for colours, so the legend, the scene and the exports agree.
+/// Colours come from the Okabe–Ito palette (colour-blind safe).
+struct NodeLook {
+    QColor fill;
+    QColor header; ///< band behind the title
+    QColor border;
+    QColor text;
+    bool dashed = false;
+    bool rounded = false;
+};
+
+NodeLook lookFor(const core::Node& node);
+
+/// A stable colour per backend id (known backends fixed, others hashed onto the palette).
+QColor backendColour(const QString& backendId);
+
+/// Fonts used for node titles and subtitles (also by the layout's size measurement).
+QFont titleFont();
+QFont subtitleFont();
+
+/// A readable sequential colour ramp (viridis-like, colour-blind safe) for t in [0, 1].
+QColor rampColour(double t);
+
+} // namespace etscope::ui

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "stats/operatortable.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+namespace etscope::ui {
+
+/// The operator occurrence table (rows sorted by op type) plus its final Total row.
+class OperatorTableModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { OpType, Delegated, NonDelegated, NUM_COLUMNS };
+    enum Role {
+        SortRole = Qt::UserRole + 1, ///< raw numbers / op type
+        IsTotalRole, ///< true on the Total row
+        OpTypeRole, ///< the op type key (empty for Total)
+    };
+
+    explicit OperatorTableModel(QObject* parent = nullptr);
+
+    void setTable(const core::OperatorTable& table);
+    const core::OperatorTable& table() const { return m_table; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    core::OperatorTable m_table;
+};
+
+/// Sorts on every column while keeping Total last, and filters op types by a substring.
+class OperatorTableProxy final : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit OperatorTableProxy(QObject* parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+};
+
+} // namespace etscope::ui

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "propertiesmodel.h"
+
+#include "graph/graphbuilder.h"
+#include "util/text.h"
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+QString q(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+QString meta(const TensorMeta& m)
+{
+    if (!m.known())
+        return {};
+    return q(m.dtype)
+        + (m.shape.empty() && m.dtype.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos
+                ? QString()
+                : QLatin1Char(' ') + q(formatShape(m.shape)));
+}
+
+} // namespace
+
+PropertiesModel::PropertiesModel(QObject* parent)
+    : QStandardItemModel(0, NUM_COLUMNS, parent)
+{
+    setHorizontalHeaderLabels({ tr("Property"), tr("Value") });
+}
+
+void PropertiesModel::clearAll()
+{
+    removeRows(0, rowCount());
+}
+
+QStandardItem* PropertiesModel::addGroup(const QString& title)
+{
+    auto* group = new QStandardItem(title);
+    group->setEditable(false);
+    QFont font = group->font();
+    font.setBold(true);
+    group->setFont(font);
+    auto* empty = new QStandardItem();
+    empty->setEditable(false);
+    appendRow({ group, empty });
+    return group;
+}
+
+void PropertiesModel::addRow(QStandardItem* group, const QString& name, const QString& value)
+{
+    auto* key = new QStandardItem(name);
+    auto* val = new QStandardItem(value);
+    key->setEditable(false);
+    val->setEditable(false);
+    val->setToolTip(value);
+    group->appendRow({ key, val });
+}
+
+void PropertiesModel::showDocument(const Document& document, int methodIndex)
+{
+    clearAll();
+    QStandardItem* file = addGroup(tr("File"));
+    addRow(file, tr("path"), q(document.path));
+    addRow(file, tr("format"), q(std::string(fileKindName(document.kind))));
+    if (!document.program)
+        return;
+    const Program& program = *document.program;
+    addRow(file, tr("size"), q(formatBytes(program.file->size())));
+    addRow(file, tr("identifier"), q(program.identifier));
+    if (program.header)
+        addRow(file, tr("extended header"),
+            QStringLiteral("eh00, %1 bytes; program %2 bytes; segments at %3 (%4 bytes)")
+                .arg(program.header->length)
+                .arg(program.header->programSize)
+                .arg(program.header->segmentBaseOffset)
+                .arg(program.header->segmentDataSize));
+    else
+        addRow(file, tr("extended header"), tr("none"));
+    addRow(file, tr("segments"), QString::number(program.segments.size()));
+    addRow(file, tr("named data"), QString::number(program.namedData.size()));
+    addRow(file, tr("methods"), QString::number(program.methods.size()));
+    for (const ExternalData& data : document.externalData)
+        addRow(file, tr("external data"), q(data.path()) + QStringLiteral(" (%1 entries)").arg(data.entries.size()));
+    if (document.bundled)
+        for (const BundledTestSuite& suite : document.bundled->suites)
+            addRow(file, tr("test suite"), q(suite.methodName) + QStringLiteral(": %1 cases").arg(suite.cases.size()));
+    if (methodIndex >= 0 && static_cast<std::size_t>(methodIndex) < program.methods.size()) {
+        const Method& method = program.methods[static_cast<std::size_t>(methodIndex)];
+        QStandardItem* group = addGroup(tr("Method %1").arg(q(method.name)));
+        const InstructionCounts c = method.instructionCounts();
+        addRow(group, tr("values"), QString::number(method.values.size()));
+        addRow(group, tr("inputs / outputs"),
+            QStringLiteral("%1 / %2").arg(method.inputs.size()).arg(method.outputs.size()));
+        addRow(group, tr("instructions"),
+            QStringLiteral("%1 (kernel %2, delegate %3, move %4, jump_false %5, free %6)")
+                .arg(c.total())
+                .arg(c.kernel)
+                .arg(c.delegate)
+                .arg(c.move)
+                .arg(c.jumpFalse)
+                .arg(c.free));
+        addRow(group, tr("input spec"), q(method.inputSpec));
+        addRow(group, tr("output spec"), q(method.outputSpec));
+        for (std::size_t i = 1; i < method.nonConstBufferSizes.size(); ++i)
+            addRow(group, tr("arena %1").arg(i),
+                q(formatBytes(static_cast<std::uint64_t>(method.nonConstBufferSizes[i]))));
+    }
+}
+
+void PropertiesModel::showNode(const Document& document, int methodIndex, const NodeOrigin& origin)
+{
+    clearAll();
+    if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
+        return;
+    const Method& method = document.program->methods[static_cast<std::size_t>(methodIndex)];
+    const MethodAnalysis& analysis = document.methods[static_cast<std::size_t>(methodIndex)];
+    const Graph& top = *analysis.graph;
+    if (!origin.top.valid() || origin.top.index() >= top.nodes.size())
+        return;
+    const Node& topNode = top.node(origin.top);
+    const bool inner
+        = origin.inner.valid() && topNode.subgraph && origin.inner.index() < topNode.subgraph->nodes.size();
+    const Graph& graph = inner ? *topNode.subgraph : top;
+    const Node& node = inner ? graph.node(origin.inner) : topNode;
+
+    QStandardItem* group = addGroup(tr("Node"));
+    addRow(group, tr("label"), q(node.label));
+    addRow(group, tr("kind"), q(std::string(nodeKindName(node.kind))));
+    if (!node.opType.empty())
+        addRow(group, tr("op type"), q(node.opType));
+    if (inner)
+        addRow(group, tr("inside"),
+            QStringLiteral("%1 #%2 (%3)").arg(q(topNode.label)).arg(topNode.delegate.value).arg(q(graph.format)));
+    if (node.instruction.valid())
+        addRow(group, tr("instruction"),
+            QString::number(node.instruction.value) + (node.chain ? tr(" (chain %1)").arg(node.chain) : QString()));
+    if (node.value.valid())
+        addRow(
+            group, tr("value"), inner ? QString::number(node.value.value) : q(describeValue(method, node.value.value)));
+    if (node.argPosition >= 0)
+        addRow(group, tr("argument position"), QString::number(node.argPosition));
+    if (node.debugHandle)
+        addRow(group, tr("debug handle"), QString::number(*node.debugHandle));
+    if (node.inferred)
+        addRow(group, tr("inferred"), tr("wiring found by a rule, not stored in the file"));
+
+    if (!node.attributes.empty()) {
+        QStandardItem* attributes
+            = addGroup(node.kind == NodeKind::Operator && !inner ? tr("Arguments") : tr("Attributes"));
+        for (const Attribute& attribute : node.attributes)
+            addRow(attributes, q(attribute.name), q(attribute.value));
+    }
+    const auto in = graph.inEdges(node.id);
+    if (!in.empty()) {
+        QStandardItem* inputs = addGroup(tr("Inputs"));
+        for (const Edge* edge : in)
+            addRow(inputs, QStringLiteral("v%1").arg(edge->value.value),
+                QStringLiteral("%1 ← %2%3")
+                    .arg(meta(edge->meta), q(graph.node(edge->from).label),
+                        edge->inferred ? tr(" (inferred)") : QString()));
+    }
+    const auto out = graph.outEdges(node.id);
+    if (!out.empty()) {
+        QStandardItem* outputs = addGroup(tr("Outputs"));
+        for (const Edge* edge : out)
+            addRow(outputs, QStringLiteral("v%1").arg(edge->value.value),
+                QStringLiteral("%1 → %2%3")
+                    .arg(meta(edge->meta), q(graph.node(edge->to).label),
+                        edge->inferred ? tr(" (inferred)") : QString()));
+    }
+    if (!inner && node.kind == NodeKind::Delegate && node.delegate.valid()
+        && node.delegate.index() < analysis.delegates.size()) {
+        const DelegateInfo& info = analysis.delegates[node.delegate.index()];
+        QStandardItem* delegate = addGroup(tr("Delegate payload"));
+        addRow(delegate, tr("format"), q(info.format));
+        addRow(delegate, tr("summary"), q(info.summary));
+        for (const Attribute& fact : info.facts)
+            addRow(delegate, q(fact.name), q(fact.value));
+        if (!info.warnings.empty()) {
+            QStandardItem* warnings = addGroup(tr("Decoding warnings"));
+            for (const Warning& warning : info.warnings)
+                addRow(
+                    warnings, warning.offset ? tr("at byte %1").arg(*warning.offset) : QString(), q(warning.message));
+        }
+    }
+    // Stack traces are only stored when the exporter asked for them, one list per instruction.
+    if (!inner && node.instruction.valid() && static_cast<std::size_t>(node.chain) < method.chains.size()) {
+        const Chain& chain = method.chains[static_cast<std::size_t>(node.chain)];
+        if (chain.stacktrace.size() == chain.instructions.size()
+            && !chain.stacktrace[node.instruction.index()].empty()) {
+            QStandardItem* trace = addGroup(tr("Stack trace"));
+            for (const Frame& frame : chain.stacktrace[node.instruction.index()])
+                addRow(trace, q(frame.function),
+                    QStringLiteral("%1:%2  %3").arg(q(frame.filename)).arg(frame.line).arg(q(frame.context)));
+        }
+    }
+}
+
+} // namespace etscope::ui

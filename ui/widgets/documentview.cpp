@@ -1,0 +1,647 @@
+// SPDX-License-Identifier: MIT
+#include "documentview.h"
+
+#include "document/documentcontroller.h"
+#include "graph/graphscene.h"
+#include "graph/graphview.h"
+#include "graph/nodestyle.h"
+#include "graph/scenerenderer.h"
+#include "graph/search.h"
+#include "models/operatortablemodel.h"
+#include "models/propertiesmodel.h"
+#include "models/searchmodel.h"
+#include "operatorpanel.h"
+#include "report/reports.h"
+#include "util/atomicfile.h"
+#include "warningbanner.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+/// Holds the graph view and places the overlays (legend, minimap, busy panel) on top of it.
+class GraphArea : public QWidget {
+public:
+    explicit GraphArea(QWidget* parent)
+        : QWidget(parent)
+    {
+    }
+    QWidget* view = nullptr;
+    QWidget* minimap = nullptr;
+    QWidget* legend = nullptr;
+    QWidget* busy = nullptr;
+
+protected:
+    void resizeEvent(QResizeEvent*) override
+    {
+        if (view)
+            view->setGeometry(rect());
+        if (minimap)
+            minimap->setGeometry(width() - 236, height() - 176, 220, 160);
+        if (legend) {
+            legend->adjustSize();
+            legend->move(10, 10);
+        }
+        if (busy) {
+            busy->adjustSize();
+            busy->move((width() - busy->width()) / 2, (height() - busy->height()) / 2);
+        }
+    }
+};
+
+} // namespace
+
+DocumentView::DocumentView(DocumentController* controller, GraphContext context, QWidget* parent)
+    : QWidget(parent)
+    , m_controller(controller)
+    , m_context(context)
+{
+    buildUi();
+    connect(m_controller, &DocumentController::presentationReady, this,
+        [this](std::shared_ptr<const Presentation> presentation) {
+            if (presentation->context == m_context
+                && presentation->expanded == (m_context.delegateNode.valid() ? std::set<int> {} : m_expanded))
+                showPresentation(std::move(presentation));
+        });
+    connect(
+        m_controller, &DocumentController::layoutStarted, this, [this](const QString& text) { showBusy(true, text); });
+    connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
+        showBusy(false);
+        Q_EMIT statusMessage(message);
+        QMessageBox::warning(this, tr("Layout failed"), message);
+    });
+    connect(m_controller, &DocumentController::stopped, this, [this] {
+        showBusy(false);
+        Q_EMIT statusMessage(tr("Layout stopped"));
+    });
+
+    const auto document = m_controller->document();
+    if (document && document->program) {
+        for (const Method& method : document->program->methods) {
+            const InstructionCounts c = method.instructionCounts();
+            m_methodBox->addItem(
+                QStringLiteral("%1  (%2 instructions)").arg(QString::fromStdString(method.name)).arg(c.total()));
+        }
+        if (m_context.method < 0) {
+            const Method* preferred = document->program->defaultMethod();
+            m_context.method = preferred ? static_cast<int>(preferred - document->program->methods.data()) : 0;
+        }
+        m_methodBox->setCurrentIndex(m_context.method);
+        m_methodBox->setEnabled(!m_context.delegateNode.valid() && document->program->methods.size() > 1);
+        m_banner->setWarnings(document->warnings);
+        connect(m_methodBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &DocumentView::setMethod);
+        updateBreadcrumb();
+        refreshOperatorTable();
+        m_properties->showDocument(*document, m_context.method);
+        request();
+    }
+}
+
+DocumentView::~DocumentView() = default;
+
+void DocumentView::buildUi()
+{
+    auto* toolbar = new QToolBar(this);
+    toolbar->setIconSize(QSize(16, 16));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_methodBox = new QComboBox(this);
+    m_methodBox->setObjectName(QStringLiteral("methodBox"));
+    m_methodBox->setToolTip(tr("Method (execution plan) to show"));
+    m_methodBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    toolbar->addWidget(new QLabel(tr(" Method "), this));
+    toolbar->addWidget(m_methodBox);
+    toolbar->addSeparator();
+    toolbar->addAction(tr("Expand all"), this, &DocumentView::expandAll)
+        ->setToolTip(tr("Expand every decoded delegate in place"));
+    toolbar->addAction(tr("Collapse all"), this, &DocumentView::collapseAll);
+    toolbar->addSeparator();
+    toolbar->addAction(tr("Fit"), this, [this] { m_view->fitAll(); })->setToolTip(tr("Show the whole graph (Ctrl+0)"));
+    toolbar->addAction(tr("−"), this, [this] { m_view->zoomBy(1 / 1.25); })->setToolTip(tr("Zoom out (Ctrl+−)"));
+    toolbar->addAction(tr("+"), this, [this] { m_view->zoomBy(1.25); })->setToolTip(tr("Zoom in (Ctrl++)"));
+    toolbar->addSeparator();
+    m_searchEdit = new QLineEdit(this);
+    m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
+    m_searchEdit->setPlaceholderText(tr("Search names, op types, backends, shapes (Ctrl+F)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit->setMinimumWidth(280);
+    toolbar->addWidget(m_searchEdit);
+    toolbar->addSeparator();
+    toolbar->addAction(tr("Export image…"), this, &DocumentView::exportImageInteractive)
+        ->setToolTip(tr("Save the graph as PNG, SVG or PDF"));
+
+    m_breadcrumb = new QLabel(this);
+    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
+    m_breadcrumb->setTextFormat(Qt::RichText);
+    m_breadcrumb->setContentsMargins(8, 2, 8, 2);
+    connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString&) {
+        Q_EMIT showParentRequested(GraphContext { m_context.method, NodeId::none() });
+    });
+    m_banner = new WarningBanner(this);
+
+    m_scene = new GraphScene(this);
+    auto* area = new GraphArea(this);
+    m_graphArea = area;
+    m_view = new GraphView(area);
+    m_view->setScene(m_scene);
+    m_view->setObjectName(QStringLiteral("graphView"));
+    m_minimap = new Minimap(m_view, area);
+    m_legend = new QLabel(area);
+    m_legend->setObjectName(QStringLiteral("legend"));
+    m_legend->setStyleSheet(QStringLiteral(
+        "QLabel { background: rgba(255,255,255,220); border: 1px solid #ccc; border-radius: 3px; padding: 4px; }"));
+    m_busyPanel = new QFrame(area);
+    m_busyPanel->setStyleSheet(
+        QStringLiteral("QFrame { background: white; border: 1px solid #999; border-radius: 4px; }"));
+    auto* busyLayout = new QVBoxLayout(m_busyPanel);
+    m_busyLabel = new QLabel(m_busyPanel);
+    auto* busyBar = new QProgressBar(m_busyPanel);
+    busyBar->setRange(0, 0);
+    auto* cancel = new QPushButton(tr("Cancel"), m_busyPanel);
+    busyLayout->addWidget(m_busyLabel);
+    busyLayout->addWidget(busyBar);
+    busyLayout->addWidget(cancel);
+    connect(cancel, &QPushButton::clicked, m_controller, &DocumentController::stop);
+    m_busyPanel->hide();
+    area->view = m_view;
+    area->minimap = m_minimap;
+    area->legend = m_legend;
+    area->busy = m_busyPanel;
+
+    m_operators = new OperatorPanel(this);
+    m_properties = new PropertiesModel(this);
+    m_propertiesView = new QTreeView(this);
+    m_propertiesView->setObjectName(QStringLiteral("propertiesView"));
+    m_propertiesView->setModel(m_properties);
+    m_propertiesView->setAlternatingRowColors(true);
+    m_propertiesView->setUniformRowHeights(true);
+    m_propertiesView->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_propertiesView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(m_properties, &QAbstractItemModel::modelReset, m_propertiesView, &QTreeView::expandAll);
+    connect(
+        m_properties, &QAbstractItemModel::rowsInserted, m_propertiesView, [this] { m_propertiesView->expandAll(); });
+
+    auto* searchPage = new QWidget(this);
+    m_searchModel = new SearchModel(this);
+    m_searchView = new QListView(searchPage);
+    m_searchView->setModel(m_searchModel);
+    m_searchView->setObjectName(QStringLiteral("searchResults"));
+    m_searchStatus = new QLabel(tr("Type in the search box (Ctrl+F)."), searchPage);
+    auto* searchLayout = new QVBoxLayout(searchPage);
+    searchLayout->setContentsMargins(4, 4, 4, 4);
+    searchLayout->addWidget(m_searchStatus);
+    searchLayout->addWidget(m_searchView, 1);
+
+    m_sideTabs = new QTabWidget(this);
+    m_sideTabs->addTab(m_operators, tr("Operators"));
+    m_sideTabs->addTab(searchPage, tr("Search"));
+
+    auto* side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_sideTabs);
+    side->addWidget(m_propertiesView);
+    side->setStretchFactor(0, 3);
+    side->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(area);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 900, 420 });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_breadcrumb);
+    layout->addWidget(m_banner);
+    layout->addWidget(split, 1);
+
+    m_searchDebounce = new QTimer(this);
+    m_searchDebounce->setSingleShot(true);
+    m_searchDebounce->setInterval(200);
+    connect(m_searchEdit, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
+    connect(m_searchDebounce, &QTimer::timeout, this, [this] { runSearch(m_searchEdit->text()); });
+    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
+        m_searchDebounce->stop();
+        runSearch(m_searchEdit->text());
+        if (m_searchModel->rowCount() == 0)
+            return;
+        const int next = (m_searchView->currentIndex().row() + 1) % m_searchModel->rowCount();
+        activateSearchResult(next);
+    });
+    connect(m_searchView, &QListView::activated, this,
+        [this](const QModelIndex& index) { activateSearchResult(index.row()); });
+    connect(m_searchView, &QListView::clicked, this,
+        [this](const QModelIndex& index) { activateSearchResult(index.row()); });
+
+    connect(m_scene, &GraphScene::nodeSelected, this, &DocumentView::onNodeSelected);
+    connect(m_scene, &GraphScene::selectionCleared, this, [this] {
+        if (auto document = m_controller->document())
+            m_properties->showDocument(*document, m_context.method);
+    });
+    connect(m_scene, &GraphScene::expandToggled, this, &DocumentView::toggleExpanded);
+    connect(m_scene, &GraphScene::nodeActivated, this, [this](const NodeOrigin& origin) {
+        const auto presentation = this->presentation();
+        if (!presentation || origin.inner.valid())
+            return;
+        const Node& node = presentation->methodGraph().node(origin.top);
+        if (node.kind == NodeKind::Delegate && node.subgraph && !m_context.delegateNode.valid())
+            Q_EMIT openDelegateRequested(m_context.method, origin.top);
+    });
+    connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
+    connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
+    connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
+    connect(m_operators, &OperatorPanel::exportRequested, this, &DocumentView::exportTableInteractive);
+}
+
+std::shared_ptr<const Presentation> DocumentView::presentation() const
+{
+    return m_scene->presentation();
+}
+
+QString DocumentView::title() const
+{
+    const auto document = m_controller->document();
+    if (!document)
+        return QFileInfo(m_controller->path()).fileName();
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName();
+    if (!document->program)
+        return file;
+    return m_context.delegateNode.valid() ? contextTitle(*document, m_context) : file;
+}
+
+void DocumentView::updateBreadcrumb()
+{
+    const auto document = m_controller->document();
+    if (!document || !m_context.delegateNode.valid()) {
+        m_breadcrumb->hide();
+        return;
+    }
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName().toHtmlEscaped();
+    const Method& method = document->program->methods[static_cast<std::size_t>(m_context.method)];
+    const Node& node
+        = document->methods[static_cast<std::size_t>(m_context.method)].graph->node(m_context.delegateNode);
+    m_breadcrumb->setText(QStringLiteral("%1 › <a href=\"parent\">%2</a> › <b>%3 #%4</b>")
+                              .arg(file, QString::fromStdString(method.name).toHtmlEscaped(),
+                                  QString::fromStdString(node.label).toHtmlEscaped())
+                              .arg(node.delegate.value));
+    m_breadcrumb->setToolTip(tr("Click the method to go back to the top-level graph"));
+    m_breadcrumb->show();
+}
+
+void DocumentView::request()
+{
+    m_controller->requestPresentation(m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
+}
+
+void DocumentView::showBusy(bool busy, const QString& text)
+{
+    m_busyLabel->setText(text);
+    m_busyPanel->setVisible(busy);
+    if (busy) {
+        m_busyPanel->adjustSize();
+        m_busyPanel->move(
+            (m_graphArea->width() - m_busyPanel->width()) / 2, (m_graphArea->height() - m_busyPanel->height()) / 2);
+        m_busyPanel->raise();
+    }
+}
+
+void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)
+{
+    showBusy(false);
+    const auto previousSelection = m_scene->selectedNode();
+    m_scene->setPresentation(presentation);
+    updateLegend();
+    m_minimap->refit();
+    if (m_firstShow) {
+        m_firstShow = false;
+        m_view->fitAll();
+    } else if (m_anchorNode && m_anchor) {
+        if (const auto position = anchorPosition(m_anchorNode->top))
+            m_view->centerOn(*position + *m_anchor);
+    }
+    m_anchor.reset();
+    m_anchorNode.reset();
+    if (m_pending) {
+        const NodeOrigin pending = *m_pending;
+        m_pending.reset();
+        selectNode(pending);
+    } else if (previousSelection) {
+        m_scene->selectNode(previousSelection);
+    }
+    if (!m_matchType.isEmpty())
+        onOpTypeSelected(m_matchType);
+    Q_EMIT statusMessage(
+        tr("%1 nodes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
+    Q_EMIT presentationShown();
+}
+
+void DocumentView::updateLegend()
+{
+    const auto presentation = this->presentation();
+    if (!presentation) {
+        m_legend->hide();
+        return;
+    }
+    std::map<QString, QColor> backends;
+    for (const Node& node : presentation->methodGraph().nodes)
+        if (node.kind == NodeKind::Delegate)
+            backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
+    if (backends.empty()) {
+        m_legend->hide();
+        return;
+    }
+    QString html = QStringLiteral("<b>Backends</b>");
+    for (const auto& [name, colour] : backends)
+        html += QStringLiteral("<br/><span style=\"color:%1\">■</span> %2").arg(colour.name(), name.toHtmlEscaped());
+    m_legend->setText(html);
+    m_legend->adjustSize();
+    m_legend->show();
+    m_legend->raise();
+}
+
+std::optional<QPointF> DocumentView::anchorPosition(NodeId delegateNode) const
+{
+    if (NodeItem* item = m_scene->itemFor({ delegateNode, NodeId::none() }))
+        return item->pos();
+    for (ClusterItem* cluster : m_scene->clusterItems())
+        if (cluster->owner() == delegateNode) {
+            const QRectF box = cluster->boundingRect();
+            return QPointF(box.center().x(), box.top() + 20);
+        }
+    return std::nullopt;
+}
+
+void DocumentView::setMethod(int method)
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program || method < 0
+        || static_cast<std::size_t>(method) >= document->program->methods.size() || m_context.delegateNode.valid())
+        return;
+    if (m_methodBox->currentIndex() != method)
+        m_methodBox->setCurrentIndex(method);
+    if (method == m_context.method)
+        return;
+    m_context.method = method;
+    m_expanded.clear();
+    m_matchType.clear();
+    m_firstShow = true;
+    refreshOperatorTable();
+    m_properties->showDocument(*document, method);
+    runSearch(m_searchEdit->text());
+    request();
+    Q_EMIT titleChanged(title());
+}
+
+void DocumentView::toggleExpanded(NodeId delegateNode)
+{
+    if (m_context.delegateNode.valid())
+        return;
+    // Remember where the delegate sits relative to the view centre, to keep it there.
+    const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    if (const auto position = anchorPosition(delegateNode))
+        m_anchor = centre - *position;
+    m_anchorNode = NodeOrigin { delegateNode, NodeId::none() };
+    if (!m_expanded.erase(delegateNode.value))
+        m_expanded.insert(delegateNode.value);
+    request();
+}
+
+void DocumentView::expandAll()
+{
+    const auto presentation = this->presentation();
+    if (!presentation || m_context.delegateNode.valid())
+        return;
+    for (const Node& node : presentation->methodGraph().nodes)
+        if (node.kind == NodeKind::Delegate && node.subgraph)
+            m_expanded.insert(node.id.value);
+    request();
+}
+
+void DocumentView::collapseAll()
+{
+    if (m_expanded.empty())
+        return;
+    m_expanded.clear();
+    request();
+}
+
+std::optional<NodeOrigin> DocumentView::selectedNode() const
+{
+    return m_scene->selectedNode();
+}
+
+void DocumentView::selectNode(const NodeOrigin& origin)
+{
+    const auto presentation = this->presentation();
+    if (!presentation)
+        return;
+    if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
+        return;
+    if (!m_context.delegateNode.valid() && origin.inner.valid() && !m_expanded.count(origin.top.value)) {
+        m_pending = origin;
+        m_expanded.insert(origin.top.value);
+        request();
+        return;
+    }
+    m_scene->selectNode(origin);
+    if (NodeItem* item = m_scene->itemFor(origin)) {
+        m_view->centreOn(item->pos(), true);
+        onNodeSelected(origin);
+    }
+}
+
+void DocumentView::onNodeSelected(const NodeOrigin& origin)
+{
+    if (auto document = m_controller->document())
+        m_properties->showNode(*document, m_context.method, origin);
+}
+
+void DocumentView::refreshOperatorTable()
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    if (!m_context.delegateNode.valid()) {
+        m_operators->setTable(computeOperatorTable(top));
+        return;
+    }
+    // Inside a delegate every node is a delegated one.
+    OperatorTable table;
+    table.delegatedSubgraphs = 1;
+    std::map<std::string, int> counts;
+    if (const auto& subgraph = top.node(m_context.delegateNode).subgraph)
+        for (const Node& node : subgraph->nodes)
+            if (node.kind == NodeKind::Operator)
+                ++counts[node.opType];
+    for (const auto& [type, count] : counts)
+        table.rows.push_back({ type, count, 0 });
+    finishOperatorTable(table);
+    m_operators->setTable(table);
+}
+
+void DocumentView::onOpTypeSelected(const QString& opType)
+{
+    m_matchType = opType;
+    m_matches.clear();
+    m_matchIndex = -1;
+    std::set<std::pair<int, int>> marks;
+    const auto presentation = this->presentation();
+    if (!opType.isEmpty() && presentation) {
+        for (const NodeOrigin& origin : nodesOfType(presentation->methodGraph(), opType.toStdString())) {
+            if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
+                continue;
+            m_matches.push_back(origin);
+            // Matches inside a collapsed delegate mark the delegate box itself.
+            if (presentation->indexOf(origin) >= 0)
+                marks.insert(GraphScene::keyOf(origin));
+            else
+                marks.insert({ origin.top.value, -1 });
+        }
+    }
+    m_scene->setHighlighted(marks);
+    m_operators->setMatchStatus(
+        opType.isEmpty() ? QString() : tr("%n node(s)", nullptr, static_cast<int>(m_matches.size())));
+}
+
+void DocumentView::walkMatches(int step)
+{
+    if (m_matches.empty())
+        return;
+    const int count = static_cast<int>(m_matches.size());
+    m_matchIndex = m_matchIndex < 0 ? (step > 0 ? 0 : count - 1) : (m_matchIndex + step + count) % count;
+    m_operators->setMatchStatus(tr("%1 of %2").arg(m_matchIndex + 1).arg(count));
+    selectNode(m_matches[static_cast<std::size_t>(m_matchIndex)]);
+}
+
+void DocumentView::focusSearch()
+{
+    m_sideTabs->setCurrentIndex(1);
+    m_searchEdit->setFocus();
+    m_searchEdit->selectAll();
+}
+
+void DocumentView::runSearch(const QString& text)
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    std::vector<SearchHit> hits = searchGraph(top, text.trimmed().toStdString());
+    if (m_context.delegateNode.valid())
+        hits.erase(std::remove_if(hits.begin(), hits.end(),
+                       [&](const SearchHit& hit) {
+                           return hit.origin.top != m_context.delegateNode || !hit.origin.inner.valid();
+                       }),
+            hits.end());
+    m_searchModel->setResults(&top, std::move(hits));
+    if (text.trimmed().isEmpty())
+        m_searchStatus->setText(tr("Type in the search box (Ctrl+F)."));
+    else
+        m_searchStatus->setText(tr("%n result(s) — Enter jumps to the next", nullptr, m_searchModel->rowCount()));
+    if (!text.trimmed().isEmpty())
+        m_sideTabs->setCurrentIndex(1);
+}
+
+void DocumentView::activateSearchResult(int row)
+{
+    if (row < 0 || row >= m_searchModel->rowCount())
+        return;
+    m_searchView->setCurrentIndex(m_searchModel->index(row));
+    selectNode(m_searchModel->hits()[static_cast<std::size_t>(row)].origin);
+}
+
+bool DocumentView::exportImage(const QString& path, QString* error)
+{
+    const auto presentation = this->presentation();
+    if (!presentation) {
+        if (error)
+            *error = tr("Nothing to export yet: the layout is still running.");
+        return false;
+    }
+    const RenderOptions options = reportOptions(*presentation, QFileInfo(m_controller->path()).fileName());
+    if (auto failure = exportScene(*m_scene, path, options)) {
+        if (error)
+            *error = QString::fromStdString(failure->message());
+        return false;
+    }
+    return true;
+}
+
+bool DocumentView::exportTable(const QString& path, TableFormat format, QString* error)
+{
+    Table table = m_operators->visibleTable();
+    table.title
+        = QStringLiteral("Operators of %1 — %2").arg(QFileInfo(m_controller->path()).fileName(), title()).toStdString();
+    if (auto failure = writeFileAtomically(path.toStdString(), renderTable(table, format))) {
+        if (error)
+            *error = QString::fromStdString(failure->message());
+        return false;
+    }
+    return true;
+}
+
+QString DocumentView::printout() const
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return {};
+    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    if (m_context.delegateNode.valid() && top.node(m_context.delegateNode).subgraph)
+        return QString::fromStdString(delegatedGraphText(*top.node(m_context.delegateNode).subgraph));
+    return QString::fromStdString(delegatedGraphText(top));
+}
+
+void DocumentView::exportImageInteractive()
+{
+    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QLatin1Char('-')
+        + title().section(QLatin1Char(' '), 0, 0);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export image"), base + QStringLiteral(".svg"), tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportImage(path, &error))
+        QMessageBox::critical(this, tr("Export failed"), error);
+    else
+        Q_EMIT statusMessage(tr("Saved %1").arg(path));
+}
+
+void DocumentView::exportTableInteractive(TableFormat format)
+{
+    const QString extension = QString::fromLatin1(tableFormatExtension(format).data());
+    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QStringLiteral("-operators.") + extension;
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export operator table"), base, tr("Table (*.%1)").arg(extension));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportTable(path, format, &error))
+        QMessageBox::critical(this, tr("Export failed"), error);
+    else
+        Q_EMIT statusMessage(tr("Saved %1").arg(path));
+}
+
+} // namespace etscope::ui

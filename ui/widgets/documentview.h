@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/flatten.h"
+#include "graph/presentation.h"
+#include "report/table.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <set>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListView;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTimer;
+class QTreeView;
+
+namespace etscope::ui {
+
+class DocumentController;
+class GraphScene;
+class GraphView;
+class Minimap;
+class OperatorPanel;
+class PropertiesModel;
+class SearchModel;
+class WarningBanner;
+
+/// One tab: the graph of a method (or of one delegate), its operator table, properties,
+/// search, minimap and exports. Shares its DocumentController with the other tabs of the file.
+class DocumentView : public QWidget {
+    Q_OBJECT
+public:
+    DocumentView(DocumentController* controller, GraphContext context, QWidget* parent = nullptr);
+    ~DocumentView() override;
+
+    DocumentController* controller() const { return m_controller; }
+    const GraphContext& context() const { return m_context; }
+    const std::set<int>& expanded() const { return m_expanded; }
+    std::shared_ptr<const Presentation> presentation() const;
+    QString title() const;
+
+    GraphScene* scene() const { return m_scene; }
+    GraphView* graphView() const { return m_view; }
+    OperatorPanel* operatorPanel() const { return m_operators; }
+    PropertiesModel* propertiesModel() const { return m_properties; }
+    SearchModel* searchModel() const { return m_searchModel; }
+    QLineEdit* searchEdit() const { return m_searchEdit; }
+    QComboBox* methodBox() const { return m_methodBox; }
+
+    void setMethod(int method);
+    void toggleExpanded(core::NodeId delegateNode);
+    void expandAll();
+    void collapseAll();
+    /// Selects and centres a node, expanding its delegate first when it is inside a collapsed one.
+    void selectNode(const core::NodeOrigin& origin);
+    std::optional<core::NodeOrigin> selectedNode() const;
+    void focusSearch();
+    void runSearch(const QString& text);
+    void activateSearchResult(int row);
+
+    /// The picture on screen, as PNG/SVG/PDF (chosen by extension); false with `error` set.
+    bool exportImage(const QString& path, QString* error);
+    bool exportTable(const QString& path, core::TableFormat format, QString* error);
+    /// format_delegated_graph-style printout of what this tab shows.
+    QString printout() const;
+    /// Asks for a file name, then exports the picture / the operator table.
+    void exportImageInteractive();
+    void exportTableInteractive(core::TableFormat format);
+
+Q_SIGNALS:
+    void openDelegateRequested(int method, core::NodeId delegateNode);
+    void showParentRequested(const etscope::ui::GraphContext& parent);
+    void statusMessage(const QString& text);
+    void presentationShown();
+    void titleChanged(const QString& title);
+
+private:
+    void buildUi();
+    void request();
+    void showPresentation(std::shared_ptr<const Presentation> presentation);
+    void refreshOperatorTable();
+    void onOpTypeSelected(const QString& opType);
+    void walkMatches(int step);
+    void onNodeSelected(const core::NodeOrigin& origin);
+    void showBusy(bool busy, const QString& text = {});
+    void updateBreadcrumb();
+    void updateLegend();
+    std::optional<QPointF> anchorPosition(core::NodeId delegateNode) const;
+
+    DocumentController* m_controller;
+    GraphContext m_context;
+    std::set<int> m_expanded;
+    std::optional<core::NodeOrigin> m_pending; ///< to select once the next layout is shown
+    std::optional<QPointF> m_anchor; ///< view centre minus the toggled delegate's position
+    std::optional<core::NodeOrigin> m_anchorNode;
+    std::vector<core::NodeOrigin> m_matches;
+    int m_matchIndex = -1;
+    QString m_matchType;
+
+    GraphScene* m_scene = nullptr;
+    GraphView* m_view = nullptr;
+    Minimap* m_minimap = nullptr;
+    QWidget* m_graphArea = nullptr;
+    QLabel* m_legend = nullptr;
+    QWidget* m_busyPanel = nullptr;
+    QLabel* m_busyLabel = nullptr;
+    QLabel* m_breadcrumb = nullptr;
+    WarningBanner* m_banner = nullptr;
+    QComboBox* m_methodBox = nullptr;
+    QLineEdit* m_searchEdit = nullptr;
+    QTimer* m_searchDebounce = nullptr;
+    QTabWidget* m_sideTabs = nullptr;
+    OperatorPanel* m_operators = nullptr;
+    PropertiesModel* m_properties = nullptr;
+    QTreeView* m_propertiesView = nullptr;
+    SearchModel* m_searchModel = nullptr;
+    QListView* m_searchView = nullptr;
+    QLabel* m_searchStatus = nullptr;
+    bool m_firstShow = true;
+};
+
+} // namespace etscope::ui

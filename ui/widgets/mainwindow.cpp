@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "document/documentcontroller.h"
+#include "documentview.h"
+#include "graph/graphview.h"
+#include "operatorpanel.h"
+#include "util/text.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace etscope::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+const char* const kErrorProperty = "etscopeError";
+
+/// Shown while a file opens: what is happening, how far, and a way out.
+QWidget* openingPage(DocumentController* controller, const QString& path)
+{
+    auto* page = new QWidget();
+    auto* layout = new QVBoxLayout(page);
+    auto* title = new QLabel(QObject::tr("Opening <b>%1</b>…").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
+    auto* phase = new QLabel(page);
+    auto* bar = new QProgressBar(page);
+    bar->setRange(0, 100);
+    auto* cancel = new QPushButton(QObject::tr("Cancel"), page);
+    layout->addStretch();
+    layout->addWidget(title, 0, Qt::AlignHCenter);
+    layout->addWidget(bar);
+    layout->addWidget(phase, 0, Qt::AlignHCenter);
+    layout->addWidget(cancel, 0, Qt::AlignHCenter);
+    layout->addStretch();
+    page->setContentsMargins(200, 0, 200, 0);
+    QObject::connect(controller, &DocumentController::progress, bar, [bar, phase](int percent, const QString& text) {
+        bar->setValue(percent);
+        phase->setText(text);
+    });
+    QObject::connect(cancel, &QPushButton::clicked, controller, &DocumentController::stop);
+    return page;
+}
+
+QWidget* errorPage(const QString& path, const QString& message, QTabWidget* tabs)
+{
+    auto* page = new QWidget();
+    page->setProperty(kErrorProperty, message);
+    auto* layout = new QVBoxLayout(page);
+    auto* title
+        = new QLabel(QObject::tr("<h3>Could not open %1</h3>").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
+    auto* text = new QLabel(message, page);
+    text->setWordWrap(true);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* close = new QPushButton(QObject::tr("Close"), page);
+    layout->addStretch();
+    layout->addWidget(title, 0, Qt::AlignHCenter);
+    layout->addWidget(text, 0, Qt::AlignHCenter);
+    layout->addWidget(close, 0, Qt::AlignHCenter);
+    layout->addStretch();
+    page->setContentsMargins(120, 0, 120, 0);
+    QObject::connect(close, &QPushButton::clicked, page, [tabs, page] {
+        tabs->removeTab(tabs->indexOf(page));
+        page->deleteLater();
+    });
+    return page;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_tabs(new QTabWidget(this))
+    , m_facts(new QLabel(this))
+{
+    setWindowTitle(QStringLiteral("ETScope"));
+    setAcceptDrops(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setObjectName(QStringLiteral("documentTabs"));
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_facts);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
+    buildMenus();
+    m_tabs->addTab(welcomePage(), tr("Welcome"));
+    resize(1400, 900);
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::welcomePage()
+{
+    auto* page = new QWidget();
+    page->setObjectName(QStringLiteral("welcome"));
+    auto* layout = new QVBoxLayout(page);
+    auto* text = new QLabel(
+        tr("<h2>ETScope</h2><p>Open an ExecuTorch program (<tt>.pte</tt>), bundled program (<tt>.bpte</tt>) "
+           "or external data file (<tt>.ptd</tt>) to see what was delegated to which backend, what is inside "
+           "each delegate and which operators run on portable kernels.</p>"
+           "<p>Drop a file here, press <b>Ctrl+O</b>, or pick a recent file from the File menu.</p>"),
+        page);
+    text->setWordWrap(true);
+    auto* open = new QPushButton(tr("Open a file…"), page);
+    connect(open, &QPushButton::clicked, this, &MainWindow::openDialog);
+    layout->addStretch();
+    layout->addWidget(text);
+    layout->addWidget(open, 0, Qt::AlignLeft);
+    layout->addStretch();
+    page->setContentsMargins(160, 0, 160, 0);
+    return page;
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
+        if (DocumentView* view = currentView())
+            openFile(view->controller()->path());
+    });
+    file->addSeparator();
+    file->addAction(tr("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
+        if (DocumentView* view = currentView())
+            view->exportImageInteractive();
+    });
+    QMenu* tables = file->addMenu(tr("Export Operator &Table"));
+    const std::pair<const char*, core::TableFormat> formats[] = { { "CSV…", core::TableFormat::Csv },
+        { "TSV…", core::TableFormat::Tsv }, { "Markdown…", core::TableFormat::Markdown },
+        { "HTML…", core::TableFormat::Html }, { "JSON…", core::TableFormat::Json } };
+    for (const auto& [name, format] : formats) {
+        const core::TableFormat f = format;
+        tables->addAction(QLatin1String(name), this, [this, f] {
+            if (DocumentView* view = currentView())
+                Q_EMIT view->operatorPanel()->exportRequested(f);
+        });
+    }
+    file->addSeparator();
+    file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
+        if (DocumentView* view = currentView())
+            view->focusSearch();
+    });
+    edit->addAction(tr("Copy Graph &Printout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
+        if (DocumentView* view = currentView()) {
+            QApplication::clipboard()->setText(view->printout());
+            statusBar()->showMessage(tr("Copied the graph printout (format_delegated_graph style)"), 4000);
+        }
+    });
+
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] {
+        if (DocumentView* view = currentView())
+            view->graphView()->zoomBy(1.25);
+    });
+    viewMenu->addAction(tr("Zoom In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] {
+        if (DocumentView* view = currentView())
+            view->graphView()->zoomBy(1.25);
+    });
+    viewMenu->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] {
+        if (DocumentView* view = currentView())
+            view->graphView()->zoomBy(1 / 1.25);
+    });
+    viewMenu->addAction(tr("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
+        if (DocumentView* view = currentView())
+            view->graphView()->fitAll();
+    });
+    viewMenu->addAction(tr("Actual &Size"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] {
+        if (DocumentView* view = currentView())
+            view->graphView()->setZoom(1.0);
+    });
+    viewMenu->addSeparator();
+    viewMenu->addAction(tr("&Expand All Delegates"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
+        if (DocumentView* view = currentView())
+            view->expandAll();
+    });
+    viewMenu->addAction(tr("&Collapse All Delegates"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
+        if (DocumentView* view = currentView())
+            view->collapseAll();
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"),
+            tr("<table>"
+               "<tr><td>Ctrl+O</td><td>open a file (or drop one on the window)</td></tr>"
+               "<tr><td>Ctrl+F</td><td>search names, op types, backends, shapes; Enter jumps to the next hit</td></tr>"
+               "<tr><td>F3 / Shift+F3</td><td>next / previous node of the op type selected in the table</td></tr>"
+               "<tr><td>Ctrl+E / Ctrl+Shift+E</td><td>expand / collapse all delegates</td></tr>"
+               "<tr><td>Ctrl+wheel, Ctrl++ / Ctrl+−</td><td>zoom; Ctrl+0 fits, Ctrl+1 is 100 %</td></tr>"
+               "<tr><td>double-click a delegate</td><td>open its lowered graph in a tab</td></tr>"
+               "<tr><td>Ctrl+Shift+S</td><td>export the graph as SVG, PDF or PNG</td></tr>"
+               "<tr><td>Ctrl+Shift+C</td><td>copy the graph printout</td></tr>"
+               "</table>"));
+    });
+    help->addAction(tr("&About ETScope"), this, [this] {
+        QMessageBox::about(this, tr("About ETScope"),
+            tr("<b>ETScope %1</b><p>See what ExecuTorch really did with your model.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open ExecuTorch file"), QString(), tr("ExecuTorch files (*.pte *.bpte *.ptd);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + QFileInfo(path).absolutePath(),
+            this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+DocumentView* MainWindow::currentView() const
+{
+    return qobject_cast<DocumentView*>(m_tabs->currentWidget());
+}
+
+QString MainWindow::errorText(int tab) const
+{
+    QWidget* page = m_tabs->widget(tab);
+    return page ? page->property(kErrorProperty).toString() : QString();
+}
+
+DocumentView* MainWindow::addView(DocumentController* controller, GraphContext context, int at)
+{
+    auto* view = new DocumentView(controller, context, m_tabs);
+    const QString title = view->title();
+    const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
+    m_tabs->setTabToolTip(index, controller->path());
+    m_tabs->setCurrentIndex(index);
+    connect(view, &DocumentView::openDelegateRequested, this,
+        [this, controller](int method, core::NodeId node) { openDelegate(controller, method, node); });
+    connect(view, &DocumentView::showParentRequested, this,
+        [this, controller](const GraphContext& parent) { showParent(controller, parent); });
+    connect(view, &DocumentView::statusMessage, this,
+        [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    connect(view, &DocumentView::titleChanged, this,
+        [this, view](const QString& text) { m_tabs->setTabText(m_tabs->indexOf(view), text); });
+    return view;
+}
+
+void MainWindow::openFile(const QString& path, const QString& titleNote)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && QFileInfo(view->controller()->path()).absoluteFilePath() == absolute
+            && !view->context().delegateNode.valid()) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+    if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("welcome"))
+        m_tabs->removeTab(0);
+    m_titleNote = titleNote;
+
+    auto* controller = new DocumentController(this);
+    QWidget* placeholder = openingPage(controller, path);
+    const int index = m_tabs->addTab(placeholder, QFileInfo(path).fileName());
+    m_tabs->setCurrentIndex(index);
+    connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path] {
+        const int at = m_tabs->indexOf(placeholder);
+        m_tabs->removeTab(at);
+        placeholder->deleteLater();
+        addView(controller, GraphContext {}, at);
+        addRecent(path);
+        updateStatus();
+        Q_EMIT documentOpened(path);
+    });
+    const auto fail = [this, controller, placeholder, path](const QString& message) {
+        const int at = m_tabs->indexOf(placeholder);
+        m_tabs->removeTab(at);
+        placeholder->deleteLater();
+        QWidget* page = errorPage(path, message, m_tabs);
+        m_tabs->insertTab(at, page, QFileInfo(path).fileName());
+        m_tabs->setTabIcon(at, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        m_tabs->setCurrentIndex(at);
+        statusBar()->showMessage(message, 10000);
+        controller->deleteLater();
+        Q_EMIT documentFailed(path, message);
+    };
+    connect(controller, &DocumentController::failed, this, fail);
+    connect(controller, &DocumentController::stopped, this, [fail, controller] {
+        if (!controller->document())
+            fail(tr("Opening was cancelled."));
+    });
+    controller->open(path);
+}
+
+void MainWindow::openDelegate(DocumentController* controller, int method, core::NodeId delegateNode)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && view->controller() == controller && view->context() == GraphContext { method, delegateNode }) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+    const int at = m_tabs->currentIndex() + 1;
+    addView(controller, GraphContext { method, delegateNode }, at);
+}
+
+void MainWindow::showParent(DocumentController* controller, const GraphContext& parent)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && view->controller() == controller && !view->context().delegateNode.valid()) {
+            view->setMethod(parent.method);
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+    addView(controller, parent, m_tabs->currentIndex());
+}
+
+void MainWindow::closeTab(int index)
+{
+    QWidget* page = m_tabs->widget(index);
+    if (!page)
+        return;
+    auto* view = qobject_cast<DocumentView*>(page);
+    DocumentController* controller = view ? view->controller() : nullptr;
+    m_tabs->removeTab(index);
+    page->deleteLater();
+    if (controller) {
+        bool stillUsed = false;
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* other = qobject_cast<DocumentView*>(m_tabs->widget(i));
+                other && other->controller() == controller)
+                stillUsed = true;
+        if (!stillUsed) {
+            controller->stop();
+            controller->deleteLater();
+        }
+    }
+    if (m_tabs->count() == 0)
+        m_tabs->addTab(welcomePage(), tr("Welcome"));
+}
+
+void MainWindow::onCurrentChanged()
+{
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    DocumentView* view = currentView();
+    const auto document = view ? view->controller()->document() : nullptr;
+    if (!document) {
+        m_facts->clear();
+        setWindowTitle(QStringLiteral("ETScope"));
+        return;
+    }
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName();
+    QString title = QStringLiteral("%1 — ETScope").arg(view->title());
+    if (!m_titleNote.isEmpty() && view->controller()->path() == QString::fromStdString(document->path))
+        title = QStringLiteral("%1 (%2) — ETScope").arg(view->title(), m_titleNote);
+    setWindowTitle(title);
+    QStringList facts { file, QString::fromStdString(std::string(core::fileKindName(document->kind))) };
+    if (document->program) {
+        facts << QString::fromStdString(document->program->identifier)
+              << QString::fromStdString(core::formatBytes(document->program->file->size()))
+              << tr("%n method(s)", nullptr, static_cast<int>(document->program->methods.size()));
+        std::map<std::string, int> backends;
+        for (const core::Method& method : document->program->methods)
+            for (const core::DelegateRef& ref : method.delegates)
+                ++backends[ref.backendId];
+        QStringList parts;
+        for (const auto& [backend, count] : backends)
+            parts << QStringLiteral("%1 ×%2").arg(QString::fromStdString(backend)).arg(count);
+        facts << (parts.isEmpty() ? tr("no delegates") : parts.join(QStringLiteral(", ")));
+    }
+    m_facts->setText(facts.join(QStringLiteral("  ·  ")));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            openFile(url.toLocalFile());
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+            view->controller()->stop();
+    event->accept();
+}
+
+} // namespace etscope::ui

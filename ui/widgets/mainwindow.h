@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/presentation.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace etscope::ui {
+
+class DocumentController;
+class DocumentView;
+
+/// The application window: one tab per open graph (a file's method, or one of its delegates),
+/// menus with shortcuts, drag and drop, recent files, a status bar with the file's facts.
+/// Never blocks on a modal dialog for errors: a failed open becomes a page naming the file
+/// and the reason.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a file in a new tab (or switches to it when already open). `titleNote` is shown
+    /// in the window title (e.g. "bundled demo").
+    void openFile(const QString& path, const QString& titleNote = {});
+    DocumentView* currentView() const;
+    QTabWidget* tabs() const { return m_tabs; }
+    QStringList recentFiles() const;
+    /// The page shown in a tab whose file failed to open (null when none).
+    QString errorText(int tab) const;
+
+Q_SIGNALS:
+    void documentOpened(const QString& path);
+    void documentFailed(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void openDialog();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void closeTab(int index);
+    void onCurrentChanged();
+    DocumentView* addView(DocumentController* controller, GraphContext context, int at = -1);
+    void openDelegate(DocumentController* controller, int method, core::NodeId delegateNode);
+    void showParent(DocumentController* controller, const GraphContext& parent);
+    void updateStatus();
+    QWidget* welcomePage();
+
+    QTabWidget* m_tabs;
+    QMenu* m_recentMenu = nullptr;
+    QLabel* m_facts;
+    QString m_titleNote;
+};
+
+} // namespace etscope::ui

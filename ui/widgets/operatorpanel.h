@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/table.h"
+#include "stats/operatortable.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+class QTimer;
+
+namespace etscope::ui {
+
+class OperatorTableModel;
+class OperatorTableProxy;
+
+/// The operator occurrence table with its summary lines, a filter box and Previous/Next
+/// buttons that walk through the nodes of the selected op type.
+class OperatorPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit OperatorPanel(QWidget* parent = nullptr);
+
+    void setTable(const core::OperatorTable& table);
+    /// What the user sees, in the order shown (filter and sort applied), with the summary lines.
+    core::Table visibleTable() const;
+    QTableView* view() const { return m_view; }
+    OperatorTableProxy* proxy() const { return m_proxy; }
+    QLineEdit* filterEdit() const { return m_filter; }
+    void setMatchStatus(const QString& text);
+    /// Selects the row of an op type (no signal when it is already selected).
+    void selectOpType(const QString& opType);
+
+Q_SIGNALS:
+    void opTypeSelected(const QString& opType); ///< empty when the selection is cleared or Total
+    void nextRequested();
+    void previousRequested();
+    void exportRequested(core::TableFormat format);
+
+private:
+    void showContextMenu(const QPoint& position);
+    void copyAs(core::TableFormat format);
+
+    OperatorTableModel* m_model;
+    OperatorTableProxy* m_proxy;
+    QTableView* m_view;
+    QLabel* m_summary;
+    QLabel* m_matches;
+    QLineEdit* m_filter;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QTimer* m_debounce;
+};
+
+} // namespace etscope::ui
