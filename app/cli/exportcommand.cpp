@@ -81,8 +81,13 @@ int runExport(int argc, char** argv, const Arguments& args)
         }
     }
 
-    // Same renderer as the GUI: Qt's offscreen platform needs no display.
+    // Same renderer as the GUI: Qt's offscreen platform needs no display. Qt's own chatter
+    // (e.g. about XDG_RUNTIME_DIR) would break the one-line error contract on stderr.
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::cerr << "etscope export: " << message.toStdString() << "\n";
+    });
     QApplication application(argc, argv);
     auto shared = std::make_shared<const Document>(std::move(*document));
     auto presentation = ui::preparePresentation(shared, context, expanded);

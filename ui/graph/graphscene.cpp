@@ -67,6 +67,14 @@ GraphScene::GraphScene(QObject* parent)
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
+GraphScene::~GraphScene()
+{
+    // QGraphicsScene's destructor clears the items and would signal a selection change into
+    // this already destroyed subclass.
+    blockSignals(true);
+    clear();
+}
+
 void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentation)
 {
     m_quiet = true;

@@ -20,6 +20,7 @@ class GraphScene : public QGraphicsScene {
     Q_OBJECT
 public:
     explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
 
     void setPresentation(std::shared_ptr<const Presentation> presentation);
     std::shared_ptr<const Presentation> presentation() const { return m_presentation; }

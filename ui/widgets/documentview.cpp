@@ -334,8 +334,9 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     m_scene->setPresentation(presentation);
     updateLegend();
     m_minimap->refit();
-    if (m_firstShow) {
+    if (m_firstShow || m_fitNext) {
         m_firstShow = false;
+        m_fitNext = false;
         m_view->fitAll();
     } else if (m_anchorNode && m_anchor) {
         if (const auto position = anchorPosition(m_anchorNode->top))
@@ -436,6 +437,7 @@ void DocumentView::expandAll()
     for (const Node& node : presentation->methodGraph().nodes)
         if (node.kind == NodeKind::Delegate && node.subgraph)
             m_expanded.insert(node.id.value);
+    m_fitNext = true;
     request();
 }
 
@@ -444,6 +446,7 @@ void DocumentView::collapseAll()
     if (m_expanded.empty())
         return;
     m_expanded.clear();
+    m_fitNext = true;
     request();
 }
 
@@ -504,9 +507,11 @@ void DocumentView::refreshOperatorTable()
 
 void DocumentView::onOpTypeSelected(const QString& opType)
 {
+    // A new layout recomputes the marks of the same type without losing the walk position.
+    if (opType != m_matchType)
+        m_matchIndex = -1;
     m_matchType = opType;
     m_matches.clear();
-    m_matchIndex = -1;
     std::set<std::pair<int, int>> marks;
     const auto presentation = this->presentation();
     if (!opType.isEmpty() && presentation) {

@@ -124,6 +124,7 @@ private:
     QListView* m_searchView = nullptr;
     QLabel* m_searchStatus = nullptr;
     bool m_firstShow = true;
+    bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
 };
 
 } // namespace etscope::ui

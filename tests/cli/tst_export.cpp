@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// `etscope export`: the GUI's renderer without a display, as CI scripts use it.
+#include "testsupport.h"
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString err;
+};
+
+Run run(const QStringList& arguments)
+{
+    QProcess process;
+    // No display at all: the command must not need one.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return { -2, QStringLiteral("timed out") };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3,
+        QString::fromUtf8(process.readAllStandardError()) };
+}
+
+QString sample(const std::string& relative)
+{
+    return QString::fromStdString(etscope::test::samplePath(relative));
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestExport : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void formats_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::addRow("png") << QStringLiteral("g.png") << QByteArray("\x89PNG\r\n\x1a\n");
+        QTest::addRow("svg") << QStringLiteral("g.svg") << QByteArray("<?xml");
+        QTest::addRow("pdf") << QStringLiteral("g.pdf") << QByteArray("%PDF-");
+    }
+
+    void formats()
+    {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, magic);
+        const QString out = m_dir.filePath(name);
+        const Run result = run({ QStringLiteral("export"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("-o"), out, QStringLiteral("--expand"), QStringLiteral("all") });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY(readFile(out).startsWith(magic));
+    }
+
+    void svgContainsWhatTheGraphShows()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("expanded.svg"));
+        QCOMPARE(run({ QStringLiteral("export"), sample("dnf-executorch/dnf_xnnpack_training.pte"),
+                         QStringLiteral("-o"), out, QStringLiteral("--expand"), QStringLiteral("XnnpackBackend") })
+                     .exitCode,
+            0);
+        const QByteArray svg = readFile(out);
+        for (const char* text :
+            { "XnnpackBackend", "XNNStaticTranspose", "XNNNegate", "addmm.out", "dnf_xnnpack_training.pte — forward" })
+            QVERIFY2(svg.contains(text), text);
+
+        const QString collapsed = m_dir.filePath(QStringLiteral("collapsed.svg"));
+        QCOMPARE(run({ QStringLiteral("export"), sample("dnf-executorch/dnf_xnnpack_training.pte"),
+                         QStringLiteral("-o"), collapsed })
+                     .exitCode,
+            0);
+        QVERIFY(!readFile(collapsed).contains("XNNNegate"));
+
+        const QString one = m_dir.filePath(QStringLiteral("delegate.svg"));
+        QCOMPARE(run({ QStringLiteral("export"), sample("dnf-executorch/dnf_xnnpack_training.pte"),
+                         QStringLiteral("-o"), one, QStringLiteral("--delegate"), QStringLiteral("2") })
+                     .exitCode,
+            0);
+        const QByteArray inner = readFile(one);
+        QVERIFY(inner.contains("XNNNegate"));
+        QVERIFY(!inner.contains("addmm.out"));
+    }
+
+    void opaqueProgramsExport()
+    {
+        for (const char* file : { "executorch/stories260k_hybrid_llama_qnn.pte",
+                 "pte-adapter-model-explorer/mobilenet_v2_ethosu.pte", "djl-executorch-engine/openvino_tiny.pte" }) {
+            const QString out = m_dir.filePath(QStringLiteral("opaque.svg"));
+            const Run result = run({ QStringLiteral("export"), sample(file), QStringLiteral("-o"), out });
+            QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+            QVERIFY(readFile(out).contains("Backend"));
+        }
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QString stress = sample("djl-executorch-engine/stress_mlp.pte");
+        QTest::addRow("no output") << QStringList { QStringLiteral("export"), stress } << 1
+                                   << QStringLiteral("give the picture to write");
+        QTest::addRow("unknown extension") << QStringList { QStringLiteral("export"), stress, QStringLiteral("-o"),
+            QStringLiteral("x.bmp") } << 1 << QStringLiteral("unknown picture format");
+        QTest::addRow("unknown backend") << QStringList { QStringLiteral("export"), stress, QStringLiteral("-o"),
+            QStringLiteral("x.svg"), QStringLiteral("--expand"), QStringLiteral("VulkanBackend") }
+                                         << 1
+                                         << QStringLiteral("no decodable delegate with backend id 'VulkanBackend'");
+        QTest::addRow("opaque delegate") << QStringList { QStringLiteral("export"),
+            sample("cmsis-executorch/ethos_u_minimal_example_u55.pte"), QStringLiteral("-o"), QStringLiteral("x.svg"),
+            QStringLiteral("--delegate"), QStringLiteral("0") }
+                                         << 2 << QStringLiteral("has no decodable inner graph");
+        QTest::addRow("corrupt input") << QStringList { QStringLiteral("export"),
+            sample("djl-executorch-engine/corrupt.pte"), QStringLiteral("-o"), QStringLiteral("x.svg") }
+                                       << 2 << QStringLiteral("not an ExecuTorch file");
+        QTest::addRow("unwritable output") << QStringList { QStringLiteral("export"), stress, QStringLiteral("-o"),
+            QStringLiteral("/nonexistent/dir/x.svg") }
+                                           << 2 << QStringLiteral("/nonexistent/dir/x.svg");
+    }
+
+    void errors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run result = run(arguments);
+        QCOMPARE(result.exitCode, exitCode);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"

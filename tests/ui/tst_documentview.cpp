@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+// The desktop app offscreen, as a user drives it: open samples, expand and collapse delegates,
+// open one in its own tab, sort/filter the operator table, select a row and see the nodes
+// highlighted, search, and export pictures and tables.
+#include "document/documentcontroller.h"
+#include "graph/graphscene.h"
+#include "graph/graphview.h"
+#include "models/operatortablemodel.h"
+#include "models/searchmodel.h"
+#include "testsupport.h"
+#include "widgets/documentview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/operatorpanel.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace etscope::core;
+using namespace etscope::ui;
+
+namespace {
+
+std::shared_ptr<const Document> load(const std::string& sample)
+{
+    auto document = openDocument(etscope::test::samplePath(sample));
+    if (!document)
+        return nullptr;
+    return std::make_shared<const Document>(std::move(document).value());
+}
+
+/// A view on a synchronously opened document, waiting for its first layout.
+struct Fixture {
+    DocumentController controller;
+    std::unique_ptr<DocumentView> view;
+
+    explicit Fixture(const std::string& sample)
+    {
+        controller.adopt(load(sample));
+        view = std::make_unique<DocumentView>(&controller, GraphContext {});
+        view->resize(1400, 900);
+    }
+    bool waitForLayout()
+    {
+        QSignalSpy spy(view.get(), &DocumentView::presentationShown);
+        return view->presentation() || spy.wait(20000);
+    }
+    bool relayout(const std::function<void()>& action)
+    {
+        QSignalSpy spy(view.get(), &DocumentView::presentationShown);
+        action();
+        return spy.count() > 0 || spy.wait(20000);
+    }
+};
+
+int delegateCount(const Graph& graph)
+{
+    return static_cast<int>(std::count_if(
+        graph.nodes.begin(), graph.nodes.end(), [](const Node& n) { return n.kind == NodeKind::Delegate; }));
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestDocumentView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ETScopeTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_documentview"));
+    }
+
+    void expandAndCollapse()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        const Graph& top = f.view->presentation()->methodGraph();
+        QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size());
+        QVERIFY(f.view->scene()->clusterItems().empty());
+
+        // Expand the 13-node delegate in place: its box is replaced by a cluster with its inner graph.
+        const Node& big = *std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
+            return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
+        });
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded(big.id); }));
+        QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
+        QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size() - 1 + big.subgraph->nodes.size());
+        QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }) == nullptr);
+        // Inner nodes sit inside the cluster's rectangle.
+        const QRectF cluster = f.view->scene()->clusterItems().front()->boundingRect();
+        for (const Node& inner : big.subgraph->nodes) {
+            NodeItem* item = f.view->scene()->itemFor({ big.id, inner.id });
+            QVERIFY(item);
+            QVERIFY(cluster.contains(item->pos()));
+        }
+        // The outer edges reconnect: every edge item exists and is drawn.
+        for (EdgeItem* edge : f.view->scene()->edgeItems())
+            QVERIFY(edge && !edge->path().isEmpty());
+
+        QVERIFY(f.relayout([&] { f.view->expandAll(); }));
+        QCOMPARE(static_cast<int>(f.view->scene()->clusterItems().size()), delegateCount(top));
+        QVERIFY(f.relayout([&] { f.view->collapseAll(); }));
+        QVERIFY(f.view->scene()->clusterItems().empty());
+        QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size());
+        // Collapsing again reuses the cached layout: same positions as the first time.
+        QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }));
+    }
+
+    void operatorRowHighlightsNodes()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        OperatorPanel* panel = f.view->operatorPanel();
+        // Collapsed: the 10 fully connected nodes live in one delegate, which is marked.
+        panel->selectOpType(QStringLiteral("XNNFullyConnected"));
+        QCOMPARE(f.view->scene()->highlightedCount(), 1);
+        // Expanded: every one of them is marked.
+        QVERIFY(f.relayout([&] { f.view->expandAll(); }));
+        QCOMPARE(f.view->scene()->highlightedCount(), 10);
+        panel->selectOpType(QStringLiteral("aten::select_copy.int_out"));
+        QCOMPARE(f.view->scene()->highlightedCount(), 4);
+        // Next walks through them and selects each in turn.
+        std::set<std::pair<int, int>> visited;
+        for (int i = 0; i < 4; ++i) {
+            Q_EMIT panel->nextRequested();
+            const auto selected = f.view->selectedNode();
+            QVERIFY(selected);
+            QCOMPARE(f.view->presentation()->methodGraph().node(selected->top).opType,
+                std::string("aten::select_copy.int_out"));
+            visited.insert(GraphScene::keyOf(*selected));
+        }
+        QCOMPARE(visited.size(), std::size_t(4));
+        // The table filter keeps Total and the matching rows.
+        panel->filterEdit()->setText(QStringLiteral("clamp"));
+        QTRY_COMPARE(panel->proxy()->rowCount(), 2);
+    }
+
+    void walkingIntoCollapsedDelegateExpandsIt()
+    {
+        Fixture f("dnf-executorch/dnf_xnnpack_training.pte");
+        QVERIFY(f.waitForLayout());
+        f.view->operatorPanel()->selectOpType(QStringLiteral("XNNNegate"));
+        QVERIFY(f.relayout([&] { Q_EMIT f.view->operatorPanel()->nextRequested(); }));
+        const auto selected = f.view->selectedNode();
+        QVERIFY(selected && selected->inner.valid());
+        QCOMPARE(f.view->expanded().size(), std::size_t(1));
+        QVERIFY(f.view->scene()->itemFor(*selected)->isSelected());
+    }
+
+    void searchJumpsToNodes()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        f.view->runSearch(QStringLiteral("XNNAdd"));
+        QCOMPARE(f.view->searchModel()->rowCount(), 3);
+        QVERIFY(f.relayout([&] { f.view->activateSearchResult(0); }));
+        const auto selected = f.view->selectedNode();
+        QVERIFY(selected);
+        QCOMPARE(f.view->presentation()->methodGraph().node(selected->top).subgraph->node(selected->inner).opType,
+            std::string("XNNAdd"));
+        f.view->runSearch(QStringLiteral("index_select"));
+        QCOMPARE(f.view->searchModel()->rowCount(), 2);
+        f.view->activateSearchResult(1);
+        QVERIFY(f.view->selectedNode());
+    }
+
+    void exports()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        QVERIFY(f.relayout([&] { f.view->expandAll(); }));
+        QTemporaryDir dir;
+        QString error;
+        const QString png = dir.filePath(QStringLiteral("g.png"));
+        const QString svg = dir.filePath(QStringLiteral("g.svg"));
+        const QString pdf = dir.filePath(QStringLiteral("g.pdf"));
+        QVERIFY2(f.view->exportImage(png, &error), qPrintable(error));
+        QVERIFY2(f.view->exportImage(svg, &error), qPrintable(error));
+        QVERIFY2(f.view->exportImage(pdf, &error), qPrintable(error));
+        QVERIFY(readFile(png).startsWith("\x89PNG\r\n\x1a\n"));
+        QVERIFY(readFile(pdf).startsWith("%PDF-"));
+        const QByteArray svgText = readFile(svg);
+        QVERIFY(svgText.contains("<svg"));
+        for (const char* text : { "XnnpackBackend", "XNNFullyConnected", "XNNMultiply", "select_copy.int_out",
+                 "index_select.out", "stress_mlp.pte" })
+            QVERIFY2(svgText.contains(text), text);
+        QVERIFY(!f.view->exportImage(dir.filePath(QStringLiteral("g.bmp")), &error));
+        QVERIFY(error.contains(QStringLiteral("g.bmp")));
+
+        const QString csv = dir.filePath(QStringLiteral("ops.csv"));
+        f.view->operatorPanel()->proxy()->sort(OperatorTableModel::Delegated, Qt::DescendingOrder);
+        QVERIFY2(f.view->exportTable(csv, TableFormat::Csv, &error), qPrintable(error));
+        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        QCOMPARE(
+            lines.first(), QByteArray("op_type,occurrences_in_delegated_graphs,occurrences_in_non_delegated_graphs"));
+        QCOMPARE(lines.at(1), QByteArray("XNNFullyConnected,10,0")); // in the order shown
+        QCOMPARE(lines.last(), QByteArray("Total,15,12"));
+        const QString md = dir.filePath(QStringLiteral("ops.md"));
+        QVERIFY(f.view->exportTable(md, TableFormat::Markdown, &error));
+        QVERIFY(readFile(md).contains("Total delegated subgraphs: 2"));
+        QVERIFY(f.view->printout().contains(QStringLiteral("backend_id: XnnpackBackend")));
+    }
+
+    void opaqueAndMultiMethodPrograms()
+    {
+        // QNN: no `forward`, 29 methods; the first with instructions is shown; the delegate is opaque.
+        Fixture qnn("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(qnn.waitForLayout());
+        QCOMPARE(qnn.view->methodBox()->count(), 29);
+        QCOMPARE(qnn.view->presentation()->method().name, std::string("kv_forward"));
+        QVERIFY(qnn.relayout([&] { qnn.view->setMethod(1); }));
+        QCOMPARE(qnn.view->presentation()->method().name, std::string("prefill_forward"));
+        QVERIFY(qnn.relayout([&] { qnn.view->setMethod(2); }));
+        QCOMPARE(qnn.view->presentation()->method().name, std::string("get_ar_len"));
+        QCOMPARE(qnn.view->scene()->nodeItems().size(), std::size_t(1)); // only its output
+
+        Fixture ethos("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        QVERIFY(ethos.waitForLayout());
+        const Graph& graph = ethos.view->presentation()->methodGraph();
+        QCOMPARE(delegateCount(graph), 1);
+        QVERIFY(ethos.relayout([&] { ethos.view->expandAll(); }) || ethos.view->presentation());
+    }
+
+    void mainWindowTabsAndErrors()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        QSignalSpy failed(&window, &MainWindow::documentFailed);
+        const QString path
+            = QString::fromStdString(etscope::test::samplePath("dnf-executorch/dnf_xnnpack_training.pte"));
+        window.openFile(path);
+        QVERIFY(opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        QSignalSpy shown(view, &DocumentView::presentationShown);
+        QVERIFY(view->presentation() || shown.wait(20000));
+        QVERIFY(window.recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("dnf_xnnpack_training.pte")));
+
+        // Double-clicking a delegate opens its lowered graph in a tab with a breadcrumb back.
+        const Graph& top = view->presentation()->methodGraph();
+        const Node& delegate = *std::find_if(
+            top.nodes.begin(), top.nodes.end(), [](const Node& n) { return n.kind == NodeKind::Delegate; });
+        const int tabsBefore = window.tabs()->count();
+        Q_EMIT view->scene()->nodeActivated({ delegate.id, NodeId::none() });
+        QCOMPARE(window.tabs()->count(), tabsBefore + 1);
+        DocumentView* inner = window.currentView();
+        QVERIFY(inner != view);
+        QCOMPARE(inner->context().delegateNode, delegate.id);
+        QSignalSpy innerShown(inner, &DocumentView::presentationShown);
+        QVERIFY(inner->presentation() || innerShown.wait(20000));
+        QCOMPARE(inner->scene()->nodeItems().size(), delegate.subgraph->nodes.size());
+        auto* breadcrumb = inner->findChild<QLabel*>(QStringLiteral("breadcrumb"));
+        QVERIFY(breadcrumb && breadcrumb->isVisibleTo(inner));
+        QVERIFY(breadcrumb->text().contains(QStringLiteral("XnnpackBackend #")));
+        Q_EMIT breadcrumb->linkActivated(QStringLiteral("parent"));
+        QCOMPARE(window.currentView(), view);
+        // Opening the same delegate again switches to its tab.
+        Q_EMIT view->scene()->nodeActivated({ delegate.id, NodeId::none() });
+        QCOMPARE(window.tabs()->count(), tabsBefore + 1);
+
+        // A broken file becomes a page naming the file and the reason — no crash, no modal dialog.
+        const QString corrupt = QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/corrupt.pte"));
+        window.openFile(corrupt);
+        QVERIFY(failed.wait(20000));
+        const QString message = window.errorText(window.tabs()->currentIndex());
+        QVERIFY2(message.contains(corrupt) && message.contains(QStringLiteral("not an ExecuTorch file")),
+            qPrintable(message));
+    }
+};
+
+QTEST_MAIN(TestDocumentView)
+#include "tst_documentview.moc"
