@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 
 int main(int argc, char** argv)
 {
@@ -17,6 +18,7 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("ETScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ETSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("etscope"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/etscope/etscope.svg")));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

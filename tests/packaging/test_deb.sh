@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the .deb with CPack, unpacks it into a temporary root with dpkg-deb -x and runs the
+# installed binary from there: --version, info on a real sample, and a headless export that
+# needs Graphviz's dot plugin to be found from the installed location.
+# usage: test_deb.sh BUILD_DIR SAMPLES_DIR
+set -euo pipefail
+build=$1
+samples=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cpack --config "$build/CPackConfig.cmake" -B "$work/out" > "$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; exit 1; }
+deb=$(ls "$work"/out/etscope_*.deb)
+echo "package: $(basename "$deb")"
+
+fields=$(dpkg-deb -f "$deb" Package Version Architecture Depends)
+echo "$fields"
+grep -q '^Package: etscope$' <<< "$fields"
+grep -q 'libgvc6' <<< "$fields"
+grep -q 'libqt6widgets6' <<< "$fields" || { echo "Depends lacks the Qt libraries found by dpkg-shlibdeps"; exit 1; }
+
+root="$work/root"
+dpkg-deb -x "$deb" "$root"
+for f in usr/bin/etscope usr/share/applications/etscope.desktop usr/share/mime/packages/etscope.xml \
+         usr/share/metainfo/io.etscope.ETScope.metainfo.xml usr/share/icons/hicolor/scalable/apps/etscope.svg \
+         usr/share/man/man1/etscope.1.gz; do
+    [ -e "$root/$f" ] || { echo "missing in the package: /$f"; exit 1; }
+done
+if [ -n "$(find "$root" -path '*/demo/demo.pte' -print -quit)" ] || grep -q 'etscope_demo' "$build/CMakeCache.txt" 2>/dev/null; then
+    [ -e "$root/usr/share/etscope/demo/demo.pte" ] || { echo "missing in the package: the bundled demo"; exit 1; }
+fi
+
+bin="$root/usr/bin/etscope"
+version=$("$bin" --version)
+echo "$version"
+grep -q '^etscope [0-9]' <<< "$version"
+"$bin" info "$samples/djl-executorch-engine/stress_mlp.pte" --json > "$work/info.json"
+grep -q '"backend_id": "XnnpackBackend"' "$work/info.json"
+env -u DISPLAY "$bin" export "$samples/djl-executorch-engine/stress_mlp.pte" -o "$work/graph.svg" --expand all
+grep -q 'XNNFullyConnected' "$work/graph.svg"
+
+if command -v desktop-file-validate > /dev/null; then desktop-file-validate "$root/usr/share/applications/etscope.desktop"; fi
+if command -v appstreamcli > /dev/null; then appstreamcli validate --no-net --explain "$root/usr/share/metainfo/io.etscope.ETScope.metainfo.xml"; fi
+if command -v xmllint > /dev/null; then xmllint --noout "$root/usr/share/mime/packages/etscope.xml"; fi
+man -l "$root/usr/share/man/man1/etscope.1.gz" > /dev/null 2>&1 || zcat "$root/usr/share/man/man1/etscope.1.gz" | grep -q '^\.SH NAME'
+echo "the package installs and runs"
