@@ -6,6 +6,7 @@
 #include "graph/graphscene.h"
 #include "graph/graphview.h"
 #include "models/operatortablemodel.h"
+#include "models/propertiesmodel.h"
 #include "models/searchmodel.h"
 #include "testsupport.h"
 #include "widgets/documentview.h"
@@ -118,6 +119,24 @@ private slots:
         QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size());
         // Collapsing again reuses the cached layout: same positions as the first time.
         QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }));
+    }
+
+    void edgeProperties()
+    {
+        Fixture f("executorch/add.pte");
+        QVERIFY(f.waitForLayout());
+        EdgeItem* edge = f.view->scene()->edgeItems().front();
+        QVERIFY(edge);
+        edge->setSelected(true);
+        auto* model = f.view->propertiesModel();
+        QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("Edge"));
+        QStringList values;
+        for (int row = 0; row < model->rowCount(model->index(0, 0)); ++row)
+            values << model->index(row, 1, model->index(0, 0)).data().toString();
+        QVERIFY2(values.contains(QStringLiteral("FLOAT [1]")), qPrintable(values.join(QLatin1Char('|'))));
+        QVERIFY(values.join(QLatin1Char('|')).contains(QStringLiteral("Tensor FLOAT [1]")));
+        f.view->scene()->clearSelection();
+        QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("File"));
     }
 
     void operatorRowHighlightsNodes()

@@ -129,11 +129,14 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
 }
 
-EdgeItem::EdgeItem(const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred)
+EdgeItem::EdgeItem(
+    const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred, int index)
     : QGraphicsPathItem(path)
+    , m_index(index)
     , m_inferred(inferred)
 {
     setZValue(1);
+    setFlag(ItemIsSelectable);
     setAcceptHoverEvents(true);
     if (arrowTip) {
         const QLineF line(*arrowTip, arrowFrom);
@@ -170,8 +173,9 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
-    const QColor colour = m_emphasised ? QColor(0xD5, 0x5E, 0x00) : QColor(0x6b, 0x72, 0x80);
-    QPen pen(colour, m_emphasised ? 2.0 : 1.1);
+    const bool strong = m_emphasised || isSelected();
+    const QColor colour = strong ? QColor(0xD5, 0x5E, 0x00) : QColor(0x6b, 0x72, 0x80);
+    QPen pen(colour, isSelected() ? 3.0 : (m_emphasised ? 2.0 : 1.1));
     if (m_inferred)
         pen.setStyle(Qt::DashLine);
     painter->setPen(pen);

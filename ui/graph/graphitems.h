@@ -49,7 +49,8 @@ private:
 /// One data-flow edge drawn as the Bézier Graphviz computed, with an arrow head.
 class EdgeItem : public QGraphicsPathItem {
 public:
-    EdgeItem(const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred);
+    EdgeItem(const QPainterPath& path, QPointF arrowFrom, std::optional<QPointF> arrowTip, bool inferred, int index);
+    int index() const { return m_index; } ///< edge index in the presentation's flat graph
 
     enum { Type = UserType + 2 };
     int type() const override { return Type; }
@@ -60,6 +61,7 @@ public:
 
 private:
     QPolygonF m_arrow;
+    int m_index = -1;
     bool m_inferred = false;
     bool m_emphasised = false;
 };

@@ -119,7 +119,7 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
         std::optional<QPointF> tip;
         if (geometry.hasArrow)
             tip = QPointF(geometry.arrowTip.x, geometry.arrowTip.y);
-        auto* item = new EdgeItem(pathOf(geometry), last, tip, graph.edges[e].inferred);
+        auto* item = new EdgeItem(pathOf(geometry), last, tip, graph.edges[e].inferred, static_cast<int>(e));
         const QString meta = metaText(graph.edges[e].meta);
         item->setToolTip(QStringLiteral("v%1: %2").arg(graph.edges[e].value.value).arg(meta.toHtmlEscaped()));
         addItem(item);
@@ -197,10 +197,16 @@ void GraphScene::onSelectionChanged()
         return;
     const auto selected = selectedNode();
     emphasiseEdgesOf(selected && m_presentation ? m_presentation->indexOf(*selected) : -1);
-    if (selected)
+    if (selected) {
         Q_EMIT nodeSelected(*selected);
-    else
-        Q_EMIT selectionCleared();
+        return;
+    }
+    for (QGraphicsItem* item : selectedItems())
+        if (auto* edge = qgraphicsitem_cast<EdgeItem*>(item)) {
+            Q_EMIT edgeSelected(edge->index());
+            return;
+        }
+    Q_EMIT selectionCleared();
 }
 
 void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)

@@ -48,6 +48,8 @@ public:
 
 Q_SIGNALS:
     void nodeSelected(const core::NodeOrigin& origin);
+    /// An edge was clicked: its index in the presentation's flat graph.
+    void edgeSelected(int edgeIndex);
     void selectionCleared();
     /// The ⊕ of a delegate or the ⊖ of an expanded cluster was clicked (top-level node id).
     void expandToggled(core::NodeId delegateNode);

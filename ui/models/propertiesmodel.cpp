@@ -112,6 +112,28 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     }
 }
 
+void PropertiesModel::showEdge(
+    const Document& document, int methodIndex, const Graph& drawn, const NodeOrigin& fromOrigin, int edgeIndex)
+{
+    clearAll();
+    if (edgeIndex < 0 || static_cast<std::size_t>(edgeIndex) >= drawn.edges.size() || !document.program)
+        return;
+    const Edge& edge = drawn.edges[static_cast<std::size_t>(edgeIndex)];
+    QStandardItem* group = addGroup(tr("Edge"));
+    addRow(group, tr("from"), q(drawn.node(edge.from).label));
+    addRow(group, tr("to"), q(drawn.node(edge.to).label));
+    addRow(group, tr("type and shape"), meta(edge.meta));
+    // Values of the top level are the method's; inside a delegate they are the payload's value ids.
+    if (!fromOrigin.inner.valid() && methodIndex >= 0
+        && static_cast<std::size_t>(methodIndex) < document.program->methods.size())
+        addRow(group, tr("value"),
+            q(describeValue(document.program->methods[static_cast<std::size_t>(methodIndex)], edge.value.value)));
+    else
+        addRow(group, tr("delegate value id"), QString::number(edge.value.value));
+    if (edge.inferred)
+        addRow(group, tr("inferred"), tr("this connection was found by a rule, not stored in the file"));
+}
+
 void PropertiesModel::showNode(const Document& document, int methodIndex, const NodeOrigin& origin)
 {
     clearAll();

@@ -19,6 +19,9 @@ public:
 
     void showNode(const core::Document& document, int method, const core::NodeOrigin& origin);
     void showDocument(const core::Document& document, int method);
+    /// An edge of a drawn graph: the value it carries, its type and shape, and its two ends.
+    void showEdge(const core::Document& document, int method, const core::Graph& drawn,
+        const core::NodeOrigin& fromOrigin, int edgeIndex);
     void clearAll();
 
 private:

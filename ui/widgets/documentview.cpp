@@ -90,7 +90,9 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
         showBusy(false);
         Q_EMIT statusMessage(message);
-        QMessageBox::warning(this, tr("Layout failed"), message);
+        std::vector<Warning> warnings = m_banner->warnings();
+        warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
+        m_banner->setWarnings(warnings);
     });
     connect(m_controller, &DocumentController::stopped, this, [this] {
         showBusy(false);
@@ -259,6 +261,15 @@ void DocumentView::buildUi()
     connect(m_scene, &GraphScene::selectionCleared, this, [this] {
         if (auto document = m_controller->document())
             m_properties->showDocument(*document, m_context.method);
+    });
+    connect(m_scene, &GraphScene::edgeSelected, this, [this](int edgeIndex) {
+        const auto presentation = this->presentation();
+        const auto document = m_controller->document();
+        if (!presentation || !document)
+            return;
+        const Edge& edge = presentation->flat.graph.edges[static_cast<std::size_t>(edgeIndex)];
+        m_properties->showEdge(
+            *document, m_context.method, presentation->flat.graph, presentation->origins[edge.from.index()], edgeIndex);
     });
     connect(m_scene, &GraphScene::expandToggled, this, &DocumentView::toggleExpanded);
     connect(m_scene, &GraphScene::nodeActivated, this, [this](const NodeOrigin& origin) {
