@@ -62,6 +62,21 @@ std::vector<const Edge*> Graph::outEdges(NodeId id) const
     return result;
 }
 
+GraphAdjacency Graph::adjacency() const
+{
+    GraphAdjacency adjacency;
+    adjacency.in.resize(nodes.size());
+    adjacency.out.resize(nodes.size());
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        const Edge& edge = edges[e];
+        if (edge.from.valid() && edge.from.index() < nodes.size())
+            adjacency.out[edge.from.index()].push_back(e);
+        if (edge.to.valid() && edge.to.index() < nodes.size())
+            adjacency.in[edge.to.index()].push_back(e);
+    }
+    return adjacency;
+}
+
 std::size_t Graph::operatorCount(bool recursive) const
 {
     std::size_t count = 0;

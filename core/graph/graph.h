@@ -71,6 +71,12 @@ struct Edge {
     bool inferred = false; ///< wiring guessed (delegate output split, re-attached view)
 };
 
+/// Edge indices per node, for walking large graphs in linear time.
+struct GraphAdjacency {
+    std::vector<std::vector<std::size_t>> in; ///< per node: indices of edges ending there
+    std::vector<std::vector<std::size_t>> out; ///< per node: indices of edges starting there
+};
+
 /// A data-flow graph: a method's top level, or the inside of a delegate.
 struct Graph {
     std::string name; ///< method name, or "<backend> #<delegate index>"
@@ -84,8 +90,10 @@ struct Graph {
     void addEdge(Edge edge);
     const Node& node(NodeId id) const { return nodes[id.index()]; }
     Node& node(NodeId id) { return nodes[id.index()]; }
+    /// Edges of one node (a scan of all edges: use adjacency() when walking every node).
     std::vector<const Edge*> inEdges(NodeId id) const;
     std::vector<const Edge*> outEdges(NodeId id) const;
+    GraphAdjacency adjacency() const;
     /// Operator nodes (kind Operator), counting recursively into subgraphs when asked.
     std::size_t operatorCount(bool recursive = false) const;
 };

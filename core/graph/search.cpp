@@ -23,14 +23,16 @@ std::string shapeText(const TensorMeta& meta)
 }
 
 /// The first field of `node` matching `needle` (already lower case), or empty.
-std::pair<std::string, std::string> match(const Graph& graph, const Node& node, const std::string& needle)
+std::pair<std::string, std::string> match(
+    const Graph& graph, const GraphAdjacency& adjacency, const Node& node, const std::string& needle)
 {
     if (lower(node.label).find(needle) != std::string::npos)
         return { node.kind == NodeKind::Delegate ? "backend" : "name", node.label };
     if (!node.opType.empty() && lower(node.opType).find(needle) != std::string::npos)
         return { "op type", node.opType };
-    for (const Edge& edge : graph.edges) {
-        if (edge.from != node.id || !edge.meta.known())
+    for (const std::size_t e : adjacency.out[node.id.index()]) {
+        const Edge& edge = graph.edges[e];
+        if (!edge.meta.known())
             continue;
         const std::string text = shapeText(edge.meta);
         if (lower(text).find(needle) != std::string::npos)
@@ -50,18 +52,20 @@ std::vector<SearchHit> searchGraph(const Graph& top, const std::string& query, s
     const std::string needle = lower(query);
     if (needle.empty())
         return hits;
+    const GraphAdjacency adjacency = top.adjacency();
     for (const Node& node : top.nodes) {
         if (hits.size() >= limit)
             break;
-        auto [field, text] = match(top, node, needle);
+        auto [field, text] = match(top, adjacency, node, needle);
         if (!field.empty())
             hits.push_back({ { node.id, NodeId::none() }, field, text });
         if (!node.subgraph)
             continue;
+        const GraphAdjacency innerAdjacency = node.subgraph->adjacency();
         for (const Node& inner : node.subgraph->nodes) {
             if (hits.size() >= limit)
                 break;
-            auto [innerField, innerText] = match(*node.subgraph, inner, needle);
+            auto [innerField, innerText] = match(*node.subgraph, innerAdjacency, inner, needle);
             if (!innerField.empty())
                 hits.push_back({ { node.id, inner.id }, innerField, innerText });
         }

@@ -188,13 +188,14 @@ void printGraph(const Graph& graph, int indent, std::ostringstream& out)
     out << std::string(static_cast<std::size_t>(indent - 2), ' ') << (indent == 2 ? "graph():" : "lowered graph():")
         << "\n";
     std::vector<std::string> outputs;
+    const GraphAdjacency adjacency = graph.adjacency();
     for (const Node& node : graph.nodes) {
-        const auto in = graph.inEdges(node.id);
+        const auto& in = adjacency.in[node.id.index()];
         std::string args;
         for (std::size_t i = 0; i < in.size(); ++i)
-            args += (i ? ", %" : "%") + names[in[i]->from.index()];
-        const auto outEdges = graph.outEdges(node.id);
-        const std::string meta = outEdges.empty() ? std::string() : metaText(outEdges.front()->meta);
+            args += (i ? ", %" : "%") + names[graph.edges[in[i]].from.index()];
+        const auto& outEdges = adjacency.out[node.id.index()];
+        const std::string meta = outEdges.empty() ? std::string() : metaText(graph.edges[outEdges.front()].meta);
         const std::string name = "%" + names[node.id.index()];
         switch (node.kind) {
         case NodeKind::Input:

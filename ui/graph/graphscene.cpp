@@ -12,7 +12,7 @@ using namespace etscope::core;
 
 namespace {
 
-QString tooltipFor(const Presentation& presentation, std::size_t index)
+QString tooltipFor(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index)
 {
     const Graph& graph = presentation.flat.graph;
     const Node& node = graph.nodes[index];
@@ -25,12 +25,10 @@ QString tooltipFor(const Presentation& presentation, std::size_t index)
         html += QStringLiteral(" · debug handle %1").arg(*node.debugHandle);
     QStringList inputs;
     QStringList outputs;
-    for (const Edge& edge : graph.edges) {
-        if (edge.to == node.id)
-            inputs << metaText(edge.meta).toHtmlEscaped();
-        if (edge.from == node.id)
-            outputs << metaText(edge.meta).toHtmlEscaped();
-    }
+    for (const std::size_t e : adjacency.in[index])
+        inputs << metaText(graph.edges[e].meta).toHtmlEscaped();
+    for (const std::size_t e : adjacency.out[index])
+        outputs << metaText(graph.edges[e].meta).toHtmlEscaped();
     if (!inputs.isEmpty())
         html += QStringLiteral("<br/>in: ") + inputs.join(QStringLiteral(", "));
     if (!outputs.isEmpty()) {
@@ -101,12 +99,13 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
         m_clusters.push_back(item);
     }
     m_nodes.reserve(graph.nodes.size());
+    const GraphAdjacency adjacency = graph.adjacency();
     for (std::size_t i = 0; i < graph.nodes.size() && i < layout.nodes.size(); ++i) {
         const auto& geometry = layout.nodes[i];
         auto* item = new NodeItem(
             graph.nodes[i], p.origins[i], p.titles[i], p.subtitles[i], QSizeF(geometry.width, geometry.height));
         item->setPos(geometry.x, geometry.y);
-        item->setToolTip(tooltipFor(p, i));
+        item->setToolTip(tooltipFor(p, adjacency, i));
         addItem(item);
         m_nodes.push_back(item);
     }

@@ -28,20 +28,17 @@ QString elideMiddle(const QString& text)
     return text.left(kElideAt / 2 - 1) + QStringLiteral("…") + text.right(kElideAt / 2 - 1);
 }
 
-QString subtitleFor(const Presentation& presentation, const Node& node, NodeOrigin origin)
+QString subtitleFor(
+    const Presentation& presentation, const GraphAdjacency& adjacency, const Node& node, NodeOrigin origin)
 {
     const Graph& graph = presentation.flat.graph;
     const auto firstOut = [&]() -> QString {
-        for (const Edge& edge : graph.edges)
-            if (edge.from == node.id)
-                return metaText(edge.meta);
-        return {};
+        const auto& out = adjacency.out[node.id.index()];
+        return out.empty() ? QString() : metaText(graph.edges[out.front()].meta);
     };
     const auto firstIn = [&]() -> QString {
-        for (const Edge& edge : graph.edges)
-            if (edge.to == node.id)
-                return metaText(edge.meta);
-        return {};
+        const auto& in = adjacency.in[node.id.index()];
+        return in.empty() ? QString() : metaText(graph.edges[in.front()].meta);
     };
     switch (node.kind) {
     case NodeKind::Delegate: {
@@ -126,8 +123,8 @@ const DelegateInfo* Presentation::delegateInfo(NodeId topNode) const
 
 int Presentation::indexOf(const NodeOrigin& origin) const
 {
-    const auto it = std::find(origins.begin(), origins.end(), origin);
-    return it == origins.end() ? -1 : static_cast<int>(it - origins.begin());
+    const auto it = indexByOrigin.find({ origin.top.value, origin.inner.value });
+    return it == indexByOrigin.end() ? -1 : it->second;
 }
 
 QString Presentation::key() const
@@ -158,6 +155,10 @@ std::shared_ptr<Presentation> preparePresentation(
         presentation->origins = presentation->flat.origins;
     }
 
+    for (std::size_t i = 0; i < presentation->origins.size(); ++i)
+        presentation->indexByOrigin[{ presentation->origins[i].top.value, presentation->origins[i].inner.value }]
+            = static_cast<int>(i);
+
     const QFontMetricsF titleMetrics(titleFont());
     const QFontMetricsF subtitleMetrics(subtitleFont());
     const Graph& graph = presentation->flat.graph;
@@ -170,10 +171,11 @@ std::shared_ptr<Presentation> preparePresentation(
         presentation->clusterTitles.push_back(title);
         presentation->request.clusters.push_back({ title.toStdString() + "      " }); // room for the collapse button
     }
+    const GraphAdjacency adjacency = graph.adjacency();
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
         const QString title = nodeTitle(node);
-        const QString subtitle = subtitleFor(*presentation, node, presentation->origins[i]);
+        const QString subtitle = subtitleFor(*presentation, adjacency, node, presentation->origins[i]);
         presentation->titles.push_back(title);
         presentation->subtitles.push_back(subtitle);
         double width = titleMetrics.horizontalAdvance(title);

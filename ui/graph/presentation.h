@@ -8,6 +8,7 @@
 #include <QSizeF>
 #include <QString>
 
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -34,6 +35,7 @@ struct Presentation {
     std::set<int> expanded; ///< top-level delegate node ids shown expanded
     core::FlatGraph flat;
     std::vector<core::NodeOrigin> origins; ///< parallel to flat.graph.nodes
+    std::map<std::pair<int, int>, int> indexByOrigin; ///< (top, inner) → index into flat.graph.nodes
     std::vector<QString> titles;
     std::vector<QString> subtitles;
     std::vector<QString> clusterTitles;
