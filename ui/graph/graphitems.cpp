@@ -205,8 +205,8 @@ QRectF ClusterItem::collapseButtonRect() const
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
     painter->setRenderHint(QPainter::Antialiasing);
-    QColor fill = m_colour.lighter(190);
-    fill.setAlpha(110);
+    QColor fill = m_colour;
+    fill.setAlpha(28);
     painter->setPen(QPen(m_colour, 1.5));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, 8, 8);

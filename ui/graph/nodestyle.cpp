@@ -11,6 +11,15 @@ namespace etscope::ui {
 
 namespace {
 
+/// `colour` mixed with white: `amount` 0 keeps it, 1 gives white. lighter() would saturate
+/// bright hues into neon.
+QColor tint(const QColor& colour, double amount)
+{
+    return QColor::fromRgbF(static_cast<float>(colour.redF() + (1 - colour.redF()) * amount),
+        static_cast<float>(colour.greenF() + (1 - colour.greenF()) * amount),
+        static_cast<float>(colour.blueF() + (1 - colour.blueF()) * amount));
+}
+
 // Okabe–Ito.
 const QColor kOrange(0xE6, 0x9F, 0x00);
 const QColor kSkyBlue(0x56, 0xB4, 0xE9);
@@ -54,7 +63,7 @@ NodeLook lookFor(const core::Node& node)
     case NodeKind::Delegate: {
         const QColor colour = backendColour(QString::fromStdString(node.label));
         look.header = colour;
-        look.fill = colour.lighter(185);
+        look.fill = tint(colour, 0.78);
         look.border = colour.darker(130);
         break;
     }

@@ -21,6 +21,11 @@ constexpr double kMinWidth = 64;
 constexpr double kMaxWidth = 300;
 constexpr int kElideAt = 40;
 
+QString nodeCount(std::size_t count)
+{
+    return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
+}
+
 QString elideMiddle(const QString& text)
 {
     if (text.size() <= kElideAt)
@@ -49,7 +54,7 @@ QString subtitleFor(
             ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
             : QString();
         if (info && info->innerGraph)
-            return QStringLiteral("%1 nodes · %2").arg(info->innerGraph->operatorCount()).arg(size);
+            return nodeCount(info->innerGraph->operatorCount()) + QStringLiteral(" · ") + size;
         return QStringLiteral("%1 · %2").arg(
             info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
     }
@@ -162,12 +167,14 @@ std::shared_ptr<Presentation> preparePresentation(
     const QFontMetricsF titleMetrics(titleFont());
     const QFontMetricsF subtitleMetrics(subtitleFont());
     const Graph& graph = presentation->flat.graph;
-    presentation->request.fontSize = subtitleFont().pixelSize();
+    // Graphviz sizes cluster labels itself (pango): give it the font the title is drawn with.
+    presentation->request.fontSize = titleFont().pixelSize();
+    presentation->request.fontName = titleFont().family().toStdString() + (titleFont().bold() ? " Bold" : "");
     for (const Cluster& cluster : presentation->flat.clusters) {
         const DelegateInfo* info = presentation->delegateInfo(cluster.owner);
         QString title = QString::fromStdString(cluster.label);
         if (info && info->innerGraph)
-            title += QStringLiteral(" · %1 nodes").arg(info->innerGraph->operatorCount());
+            title += QStringLiteral(" · ") + nodeCount(info->innerGraph->operatorCount());
         presentation->clusterTitles.push_back(title);
         presentation->request.clusters.push_back({ title.toStdString() + "      " }); // room for the collapse button
     }

@@ -2,6 +2,7 @@
 #include "propertiesmodel.h"
 
 #include "graph/graphbuilder.h"
+#include "util/scalartype.h"
 #include "util/text.h"
 
 namespace etscope::ui {
@@ -67,8 +68,23 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     QStandardItem* file = addGroup(tr("File"));
     addRow(file, tr("path"), q(document.path));
     addRow(file, tr("format"), q(std::string(fileKindName(document.kind))));
-    if (!document.program)
+    if (!document.program) {
+        for (const ExternalData& data : document.externalData) {
+            addRow(file, tr("size"), q(formatBytes(data.file->size())));
+            addRow(file, tr("identifier"), QStringLiteral("FT01 (FH01 header, %1 bytes)").arg(data.header.length));
+            addRow(file, tr("layout"), q(std::string(data.layoutName())));
+            addRow(file, tr("segments"), QString::number(data.segments.size()));
+            QStandardItem* entries = addGroup(tr("Entries (%1)").arg(data.entries.size()));
+            for (const NamedDataEntry& entry : data.entries) {
+                QString value = q(formatBytes(entry.data.size)) + tr(" in segment %1").arg(entry.segmentIndex);
+                if (entry.layout)
+                    value += QStringLiteral(" · ") + q(scalarTypeName(entry.layout->scalarType)) + QLatin1Char(' ')
+                        + q(formatShape(entry.layout->sizes));
+                addRow(entries, q(entry.key), value);
+            }
+        }
         return;
+    }
     const Program& program = *document.program;
     addRow(file, tr("size"), q(formatBytes(program.file->size())));
     addRow(file, tr("identifier"), q(program.identifier));

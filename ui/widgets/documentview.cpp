@@ -118,6 +118,15 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         refreshOperatorTable();
         m_properties->showDocument(*document, m_context.method);
         request();
+    } else if (document) {
+        // Files without a graph (external data): their facts fill the tab.
+        m_banner->setWarnings(document->warnings);
+        m_properties->showDocument(*document, -1);
+        m_graphArea->hide();
+        m_sideTabs->hide();
+        m_breadcrumb->hide();
+        for (QToolBar* toolbar : findChildren<QToolBar*>())
+            toolbar->hide();
     }
 }
 
