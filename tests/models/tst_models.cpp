@@ -3,6 +3,7 @@
 // (Total stays last in both orders) and filtering, on real samples.
 #include "document/document.h"
 #include "graph/search.h"
+#include "models/heatmapmodel.h"
 #include "models/operatortablemodel.h"
 #include "models/propertiesmodel.h"
 #include "models/searchmodel.h"
@@ -14,6 +15,8 @@
 
 using namespace etscope::core;
 using namespace etscope::ui;
+
+#include <limits>
 
 class TestModels : public QObject {
     Q_OBJECT
@@ -96,6 +99,66 @@ private slots:
         QVERIFY(names.contains(QStringLiteral("inside")));
         model.clearAll();
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void heatPositions()
+    {
+        QCOMPARE(heatPosition(5, 0, 10, false, true), 0.5);
+        QCOMPARE(heatPosition(5, 0, 10, false, false), 0.5);
+        QCOMPARE(heatPosition(2, 0, 10, false, false), 0.8); // higher is better: low values are worse
+        QCOMPARE(heatPosition(-3, 0, 10, false, true), 0.0); // clamped
+        QCOMPARE(heatPosition(10, 1, 100, true, true), 0.5); // log10: 1 → 0, 10 → 0.5, 100 → 1
+        QCOMPARE(heatPosition(0, 1, 100, true, true), 0.0);
+        QCOMPARE(heatPosition(std::numeric_limits<double>::infinity(), 0, 1, false, true), 1.0);
+    }
+
+    void heatmap()
+    {
+        // Rows: every top-level operator node, valued by its instruction id (known by hand).
+        HeatTable table;
+        table.title = QStringLiteral("test").toStdString();
+        table.columns = { { "instruction", true, "" }, { "snr (dB)", false, "dB" } };
+        for (const Node& node : graph().nodes)
+            if (node.kind == NodeKind::Operator)
+                table.rows.push_back({ { node.id, NodeId::none() }, node.label,
+                    { static_cast<double>(node.instruction.value),
+                        node.instruction.value % 2 ? std::optional<double>()
+                                                   : std::optional<double>(40.0 - node.instruction.value) } });
+        const std::size_t rows = table.rows.size();
+        HeatmapModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTable(table);
+        QCOMPARE(static_cast<std::size_t>(model.rowCount()), rows);
+        QCOMPARE(model.columnCount(), 3);
+        const auto range = model.table().range(0);
+        QVERIFY(range);
+        // The largest instruction id is the worst (position 1), the smallest the best.
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const double value = model.index(row, 1).data(HeatmapModel::ValueRole).toDouble();
+            const double position = model.index(row, 1).data(HeatmapModel::PositionRole).toDouble();
+            QCOMPARE(position, (value - range->first) / (range->second - range->first));
+        }
+        // SNR: higher is better, missing cells have no position.
+        bool sawMissing = false;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const QVariant snr = model.index(row, 2).data(HeatmapModel::PositionRole);
+            sawMissing = sawMissing || !snr.isValid();
+            if (snr.isValid()
+                && model.index(row, 2).data(HeatmapModel::ValueRole).toDouble() == model.table().range(1)->second)
+                QCOMPARE(snr.toDouble(), 0.0);
+        }
+        QVERIFY(sawMissing);
+        // A threshold flags the worse cells, and only those.
+        HeatScale scale;
+        scale.threshold = 5.0;
+        model.setScale(scale);
+        for (int row = 0; row < model.rowCount(); ++row)
+            QCOMPARE(model.index(row, 1).data(HeatmapModel::FlaggedRole).toBool(),
+                model.index(row, 1).data(HeatmapModel::ValueRole).toDouble() > 5.0);
+        // Exports keep numbers typed.
+        const Table report = model.table().toTable();
+        QCOMPARE(report.columns.size(), std::size_t(5));
+        QCOMPARE(report.rows.size(), rows);
     }
 
     void search()

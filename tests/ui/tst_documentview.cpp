@@ -5,11 +5,13 @@
 #include "document/documentcontroller.h"
 #include "graph/graphscene.h"
 #include "graph/graphview.h"
+#include "models/heatmapmodel.h"
 #include "models/operatortablemodel.h"
 #include "models/propertiesmodel.h"
 #include "models/searchmodel.h"
 #include "testsupport.h"
 #include "widgets/documentview.h"
+#include "widgets/heatmappanel.h"
 #include "widgets/mainwindow.h"
 #include "widgets/operatorpanel.h"
 
@@ -232,6 +234,52 @@ private slots:
         QVERIFY(f.view->exportTable(md, TableFormat::Markdown, &error));
         QVERIFY(readFile(md).contains("Total delegated subgraphs: 2"));
         QVERIFY(f.view->printout().contains(QStringLiteral("backend_id: XnnpackBackend")));
+    }
+
+    void heatmapColoursAndSelects()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        const Graph& top = f.view->presentation()->methodGraph();
+        HeatTable table;
+        table.title = "instruction ids";
+        table.columns = { { "instruction", true, "" } };
+        for (const Node& node : top.nodes)
+            if (node.instruction.valid())
+                table.rows.push_back(
+                    { { node.id, NodeId::none() }, node.label, { static_cast<double>(node.instruction.value) } });
+        f.view->setHeatTable(table);
+        // Every row's node is painted; the last instruction is the hottest.
+        int painted = 0;
+        for (NodeItem* item : f.view->scene()->nodeItems())
+            painted += f.view->heatmapPanel()->graphHeat().count(GraphScene::keyOf(item->origin())) ? 1 : 0;
+        QCOMPARE(painted, static_cast<int>(table.rows.size()));
+        const auto heat = f.view->heatmapPanel()->graphHeat();
+        const auto& last = table.rows.back();
+        QCOMPARE(heat.at(GraphScene::keyOf(last.origin)).first, 1.0);
+        // Clicking a row selects its node.
+        QTableView* view = f.view->heatmapPanel()->view();
+        const QModelIndex index = view->model()->index(2, 1);
+        Q_EMIT view->clicked(index);
+        QVERIFY(f.view->selectedNode());
+        QCOMPARE(f.view->selectedNode()->top.value, index.data(HeatmapModel::TopNodeRole).toInt());
+        // "(none)" removes the colouring.
+        f.view->heatmapPanel()->setGraphColumn(-1);
+        QVERIFY(f.view->heatmapPanel()->graphHeat().empty());
+        // Exports.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(
+            f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.png")), &error), qPrintable(error));
+        QVERIFY(readFile(dir.filePath(QStringLiteral("heat.png"))).startsWith("\x89PNG"));
+        QVERIFY2(
+            f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.svg")), &error), qPrintable(error));
+        QVERIFY(readFile(dir.filePath(QStringLiteral("heat.svg"))).contains("index_select.out"));
+        QVERIFY(
+            f.view->heatmapPanel()->exportTable(dir.filePath(QStringLiteral("heat.csv")), TableFormat::Csv, &error));
+        QVERIFY(
+            readFile(dir.filePath(QStringLiteral("heat.csv"))).startsWith("node,top_node,inner_node,instruction\n"));
+        QVERIFY(!f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.pdf")), &error));
     }
 
     void opaqueAndMultiMethodPrograms()

@@ -7,6 +7,7 @@
 #include "graph/nodestyle.h"
 #include "graph/scenerenderer.h"
 #include "graph/search.h"
+#include "heatmappanel.h"
 #include "models/operatortablemodel.h"
 #include "models/propertiesmodel.h"
 #include "models/searchmodel.h"
@@ -227,6 +228,11 @@ void DocumentView::buildUi()
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_operators, tr("Operators"));
     m_sideTabs->addTab(searchPage, tr("Search"));
+    m_heatmap = new HeatmapPanel(this);
+    m_sideTabs->addTab(m_heatmap, tr("Heatmap"));
+    connect(
+        m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] { m_scene->setHeat(m_heatmap->graphHeat()); });
+    connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
 
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_sideTabs);
@@ -353,6 +359,7 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     const auto previousSelection = m_scene->selectedNode();
     m_scene->setPresentation(presentation);
     updateLegend();
+    m_scene->setHeat(m_heatmap->graphHeat());
     m_minimap->refit();
     if (m_firstShow || m_fitNext) {
         m_firstShow = false;
@@ -626,6 +633,12 @@ bool DocumentView::exportTable(const QString& path, TableFormat format, QString*
         return false;
     }
     return true;
+}
+
+void DocumentView::setHeatTable(HeatTable table)
+{
+    m_heatmap->setTable(std::move(table));
+    m_sideTabs->setCurrentWidget(m_heatmap);
 }
 
 QString DocumentView::printout() const

@@ -3,6 +3,7 @@
 
 #include "graph/flatten.h"
 #include "graph/presentation.h"
+#include "report/heattable.h"
 #include "report/table.h"
 
 #include <QWidget>
@@ -26,6 +27,7 @@ namespace etscope::ui {
 class DocumentController;
 class GraphScene;
 class GraphView;
+class HeatmapPanel;
 class Minimap;
 class OperatorPanel;
 class PropertiesModel;
@@ -49,6 +51,7 @@ public:
     GraphScene* scene() const { return m_scene; }
     GraphView* graphView() const { return m_view; }
     OperatorPanel* operatorPanel() const { return m_operators; }
+    HeatmapPanel* heatmapPanel() const { return m_heatmap; }
     PropertiesModel* propertiesModel() const { return m_properties; }
     SearchModel* searchModel() const { return m_searchModel; }
     QLineEdit* searchEdit() const { return m_searchEdit; }
@@ -68,6 +71,8 @@ public:
     /// The picture on screen, as PNG/SVG/PDF (chosen by extension); false with `error` set.
     bool exportImage(const QString& path, QString* error);
     bool exportTable(const QString& path, core::TableFormat format, QString* error);
+    /// Shows per-node numbers (numeric gaps, latencies) in the heatmap panel and on the graph.
+    void setHeatTable(core::HeatTable table);
     /// format_delegated_graph-style printout of what this tab shows.
     QString printout() const;
     /// Asks for a file name, then exports the picture / the operator table.
@@ -118,6 +123,7 @@ private:
     QTimer* m_searchDebounce = nullptr;
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
+    HeatmapPanel* m_heatmap = nullptr;
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
     SearchModel* m_searchModel = nullptr;

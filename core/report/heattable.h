@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "graph/flatten.h"
+#include "table.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace etscope::core {
+
+/// Numbers per graph node, ready to be painted: numeric gaps per metric, latency percentiles,
+/// or several runs side by side. Rows are in execution order and refer to nodes by NodeOrigin.
+struct HeatTable {
+    struct Column {
+        std::string name; ///< e.g. "mse", "snr (dB)", "p50 (ms)"
+        bool higherIsWorse = true; ///< false for metrics like SNR or cosine similarity
+        std::string unit;
+    };
+    struct Row {
+        NodeOrigin origin; ///< the node (top-level NodeId none when the row matched no node)
+        std::string label; ///< what the row is called (node label, runtime event name, …)
+        std::vector<std::optional<double>> values; ///< parallel to columns; nullopt = no data
+    };
+    std::string title;
+    std::vector<Column> columns;
+    std::vector<Row> rows;
+
+    /// Smallest and largest finite value of a column (nullopt when it has none).
+    std::optional<std::pair<double, double>> range(std::size_t column) const;
+    /// As a report table: row label, node (top/inner ids) and one column per metric.
+    Table toTable() const;
+};
+
+/// Maps a value into [0, 1] for colouring, 1 meaning "worst": linear or log10 scale between
+/// `low` and `high`, clamped; higher-is-better columns are flipped.
+double heatPosition(double value, double low, double high, bool logScale, bool higherIsWorse);
+
+} // namespace etscope::core

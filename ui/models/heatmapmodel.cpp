@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "heatmapmodel.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace etscope::ui {
+
+namespace {
+
+QString numberText(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, std::abs(value) >= 1e-3 && std::abs(value) < 1e6 ? "%.4g" : "%.3e", value);
+    return QString::fromLatin1(buffer);
+}
+
+} // namespace
+
+std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
+{
+    const auto range = table.range(column);
+    double lo = low.value_or(range ? range->first : 0.0);
+    double hi = high.value_or(range ? range->second : 1.0);
+    if (hi < lo)
+        std::swap(lo, hi);
+    return { lo, hi };
+}
+
+double HeatScale::position(const core::HeatTable& table, std::size_t column, double value) const
+{
+    const auto [lo, hi] = bounds(table, column);
+    const bool worse = column < table.columns.size() ? table.columns[column].higherIsWorse : true;
+    return core::heatPosition(value, lo, hi, logScale, worse);
+}
+
+bool HeatScale::beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const
+{
+    if (!threshold || column >= table.columns.size())
+        return false;
+    return table.columns[column].higherIsWorse ? value > *threshold : value < *threshold;
+}
+
+HeatmapModel::HeatmapModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void HeatmapModel::setTable(core::HeatTable table)
+{
+    beginResetModel();
+    m_table = std::move(table);
+    endResetModel();
+}
+
+void HeatmapModel::setScale(const HeatScale& scale)
+{
+    m_scale = scale;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 1), index(rowCount() - 1, columnCount() - 1), { PositionRole, FlaggedRole });
+}
+
+int HeatmapModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_table.rows.size());
+}
+
+int HeatmapModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_table.columns.size()) + 1;
+}
+
+QVariant HeatmapModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const core::HeatTable::Row& row = m_table.rows[static_cast<std::size_t>(index.row())];
+    if (role == TopNodeRole)
+        return row.origin.top.value;
+    if (role == InnerNodeRole)
+        return row.origin.inner.value;
+    if (index.column() == 0) {
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+            return QString::fromStdString(row.label);
+        return {};
+    }
+    const auto column = static_cast<std::size_t>(index.column() - 1);
+    const std::optional<double> value = column < row.values.size() ? row.values[column] : std::nullopt;
+    switch (role) {
+    case Qt::DisplayRole:
+        return value ? numberText(*value) : QStringLiteral("—");
+    case ValueRole:
+    case SortRole:
+        return value ? QVariant(*value) : QVariant();
+    case PositionRole:
+        return value ? QVariant(m_scale.position(m_table, column, *value)) : QVariant();
+    case FlaggedRole:
+        return value && m_scale.beyondThreshold(m_table, column, *value);
+    case Qt::TextAlignmentRole:
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        return value ? QStringLiteral("%1: %2").arg(
+                   QString::fromStdString(m_table.columns[column].name), QString::number(*value, 'g', 10))
+                     : tr("no data for this node");
+    default:
+        return {};
+    }
+}
+
+QVariant HeatmapModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == 0)
+        return tr("node");
+    const auto column = static_cast<std::size_t>(section - 1);
+    return column < m_table.columns.size() ? QString::fromStdString(m_table.columns[column].name) : QVariant();
+}
+
+} // namespace etscope::ui

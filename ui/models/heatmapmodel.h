@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "report/heattable.h"
+
+#include <QAbstractTableModel>
+
+#include <optional>
+
+namespace etscope::ui {
+
+/// How heat values become colour positions: shared by the heatmap cells, its legend and the
+/// graph colouring, so all three agree.
+struct HeatScale {
+    bool logScale = false;
+    std::optional<double> low; ///< nullopt: the column's smallest value
+    std::optional<double> high; ///< nullopt: the column's largest value
+    std::optional<double> threshold; ///< values worse than this are flagged
+
+    /// [low, high] actually used for `column` of `table`.
+    std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
+    /// Position in [0, 1] (1 = worst) of a value of `column`.
+    double position(const core::HeatTable& table, std::size_t column, double value) const;
+    bool beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const;
+};
+
+/// The numeric-gap / latency heat table: one row per node in execution order, the node's name
+/// then one column per metric. Holds numbers; the delegate paints them.
+class HeatmapModel final : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Role {
+        ValueRole = Qt::UserRole + 1, ///< double, or invalid when the cell has no data
+        PositionRole, ///< double in [0, 1], 1 = worst, per the current HeatScale
+        FlaggedRole, ///< bool: beyond the threshold
+        TopNodeRole,
+        InnerNodeRole,
+        SortRole,
+    };
+
+    explicit HeatmapModel(QObject* parent = nullptr);
+
+    void setTable(core::HeatTable table);
+    const core::HeatTable& table() const { return m_table; }
+    void setScale(const HeatScale& scale);
+    const HeatScale& scale() const { return m_scale; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    core::HeatTable m_table;
+    HeatScale m_scale;
+};
+
+} // namespace etscope::ui

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: MIT
+#include "heatmappanel.h"
+
+#include "graph/nodestyle.h"
+#include "graph/scenerenderer.h"
+#include "util/atomicfile.h"
+
+#include <QBuffer>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
+#include <QSvgGenerator>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace etscope::ui {
+
+namespace {
+
+/// Paints a metric cell from its PositionRole: the model holds numbers, never colours.
+class HeatCellDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const QVariant position = index.data(HeatmapModel::PositionRole);
+        if (index.column() == 0 || !position.isValid()) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        const QColor colour = rampColour(position.toDouble());
+        painter->save();
+        painter->fillRect(option.rect, colour);
+        if (option.state & QStyle::State_Selected) {
+            painter->setPen(QPen(option.palette.highlight(), 2));
+            painter->drawRect(option.rect.adjusted(1, 1, -1, -1));
+        }
+        if (index.data(HeatmapModel::FlaggedRole).toBool()) {
+            painter->setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+            painter->drawRect(option.rect.adjusted(2, 2, -2, -2));
+        }
+        painter->setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
+        painter->drawText(
+            option.rect.adjusted(4, 0, -4, 0), Qt::AlignRight | Qt::AlignVCenter, index.data().toString());
+        painter->restore();
+    }
+};
+
+QString boundText(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
+} // namespace
+
+HeatLegend::HeatLegend(QWidget* parent)
+    : QWidget(parent)
+{
+    setMinimumHeight(34);
+}
+
+void HeatLegend::setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale)
+{
+    m_low = low;
+    m_high = high;
+    m_higherIsWorse = higherIsWorse;
+    m_log = logScale;
+    update();
+}
+
+void HeatLegend::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const QRect bar(4, 2, width() - 8, 14);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 10; ++i) {
+        const double t = i / 10.0;
+        gradient.setColorAt(t, rampColour(m_higherIsWorse ? t : 1.0 - t));
+    }
+    painter.fillRect(bar, gradient);
+    painter.setPen(Qt::gray);
+    painter.drawRect(bar);
+    painter.setPen(palette().color(QPalette::WindowText));
+    const QRect labels(4, 18, width() - 8, height() - 18);
+    painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, m_low);
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, m_high);
+    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, m_log ? tr("log scale · worse →") : tr("worse →"));
+}
+
+HeatmapPanel::HeatmapPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new HeatmapModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_column(new QComboBox(this))
+    , m_scaleBox(new QComboBox(this))
+    , m_autoRange(new QCheckBox(tr("automatic range"), this))
+    , m_low(new QLineEdit(this))
+    , m_high(new QLineEdit(this))
+    , m_threshold(new QLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_legend(new HeatLegend(this))
+{
+    setObjectName(QStringLiteral("heatmapPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(HeatmapModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setItemDelegate(new HeatCellDelegate(m_view));
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // execution order until the user sorts
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->setDefaultSectionSize(20);
+    m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view->setObjectName(QStringLiteral("heatmapTable"));
+
+    m_scaleBox->addItems({ tr("linear"), tr("log") });
+    m_autoRange->setChecked(true);
+    auto* validator = new QDoubleValidator(this);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    for (QLineEdit* edit : { m_low, m_high, m_threshold }) {
+        edit->setValidator(validator);
+        edit->setClearButtonEnabled(true);
+    }
+    m_low->setPlaceholderText(tr("min"));
+    m_high->setPlaceholderText(tr("max"));
+    m_threshold->setPlaceholderText(tr("flag values worse than…"));
+    m_low->setEnabled(false);
+    m_high->setEnabled(false);
+    m_status->setWordWrap(true);
+    m_status->setText(tr("No runtime data yet: attach an ETDump pair or an Inspector gap table (File menu)."));
+
+    auto* range = new QHBoxLayout();
+    range->addWidget(m_autoRange);
+    range->addWidget(m_low);
+    range->addWidget(m_high);
+    auto* form = new QFormLayout();
+    form->addRow(tr("Colour graph by"), m_column);
+    form->addRow(tr("Scale"), m_scaleBox);
+    form->addRow(tr("Range"), range);
+    form->addRow(tr("Threshold"), m_threshold);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_status);
+    layout->addLayout(form);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_view, 1);
+
+    connect(m_column, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        applyControls();
+        Q_EMIT graphColouringChanged();
+    });
+    connect(m_scaleBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &HeatmapPanel::applyControls);
+    connect(m_autoRange, &QCheckBox::toggled, this, [this](bool automatic) {
+        m_low->setEnabled(!automatic);
+        m_high->setEnabled(!automatic);
+        applyControls();
+    });
+    for (QLineEdit* edit : { m_low, m_high, m_threshold })
+        connect(edit, &QLineEdit::editingFinished, this, &HeatmapPanel::applyControls);
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const int top = index.data(HeatmapModel::TopNodeRole).toInt();
+        if (top >= 0)
+            Q_EMIT nodeRequested({ core::NodeId(top), core::NodeId(index.data(HeatmapModel::InnerNodeRole).toInt()) });
+    });
+}
+
+void HeatmapPanel::setTable(core::HeatTable table)
+{
+    const int previous = m_column->currentIndex();
+    m_model->setTable(std::move(table));
+    const QSignalBlocker blocker(m_column);
+    m_column->clear();
+    m_column->addItem(tr("(none)"));
+    for (const auto& column : m_model->table().columns)
+        m_column->addItem(QString::fromStdString(column.name));
+    const int rows = static_cast<int>(m_model->table().rows.size());
+    const int matched = static_cast<int>(std::count_if(m_model->table().rows.begin(), m_model->table().rows.end(),
+        [](const core::HeatTable::Row& row) { return row.origin.top.valid(); }));
+    m_status->setText(rows == 0 ? tr("The data has no rows.")
+                                : tr("%1 — %2 row(s), %3 matched to graph nodes")
+                                      .arg(QString::fromStdString(m_model->table().title))
+                                      .arg(rows)
+                                      .arg(matched));
+    m_column->setCurrentIndex(
+        previous > 0 && previous < m_column->count() ? previous : (m_model->table().columns.empty() ? 0 : 1));
+    applyControls();
+    Q_EMIT graphColouringChanged();
+}
+
+int HeatmapPanel::graphColumn() const
+{
+    return m_column->currentIndex() - 1;
+}
+
+void HeatmapPanel::setGraphColumn(int column)
+{
+    m_column->setCurrentIndex(column + 1);
+}
+
+void HeatmapPanel::setScale(const HeatScale& scale)
+{
+    m_scaleBox->setCurrentIndex(scale.logScale ? 1 : 0);
+    m_autoRange->setChecked(!scale.low && !scale.high);
+    m_low->setText(scale.low ? QString::number(*scale.low) : QString());
+    m_high->setText(scale.high ? QString::number(*scale.high) : QString());
+    m_threshold->setText(scale.threshold ? QString::number(*scale.threshold) : QString());
+    applyControls();
+}
+
+void HeatmapPanel::applyControls()
+{
+    HeatScale scale;
+    scale.logScale = m_scaleBox->currentIndex() == 1;
+    const auto number = [](QLineEdit* edit) -> std::optional<double> {
+        bool ok = false;
+        const double value = edit->text().toDouble(&ok);
+        return ok ? std::optional<double>(value) : std::nullopt;
+    };
+    if (!m_autoRange->isChecked()) {
+        scale.low = number(m_low);
+        scale.high = number(m_high);
+    }
+    scale.threshold = number(m_threshold);
+    m_model->setScale(scale);
+    updateLegend();
+    Q_EMIT graphColouringChanged();
+}
+
+void HeatmapPanel::updateLegend()
+{
+    const int column = std::max(graphColumn(), 0);
+    const core::HeatTable& table = m_model->table();
+    if (table.columns.empty()) {
+        m_legend->setRange({}, {}, true, false);
+        return;
+    }
+    const auto [low, high] = m_model->scale().bounds(table, static_cast<std::size_t>(column));
+    const bool worse = table.columns[static_cast<std::size_t>(column)].higherIsWorse;
+    m_legend->setRange(boundText(worse ? low : high), boundText(worse ? high : low), true, m_model->scale().logScale);
+}
+
+std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHeat() const
+{
+    std::map<std::pair<int, int>, std::pair<double, QString>> heat;
+    const int column = graphColumn();
+    if (column < 0)
+        return heat;
+    const core::HeatTable& table = m_model->table();
+    const auto c = static_cast<std::size_t>(column);
+    for (const core::HeatTable::Row& row : table.rows) {
+        if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
+            continue;
+        const double value = *row.values[c];
+        heat[{ row.origin.top.value, row.origin.inner.value }] = { m_model->scale().position(table, c, value),
+            QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3) };
+    }
+    return heat;
+}
+
+core::Table HeatmapPanel::visibleTable() const
+{
+    const core::Table all = m_model->table().toTable();
+    core::Table table = all;
+    table.rows.clear();
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        table.rows.push_back(all.rows[static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row())]);
+    return table;
+}
+
+bool HeatmapPanel::exportTable(const QString& path, core::TableFormat format, QString* error) const
+{
+    if (auto failure = core::writeFileAtomically(path.toStdString(), core::renderTable(visibleTable(), format))) {
+        if (error)
+            *error = QString::fromStdString(failure->message());
+        return false;
+    }
+    return true;
+}
+
+bool HeatmapPanel::exportImage(const QString& path, QString* error)
+{
+    const auto format = imageFormatFor(path);
+    if (!format || *format == ImageFormat::Pdf) {
+        if (error)
+            *error = tr("%1: the heatmap exports as .png or .svg").arg(path);
+        return false;
+    }
+    // The legend and the whole table, not just the scrolled part: size the view to its content.
+    QWidget sheet;
+    auto* layout = new QVBoxLayout(&sheet);
+    auto* title = new QLabel(QString::fromStdString(m_model->table().title), &sheet);
+    auto* legend = new HeatLegend(&sheet);
+    const int column = std::max(graphColumn(), 0);
+    if (!m_model->table().columns.empty()) {
+        const auto [low, high] = m_model->scale().bounds(m_model->table(), static_cast<std::size_t>(column));
+        legend->setRange(boundText(low), boundText(high),
+            m_model->table().columns[static_cast<std::size_t>(column)].higherIsWorse, m_model->scale().logScale);
+    }
+    auto* table = new QTableView(&sheet);
+    table->setModel(m_proxy);
+    table->setItemDelegate(new HeatCellDelegate(table));
+    table->verticalHeader()->setDefaultSectionSize(20);
+    table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->resizeColumnsToContents();
+    int width = table->verticalHeader()->width() + 4;
+    for (int c = 0; c < m_proxy->columnCount(); ++c)
+        width += table->columnWidth(c);
+    const int height = table->horizontalHeader()->height() + 20 * m_proxy->rowCount() + 4;
+    table->setFixedSize(width, height);
+    layout->addWidget(title);
+    layout->addWidget(legend);
+    layout->addWidget(table);
+    sheet.setAttribute(Qt::WA_DontShowOnScreen);
+    sheet.adjustSize();
+    sheet.show();
+
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (*format == ImageFormat::Png) {
+        sheet.grab().toImage().save(&buffer, "PNG");
+    } else {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setSize(sheet.size());
+        generator.setViewBox(QRect(QPoint(0, 0), sheet.size()));
+        generator.setTitle(QString::fromStdString(m_model->table().title));
+        QPainter painter(&generator);
+        sheet.render(&painter);
+    }
+    if (auto failure = core::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())))) {
+        if (error)
+            *error = QString::fromStdString(failure->message());
+        return false;
+    }
+    return true;
+}
+
+} // namespace etscope::ui
