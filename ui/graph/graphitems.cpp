@@ -36,7 +36,7 @@ NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString titl
 
 QRectF NodeItem::boundingRect() const
 {
-    return QRectF(-m_size.width() / 2 - 3, -m_size.height() / 2 - 3, m_size.width() + 6, m_size.height() + 6);
+    return QRectF(-m_size.width() / 2 - 5, -m_size.height() / 2 - 5, m_size.width() + 10, m_size.height() + 10);
 }
 
 QRectF NodeItem::expandButtonRect() const
@@ -73,8 +73,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     if (m_highlighted) {
         painter->setPen(Qt::NoPen);
-        painter->setBrush(QColor(0xff, 0xd4, 0x3b, 200));
-        painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), kRadius + 2, kRadius + 2);
+        painter->setBrush(QColor(0xf5, 0xb0, 0x00, 230));
+        painter->drawRoundedRect(box.adjusted(-4, -4, 4, 4), kRadius + 3, kRadius + 3);
     }
     QPen pen(m_look.border, isSelected() ? 2.5 : 1.0);
     if (isSelected())
