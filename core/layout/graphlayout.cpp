@@ -96,6 +96,7 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
     set(g, "ranksep", "0.35");
     set(g, "splines", "spline"); // never ortho: it aborts on large graphs
     set(g, "newrank", "true");
+    set(g, "ordering", "out"); // keeps siblings in program order, so expanding a delegate does not reshuffle the rest
     set(g, "fontname", request.fontName);
     set(g, "fontsize", number(request.fontSize));
     if (request.nodes.size() > kLargeGraph)
