@@ -104,6 +104,20 @@ Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
         return ByteRange { header.segmentBaseOffset + offset, length };
     };
 
+    // Both layouts declare the same DataSegment table (offset, size) under their own namespace.
+    const auto readSegments = [&](const auto* segments) -> std::optional<Error> {
+        if (!segments)
+            return std::nullopt;
+        for (flatbuffers::uoffset_t i = 0; i < segments->size(); ++i) {
+            const auto* s = segments->Get(i);
+            auto range = segmentRange(s ? s->offset() : 0, s ? s->size() : 0, i);
+            if (!range)
+                return range.error();
+            data.segments.push_back(*range);
+        }
+        return std::nullopt;
+    };
+
     if (rootHasFourthField(base, fbSize)) {
         data.layout = ExternalData::Layout::Tensors;
         if (!verifyFlatbuffer<fbt0::FlatTensor>(base, fbSize, fbt0::FlatTensorIdentifier(), false))
@@ -111,15 +125,8 @@ Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
         const auto* root = fbt0::GetFlatTensor(base);
         data.version = root->version();
         data.tensorAlignment = root->tensor_alignment();
-        if (const auto* segments = root->segments()) {
-            for (flatbuffers::uoffset_t i = 0; i < segments->size(); ++i) {
-                const auto* s = segments->Get(i);
-                auto range = segmentRange(s ? s->offset() : 0, s ? s->size() : 0, i);
-                if (!range)
-                    return range.error();
-                data.segments.push_back(*range);
-            }
-        }
+        if (auto error = readSegments(root->segments()))
+            return *error;
         if (const auto* tensors = root->tensors()) {
             for (const auto* tensor : *tensors) {
                 if (!tensor)
@@ -154,15 +161,8 @@ Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
         return makeError(Error::Code::Verifier, path, "the FlatBuffers verifier rejected the external data file");
     const auto* root = fbt::GetFlatTensor(base);
     data.version = root->version();
-    if (const auto* segments = root->segments()) {
-        for (flatbuffers::uoffset_t i = 0; i < segments->size(); ++i) {
-            const auto* s = segments->Get(i);
-            auto range = segmentRange(s ? s->offset() : 0, s ? s->size() : 0, i);
-            if (!range)
-                return range.error();
-            data.segments.push_back(*range);
-        }
-    }
+    if (auto error = readSegments(root->segments()))
+        return *error;
     if (const auto* named = root->named_data()) {
         for (const auto* item : *named) {
             if (!item)
