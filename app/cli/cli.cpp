@@ -4,6 +4,7 @@
 #include "arguments.h"
 #include "commands.h"
 #include "exportcommand.h"
+#include "gap.h"
 
 #include <cstring>
 #include <iostream>
@@ -17,27 +18,43 @@ constexpr std::string_view kHelp = R"(etscope — see what ExecuTorch really did
 
 Usage:
   etscope [FILE…]                      open the desktop app (the bundled demo without FILE)
-  etscope info FILE [--json] [--data PTD]
-  etscope ops FILE [--method NAME] [--format text|csv|tsv|md|html|json] [-o OUT]
+  etscope info FILE [--json] [--data PTD] [--debug-buffer BIN]
+  etscope ops FILE [--method NAME] [--etrecord R] [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
                  [--delegate N]
+  etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin]
+              (--reference B.etdp [--reference-buffer B.bin] | --inspector-table T | --bundled-reference)
+              [--etrecord R] [--metric mse|l1|snr|cosine|maxabs] [--method NAME]
+              [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope --help | --version
 
 Subcommands:
   info    Describe a program (.pte), bundled program (.bpte) or external data file (.ptd):
           identifier, extended header, segments, every method with its instruction kinds,
           operators and delegates (backend, location, size, compile specs, inner graph).
+          An ETDump (.etdp): run blocks, event counts and names, delegate debug ids and the
+          logged tensors (checked against the debug buffer <stem>.debug.bin beside it, or
+          --debug-buffer). An ETRecord: entries, methods, graphs with node counts, the maps.
   ops     The operator occurrence table of a method, like ExecuTorch's get_delegation_info:
           op_type, occurrences in delegated and non-delegated graphs, a Total row and the
           three summary lines. Non-delegated ops are KernelCalls named name.overload;
           delegated ops are the nodes of decoded delegate payloads (XNNPACK node types).
+          With --etrecord R the table is get_delegation_info's own, from the edge graph.
   graph   The data-flow graph of a method: `text` prints it in the style of
           format_delegated_graph (delegates with their inner graph indented), `dot` writes
           Graphviz DOT with expanded delegates as clusters, `json` the full node/edge list.
   export  The graph as a picture, drawn by the same renderer as the desktop app (no display
           needed): PNG, SVG (text stays text) or PDF. --expand all|BACKEND_ID shows delegates
           expanded in place; --delegate N draws the inner graph of delegate N alone.
+  gap     The numeric gap per node, in execution order: the intermediate outputs of the
+          ETDump --etdump against those of --reference (another run of the same program),
+          its program outputs against the bundled program's expected outputs
+          (--bundled-reference, PROGRAM being the .bpte), or an Inspector
+          calculate_numeric_gap table saved as CSV, TSV or JSON (--inspector-table; no
+          ETDump needed). Metrics: MSE, L1 (a sum), SNR (dB), cosine similarity, max |a-b|
+          in float64 (all five, or the one --metric names). --etrecord adds debug handles,
+          edge op names and delegate output counts.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -46,6 +63,8 @@ Options:
   --data PTD      attach an external data file (.ptd); repeatable. Without it a .ptd beside
                   the program is attached when the program needs one.
   -o, --output F  write to F (atomically) instead of standard output
+  --etdump F      gap: the run's ETDump; --debug-buffer its tensor bytes
+  --etrecord R    ops, gap: the ETRecord of the program
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset).
@@ -63,8 +82,8 @@ bool isCliInvocation(int argc, char** argv)
     if (argc < 2)
         return false;
     const std::string first = argv[1];
-    return first == "info" || first == "ops" || first == "graph" || first == "export" || first == "--help"
-        || first == "-h" || first == "help" || first == "--version" || first == "-v";
+    return first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
+        || first == "--help" || first == "-h" || first == "help" || first == "--version" || first == "-v";
 }
 
 int runCli(int argc, char** argv)
@@ -79,8 +98,9 @@ int runCli(int argc, char** argv)
         return ExitOk;
     }
     Arguments::Spec spec;
-    spec.flags = { "json", "help" };
-    spec.options = { "method", "format", "data", "output", "expand", "delegate" };
+    spec.flags = { "json", "help", "bundled-reference" };
+    spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
+        "reference-buffer", "inspector-table", "etrecord", "metric" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -92,9 +112,11 @@ int runCli(int argc, char** argv)
         return ExitOk;
     }
     if (command == "info")
-        return runInfo(args);
+        return args.has("debug-buffer") ? runInfoWithDebugBuffer(args) : runInfo(args);
     if (command == "ops")
-        return runOps(args);
+        return args.has("etrecord") ? runOpsWithETRecord(args) : runOps(args);
+    if (command == "gap")
+        return runGap(args);
     if (command == "graph")
         return runGraph(args);
     if (command == "export")

@@ -247,11 +247,24 @@ Result<Document> openDocument(const std::string& path, const OpenOptions& option
         document.externalData.push_back(std::move(data).value());
         return document;
     }
-    case FileKind::ETDump:
-    case FileKind::ETRecord:
-        return makeError(Error::Code::Usage, path,
-            std::string("this is an ") + (document.kind == FileKind::ETDump ? "ETDump" : "ETRecord")
-                + "; open the program it belongs to and attach it there");
+    case FileKind::ETDump: {
+        auto dump = readETDump(file.value());
+        if (!dump)
+            return dump.error();
+        if (auto error = attachDebugBufferOrDefault(dump.value(), options.debugBuffer))
+            return *error;
+        document.warnings = dump->warnings;
+        document.etdump = std::move(dump).value();
+        return document;
+    }
+    case FileKind::ETRecord: {
+        auto record = readETRecord(file.value());
+        if (!record)
+            return record.error();
+        document.warnings = record->warnings;
+        document.etrecord = std::move(record).value();
+        return document;
+    }
     case FileKind::Unknown: {
         const auto bytes = file.value()->bytes();
         if (bytes.size() < 8)

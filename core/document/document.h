@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "debug/etdump.h"
+#include "debug/etrecord.h"
 #include "delegates/delegate.h"
 #include "graph/graph.h"
 #include "pte/bundledprogram.h"
@@ -37,18 +39,22 @@ struct OpenOptions {
     /// Outputs per DelegateCall instruction, per method (e.g. ETRecord's
     /// instruction_id_to_num_outs_map); used when a delegate payload does not say.
     std::map<std::string, std::map<int, int>> delegateOutputCounts;
+    std::string debugBuffer; ///< .etdp: the debug buffer; empty = "<stem>.debug.bin" beside it when present
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int percent, const std::string& phase)> progress;
 };
 
 /// An opened file and everything derived from it. Program-like files (.pte, .bpte) carry a
-/// program and one analysis per method; a .ptd carries only its external data.
+/// program and one analysis per method; a .ptd carries only its external data; an ETDump or
+/// ETRecord opened on its own carries only itself.
 struct Document {
     std::string path;
     FileKind kind = FileKind::Unknown;
     std::optional<Program> program;
     std::optional<BundledProgram> bundled; ///< .bpte: suites (its program is moved to `program`)
     std::vector<ExternalData> externalData; ///< attached .ptd files (or the file itself for a .ptd)
+    std::optional<ETDump> etdump; ///< an opened .etdp (its debug buffer attached when found beside it)
+    std::optional<ETRecord> etrecord; ///< an opened ETRecord archive
     std::vector<MethodAnalysis> methods; ///< parallel to program->methods
     std::vector<Warning> warnings;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "reports.h"
 
+#include "debug/debugreports.h"
 #include "graph/flatten.h"
 #include "util/scalartype.h"
 #include "util/text.h"
@@ -267,6 +268,11 @@ json documentInfoJson(const Document& document)
     json out;
     out["file"] = document.path;
     out["format"] = std::string(fileKindName(document.kind));
+    if (document.etdump || document.etrecord) {
+        const json part = document.etdump ? etdumpInfoJson(*document.etdump) : etrecordInfoJson(*document.etrecord);
+        for (const auto& [key, value] : part.items())
+            out[key] = value;
+    }
     if (document.kind == FileKind::ExternalData && !document.externalData.empty()) {
         json data = externalDataJson(document.externalData.front());
         for (auto& [key, value] : data.items())
@@ -313,6 +319,10 @@ std::string documentInfoText(const Document& document)
     std::ostringstream out;
     out << "file:        " << document.path << "\n";
     out << "format:      " << fileKindName(document.kind) << "\n";
+    if (document.etdump)
+        out << etdumpInfoText(*document.etdump);
+    if (document.etrecord)
+        out << etrecordInfoText(*document.etrecord);
     if (document.kind == FileKind::ExternalData && !document.externalData.empty()) {
         const ExternalData& data = document.externalData.front();
         out << "layout:      " << data.layoutName() << "\n";

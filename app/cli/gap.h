@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "arguments.h"
+
+namespace etscope::app {
+
+/// `etscope gap PROGRAM --etdump A.etdp (--reference B.etdp | --inspector-table T | --bundled-reference) …`:
+/// the per-node numeric gap table. Returns an ExitCode.
+int runGap(const Arguments& args);
+
+/// `etscope ops PROGRAM --etrecord R`: the operator table exactly as get_delegation_info
+/// computes it from the ETRecord's edge graph.
+int runOpsWithETRecord(const Arguments& args);
+
+/// `etscope info FILE.etdp --debug-buffer BIN`: info with an explicit debug buffer.
+int runInfoWithDebugBuffer(const Arguments& args);
+
+} // namespace etscope::app

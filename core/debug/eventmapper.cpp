@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "eventmapper.h"
+
+#include <algorithm>
+#include <set>
+
+namespace etscope::core {
+
+namespace {
+
+/// XNNPACK operator families (the text of xnn_operator_type names before the parenthesis) and
+/// the ExecuTorch XNNPACK node types that create them.
+const std::map<std::string, std::vector<std::string>>& familyTable()
+{
+    static const std::map<std::string, std::vector<std::string>> table {
+        { "Abs", { "XNNAbs" } },
+        { "Add", { "XNNAdd" } },
+        { "ArgMax Pooling", { "XNNArgMaxPooling2d" } },
+        { "Average Pooling", { "XNNAvgPooling2d" } },
+        { "Batch Matrix Multiply", { "XNNBatchMatrixMultiply" } },
+        { "Ceiling", { "XNNCeiling" } },
+        { "Clamp", { "XNNClamp" } },
+        { "Constant Pad", { "XNNStaticConstantPad" } },
+        { "Convert", { "XNNConvert" } },
+        { "Convolution", { "XNNConv2d", "XNNDepthwiseConv2d" } },
+        { "Copy",
+            { "XNNCopy", "XNNStaticReshape", "XNNConcatenate2", "XNNConcatenate3", "XNNConcatenate4",
+                "XNNConcatenate5" } },
+        { "Cosine", { "XNNCos" } },
+        { "Deconvolution", { "XNNConvTranspose2d" } },
+        { "Divide", { "XNNDiv" } },
+        { "Dynamic Fully Connected", { "XNNFullyConnected" } },
+        { "ELU", { "XNNELU" } },
+        { "Exp", { "XNNExp" } },
+        { "Floor", { "XNNFloor" } },
+        { "Fully Connected", { "XNNFullyConnected" } },
+        { "GELU", { "XNNGelu" } },
+        { "Global Average Pooling", { "XNNGlobalAvgPooling2d" } },
+        { "HardSwish", { "XNNHardswish" } },
+        { "Leaky ReLU", { "XNNLeakyReLU" } },
+        { "Log", { "XNNLog" } },
+        { "Max Pooling", { "XNNMaxPooling2d" } },
+        { "Maximum", { "XNNMaximum" } },
+        { "Minimum", { "XNNMinimum" } },
+        { "Multiply", { "XNNMultiply" } },
+        { "Negate", { "XNNNegate" } },
+        { "PReLU", { "XNNPReLU" } },
+        { "Reciprocal Square Root", { "XNNReciprocalSquareRoot" } },
+        { "Resize Bilinear", { "XNNStaticResizeBilinear2D" } },
+        { "Scaled Dot-Product Attention", { "XNNScaledDotProductAttention" } },
+        { "Sigmoid", { "XNNSigmoid" } },
+        { "Sine", { "XNNSin" } },
+        { "Slice", { "XNNStaticSlice" } },
+        { "Softmax", { "XNNSoftmax" } },
+        { "Square", { "XNNSquare" } },
+        { "Square Root", { "XNNSquareRoot" } },
+        { "Subtract", { "XNNSubtract" } },
+        { "Tanh", { "XNNTanh" } },
+        { "Transpose", { "XNNStaticTranspose" } },
+    };
+    return table;
+}
+
+/// The Vulkan operator-call id of an inner node: the `delegateDebugId` field once the graph
+/// carries it, else an attribute the decoder wrote.
+template <typename N> std::optional<std::int64_t> delegateDebugIdOf(const N& node)
+{
+    if constexpr (requires { node.delegateDebugId; }) {
+        if (node.delegateDebugId)
+            return static_cast<std::int64_t>(*node.delegateDebugId);
+    }
+    for (const Attribute& attribute : node.attributes) {
+        if (attribute.name != "node id" && attribute.name != "node_id" && attribute.name != "delegate debug id")
+            continue;
+        const std::string& text = attribute.value;
+        if (!text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos)
+            return std::stoll(text);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string xnnpackFamily(const std::string& identifier)
+{
+    std::size_t end = std::min(identifier.find(" ("), identifier.find(" #"));
+    if (end == std::string::npos)
+        end = identifier.size();
+    return identifier.substr(0, end);
+}
+
+std::vector<std::string> xnnpackNodeTypes(const std::string& family)
+{
+    const auto it = familyTable().find(family);
+    return it == familyTable().end() ? std::vector<std::string>() : it->second;
+}
+
+EventMapper::EventMapper(const Graph& graph, const ETRecord* record, std::string method)
+    : m_graph(graph)
+    , m_record(record)
+    , m_method(std::move(method))
+{
+    for (const Node& node : graph.nodes)
+        if (node.instruction.valid() && node.chain == 0 && !m_byInstruction.count(node.instruction.value))
+            m_byInstruction[node.instruction.value] = node.id;
+}
+
+NodeId EventMapper::instructionNode(int chain, int instruction) const
+{
+    if (chain != 0)
+        return NodeId::none();
+    const auto it = m_byInstruction.find(instruction);
+    return it == m_byInstruction.end() ? NodeId::none() : it->second;
+}
+
+EventPlacement EventMapper::placeInstruction(int chain, int instruction) const
+{
+    EventPlacement placement;
+    placement.origin = { instructionNode(chain, instruction), NodeId::none() };
+    placement.matched = placement.origin.top.valid();
+    placement.rule = placement.matched ? "instruction" : "";
+    if (m_record && chain == 0)
+        placement.debugHandles = m_record->handlesOf(m_method, instruction);
+    return placement;
+}
+
+EventPlacement EventMapper::placeDelegateEvent(
+    int chain, int instruction, std::int32_t idInt, const std::string& idStr, DelegateEventCursor& cursor) const
+{
+    EventPlacement placement = placeInstruction(chain, instruction);
+    const std::string identifier = !idStr.empty() ? idStr : std::to_string(idInt);
+    if (m_record && chain == 0) {
+        // Inspector rules: a map entry without the identifier yields no handles at all.
+        if (auto handles = m_record->delegateHandles(m_method, instruction, identifier))
+            placement.debugHandles = std::move(*handles);
+    }
+    if (!placement.matched)
+        return placement;
+    placement.rule = "delegate";
+    const Node& delegate = m_graph.node(placement.origin.top);
+    if (delegate.kind != NodeKind::Delegate || !delegate.subgraph)
+        return placement;
+    const Graph& inner = *delegate.subgraph;
+    if (idInt != -1 && idStr.empty()) {
+        for (const Node& node : inner.nodes)
+            if (node.kind == NodeKind::Operator && delegateDebugIdOf(node) == idInt) {
+                placement.origin.inner = node.id;
+                placement.rule = inner.format == "vulkan" ? "vulkan node id" : "delegate debug id";
+                return placement;
+            }
+    }
+    if (inner.format == "xnnpack" && !idStr.empty()) {
+        const std::string family = xnnpackFamily(idStr);
+        const std::vector<std::string> types = xnnpackNodeTypes(family);
+        std::vector<NodeId> candidates;
+        for (const Node& node : inner.nodes)
+            if (node.kind == NodeKind::Operator && std::find(types.begin(), types.end(), node.opType) != types.end())
+                candidates.push_back(node.id);
+        if (!candidates.empty()) {
+            // A delegate called again in the same run starts its families over.
+            const int k = cursor.seen[{ instruction, family }]++;
+            placement.origin.inner = candidates[static_cast<std::size_t>(k) % candidates.size()];
+            placement.rule = "xnnpack order";
+            return placement;
+        }
+    }
+    if (!placement.debugHandles.empty()) {
+        const std::set<std::int64_t> handles(placement.debugHandles.begin(), placement.debugHandles.end());
+        for (const Node& node : inner.nodes)
+            if (node.kind == NodeKind::Operator && node.debugHandle && handles.count(*node.debugHandle)) {
+                placement.origin.inner = node.id;
+                placement.rule = "delegate_map";
+                return placement;
+            }
+    }
+    return placement;
+}
+
+std::vector<std::string> EventMapper::edgeNodeNames(const std::vector<std::int64_t>& handles) const
+{
+    std::vector<std::string> names;
+    if (!m_record)
+        return names;
+    const ETRecordGraph* edge = m_record->edgeProgram(m_method);
+    if (!edge)
+        return names;
+    std::set<std::int64_t> seen;
+    for (const std::int64_t handle : handles) {
+        if (!seen.insert(handle).second)
+            continue;
+        for (const EdgeNode* node : edge->program->nodesWithHandle(handle))
+            if (std::find(names.begin(), names.end(), node->name) == names.end())
+                names.push_back(node->name);
+    }
+    return names;
+}
+
+int EventMapper::delegateOutputCount(int instruction) const
+{
+    if (m_record) {
+        const std::map<int, int> counts = m_record->delegateOutputCounts(m_method);
+        if (const auto it = counts.find(instruction); it != counts.end())
+            return it->second;
+    }
+    const NodeId id = instructionNode(0, instruction);
+    if (!id.valid())
+        return -1;
+    const Node& node = m_graph.node(id);
+    if (node.kind != NodeKind::Delegate || node.inputCount < 0)
+        return -1;
+    return static_cast<int>(node.args.size()) - node.inputCount;
+}
+
+std::string EventMapper::label(const NodeOrigin& origin) const
+{
+    if (!origin.top.valid() || origin.top.index() >= m_graph.nodes.size())
+        return {};
+    const Node& top = m_graph.node(origin.top);
+    if (!origin.inner.valid() || !top.subgraph || origin.inner.index() >= top.subgraph->nodes.size())
+        return top.label;
+    return top.label + " › " + top.subgraph->node(origin.inner).label;
+}
+
+} // namespace etscope::core

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "etrecord.h"
+#include "graph/flatten.h"
+#include "graph/graph.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace etscope::core {
+
+/// Where a runtime event lands on the program graph.
+struct EventPlacement {
+    NodeOrigin origin; ///< top none when the event matches no node
+    bool matched = false;
+    /// How it was matched: "instruction", "xnnpack order", "vulkan node id", "delegate_map",
+    /// "delegate" (the delegate node only) or "" when unmatched.
+    std::string rule;
+    std::vector<std::int64_t> debugHandles; ///< AOT handles from the ETRecord, when attached
+};
+
+/// Per-run state for delegate-internal events: how many events of each operator family each
+/// delegate instruction has seen, so that the k-th "Fully Connected" event meets the k-th
+/// XNNFullyConnected node. Use one per run block.
+struct DelegateEventCursor {
+    std::map<std::pair<int, std::string>, int> seen;
+};
+
+/// The XNNPACK operator family of a profiling identifier: the text before " (" or " #"
+/// ("Fully Connected (NC, F32) GEMM #1" → "Fully Connected").
+std::string xnnpackFamily(const std::string& identifier);
+
+/// The XNNPACK delegate node types (Node::opType of decoded inner graphs) an operator family
+/// runs as; empty for families this build does not know.
+std::vector<std::string> xnnpackNodeTypes(const std::string& family);
+
+/// Joins runtime identifiers (instruction ids, delegate debug identifiers) to nodes of a
+/// method's top-level graph and its decoded delegate graphs, optionally through an ETRecord
+/// (facts sheet §2.4). Keeps references: `graph` and `record` must outlive the mapper.
+class EventMapper {
+public:
+    EventMapper(const Graph& graph, const ETRecord* record = nullptr, std::string method = "forward");
+
+    /// The node executing `instruction` of chain 0; none when no node does (or chain != 0).
+    NodeId instructionNode(int chain, int instruction) const;
+
+    /// An event logged by the instruction itself (kernel, DELEGATE_CALL, OPERATOR_CALL, …).
+    EventPlacement placeInstruction(int chain, int instruction) const;
+
+    /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
+    /// debug id; XNNPACK profiling names → the k-th node of the family in inner execution
+    /// order; otherwise the ETRecord delegate_map → inner nodes carrying the handles. Falls back
+    /// to the delegate node itself (rule "delegate").
+    EventPlacement placeDelegateEvent(
+        int chain, int instruction, std::int32_t idInt, const std::string& idStr, DelegateEventCursor& cursor) const;
+
+    /// Edge-graph node names carrying any of `handles` (needs an ETRecord).
+    std::vector<std::string> edgeNodeNames(const std::vector<std::int64_t>& handles) const;
+
+    /// Outputs of the DelegateCall at `instruction`: the ETRecord map, else the graph's split
+    /// (args − inputs); -1 when unknown.
+    int delegateOutputCount(int instruction) const;
+
+    const Graph& graph() const { return m_graph; }
+    const ETRecord* record() const { return m_record; }
+    const std::string& method() const { return m_method; }
+
+    /// Display name of a placement: the node label, "label › inner label" for inner nodes.
+    std::string label(const NodeOrigin& origin) const;
+
+private:
+    const Graph& m_graph;
+    const ETRecord* m_record;
+    std::string m_method;
+    std::map<int, NodeId> m_byInstruction;
+};
+
+} // namespace etscope::core

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "etdump.h"
+#include "eventmapper.h"
+#include "pte/bundledprogram.h"
+#include "report/table.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace etscope::core {
+
+enum class GapMetric { Mse, L1, Snr, Cosine, MaxAbs };
+
+/// "mse", "l1", "snr", "cosine", "maxabs".
+std::string_view gapMetricName(GapMetric metric);
+/// Case-insensitive; nullopt for unknown names.
+std::optional<GapMetric> parseGapMetric(std::string_view name);
+/// False for SNR and cosine similarity, where larger means closer.
+bool gapHigherIsWorse(GapMetric metric);
+
+/// The five distances between a reference (a) and a run (b), computed in float64 after
+/// replacing NaN by 0 (facts sheet §7): MSE = mean((a−b)²); L1 = Σ|a−b| (a sum, as the
+/// Inspector has it); SNR = 10·log10(mean(a²)/MSE) dB (+inf when identical); cosine =
+/// a·b / (|a|·|b|), 0 when either norm is 0 (as torch's eps clamp gives); max |a−b|.
+struct GapMetrics {
+    double mse = 0;
+    double l1 = 0;
+    double snr = 0;
+    double cosine = 0;
+    double maxAbs = 0;
+    double value(GapMetric metric) const;
+};
+
+/// Both spans must have the same, non-zero length (the caller checks).
+GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const double> run);
+
+/// One compared value: an output of one node in execution order.
+struct GapRow {
+    NodeOrigin origin;
+    bool matched = false; ///< the row found a node of the graph
+    std::string label; ///< node label ("aten::add.out", "XnnpackBackend › XNNConv2d", "output 0")
+    std::string runtimeOp; ///< event or op name as the runtime knows it
+    int instruction = -1;
+    int outputIndex = 0; ///< which output of the node
+    std::string delegateIdentifier;
+    std::vector<std::int64_t> shape; ///< of the run side
+    std::string dtype; ///< of the run side
+    std::vector<std::int64_t> debugHandles;
+    std::vector<std::string> aotOps; ///< ETRecord / Inspector node names
+    std::optional<GapMetrics> metrics; ///< absent when the values could not be compared
+    std::vector<double> imported; ///< the Inspector's own `gap` list (imported tables)
+    std::string problem; ///< why `metrics` is absent, or a caveat
+};
+
+struct GapReport {
+    std::string mode; ///< "etdump", "bundled" or "inspector"
+    std::string reference; ///< what the reference side is (file, test case)
+    std::string run;
+    std::optional<GapMetric> importedMetric; ///< inspector mode: the distance the table holds
+    std::vector<GapRow> rows; ///< execution order
+    std::vector<Warning> warnings;
+};
+
+struct GapOptions {
+    std::size_t runBlock = 0; ///< which Execute block of the run (0 = the first)
+    std::size_t referenceBlock = 0; ///< which Execute block of the reference ETDump
+    std::optional<int> testCase; ///< bundled mode: default the run's bundled_input_index, else 0
+    std::uint64_t maxElements = 1ull << 26;
+};
+
+/// Compares the intermediate outputs of two ETDumps of the same program, per instruction (and
+/// delegate identifier), plus the program outputs. Delegate calls compare only their outputs:
+/// the last num_outs logged args (ETRecord map, else the graph's input/output split). Never
+/// fails: values that cannot be read become rows with `problem` set; missing blocks a warning.
+GapReport compareETDumps(
+    const ETDump& run, const ETDump& reference, const EventMapper& mapper, const GapOptions& options = {});
+
+/// Compares the program outputs of one ETDump run with the expected outputs of a bundled test
+/// case (`program` supplies the bytes: the bundled file). Error::Usage when the bundled program
+/// has no suite for the mapper's method or no such test case.
+Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bundled, const Program& program,
+    const EventMapper& mapper, const GapOptions& options = {});
+
+/// The report as a table: index, node, runtime op, instruction, output, shape, dtype, then the
+/// chosen metric (or all five), the imported gap when present, and the problem column.
+Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nullopt);
+
+} // namespace etscope::core

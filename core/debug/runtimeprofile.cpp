@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+#include "runtimeprofile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace etscope::core {
+
+namespace {
+
+using RowKey = std::tuple<std::string, std::string, std::int32_t, std::int32_t, std::int32_t, std::string, int>;
+
+bool isInstructionSpan(const std::string& name)
+{
+    return name == "OPERATOR_CALL" || name == "DELEGATE_CALL" || name == "MOVE_CALL" || name == "JF_CALL"
+        || name == "FREE_CALL";
+}
+
+ProfileRow::Scope scopeOf(const ProfileEvent& event, bool executeBlock)
+{
+    if (!executeBlock || event.isFramework())
+        return ProfileRow::Scope::Framework;
+    if (event.isDelegateInternal())
+        return ProfileRow::Scope::DelegateInternal;
+    return isInstructionSpan(event.name) ? ProfileRow::Scope::Instruction : ProfileRow::Scope::Kernel;
+}
+
+std::string joined(const std::vector<std::string>& parts)
+{
+    std::string text;
+    for (const std::string& part : parts)
+        text += (text.empty() ? "" : ", ") + part;
+    return text;
+}
+
+/// Position of a node in execution order: instruction, then inner node order.
+std::pair<int, int> executionKey(const Graph& graph, const NodeOrigin& origin)
+{
+    const Node& top = graph.node(origin.top);
+    return { top.instruction.valid() ? top.instruction.value : INT32_MAX,
+        origin.inner.valid() ? origin.inner.value : -1 };
+}
+
+} // namespace
+
+double percentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+        return 0;
+    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(sorted.size() - 1);
+    const auto low = static_cast<std::size_t>(std::floor(rank));
+    const auto high = static_cast<std::size_t>(std::ceil(rank));
+    return sorted[low] + (sorted[high] - sorted[low]) * (rank - static_cast<double>(low));
+}
+
+TimingStats computeTimingStats(std::vector<double> samples)
+{
+    TimingStats stats;
+    stats.count = samples.size();
+    if (samples.empty())
+        return stats;
+    std::sort(samples.begin(), samples.end());
+    stats.min = samples.front();
+    stats.max = samples.back();
+    stats.p10 = percentile(samples, 10);
+    stats.p50 = percentile(samples, 50);
+    stats.p90 = percentile(samples, 90);
+    for (const double s : samples)
+        stats.total += s;
+    stats.avg = stats.total / static_cast<double>(samples.size());
+    return stats;
+}
+
+const NodeTiming* RuntimeProfile::timingOf(const NodeOrigin& origin) const
+{
+    for (const NodeTiming& timing : nodes)
+        if (timing.origin == origin)
+            return &timing;
+    return nullptr;
+}
+
+RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper, const ProfileOptions& options)
+{
+    RuntimeProfile profile;
+    profile.ticksPerMs = options.ticksPerMs > 0 ? options.ticksPerMs : 1e6;
+    std::map<RowKey, std::size_t> rowIndex;
+    std::map<RowKey, std::size_t> frameworkIndex;
+    for (const RunBlock& block : dump.runs) {
+        const bool execute = block.name == "Execute";
+        profile.executeBlocks += execute ? 1 : 0;
+        DelegateEventCursor cursor;
+        std::map<RowKey, int> occurrences;
+        for (const ProfileEvent& event : block.profileEvents) {
+            const ProfileRow::Scope scope = scopeOf(event, execute);
+            const bool framework = scope == ProfileRow::Scope::Framework;
+            RowKey key { framework ? block.name : std::string(), event.name, event.chainIndex, event.instructionId,
+                event.delegateDebugIdInt, event.delegateDebugIdStr, 0 };
+            std::get<6>(key) = occurrences[key]++;
+            auto& index = framework ? frameworkIndex : rowIndex;
+            auto& rows = framework ? profile.framework : profile.rows;
+            auto found = index.find(key);
+            if (found == index.end()) {
+                ProfileRow row;
+                row.scope = scope;
+                row.name = event.isDelegateInternal() && event.name.empty() ? event.delegateIdentifier() : event.name;
+                row.blockName = block.name;
+                row.chain = event.chainIndex;
+                row.instruction = event.instructionId;
+                row.delegateIdentifier = event.delegateIdentifier();
+                row.occurrence = std::get<6>(key);
+                row.firstStart = event.startTime;
+                if (scope == ProfileRow::Scope::DelegateInternal)
+                    row.placement = mapper.placeDelegateEvent(event.chainIndex, event.instructionId,
+                        event.delegateDebugIdInt, event.delegateDebugIdStr, cursor);
+                else if (!framework)
+                    row.placement = mapper.placeInstruction(event.chainIndex, event.instructionId);
+                row.edgeNodes = mapper.edgeNodeNames(row.placement.debugHandles);
+                found = index.emplace(key, rows.size()).first;
+                rows.push_back(std::move(row));
+            }
+            rows[found->second].durations.push_back(event.duration());
+        }
+    }
+    std::size_t unmatched = 0;
+    for (auto* rows : { &profile.rows, &profile.framework })
+        for (ProfileRow& row : *rows)
+            row.stats = computeTimingStats({ row.durations.begin(), row.durations.end() });
+    for (const ProfileRow& row : profile.rows)
+        unmatched += row.placement.matched ? 0 : 1;
+    if (unmatched)
+        profile.warnings.push_back({ std::to_string(unmatched) + " profiling event(s) match no node of method '"
+                + mapper.method() + "' (is this ETDump from another program?)",
+            std::nullopt });
+
+    // Per node: the first kernel-time row and the first OPERATOR_CALL span.
+    std::map<std::pair<int, int>, std::size_t> nodeIndex;
+    std::vector<std::optional<std::size_t>> spans;
+    for (std::size_t r = 0; r < profile.rows.size(); ++r) {
+        const ProfileRow& row = profile.rows[r];
+        if (!row.placement.matched)
+            continue;
+        const NodeOrigin origin = row.placement.origin;
+        const bool span = row.name == "OPERATOR_CALL";
+        const auto key = std::make_pair(origin.top.value, origin.inner.value);
+        auto it = nodeIndex.find(key);
+        if (it == nodeIndex.end()) {
+            NodeTiming timing;
+            timing.origin = origin;
+            timing.label = mapper.label(origin);
+            timing.row = r;
+            timing.kernel = row.stats;
+            it = nodeIndex.emplace(key, profile.nodes.size()).first;
+            profile.nodes.push_back(std::move(timing));
+            spans.push_back(span ? std::optional<std::size_t>(r) : std::nullopt);
+            continue;
+        }
+        NodeTiming& timing = profile.nodes[it->second];
+        auto& spanRow = spans[it->second];
+        if (span && !spanRow)
+            spanRow = r;
+        // A kernel row replaces an OPERATOR_CALL that came first; otherwise the first row stays.
+        if (!span && profile.rows[timing.row].name == "OPERATOR_CALL") {
+            timing.row = r;
+            timing.kernel = row.stats;
+        }
+    }
+    for (std::size_t n = 0; n < profile.nodes.size(); ++n)
+        if (spans[n])
+            profile.nodes[n].span = profile.rows[*spans[n]].stats;
+    const Graph& graph = mapper.graph();
+    std::stable_sort(profile.nodes.begin(), profile.nodes.end(), [&](const NodeTiming& a, const NodeTiming& b) {
+        return executionKey(graph, a.origin) < executionKey(graph, b.origin);
+    });
+    return profile;
+}
+
+Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapper, bool includeOperatorCall)
+{
+    Table table;
+    table.title = "Runtime profile";
+    table.columns = { "event_block_name", "event_name", "node", "instruction", "delegate_debug_identifier", "count",
+        "min (ms)", "p10 (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)", "max (ms)", "op_types" };
+    const auto add = [&](const ProfileRow& row) {
+        std::vector<TableCell> cells;
+        cells.emplace_back(row.blockName);
+        cells.emplace_back(row.name);
+        cells.emplace_back(row.placement.matched ? mapper.label(row.placement.origin) : std::string());
+        cells.emplace_back(static_cast<long long>(row.instruction));
+        cells.emplace_back(row.delegateIdentifier);
+        cells.emplace_back(static_cast<long long>(row.stats.count));
+        for (const double v :
+            { row.stats.min, row.stats.p10, row.stats.p50, row.stats.p90, row.stats.avg, row.stats.max })
+            cells.emplace_back(profile.toMs(v));
+        cells.emplace_back(joined(row.edgeNodes));
+        table.rows.push_back(std::move(cells));
+    };
+    for (const ProfileRow& row : profile.framework)
+        add(row);
+    for (const ProfileRow& row : profile.rows)
+        if (includeOperatorCall || !row.hiddenByDefault())
+            add(row);
+    table.notes.push_back(std::to_string(profile.executeBlocks) + " Execute block(s); times in ms at "
+        + std::to_string(static_cast<long long>(profile.ticksPerMs)) + " ticks per ms");
+    return table;
+}
+
+} // namespace etscope::core

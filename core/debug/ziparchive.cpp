@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+#include "ziparchive.h"
+
+#include <zip.h>
+
+#include <set>
+
+namespace etscope::core {
+
+struct ZipArchive::Impl {
+    std::shared_ptr<const MappedFile> file;
+    zip_t* archive = nullptr;
+    std::vector<ZipEntry> entries;
+
+    ~Impl()
+    {
+        if (archive)
+            zip_discard(archive);
+    }
+};
+
+namespace {
+
+std::string entryError(const std::string& name, const std::string& reason)
+{
+    return "entry '" + name + "': " + reason;
+}
+
+/// Names are keys, never paths ETScope writes to, but a name that would be dangerous as a
+/// path or that carries control characters is a sign of a crafted archive.
+std::optional<std::string> invalidName(const std::string& name, const ZipLimits& limits)
+{
+    if (name.empty())
+        return std::string("an entry has an empty name");
+    if (name.size() > limits.maxNameLength)
+        return "an entry name is " + std::to_string(name.size()) + " bytes long (limit "
+            + std::to_string(limits.maxNameLength) + ")";
+    for (const char c : name)
+        if (static_cast<unsigned char>(c) < 0x20 || c == '\\' || c == 0x7f)
+            return entryError(name, "the name contains a control character or a backslash");
+    if (name.front() == '/')
+        return entryError(name, "the name is an absolute path");
+    std::size_t start = 0;
+    while (start <= name.size()) {
+        const std::size_t end = name.find('/', start);
+        const std::string part = name.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (part == "..")
+            return entryError(name, "the name climbs out of the archive ('..')");
+        if (end == std::string::npos)
+            break;
+        start = end + 1;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+ZipArchive::ZipArchive(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+
+ZipArchive::ZipArchive(ZipArchive&&) noexcept = default;
+ZipArchive& ZipArchive::operator=(ZipArchive&&) noexcept = default;
+ZipArchive::~ZipArchive() = default;
+
+const std::string& ZipArchive::path() const
+{
+    return m_impl->file->path();
+}
+
+const std::vector<ZipEntry>& ZipArchive::entries() const
+{
+    return m_impl->entries;
+}
+
+const ZipEntry* ZipArchive::find(std::string_view name) const
+{
+    for (const ZipEntry& entry : m_impl->entries)
+        if (entry.name == name)
+            return &entry;
+    return nullptr;
+}
+
+Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits)
+{
+    const std::string& path = file->path();
+    const auto bytes = file->bytes();
+    if (bytes.size() < 22)
+        return makeError(Error::Code::Truncated, path,
+            "too small to be a ZIP archive (" + std::to_string(bytes.size()) + " bytes; the end record alone is 22)");
+    auto impl = std::make_unique<Impl>();
+    impl->file = file;
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+    if (!source) {
+        const std::string reason = zip_error_strerror(&error);
+        zip_error_fini(&error);
+        return makeError(Error::Code::Io, path, "cannot read the archive: " + reason);
+    }
+    impl->archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
+    if (!impl->archive) {
+        const int code = zip_error_code_zip(&error);
+        const std::string reason = zip_error_strerror(&error);
+        zip_source_free(source);
+        zip_error_fini(&error);
+        return makeError(code == ZIP_ER_NOZIP ? Error::Code::BadIdentifier : Error::Code::Corrupt, path,
+            code == ZIP_ER_NOZIP ? "not a ZIP archive" : "damaged ZIP archive: " + reason);
+    }
+    zip_error_fini(&error);
+
+    const zip_int64_t count = zip_get_num_entries(impl->archive, 0);
+    if (count < 0)
+        return makeError(Error::Code::Corrupt, path, "damaged ZIP archive: no entry count");
+    if (static_cast<std::uint64_t>(count) > limits.maxEntries)
+        return makeError(Error::Code::Limit, path,
+            "the archive has " + std::to_string(count) + " entries (limit " + std::to_string(limits.maxEntries) + ")");
+    std::uint64_t total = 0;
+    std::set<std::string> names;
+    for (zip_int64_t i = 0; i < count; ++i) {
+        zip_stat_t stat;
+        zip_stat_init(&stat);
+        if (zip_stat_index(impl->archive, static_cast<zip_uint64_t>(i), 0, &stat) != 0 || !(stat.valid & ZIP_STAT_NAME)
+            || !stat.name)
+            return makeError(
+                Error::Code::Corrupt, path, "damaged ZIP archive: entry " + std::to_string(i) + " unreadable");
+        ZipEntry entry;
+        entry.name = stat.name;
+        entry.index = static_cast<std::uint64_t>(i);
+        if (const auto reason = invalidName(entry.name, limits))
+            return makeError(Error::Code::Corrupt, path, *reason);
+        if (!names.insert(entry.name).second)
+            return makeError(Error::Code::Corrupt, path, entryError(entry.name, "the name occurs twice"));
+        if (!(stat.valid & ZIP_STAT_SIZE) || !(stat.valid & ZIP_STAT_COMP_SIZE))
+            return makeError(Error::Code::Corrupt, path, entryError(entry.name, "no size in the central directory"));
+        if ((stat.valid & ZIP_STAT_ENCRYPTION_METHOD) && stat.encryption_method != ZIP_EM_NONE)
+            return makeError(Error::Code::Corrupt, path, entryError(entry.name, "encrypted entries are not supported"));
+        entry.size = stat.size;
+        entry.compressedSize = stat.comp_size;
+        entry.compressed = (stat.valid & ZIP_STAT_COMP_METHOD) && stat.comp_method != ZIP_CM_STORE;
+        if (entry.size > limits.maxEntrySize)
+            return makeError(Error::Code::Limit, path,
+                entryError(entry.name,
+                    std::to_string(entry.size) + " bytes uncompressed (limit " + std::to_string(limits.maxEntrySize)
+                        + ")"));
+        if (entry.compressed && entry.size > limits.ratioFloor
+            && (entry.compressedSize == 0
+                || static_cast<double>(entry.size) / static_cast<double>(entry.compressedSize)
+                    > limits.maxCompressionRatio))
+            return makeError(Error::Code::Limit, path,
+                entryError(entry.name,
+                    "compression ratio above " + std::to_string(static_cast<int>(limits.maxCompressionRatio)) + ":1 ("
+                        + std::to_string(entry.compressedSize) + " → " + std::to_string(entry.size) + " bytes)"));
+        if (!entry.compressed && entry.compressedSize != entry.size)
+            return makeError(Error::Code::Corrupt, path,
+                entryError(entry.name,
+                    "stored entry whose sizes disagree (" + std::to_string(entry.compressedSize) + " vs "
+                        + std::to_string(entry.size) + ")"));
+        total += entry.size;
+        if (total > limits.maxTotalSize)
+            return makeError(Error::Code::Limit, path,
+                "the entries add up to more than " + std::to_string(limits.maxTotalSize)
+                    + " bytes uncompressed (at entry '" + entry.name + "')");
+        impl->entries.push_back(std::move(entry));
+    }
+    return ZipArchive(std::move(impl));
+}
+
+Result<std::string> ZipArchive::read(const ZipEntry& entry) const
+{
+    const std::string& path = m_impl->file->path();
+    zip_file_t* handle = zip_fopen_index(m_impl->archive, entry.index, 0);
+    if (!handle)
+        return makeError(Error::Code::Corrupt, path,
+            entryError(entry.name, std::string("cannot open: ") + zip_strerror(m_impl->archive)));
+    std::string data;
+    data.resize(static_cast<std::size_t>(entry.size));
+    std::uint64_t done = 0;
+    std::optional<Error> failure;
+    while (done < entry.size) {
+        const zip_int64_t n = zip_fread(handle, data.data() + done, entry.size - done);
+        if (n < 0) {
+            failure = makeError(Error::Code::Corrupt, path,
+                entryError(entry.name, std::string("cannot inflate: ") + zip_file_strerror(handle)));
+            break;
+        }
+        if (n == 0)
+            break;
+        done += static_cast<std::uint64_t>(n);
+    }
+    if (!failure && done != entry.size)
+        failure = makeError(Error::Code::Corrupt, path,
+            entryError(entry.name,
+                "ends after " + std::to_string(done) + " of " + std::to_string(entry.size) + " declared bytes"));
+    // One more byte must not exist: the declared size is the limit we checked.
+    char extra = 0;
+    if (!failure && zip_fread(handle, &extra, 1) > 0)
+        failure = makeError(Error::Code::Corrupt, path, entryError(entry.name, "longer than its declared size"));
+    zip_fclose(handle);
+    if (failure)
+        return *failure;
+    return data;
+}
+
+} // namespace etscope::core

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// Numeric gap: the metrics of facts sheet §7 computed by hand, real ETDumps compared with
+// themselves and with the bundled program's expected outputs, and Inspector tables (the §7
+// DataFrame columns, as pandas writes them) mapped onto real programs. Perturbed runs written
+// by the project's ETDump writer are in tst_debugfixtures.
+#include "testsupport.h"
+
+#include "debug/inspectortable.h"
+#include "debug/numericgap.h"
+#include "document/document.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace etscope::core;
+
+Q_DECLARE_METATYPE(std::string)
+
+namespace {
+
+std::string generated(const std::string& relative)
+{
+    return etscope::test::samplePath("generated/" + relative);
+}
+
+ETDump dumpWithBuffer(const std::string& relative)
+{
+    auto dump = readETDumpFile(generated(relative));
+    if (!dump)
+        qFatal("%s", dump.error().message().c_str());
+    if (attachDebugBufferOrDefault(dump.value(), {}))
+        qFatal("no buffer");
+    return std::move(dump).value();
+}
+
+Document program(const std::string& relative)
+{
+    auto document = openDocument(etscope::test::samplePath(relative));
+    if (!document)
+        qFatal("%s", document.error().message().c_str());
+    return std::move(document).value();
+}
+
+const Graph& graphOf(const Document& document)
+{
+    return *document.methods.front().graph;
+}
+
+// An Inspector table for spike_conv.pte / quantized.pte, as `df.to_csv()` writes it: index
+// column, tuples and lists printed by Python, tensors by torch (multi-line prints quoted).
+const char* const kConvCsv
+    = R"csv(,aot_debug_handle,aot_ops,aot_intermediate_output,runtime_ops,runtime_debug_handle,runtime_intermediate_output,gap,stacktraces
+0,"(1,)",['aten_convolution_default'],"tensor([[1., 2.],
+        [3., 4.]])",['DELEGATE_CALL'],"(1,)","[tensor([[9., 9.]]), tensor([[1., 2.],
+        [3., 5.]])]",[0.25],{'aten_convolution_default': None}
+1,"(99,)",['aten_relu_default'],tensor([1.]),['DELEGATE_CALL'],"(99,)",tensor([1.]),[0.0],{}
+)csv";
+
+} // namespace
+
+class TestNumericGap : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void metricsByHand()
+    {
+        // a (reference) = [1, 2, 3, 4], b (run) = [1, 2, 3, 5]; a − b = [0, 0, 0, −1].
+        // MSE = 1/4 = 0.25; L1 = Σ|a−b| = 1; max |a−b| = 1;
+        // SNR = 10·log10(mean(a²)/MSE) = 10·log10(7.5/0.25) = 10·log10(30) = 14.7712125472 dB;
+        // cosine = a·b/(|a||b|) = 34/√(30·39) = 0.99399908855.
+        const std::vector<double> a { 1, 2, 3, 4 };
+        const std::vector<double> b { 1, 2, 3, 5 };
+        const GapMetrics m = computeGapMetrics(a, b);
+        QCOMPARE(m.mse, 0.25);
+        QCOMPARE(m.l1, 1.0);
+        QCOMPARE(m.maxAbs, 1.0);
+        QVERIFY(std::abs(m.snr - 14.7712125472) < 1e-9);
+        QVERIFY(std::abs(m.cosine - 0.99399908855) < 1e-10);
+        QCOMPARE(m.value(GapMetric::L1), 1.0);
+        QCOMPARE(m.value(GapMetric::Snr), m.snr);
+    }
+
+    void metricEdgeCases()
+    {
+        // NaN counts as 0 on both sides (§7): [NaN, 1] vs [0, 1] are identical → SNR +inf.
+        const GapMetrics same = computeGapMetrics(std::vector<double> { NAN, 1 }, std::vector<double> { 0, 1 });
+        QCOMPARE(same.mse, 0.0);
+        QVERIFY(std::isinf(same.snr) && same.snr > 0);
+        QCOMPARE(same.cosine, 1.0);
+        // Zero vectors: cosine 0 (torch's eps clamp), SNR 0/0.
+        const GapMetrics zero = computeGapMetrics(std::vector<double> { 0, 0 }, std::vector<double> { 0, 0 });
+        QCOMPARE(zero.cosine, 0.0);
+        QVERIFY(std::isnan(zero.snr));
+        // L1 is a sum, not a mean: 3 elements off by 2 → 6.
+        QCOMPARE(computeGapMetrics(std::vector<double> { 1, 1, 1 }, std::vector<double> { 3, 3, 3 }).l1, 6.0);
+    }
+
+    void metricNames()
+    {
+        QCOMPARE(parseGapMetric("SNR"), std::optional<GapMetric>(GapMetric::Snr));
+        QCOMPARE(parseGapMetric("cosine_similarity"), std::optional<GapMetric>(GapMetric::Cosine));
+        QCOMPARE(parseGapMetric("maxabs"), std::optional<GapMetric>(GapMetric::MaxAbs));
+        QVERIFY(!parseGapMetric("rmse"));
+        QVERIFY(!gapHigherIsWorse(GapMetric::Snr));
+        QVERIFY(gapHigherIsWorse(GapMetric::L1));
+    }
+
+    void sameRunHasNoGap()
+    {
+        // stress_mlp: 12 KernelCalls logging one out each; the DelegateCall at 6 has 4 inputs and
+        // 2 outputs, the one at 13 4 inputs and 1 output (§4.3: all args are logged, outputs
+        // last); then the program output. 24 debug events → 12 + 2 + 1 + 1 = 16 compared values.
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const ETDump run = dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp");
+        const EventMapper mapper(graphOf(document));
+        const GapReport report = compareETDumps(run, run, mapper);
+        QVERIFY(report.warnings.empty());
+        QCOMPARE(report.rows.size(), std::size_t(16));
+        int delegateRows = 0;
+        for (const GapRow& row : report.rows) {
+            QVERIFY2(row.matched, row.label.c_str());
+            QVERIFY2(row.metrics, row.problem.c_str());
+            QCOMPARE(row.metrics->mse, 0.0);
+            QCOMPARE(row.metrics->maxAbs, 0.0);
+            if (row.runtimeOp == "DELEGATE_CALL")
+                ++delegateRows;
+        }
+        QCOMPARE(delegateRows, 3);
+        // The delegate at 13 compares its output [32, 256], not its [32, 256]/[1, 256] inputs.
+        const GapRow& last = report.rows[14];
+        QCOMPARE(last.instruction, 13);
+        QCOMPARE(last.shape, (std::vector<std::int64_t> { 32, 256 }));
+        QCOMPARE(report.rows.back().label, std::string("output 0"));
+        QCOMPARE(graphOf(document).node(report.rows.back().origin.top).kind, NodeKind::Output);
+        // Rows are in execution order.
+        for (std::size_t r = 1; r + 1 < report.rows.size(); ++r)
+            QVERIFY(report.rows[r - 1].instruction <= report.rows[r].instruction);
+    }
+
+    void blocksOfOneFile()
+    {
+        // add.intermediates.x3: each of the three runs computed ones + ones = 2.0.
+        const Document document = program("executorch/add.pte");
+        const ETDump run = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        const EventMapper mapper(graphOf(document));
+        GapOptions options;
+        options.runBlock = 2;
+        options.referenceBlock = 0;
+        const GapReport report = compareETDumps(run, run, mapper, options);
+        QCOMPARE(report.rows.size(), std::size_t(2));
+        QCOMPARE(report.rows[0].label, std::string("aten::add.out"));
+        QCOMPARE(report.rows[0].metrics->mse, 0.0);
+        QVERIFY(std::isinf(report.rows[0].metrics->snr));
+        options.runBlock = 3;
+        const GapReport none = compareETDumps(run, run, mapper, options);
+        QVERIFY(none.rows.empty());
+        QCOMPARE(none.warnings.size(), std::size_t(1));
+    }
+
+    void profileOnlyRunsSayWhy()
+    {
+        const Document document = program("executorch/add.pte");
+        const ETDump profile = dumpWithBuffer("add/add.profile.etdp");
+        const GapReport report = compareETDumps(profile, profile, EventMapper(graphOf(document)));
+        QVERIFY(report.rows.empty());
+        QCOMPARE(report.warnings.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(report.warnings.front().message).contains(QStringLiteral("no debug values")));
+    }
+
+    void missingBufferBecomesAProblem()
+    {
+        const Document document = program("executorch/add.pte");
+        auto bare = readETDumpFile(generated("add/add.intermediates.etdp"));
+        QVERIFY(bare.ok());
+        const GapReport report = compareETDumps(*bare, *bare, EventMapper(graphOf(document)));
+        QCOMPARE(report.rows.size(), std::size_t(2));
+        QVERIFY(!report.rows[0].metrics);
+        QVERIFY(QString::fromStdString(report.rows[0].problem).contains(QStringLiteral("no debug buffer")));
+    }
+
+    void bundledExpectedOutputs()
+    {
+        // The bundled program's test case 0 expects [[2, 2], [2, 2]] (INT); the runner verified
+        // the run ("Model verified successfully", README), so every distance is 0.
+        const Document document = program("executorch/bundled_program.bpte");
+        QVERIFY(document.bundled);
+        const ETDump run = dumpWithBuffer("bundled_program/bundled_program.outputs.etdp");
+        const EventMapper mapper(graphOf(document));
+        auto report = compareWithBundled(run, *document.bundled, *document.program, mapper);
+        QVERIFY2(report.ok(), report.ok() ? "" : report.error().message().c_str());
+        QCOMPARE(report->mode, std::string("bundled"));
+        QCOMPARE(report->rows.size(), std::size_t(1));
+        const GapRow& row = report->rows.front();
+        QCOMPARE(row.dtype, std::string("INT"));
+        QCOMPARE(row.shape, (std::vector<std::int64_t> { 2, 2 }));
+        QVERIFY(row.metrics);
+        QCOMPARE(row.metrics->mse, 0.0);
+        QCOMPARE(row.metrics->cosine, 1.0);
+        QVERIFY(row.matched);
+        GapOptions options;
+        options.testCase = 10; // the suite has 10 cases: 0…9
+        auto missing = compareWithBundled(run, *document.bundled, *document.program, mapper, options);
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, Error::Code::Usage);
+        QVERIFY(QString::fromStdString(missing.error().reason).contains(QStringLiteral("has 10")));
+    }
+
+    void gapTableColumns()
+    {
+        const Document document = program("executorch/add.pte");
+        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        const GapReport report = compareETDumps(run, run, EventMapper(graphOf(document)));
+        const Table all = gapTable(report);
+        QCOMPARE(all.columns,
+            (std::vector<std::string> { "#", "node", "runtime_op", "instruction", "output", "shape", "dtype", "mse",
+                "l1", "snr", "cosine", "maxabs", "aot_ops", "problem" }));
+        QCOMPARE(all.rows.size(), std::size_t(2));
+        const Table one = gapTable(report, GapMetric::Cosine);
+        QCOMPARE(one.columns[7], std::string("cosine"));
+        QCOMPARE(one.columns.size(), std::size_t(10));
+        QCOMPARE(std::get<double>(one.rows[0][7]), 1.0);
+    }
+
+    void printedTensors()
+    {
+        auto t = parsePrintedTensors("tensor([[1., 2.],\n        [3., -4.5e-1]])");
+        QCOMPARE(t.size(), std::size_t(1));
+        QCOMPARE(t[0].values, (std::vector<double> { 1, 2, 3, -0.45 }));
+        QCOMPARE(t[0].shape, (std::vector<std::int64_t> { 2, 2 }));
+        QVERIFY(t[0].complete);
+        t = parsePrintedTensors("tensor(2.5000)");
+        QCOMPARE(t[0].values, std::vector<double> { 2.5 });
+        QVERIFY(t[0].shape.empty());
+        t = parsePrintedTensors("[tensor([1, 2], dtype=torch.int32), tensor([True, False])]");
+        QCOMPARE(t.size(), std::size_t(2));
+        QCOMPARE(t[1].values, (std::vector<double> { 1, 0 }));
+        t = parsePrintedTensors("tensor([0.0000, 1.0000, 2.0000,  ..., 7.0000, 8.0000, 9.0000])");
+        QVERIFY(!t[0].complete);
+        t = parsePrintedTensors("tensor([nan, inf, -inf])");
+        QVERIFY(std::isnan(t[0].values[0]) && std::isinf(t[0].values[1]) && t[0].values[2] < 0);
+        t = parsePrintedTensors("[[1.0, 2.0], [3.0, 4.0]]");
+        QCOMPARE(t[0].shape, (std::vector<std::int64_t> { 2, 2 }));
+        QVERIFY(parsePrintedTensors("None").empty());
+    }
+
+    void inspectorCsvOnXnnpackHandles()
+    {
+        // Row 0's handle 1 is carried by spike_conv's XNNConv2d (its blob stores the handle);
+        // the runtime logged two values, the one shaped like the AOT value is compared:
+        // [1,2,3,4] vs [1,2,3,5] → MSE 0.25 (the table's own gap says 0.25 too).
+        // Row 1's handle 99 and the second DELEGATE_CALL exist nowhere: unmatched, reported.
+        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        const EventMapper mapper(graphOf(document));
+        auto rows = parseInspectorTable(kConvCsv, "gap.csv");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QCOMPARE(rows->size(), std::size_t(2));
+        QCOMPARE((*rows)[0].runtimeOutput.size(), std::size_t(2));
+        QCOMPARE((*rows)[0].aotOps, std::vector<std::string> { "aten_convolution_default" });
+        const GapReport report = mapInspectorTable(*rows, mapper, GapMetric::Mse, "gap.csv");
+        QCOMPARE(report.rows.size(), std::size_t(2));
+        const GapRow& conv = report.rows[0];
+        QVERIFY(conv.matched);
+        QVERIFY(conv.origin.inner.valid());
+        QCOMPARE(
+            graphOf(document).node(conv.origin.top).subgraph->node(conv.origin.inner).opType, std::string("XNNConv2d"));
+        QCOMPARE(conv.imported, std::vector<double> { 0.25 });
+        QVERIFY(conv.metrics);
+        QCOMPARE(conv.metrics->mse, 0.25);
+        QCOMPARE(conv.instruction, 0);
+        QVERIFY(!report.rows[1].matched);
+        QCOMPARE(report.warnings.size(), std::size_t(1));
+        const Table table = gapTable(report);
+        QCOMPARE(table.columns[12], std::string("inspector_gap"));
+    }
+
+    void inspectorSharedHandles()
+    {
+        // quantized.pte: Convert (handle 2), FullyConnected and Convert (both handle 3). A shared
+        // handle means the node executed last (§7 step 2).
+        const Document document = program("executorch-numpy-runtime/quantized.pte");
+        const EventMapper mapper(graphOf(document));
+        auto rows = parseInspectorTable(",aot_debug_handle,runtime_debug_handle,runtime_ops,gap\n"
+                                        "0,\"(2,)\",\"(2,)\",['DELEGATE_CALL'],[0.0]\n"
+                                        "1,\"(3,)\",\"(3,)\",['DELEGATE_CALL'],[0.5]\n",
+            "q.csv");
+        QVERIFY(rows.ok());
+        const GapReport report = mapInspectorTable(*rows, mapper, GapMetric::Snr, "q.csv");
+        const Graph& inner = *graphOf(document).node(report.rows[0].origin.top).subgraph;
+        QCOMPARE(inner.node(report.rows[0].origin.inner).opType, std::string("XNNConvert"));
+        QCOMPARE(inner.node(report.rows[1].origin.inner).opType, std::string("XNNConvert"));
+        QVERIFY(report.rows[0].origin.inner != report.rows[1].origin.inner);
+        QVERIFY(!report.rows[0].metrics); // no tensors in this table
+        QCOMPARE(report.importedMetric, std::optional<GapMetric>(GapMetric::Snr));
+    }
+
+    void inspectorOpOrder()
+    {
+        // Without handles on the graph, the k-th native_call_<op> row meets the k-th node of op.
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const EventMapper mapper(graphOf(document));
+        auto rows = parseInspectorTable("runtime_ops\taot_debug_handle\tgap\n"
+                                        "['native_call_select_copy.int_out']\t(50,)\t[1.0]\n"
+                                        "['native_call_select_copy.int_out']\t(51,)\t[2.0]\n"
+                                        "['native_call_clamp.out']\t(52,)\t[3.0]\n",
+            "order.tsv");
+        QVERIFY(rows.ok());
+        const GapReport report = mapInspectorTable(*rows, mapper, GapMetric::L1, "order.tsv");
+        QCOMPARE(report.rows[0].instruction, 2);
+        QCOMPARE(report.rows[1].instruction, 3);
+        QCOMPARE(report.rows[2].instruction, 9);
+        QCOMPARE(report.rows[2].label, std::string("aten::clamp.out"));
+        QVERIFY(report.warnings.empty());
+    }
+
+    void inspectorJsonOrients_data()
+    {
+        QTest::addColumn<std::string>("text");
+        // One row, in the pandas to_json orients: handle 1 → spike_conv's XNNConv2d; the printed
+        // values [1, 2] vs [1, 2.5] give MSE (0 + 0.25)/2 = 0.125.
+        QTest::addRow("records") << std::string(
+            R"js([{"aot_debug_handle":[1],"aot_ops":["aten_convolution_default"],"aot_intermediate_output":[1.0,2.0],)js"
+            R"js("runtime_ops":["DELEGATE_CALL"],"runtime_debug_handle":[1],"runtime_intermediate_output":[1.0,2.5],"gap":[0.125]}])js");
+        QTest::addRow("columns") << std::string(
+            R"js({"aot_debug_handle":{"0":[1]},"aot_intermediate_output":{"0":"tensor([1., 2.])"},)js"
+            R"js("runtime_debug_handle":{"0":[1]},"runtime_intermediate_output":{"0":"tensor([1.0, 2.5])"},"gap":{"0":[0.125]}})js");
+        QTest::addRow("index") << std::string(
+            R"js({"0":{"aot_debug_handle":[1],"aot_intermediate_output":[1,2],"runtime_debug_handle":[1],)js"
+            R"js("runtime_intermediate_output":[1,2.5],"gap":[0.125]}})js");
+        QTest::addRow("split") << std::string(
+            R"js({"columns":["aot_debug_handle","aot_intermediate_output","runtime_debug_handle","runtime_intermediate_output","gap"],)js"
+            R"js("index":[0],"data":[[[1],[1,2],[1],[1,2.5],[0.125]]]})js");
+        QTest::addRow("table") << std::string(
+            R"js({"schema":{"fields":[]},"data":[{"index":0,"aot_debug_handle":[1],"aot_intermediate_output":[1,2],)js"
+            R"js("runtime_debug_handle":[1],"runtime_intermediate_output":[1,2.5],"gap":[0.125]}]})js");
+    }
+
+    void inspectorJsonOrients()
+    {
+        QFETCH(std::string, text);
+        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        auto rows = parseInspectorTable(text, "gap.json");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QCOMPARE(rows->size(), std::size_t(1));
+        const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "gap.json");
+        QVERIFY(report.rows[0].origin.inner.valid());
+        QVERIFY(report.rows[0].metrics);
+        QCOMPARE(report.rows[0].metrics->mse, 0.125);
+        QCOMPARE(report.rows[0].imported, std::vector<double> { 0.125 });
+    }
+
+    void inspectorBadTables_data()
+    {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("no gap column") << std::string("a,b\n1,2\n")
+                                       << QStringLiteral("not a calculate_numeric_gap table");
+        QTest::addRow("ragged") << std::string("aot_debug_handle,gap\n1,[0.1],extra\n")
+                                << QStringLiteral("record 1 has 3 fields");
+        QTest::addRow("open quote") << std::string("aot_debug_handle,gap\n\"(1,,[0.1]\n")
+                                    << QStringLiteral("never closes");
+        QTest::addRow("bad json") << std::string("{\"gap\": ") << QStringLiteral("not valid JSON");
+        QTest::addRow("json scalar") << std::string("[1, 2]") << QStringLiteral("not a DataFrame");
+        QTest::addRow("empty") << std::string("") << QStringLiteral("no header line");
+    }
+
+    void inspectorBadTables()
+    {
+        QFETCH(std::string, text);
+        QFETCH(QString, reason);
+        auto rows = parseInspectorTable(text, "bad.csv");
+        QVERIFY(!rows.ok());
+        QCOMPARE(rows.error().file, std::string("bad.csv"));
+        QVERIFY2(QString::fromStdString(rows.error().reason).contains(reason), rows.error().reason.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumericGap)
+#include "tst_numericgap.moc"
