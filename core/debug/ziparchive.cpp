@@ -105,8 +105,12 @@ Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, cons
         const std::string reason = zip_error_strerror(&error);
         zip_source_free(source);
         zip_error_fini(&error);
-        return makeError(code == ZIP_ER_NOZIP ? Error::Code::BadIdentifier : Error::Code::Corrupt, path,
-            code == ZIP_ER_NOZIP ? "not a ZIP archive" : "damaged ZIP archive: " + reason);
+        if (code == ZIP_ER_NOZIP)
+            return makeError(Error::Code::BadIdentifier, path, "not a ZIP archive");
+        // libzip finds duplicate names itself (its name hash) before any entry is listed.
+        return makeError(Error::Code::Corrupt, path,
+            code == ZIP_ER_EXISTS ? "damaged ZIP archive: two entries share one name"
+                                  : "damaged ZIP archive: " + reason);
     }
     zip_error_fini(&error);
 
@@ -121,8 +125,9 @@ Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, cons
     for (zip_int64_t i = 0; i < count; ++i) {
         zip_stat_t stat;
         zip_stat_init(&stat);
-        if (zip_stat_index(impl->archive, static_cast<zip_uint64_t>(i), 0, &stat) != 0 || !(stat.valid & ZIP_STAT_NAME)
-            || !stat.name)
+        // Raw names: a guessed CP437 conversion would turn control bytes into harmless glyphs.
+        if (zip_stat_index(impl->archive, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW, &stat) != 0
+            || !(stat.valid & ZIP_STAT_NAME) || !stat.name)
             return makeError(
                 Error::Code::Corrupt, path, "damaged ZIP archive: entry " + std::to_string(i) + " unreadable");
         ZipEntry entry;
