@@ -10,5 +10,6 @@ list(APPEND ETSCOPE_CORE_SOURCES
     debug/numericgap.cpp
     debug/inspectortable.cpp
     debug/debugreports.cpp
+    debug/debugheat.cpp
 )
 list(APPEND ETSCOPE_CORE_PRIVATE_LIBS libzip::zip)

@@ -53,7 +53,7 @@ private slots:
         QVERIFY(version.out.startsWith(QStringLiteral("etscope ")));
         const Run help = run({ QStringLiteral("--help") });
         QCOMPARE(help.exitCode, 0);
-        for (const char* word : { "info", "ops", "graph", "--method", "--format", "--data" })
+        for (const char* word : { "info", "ops", "graph", "gap", "--method", "--format", "--data" })
             QVERIFY2(help.out.contains(QLatin1String(word)), word);
     }
 

@@ -5,6 +5,7 @@
 // by the project's ETDump writer are in tst_debugfixtures.
 #include "testsupport.h"
 
+#include "debug/debugheat.h"
 #include "debug/inspectortable.h"
 #include "debug/numericgap.h"
 #include "document/document.h"
@@ -137,6 +138,33 @@ private slots:
         // Rows are in execution order.
         for (std::size_t r = 1; r + 1 < report.rows.size(); ++r)
             QVERIFY(report.rows[r - 1].instruction <= report.rows[r].instruction);
+    }
+
+    void gapHeat()
+    {
+        // As heat for the UI: five metric columns, SNR and cosine better when higher, +inf SNR
+        // (identical values) kept; an Inspector import adds its own gap column.
+        const Document document = program("executorch/add.pte");
+        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        const HeatTable heat = gapHeatTable(compareETDumps(run, run, EventMapper(graphOf(document))));
+        QCOMPARE(heat.columns.size(), std::size_t(5));
+        QVERIFY(heat.columns[0].higherIsWorse);
+        QVERIFY(!heat.columns[2].higherIsWorse);
+        QCOMPARE(heat.columns[2].unit, std::string("dB"));
+        QCOMPARE(heat.rows.size(), std::size_t(2));
+        QCOMPARE(heat.rows[0].label, std::string("aten::add.out"));
+        QVERIFY(heat.rows[0].origin.top.valid());
+        QCOMPARE(*heat.rows[0].values[0], 0.0);
+        QVERIFY(std::isinf(*heat.rows[0].values[2]));
+        auto rows = parseInspectorTable("aot_debug_handle,gap\n\"(7,)\",[0.5]\n", "t.csv");
+        QVERIFY(rows.ok());
+        const HeatTable imported
+            = gapHeatTable(mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::L1, "t.csv"));
+        QCOMPARE(imported.columns.size(), std::size_t(6));
+        QCOMPARE(imported.columns[5].name, std::string("inspector l1"));
+        QCOMPARE(*imported.rows[0].values[5], 0.5);
+        QVERIFY(!imported.rows[0].values[0]);
+        QVERIFY(!imported.rows[0].origin.top.valid());
     }
 
     void blocksOfOneFile()

@@ -3,6 +3,7 @@
 // against the programs they were made from (README "How each file was produced").
 #include "testsupport.h"
 
+#include "debug/debugheat.h"
 #include "debug/runtimeprofile.h"
 #include "document/document.h"
 
@@ -280,6 +281,29 @@ private slots:
         QCOMPARE(std::get<double>(hidden.rows[3][8]), profile.nodes.front().kernel.p50 / 1e6);
         const Table all = runtimeProfileTable(profile, mapper, true);
         QCOMPARE(all.rows.size(), std::size_t(5));
+    }
+
+    void heatTables()
+    {
+        // The heat view of the same numbers: one row per timed node, values in ms.
+        auto x3 = load("executorch/add.pte", "add/add.intermediates.x3.etdp");
+        auto one = load("executorch/add.pte", "add/add.profile.etdp");
+        QVERIFY(x3 && one);
+        const EventMapper mapper(*x3->graph);
+        const RuntimeProfile three = buildRuntimeProfile(x3->dump, mapper);
+        const RuntimeProfile single = buildRuntimeProfile(one->dump, EventMapper(*one->graph));
+        const HeatTable heat = timingHeatTable(three);
+        QCOMPARE(heat.columns.size(), std::size_t(6));
+        QCOMPARE(heat.columns[0].name, std::string("p50 (ms)"));
+        QCOMPARE(heat.rows.size(), std::size_t(1));
+        QCOMPARE(heat.rows[0].origin, three.nodes[0].origin);
+        QCOMPARE(*heat.rows[0].values[0], three.nodes[0].kernel.p50 / 1e6);
+        QCOMPARE(*heat.rows[0].values[5], three.nodes[0].span->p50 / 1e6);
+        const HeatTable both = timingComparisonHeatTable({ { "x3", &three }, { "single", &single } });
+        QCOMPARE(both.columns.size(), std::size_t(2));
+        QCOMPARE(both.rows.size(), std::size_t(1)); // the same add node in both runs
+        QCOMPARE(*both.rows[0].values[0], three.nodes[0].kernel.avg / 1e6);
+        QCOMPARE(*both.rows[0].values[1], single.nodes[0].kernel.avg / 1e6);
     }
 
     void foreignDumpIsReported()

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#include "debugheat.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope::core {
+
+namespace {
+
+std::optional<double> cell(double value)
+{
+    return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+}
+
+} // namespace
+
+HeatTable gapHeatTable(const GapReport& report)
+{
+    HeatTable table;
+    table.title = "Numeric gap (" + report.mode + ")";
+    const std::vector<GapMetric> metrics { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine,
+        GapMetric::MaxAbs };
+    for (const GapMetric metric : metrics)
+        table.columns.push_back(
+            { std::string(gapMetricName(metric)), gapHigherIsWorse(metric), metric == GapMetric::Snr ? "dB" : "" });
+    const bool imported = report.importedMetric.has_value();
+    if (imported)
+        table.columns.push_back({ "inspector " + std::string(gapMetricName(*report.importedMetric)),
+            gapHigherIsWorse(*report.importedMetric), *report.importedMetric == GapMetric::Snr ? "dB" : "" });
+    for (const GapRow& row : report.rows) {
+        HeatTable::Row heat;
+        heat.origin = row.matched ? row.origin : NodeOrigin { NodeId::none(), NodeId::none() };
+        heat.label = row.outputIndex > 0 ? row.label + " [" + std::to_string(row.outputIndex) + "]" : row.label;
+        for (const GapMetric metric : metrics)
+            heat.values.push_back(row.metrics ? cell(row.metrics->value(metric)) : std::nullopt);
+        if (imported)
+            heat.values.push_back(row.imported.empty() ? std::nullopt : cell(row.imported.back()));
+        table.rows.push_back(std::move(heat));
+    }
+    return table;
+}
+
+HeatTable timingHeatTable(const RuntimeProfile& profile)
+{
+    HeatTable table;
+    table.title = "Runtime (" + std::to_string(profile.executeBlocks) + " run(s))";
+    for (const char* name : { "p50", "p90", "avg", "min", "max", "span p50" })
+        table.columns.push_back({ std::string(name) + " (ms)", true, "ms" });
+    for (const NodeTiming& timing : profile.nodes) {
+        HeatTable::Row row;
+        row.origin = timing.origin;
+        row.label = timing.label;
+        const TimingStats& k = timing.kernel;
+        for (const double v : { k.p50, k.p90, k.avg, k.min, k.max })
+            row.values.push_back(profile.toMs(v));
+        row.values.push_back(timing.span ? std::optional<double>(profile.toMs(timing.span->p50)) : std::nullopt);
+        table.rows.push_back(std::move(row));
+    }
+    return table;
+}
+
+HeatTable timingComparisonHeatTable(const std::vector<std::pair<std::string, const RuntimeProfile*>>& runs)
+{
+    HeatTable table;
+    table.title = "Runtime per run (avg, ms)";
+    for (const auto& [label, profile] : runs)
+        table.columns.push_back({ label + " (ms)", true, "ms" });
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const RuntimeProfile& profile = *runs[r].second;
+        for (const NodeTiming& timing : profile.nodes) {
+            auto it = std::find_if(table.rows.begin(), table.rows.end(),
+                [&](const HeatTable::Row& row) { return row.origin == timing.origin; });
+            if (it == table.rows.end()) {
+                HeatTable::Row row;
+                row.origin = timing.origin;
+                row.label = timing.label;
+                row.values.assign(runs.size(), std::nullopt);
+                table.rows.push_back(std::move(row));
+                it = table.rows.end() - 1;
+            }
+            it->values[r] = profile.toMs(timing.kernel.avg);
+        }
+    }
+    return table;
+}
+
+} // namespace etscope::core

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "numericgap.h"
+#include "report/heattable.h"
+#include "runtimeprofile.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace etscope::core {
+
+/// The numeric gap as heat: one row per compared value (execution order, NodeOrigin of the node),
+/// columns mse, l1, snr (dB), cosine, maxabs and, for imported tables, the Inspector's own gap
+/// (its last value). Values that could not be computed, and SNR's NaN (two zero tensors), are
+/// empty cells; an identical pair's SNR stays +inf, which paints as best.
+HeatTable gapHeatTable(const GapReport& report);
+
+/// Node timings as heat: one row per timed node (execution order), columns p50, p90, avg, min,
+/// max in ms, and the OPERATOR_CALL span's p50 where one was logged.
+HeatTable timingHeatTable(const RuntimeProfile& profile);
+
+/// Several runs side by side (e.g. before/after a change): the average kernel time in ms of
+/// every node per run, one column per labelled profile; rows in the first profile's order, then
+/// nodes only later profiles timed.
+HeatTable timingComparisonHeatTable(const std::vector<std::pair<std::string, const RuntimeProfile*>>& runs);
+
+} // namespace etscope::core
