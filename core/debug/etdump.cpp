@@ -497,6 +497,10 @@ std::optional<std::string> reorderByStrides(
     if (contiguous)
         return std::nullopt;
     const std::uint64_t count = values.size();
+    // A stride larger than the tensor cannot describe its own bytes (and would overflow below).
+    for (const std::int64_t stride : strides)
+        if (stride < 0 || static_cast<std::uint64_t>(stride) > count)
+            return "strides " + formatShape(strides) + " point outside the tensor's own bytes";
     std::vector<double> logical(values.size());
     std::vector<std::int64_t> index(sizes.size(), 0);
     for (std::uint64_t i = 0; i < count; ++i) {

@@ -144,33 +144,39 @@ bool parseNested(const std::string& s, std::size_t& pos, PrintedTensor& tensor, 
     return true;
 }
 
-std::vector<std::int64_t> integersIn(const json& cell)
+std::vector<std::int64_t> integersIn(const json& cell, int depth = 0)
 {
     std::vector<std::int64_t> result;
+    if (depth > kMaxNesting)
+        return result;
     if (cell.is_string()) {
         for (const double v : numbersIn(cell.get<std::string>()))
-            if (std::isfinite(v))
+            if (std::isfinite(v) && std::abs(v) < 9e18)
                 result.push_back(static_cast<std::int64_t>(v));
-    } else if (cell.is_number()) {
+    } else if (cell.is_number_integer()) {
         result.push_back(cell.get<std::int64_t>());
+    } else if (cell.is_number() && std::isfinite(cell.get<double>()) && std::abs(cell.get<double>()) < 9e18) {
+        result.push_back(static_cast<std::int64_t>(cell.get<double>()));
     } else if (cell.is_array()) {
         for (const json& item : cell)
-            for (const std::int64_t v : integersIn(item))
+            for (const std::int64_t v : integersIn(item, depth + 1))
                 result.push_back(v);
     }
     return result;
 }
 
-std::vector<double> floatsIn(const json& cell)
+std::vector<double> floatsIn(const json& cell, int depth = 0)
 {
     std::vector<double> result;
+    if (depth > kMaxNesting)
+        return result;
     if (cell.is_string())
         return numbersIn(cell.get<std::string>());
     if (cell.is_number())
         result.push_back(cell.get<double>());
     else if (cell.is_array())
         for (const json& item : cell)
-            for (const double v : floatsIn(item))
+            for (const double v : floatsIn(item, depth + 1))
                 result.push_back(v);
     return result;
 }

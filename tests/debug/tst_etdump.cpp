@@ -458,6 +458,9 @@ private slots:
         std::vector<double> bad { 0, 1 };
         QVERIFY(reorderByStrides(bad, { 2 }, { 5 }).has_value());
         QVERIFY(reorderByStrides(bad, { 2 }, { 1, 1 }).has_value());
+        std::vector<double> four { 0, 1, 2, 3 };
+        QVERIFY(reorderByStrides(four, { 2, 2 }, { std::numeric_limits<std::int64_t>::max(), 1 }).has_value());
+        QVERIFY(reorderByStrides(four, { 2, 2 }, { -2, 1 }).has_value());
     }
 };
 

@@ -378,6 +378,25 @@ private slots:
         QCOMPARE(report.rows[0].imported, std::vector<double> { 0.125 });
     }
 
+    void inspectorHostileCells()
+    {
+        // Deep nesting and absurd numbers in cells: parsed or ignored, never a crash.
+        std::string deep(100000, '[');
+        deep += std::string(100000, ']');
+        auto rows = parseInspectorTable(
+            "aot_debug_handle,gap,aot_intermediate_output\n\"(1e300, -5)\",\"" + deep + "\",\"" + deep + "\"\n",
+            "deep.csv");
+        QVERIFY(rows.ok());
+        QCOMPARE((*rows)[0].aotDebugHandle, std::vector<std::int64_t> { -5 });
+        QVERIFY((*rows)[0].aotOutput.empty());
+        const std::string nested
+            = "[{\"aot_debug_handle\": " + std::string(500, '[') + "1" + std::string(500, ']') + ", \"gap\": [1e300]}]";
+        auto json = parseInspectorTable(nested, "deep.json");
+        QVERIFY(json.ok());
+        QVERIFY((*json)[0].aotDebugHandle.empty()); // beyond the nesting limit
+        QCOMPARE((*json)[0].gap, std::vector<double> { 1e300 });
+    }
+
     void inspectorBadTables_data()
     {
         QTest::addColumn<std::string>("text");
