@@ -2,6 +2,7 @@
 // The desktop app offscreen, as a user drives it: open samples, expand and collapse delegates,
 // open one in its own tab, sort/filter the operator table, select a row and see the nodes
 // highlighted, search, and export pictures and tables.
+#include "document/debugsession.h"
 #include "document/documentcontroller.h"
 #include "graph/graphscene.h"
 #include "graph/graphview.h"
@@ -280,6 +281,84 @@ private slots:
         QVERIFY(
             readFile(dir.filePath(QStringLiteral("heat.csv"))).startsWith("node,top_node,inner_node,instruction\n"));
         QVERIFY(!f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.pdf")), &error));
+    }
+
+    void debugDataReachesTheHeatmap()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        QCOMPARE(f.view->heatmapPanel()->tableCount(), 0);
+        const QString generated = QString::fromStdString(etscope::test::samplePath("generated/stress_mlp/"));
+        // A run alone gives its latencies (the real XNNPACK run of this program).
+        QCOMPARE(f.controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("stress_mlp.profile.etdp")),
+            QString());
+        QCOMPARE(f.view->heatmapPanel()->tableCount(), 1);
+        const HeatTable& latency = f.view->heatmapPanel()->model()->table();
+        QVERIFY(QString::fromStdString(latency.title).startsWith(QStringLiteral("Latency")));
+        // 12 kernels + 2 delegate calls + 15 XNNPACK operators, each placed on its node.
+        int inner = 0;
+        int top = 0;
+        for (const HeatTable::Row& row : latency.rows) {
+            QVERIFY(row.origin.top.valid());
+            (row.origin.inner.valid() ? inner : top) += 1;
+        }
+        QCOMPARE(top, 14);
+        QCOMPARE(inner, 15);
+        QVERIFY(!f.view->heatmapPanel()->graphHeat().empty());
+        // Every painted key is a node of the drawn graph (delegates collapsed: their boxes).
+        int painted = 0;
+        for (NodeItem* item : f.view->scene()->nodeItems())
+            painted += f.view->heatmapPanel()->graphHeat().count(GraphScene::keyOf(item->origin())) ? 1 : 0;
+        QCOMPARE(painted, 14);
+        // Errors name the file and the reason.
+        const QString error
+            = f.controller.attachArtifact(AttachKind::Reference, QStringLiteral("/nonexistent/ref.etdp"));
+        QVERIFY2(
+            error.contains(QStringLiteral("/nonexistent/ref.etdp")) && error.contains(QStringLiteral("cannot open")),
+            qPrintable(error));
+    }
+
+    void numericGapOfTwoRuns()
+    {
+        Fixture f("executorch/add.pte");
+        QVERIFY(f.waitForLayout());
+        const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
+        QCOMPARE(f.controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
+            QString());
+        QCOMPARE(
+            f.controller.attachArtifact(AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
+            QString());
+        QCOMPARE(f.view->heatmapPanel()->tableCount(), 2);
+        const HeatTable& gap = f.view->heatmapPanel()->model()->table();
+        QVERIFY(QString::fromStdString(gap.title).startsWith(QStringLiteral("Numeric gap")));
+        // Same inputs (all ones) in both runs: the add and the program output agree exactly.
+        QCOMPARE(gap.rows.size(), std::size_t(2));
+        const auto mse = std::find_if(gap.columns.begin(), gap.columns.end(),
+            [](const HeatTable::Column& c) { return c.name.rfind("mse", 0) == 0; });
+        QVERIFY(mse != gap.columns.end());
+        for (const HeatTable::Row& row : gap.rows)
+            QCOMPARE(row.values[static_cast<std::size_t>(mse - gap.columns.begin())].value_or(-1), 0.0);
+    }
+
+    void etrecordOperatorTable()
+    {
+        Fixture f("executorch/add.pte");
+        QVERIFY(f.waitForLayout());
+        QVERIFY(!f.view->operatorPanel()
+                     ->findChild<QComboBox*>(QStringLiteral("operatorSource"))
+                     ->isVisibleTo(f.view.get()));
+        QCOMPARE(f.controller.attachArtifact(AttachKind::ETRecord,
+                     QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin"))),
+            QString());
+        auto* source = f.view->operatorPanel()->findChild<QComboBox*>(QStringLiteral("operatorSource"));
+        QVERIFY(source->isVisibleTo(f.view.get()));
+        source->setCurrentIndex(1);
+        QVERIFY(f.view->operatorPanel()->showingETRecord());
+        // The ETRecord's names are edge-graph node names (get_delegation_info's op_type).
+        const Table table = f.view->operatorPanel()->visibleTable();
+        QVERIFY(table.rows.size() > 1);
+        QVERIFY(std::any_of(table.rows.begin(), table.rows.end(),
+            [](const auto& row) { return cellText(row[0]).rfind("aten_", 0) == 0; }));
     }
 
     void opaqueAndMultiMethodPrograms()

@@ -4,6 +4,7 @@
 #include "layout/graphlayout.h"
 
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QPointer>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -21,6 +22,19 @@ QThreadPool* layoutPool()
         return p;
     }();
     return pool;
+}
+
+/// Runs `handler` with the future's result on `context`'s thread. A QFutureWatcher connected
+/// before the future is set never misses a result that arrives early (a continuation attached
+/// with QFuture::then could, under load, on Qt 6.4).
+template <typename T, typename Handler> void whenFinished(QObject* context, QFuture<T> future, Handler handler)
+{
+    auto* watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, handler]() mutable {
+        watcher->deleteLater();
+        handler(watcher->future().takeResult());
+    });
+    watcher->setFuture(std::move(future));
 }
 
 } // namespace
@@ -77,23 +91,39 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     };
     setBusy(+1);
     auto cancel = m_cancel; // keeps the flag alive for the worker
-    QtConcurrent::run([path, options, cancel]() {
+    whenFinished(this, QtConcurrent::run([path, options, cancel]() {
         return core::openDocument(QFileInfo(path).filePath().toStdString(), options);
-    }).then(this, [this, generation](core::Result<core::Document> result) {
-        setBusy(-1);
-        if (generation != m_generation)
-            return;
-        if (!result) {
-            if (result.error().code == core::Error::Code::Cancelled)
-                Q_EMIT stopped();
-            else
-                Q_EMIT failed(QString::fromStdString(result.error().message()));
-            return;
-        }
-        m_document = std::make_shared<const core::Document>(std::move(result).value());
-        m_cache.clear();
-        Q_EMIT opened();
-    });
+    }),
+        [this, generation](core::Result<core::Document> result) {
+            setBusy(-1);
+            if (generation != m_generation)
+                return;
+            if (!result) {
+                if (result.error().code == core::Error::Code::Cancelled)
+                    Q_EMIT stopped();
+                else
+                    Q_EMIT failed(QString::fromStdString(result.error().message()));
+                return;
+            }
+            m_document = std::make_shared<const core::Document>(std::move(result).value());
+            m_cache.clear();
+            m_debug = {};
+            m_debugWarnings.clear();
+            // Debug artifacts lying beside a program join it (etrecord.bin, <stem>.etdp, …).
+            if (m_document->program)
+                attachCompanions(m_debug, m_path, m_debugWarnings);
+            Q_EMIT opened();
+        });
+}
+
+QString DocumentController::attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer)
+{
+    if (!m_document || !m_document->program)
+        return tr("%1: open a program first, then attach its debug artifacts").arg(path);
+    if (auto error = attach(m_debug, kind, path, debugBuffer))
+        return QString::fromStdString(error->message());
+    Q_EMIT debugChanged();
+    return {};
 }
 
 std::shared_ptr<const Presentation> DocumentController::presentationNow(
@@ -130,23 +160,24 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
     auto cancel = m_cancel;
     Q_EMIT layoutStarted(tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
     setBusy(+1);
-    QtConcurrent::run(layoutPool(), [presentation, cancel]() {
-        return core::layoutGraph(presentation->request, cancel.get());
-    }).then(this, [this, presentation, key, generation](core::Result<core::LayoutResult> layout) {
-        setBusy(-1);
-        if (generation != m_generation)
-            return;
-        if (!layout) {
-            if (layout.error().code == core::Error::Code::Cancelled)
-                Q_EMIT stopped();
-            else
-                Q_EMIT layoutFailed(QString::fromStdString(layout.error().message()));
-            return;
-        }
-        presentation->layout = std::move(layout).value();
-        m_cache.insert(key, presentation);
-        Q_EMIT presentationReady(presentation);
-    });
+    whenFinished(this,
+        QtConcurrent::run(
+            layoutPool(), [presentation, cancel]() { return core::layoutGraph(presentation->request, cancel.get()); }),
+        [this, presentation, key, generation](core::Result<core::LayoutResult> layout) {
+            setBusy(-1);
+            if (generation != m_generation)
+                return;
+            if (!layout) {
+                if (layout.error().code == core::Error::Code::Cancelled)
+                    Q_EMIT stopped();
+                else
+                    Q_EMIT layoutFailed(QString::fromStdString(layout.error().message()));
+                return;
+            }
+            presentation->layout = std::move(layout).value();
+            m_cache.insert(key, presentation);
+            Q_EMIT presentationReady(presentation);
+        });
 }
 
 } // namespace etscope::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "debugsession.h"
 #include "document/document.h"
 #include "graph/presentation.h"
 
@@ -33,6 +34,13 @@ public:
     std::shared_ptr<const core::Document> document() const { return m_document; }
     bool busy() const { return m_busy > 0; }
 
+    const DebugSession& debug() const { return m_debug; }
+    /// Attaches an ETDump, reference ETDump, ETRecord or Inspector table; emits debugChanged.
+    /// Returns the error text (naming the file and the reason), empty on success.
+    QString attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer = {});
+    /// Warnings from attaching and analysing debug artifacts.
+    const std::vector<core::Warning>& debugWarnings() const { return m_debugWarnings; }
+
     /// Emits presentationReady at once when cached, else lays out in the background.
     void requestPresentation(const GraphContext& context, const std::set<int>& expanded);
     /// Synchronous variant (export from the CLI, tests).
@@ -48,6 +56,7 @@ Q_SIGNALS:
     void presentationReady(std::shared_ptr<const etscope::ui::Presentation> presentation);
     void layoutFailed(const QString& message);
     void busyChanged(bool busy);
+    void debugChanged();
 
 private:
     void setBusy(int delta);
@@ -56,6 +65,8 @@ private:
     std::shared_ptr<const core::Document> m_document;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QHash<QString, std::shared_ptr<const Presentation>> m_cache;
+    DebugSession m_debug;
+    std::vector<core::Warning> m_debugWarnings;
     quint64 m_generation = 0;
     int m_busy = 0;
 };

@@ -86,6 +86,10 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
                 && presentation->expanded == (m_context.delegateNode.valid() ? std::set<int> {} : m_expanded))
                 showPresentation(std::move(presentation));
         });
+    connect(m_controller, &DocumentController::debugChanged, this, [this] {
+        refreshOperatorTable();
+        refreshDebugData();
+    });
     connect(
         m_controller, &DocumentController::layoutStarted, this, [this](const QString& text) { showBusy(true, text); });
     connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
@@ -117,6 +121,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         connect(m_methodBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &DocumentView::setMethod);
         updateBreadcrumb();
         refreshOperatorTable();
+        refreshDebugData();
         m_properties->showDocument(*document, m_context.method);
         request();
     } else if (document) {
@@ -437,6 +442,7 @@ void DocumentView::setMethod(int method)
     m_firstShow = true;
     refreshOperatorTable();
     m_properties->showDocument(*document, method);
+    refreshDebugData();
     runSearch(m_searchEdit->text());
     request();
     Q_EMIT titleChanged(title());
@@ -515,7 +521,8 @@ void DocumentView::refreshOperatorTable()
         return;
     const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
     if (!m_context.delegateNode.valid()) {
-        m_operators->setTable(computeOperatorTable(top));
+        const std::string method = document->program->methods[static_cast<std::size_t>(m_context.method)].name;
+        m_operators->setTables(computeOperatorTable(top), m_controller->debug().operatorTable(method));
         return;
     }
     // Inside a delegate every node is a delegated one.
@@ -633,6 +640,34 @@ bool DocumentView::exportTable(const QString& path, TableFormat format, QString*
         return false;
     }
     return true;
+}
+
+void DocumentView::refreshDebugData()
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    std::vector<Warning> warnings;
+    std::vector<HeatTable> tables = m_controller->debug().heatTables(*document, m_context.method, warnings);
+    if (m_context.delegateNode.valid()) {
+        // Inside a delegate only its own nodes can be coloured.
+        for (HeatTable& table : tables)
+            table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
+                                 [&](const HeatTable::Row& row) {
+                                     return row.origin.top != m_context.delegateNode || !row.origin.inner.valid();
+                                 }),
+                table.rows.end());
+    }
+    const bool hadData = m_heatmap->tableCount() > 0;
+    m_heatmap->setTables(std::move(tables));
+    if (!warnings.empty() || !m_controller->debugWarnings().empty()) {
+        std::vector<Warning> all = document->warnings;
+        all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
+        all.insert(all.end(), warnings.begin(), warnings.end());
+        m_banner->setWarnings(all);
+    }
+    if (!hadData && m_heatmap->tableCount() > 0)
+        m_sideTabs->setCurrentWidget(m_heatmap);
 }
 
 void DocumentView::setHeatTable(HeatTable table)

@@ -91,6 +91,7 @@ private:
     void request();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
+    void refreshDebugData();
     void onOpTypeSelected(const QString& opType);
     void walkMatches(int step);
     void onNodeSelected(const core::NodeOrigin& origin);

@@ -103,6 +103,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     , m_model(new HeatmapModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
+    , m_source(new QComboBox(this))
     , m_column(new QComboBox(this))
     , m_scaleBox(new QComboBox(this))
     , m_autoRange(new QCheckBox(tr("automatic range"), this))
@@ -146,6 +147,8 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     range->addWidget(m_low);
     range->addWidget(m_high);
     auto* form = new QFormLayout();
+    m_source->setObjectName(QStringLiteral("heatSource"));
+    form->addRow(tr("Data"), m_source);
     form->addRow(tr("Colour graph by"), m_column);
     form->addRow(tr("Scale"), m_scaleBox);
     form->addRow(tr("Range"), range);
@@ -162,6 +165,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
         Q_EMIT graphColouringChanged();
     });
     connect(m_scaleBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &HeatmapPanel::applyControls);
+    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this, &HeatmapPanel::setCurrentTable);
     connect(m_autoRange, &QCheckBox::toggled, this, [this](bool automatic) {
         m_low->setEnabled(!automatic);
         m_high->setEnabled(!automatic);
@@ -174,6 +178,36 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
         if (top >= 0)
             Q_EMIT nodeRequested({ core::NodeId(top), core::NodeId(index.data(HeatmapModel::InnerNodeRole).toInt()) });
     });
+}
+
+void HeatmapPanel::setTables(std::vector<core::HeatTable> tables)
+{
+    m_tables = std::move(tables);
+    const QSignalBlocker blocker(m_source);
+    m_source->clear();
+    for (const core::HeatTable& table : m_tables)
+        m_source->addItem(QString::fromStdString(table.title.substr(0, table.title.find(" — "))));
+    m_source->setEnabled(m_tables.size() > 1);
+    if (m_tables.empty()) {
+        m_model->setTable({});
+        m_column->clear();
+        m_status->setText(tr("No runtime data yet: attach an ETDump (and a reference ETDump, or an Inspector gap "
+                             "table) from the File menu."));
+        Q_EMIT graphColouringChanged();
+        return;
+    }
+    setCurrentTable(0);
+}
+
+void HeatmapPanel::setCurrentTable(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_tables.size())
+        return;
+    if (m_source->currentIndex() != index) {
+        const QSignalBlocker blocker(m_source);
+        m_source->setCurrentIndex(index);
+    }
+    setTable(m_tables[static_cast<std::size_t>(index)]);
 }
 
 void HeatmapPanel::setTable(core::HeatTable table)

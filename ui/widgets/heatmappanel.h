@@ -42,6 +42,10 @@ public:
     explicit HeatmapPanel(QWidget* parent = nullptr);
 
     void setTable(core::HeatTable table);
+    /// Several sources (numeric gap, latency, …): a combo picks the one shown.
+    void setTables(std::vector<core::HeatTable> tables);
+    int tableCount() const { return static_cast<int>(m_tables.size()); }
+    void setCurrentTable(int index);
     HeatmapModel* model() const { return m_model; }
     QTableView* view() const { return m_view; }
     /// The column colouring the graph (index into the table's columns), or -1 for none.
@@ -66,6 +70,8 @@ private:
     HeatmapModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
+    QComboBox* m_source;
+    std::vector<core::HeatTable> m_tables;
     QComboBox* m_column;
     QComboBox* m_scaleBox;
     QCheckBox* m_autoRange;

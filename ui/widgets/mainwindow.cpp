@@ -143,6 +143,19 @@ void MainWindow::buildMenus()
             openFile(view->controller()->path());
     });
     file->addSeparator();
+    QMenu* attachMenu = file->addMenu(tr("&Attach Debug Data"));
+    attachMenu->setToolTipsVisible(true);
+    const std::pair<const char*, AttachKind> attachments[] = {
+        { QT_TR_NOOP("Runtime Trace (ETDump) of the Run…"), AttachKind::Run },
+        { QT_TR_NOOP("Reference ETDump (compared with the run)…"), AttachKind::Reference },
+        { QT_TR_NOOP("ETRecord…"), AttachKind::ETRecord },
+        { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV/TSV/JSON)…"), AttachKind::InspectorTable },
+    };
+    for (const auto& [label, kind] : attachments) {
+        const int k = static_cast<int>(kind);
+        attachMenu->addAction(tr(label), this, [this, k] { attachDialog(k); });
+    }
+    file->addSeparator();
     file->addAction(tr("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
         if (DocumentView* view = currentView())
             view->exportImageInteractive();
@@ -232,6 +245,32 @@ void MainWindow::openDialog()
         this, tr("Open ExecuTorch file"), QString(), tr("ExecuTorch files (*.pte *.bpte *.ptd);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
+}
+
+void MainWindow::attachDialog(int kind)
+{
+    static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp);;All files (*)"),
+        QT_TR_NOOP("ETDump (*.etdp);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
+        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json);;All files (*)") };
+    const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
+    if (path.isEmpty())
+        return;
+    const QString error = attachToCurrent(kind, path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Could not attach"), error);
+}
+
+QString MainWindow::attachToCurrent(int kind, const QString& path)
+{
+    DocumentView* view = currentView();
+    if (!view) {
+        const QString error = tr("%1: open a program first, then attach its debug data").arg(path);
+        statusBar()->showMessage(error, 8000);
+        return error;
+    }
+    const QString error = view->controller()->attachArtifact(static_cast<AttachKind>(kind), path);
+    statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path) : error, 8000);
+    return error;
 }
 
 QStringList MainWindow::recentFiles() const
@@ -432,9 +471,21 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            openFile(url.toLocalFile());
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (!url.isLocalFile())
+            continue;
+        // Debug artifacts dropped on an open program join it; everything else opens in a tab.
+        const QString path = url.toLocalFile();
+        DocumentView* view = currentView();
+        const bool program = view && view->controller()->document() && view->controller()->document()->program;
+        if (program && path.endsWith(QLatin1String(".etdp"), Qt::CaseInsensitive))
+            attachToCurrent(
+                static_cast<int>(view->controller()->debug().run ? AttachKind::Reference : AttachKind::Run), path);
+        else if (program && (path.endsWith(QLatin1String("etrecord.bin")) || path.endsWith(QLatin1String(".etrecord"))))
+            attachToCurrent(static_cast<int>(AttachKind::ETRecord), path);
+        else
+            openFile(path);
+    }
     event->acceptProposedAction();
 }
 

@@ -31,6 +31,9 @@ public:
     DocumentView* currentView() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
+    /// Attaches a debug artifact (AttachKind) to the program of the current tab; the error text
+    /// (empty on success) is also shown in the status bar.
+    QString attachToCurrent(int kind, const QString& path);
     /// The page shown in a tab whose file failed to open (null when none).
     QString errorText(int tab) const;
 
@@ -46,6 +49,7 @@ protected:
 private:
     void buildMenus();
     void openDialog();
+    void attachDialog(int kind);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void closeTab(int index);

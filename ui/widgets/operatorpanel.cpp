@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -22,6 +23,7 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     , m_proxy(new OperatorTableProxy(this))
     , m_view(new QTableView(this))
     , m_summary(new QLabel(this))
+    , m_source(new QComboBox(this))
     , m_matches(new QLabel(this))
     , m_filter(new QLineEdit(this))
     , m_previous(new QToolButton(this))
@@ -63,6 +65,10 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     walk->addWidget(m_next);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_source->addItems({ tr("Counted from the program"), tr("Counted from the ETRecord (get_delegation_info)") });
+    m_source->setObjectName(QStringLiteral("operatorSource"));
+    m_source->hide();
+    layout->addWidget(m_source);
     layout->addWidget(m_summary);
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
@@ -79,6 +85,8 @@ OperatorPanel::OperatorPanel(QWidget* parent)
             m_next->setEnabled(!opType.isEmpty());
             Q_EMIT opTypeSelected(opType);
         });
+    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this,
+        [this](int index) { setTable(index == 1 && m_etrecordTable ? *m_etrecordTable : m_programTable); });
     connect(m_previous, &QToolButton::clicked, this, &OperatorPanel::previousRequested);
     connect(m_next, &QToolButton::clicked, this, &OperatorPanel::nextRequested);
     connect(m_view, &QWidget::customContextMenuRequested, this, &OperatorPanel::showContextMenu);
@@ -94,6 +102,22 @@ void OperatorPanel::setTable(const core::OperatorTable& table)
         lines << tr("%n subgraph(s) not decodable: their nodes are not counted", nullptr, table.opaqueSubgraphs);
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_matches->clear();
+}
+
+void OperatorPanel::setTables(const core::OperatorTable& program, const std::optional<core::OperatorTable>& etrecord)
+{
+    m_programTable = program;
+    m_etrecordTable = etrecord;
+    m_source->setVisible(etrecord.has_value());
+    const QSignalBlocker blocker(m_source);
+    if (!etrecord)
+        m_source->setCurrentIndex(0);
+    setTable(m_source->currentIndex() == 1 && etrecord ? *etrecord : program);
+}
+
+bool OperatorPanel::showingETRecord() const
+{
+    return m_etrecordTable.has_value() && m_source->currentIndex() == 1;
 }
 
 void OperatorPanel::setMatchStatus(const QString& text)

@@ -6,6 +6,9 @@
 
 #include <QWidget>
 
+#include <optional>
+
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -25,6 +28,10 @@ public:
     explicit OperatorPanel(QWidget* parent = nullptr);
 
     void setTable(const core::OperatorTable& table);
+    /// The table counted from the program and, when an ETRecord is attached, the exact
+    /// get_delegation_info one; a combo switches between them.
+    void setTables(const core::OperatorTable& program, const std::optional<core::OperatorTable>& etrecord);
+    bool showingETRecord() const;
     /// What the user sees, in the order shown (filter and sort applied), with the summary lines.
     core::Table visibleTable() const;
     QTableView* view() const { return m_view; }
@@ -48,6 +55,9 @@ private:
     OperatorTableProxy* m_proxy;
     QTableView* m_view;
     QLabel* m_summary;
+    QComboBox* m_source;
+    core::OperatorTable m_programTable;
+    std::optional<core::OperatorTable> m_etrecordTable;
     QLabel* m_matches;
     QLineEdit* m_filter;
     QToolButton* m_previous;

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "debugsession.h"
+
+#include "debug/debugheat.h"
+#include "debug/eventmapper.h"
+#include "debug/runtimeprofile.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+QStringList DebugSession::describe() const
+{
+    QStringList lines;
+    if (etrecord)
+        lines << QObject::tr("ETRecord: %1").arg(QString::fromStdString(etrecord->path));
+    if (run)
+        lines << QObject::tr("run: %1%2")
+                     .arg(QString::fromStdString(run->path()),
+                         run->buffer ? QObject::tr(" (with debug buffer)") : QString());
+    if (reference)
+        lines << QObject::tr("reference: %1").arg(QString::fromStdString(reference->path()));
+    if (!inspector.empty())
+        lines << QObject::tr("Inspector table: %1 (%2 rows)").arg(inspectorPath).arg(inspector.size());
+    return lines;
+}
+
+std::vector<HeatTable> DebugSession::heatTables(
+    const Document& document, int methodIndex, std::vector<Warning>& warnings) const
+{
+    std::vector<HeatTable> tables;
+    if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
+        return tables;
+    const Method& method = document.program->methods[static_cast<std::size_t>(methodIndex)];
+    const Graph& graph = *document.methods[static_cast<std::size_t>(methodIndex)].graph;
+    const EventMapper mapper(graph, etrecord.get(), method.name);
+
+    std::optional<GapReport> gap;
+    if (run && reference) {
+        gap = compareETDumps(*run, *reference, mapper);
+    } else if (!inspector.empty()) {
+        gap = mapInspectorTable(inspector, mapper, inspectorMetric, inspectorPath.toStdString());
+    } else if (run && document.bundled) {
+        auto bundled = compareWithBundled(*run, *document.bundled, *document.program, mapper);
+        if (bundled)
+            gap = std::move(bundled).value();
+        else
+            warnings.push_back({ bundled.error().message(), std::nullopt });
+    }
+    if (gap) {
+        warnings.insert(warnings.end(), gap->warnings.begin(), gap->warnings.end());
+        HeatTable table = gapHeatTable(*gap);
+        table.title = "Numeric gap — " + (gap->run.empty() ? std::string("run") : gap->run) + " vs "
+            + (gap->reference.empty() ? std::string("reference") : gap->reference);
+        tables.push_back(std::move(table));
+    }
+    if (run) {
+        const RuntimeProfile profile = buildRuntimeProfile(*run, mapper);
+        warnings.insert(warnings.end(), profile.warnings.begin(), profile.warnings.end());
+        if (!profile.nodes.empty()) {
+            HeatTable table = timingHeatTable(profile);
+            table.title = "Latency — " + run->path();
+            tables.push_back(std::move(table));
+        }
+    }
+    return tables;
+}
+
+std::optional<OperatorTable> DebugSession::operatorTable(const std::string& method) const
+{
+    if (!etrecord)
+        return std::nullopt;
+    auto table = etrecordOperatorTable(*etrecord, method);
+    if (!table)
+        return std::nullopt;
+    return std::move(table).value();
+}
+
+std::optional<Error> attach(DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer)
+{
+    const std::string file = path.toStdString();
+    switch (kind) {
+    case AttachKind::Run:
+    case AttachKind::Reference: {
+        auto dump = readETDumpFile(file);
+        if (!dump)
+            return dump.error();
+        if (!debugBuffer.isEmpty()) {
+            if (auto error = attachDebugBuffer(*dump, debugBuffer.toStdString()))
+                return error;
+        } else if (auto error = attachDebugBufferOrDefault(*dump, file)) {
+            return error;
+        }
+        auto shared = std::make_shared<const ETDump>(std::move(dump).value());
+        (kind == AttachKind::Run ? session.run : session.reference) = std::move(shared);
+        return std::nullopt;
+    }
+    case AttachKind::ETRecord: {
+        auto record = readETRecordFile(file);
+        if (!record)
+            return record.error();
+        session.etrecord = std::make_shared<const ETRecord>(std::move(record).value());
+        return std::nullopt;
+    }
+    case AttachKind::InspectorTable: {
+        auto rows = readInspectorTable(file);
+        if (!rows)
+            return rows.error();
+        session.inspector = std::move(rows).value();
+        session.inspectorPath = path;
+        return std::nullopt;
+    }
+    }
+    return std::nullopt;
+}
+
+QStringList attachCompanions(DebugSession& session, const QString& programPath, std::vector<Warning>& warnings)
+{
+    QStringList attached;
+    const QFileInfo program(programPath);
+    const QDir folder = program.absoluteDir();
+    const QString stem = program.completeBaseName();
+    const std::pair<AttachKind, QString> candidates[] = {
+        { AttachKind::ETRecord, folder.filePath(QStringLiteral("etrecord.bin")) },
+        { AttachKind::ETRecord, folder.filePath(stem + QStringLiteral(".etrecord")) },
+        { AttachKind::Run, folder.filePath(stem + QStringLiteral(".etdp")) },
+        { AttachKind::Reference, folder.filePath(stem + QStringLiteral(".reference.etdp")) },
+    };
+    for (const auto& [kind, path] : candidates) {
+        if (!QFileInfo(path).isFile() || (kind == AttachKind::ETRecord && session.etrecord))
+            continue;
+        if (auto error = attach(session, kind, path))
+            warnings.push_back({ "not attached: " + error->message(), std::nullopt });
+        else
+            attached << path;
+    }
+    return attached;
+}
+
+} // namespace etscope::ui

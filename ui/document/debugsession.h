@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "debug/etdump.h"
+#include "debug/etrecord.h"
+#include "debug/inspectortable.h"
+#include "debug/numericgap.h"
+#include "document/document.h"
+#include "report/heattable.h"
+#include "stats/operatortable.h"
+
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace etscope::ui {
+
+/// The debug artifacts attached to one open program: an ETRecord, the ETDump of a run (with its
+/// debug buffer), a reference ETDump, an imported Inspector gap table. Plain data; the heat
+/// tables for a method are derived on demand.
+struct DebugSession {
+    std::shared_ptr<const core::ETRecord> etrecord;
+    std::shared_ptr<const core::ETDump> run;
+    std::shared_ptr<const core::ETDump> reference;
+    std::vector<core::InspectorRow> inspector;
+    QString inspectorPath;
+    core::GapMetric inspectorMetric = core::GapMetric::Mse;
+
+    bool empty() const { return !etrecord && !run && !reference && inspector.empty(); }
+    /// One line per attachment, for the status bar and the heatmap panel.
+    QStringList describe() const;
+
+    /// Heat tables for `method` of `document`: the numeric gap (run vs reference ETDump, else
+    /// run vs the bundled program's expected outputs, else the imported Inspector table) and the
+    /// run's node timings. Problems go to `warnings`; never fails.
+    std::vector<core::HeatTable> heatTables(
+        const core::Document& document, int method, std::vector<core::Warning>& warnings) const;
+
+    /// The exact get_delegation_info table from the ETRecord, when one is attached and holds
+    /// the method's edge program.
+    std::optional<core::OperatorTable> operatorTable(const std::string& method) const;
+};
+
+enum class AttachKind { Run, Reference, ETRecord, InspectorTable };
+
+/// Reads one artifact into `session`; the error names the file and the reason. An ETDump's
+/// debug buffer is taken from `debugBuffer`, else from "<stem>.debug.bin" beside it.
+std::optional<core::Error> attach(
+    DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer = {});
+
+/// Artifacts lying beside a program, by name: "etrecord.bin", "<stem>.etdp" (run) and
+/// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin". Returns what was
+/// attached; failures become warnings.
+QStringList attachCompanions(DebugSession& session, const QString& programPath, std::vector<core::Warning>& warnings);
+
+} // namespace etscope::ui
