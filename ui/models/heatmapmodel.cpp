@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "heatmapmodel.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -20,7 +21,15 @@ QString numberText(double value)
 std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
 {
     const auto range = table.range(column);
-    double lo = low.value_or(range ? range->first : 0.0);
+    double automaticLow = range ? range->first : 0.0;
+    if (logScale && automaticLow <= 0) {
+        // A log scale starts at the smallest positive value; zeros sit at the bottom.
+        automaticLow = 0;
+        for (const core::HeatTable::Row& row : table.rows)
+            if (column < row.values.size() && row.values[column] && *row.values[column] > 0)
+                automaticLow = automaticLow == 0 ? *row.values[column] : std::min(automaticLow, *row.values[column]);
+    }
+    double lo = low.value_or(automaticLow);
     double hi = high.value_or(range ? range->second : 1.0);
     if (hi < lo)
         std::swap(lo, hi);

@@ -23,6 +23,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace etscope::ui {
 
 namespace {
@@ -229,6 +231,23 @@ void HeatmapPanel::setTable(core::HeatTable table)
                                       .arg(matched));
     m_column->setCurrentIndex(
         previous > 0 && previous < m_column->count() ? previous : (m_model->table().columns.empty() ? 0 : 1));
+    // Latencies and gaps often span decades: one slow delegate would paint everything else
+    // dark on a linear scale. Start on a log scale when the chosen column spans 100× or more.
+    if (const int column = graphColumn(); column >= 0) {
+        double smallest = 0;
+        double largest = 0;
+        for (const core::HeatTable::Row& row : m_model->table().rows) {
+            const auto& value = row.values.size() > static_cast<std::size_t>(column)
+                ? row.values[static_cast<std::size_t>(column)]
+                : std::nullopt;
+            if (!value || !std::isfinite(*value) || *value <= 0)
+                continue;
+            smallest = smallest == 0 ? *value : std::min(smallest, *value);
+            largest = std::max(largest, *value);
+        }
+        const QSignalBlocker scaleBlocker(m_scaleBox);
+        m_scaleBox->setCurrentIndex(smallest > 0 && largest / smallest >= 100 ? 1 : 0);
+    }
     applyControls();
     Q_EMIT graphColouringChanged();
 }
