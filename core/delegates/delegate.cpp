@@ -9,15 +9,77 @@ namespace etscope::core {
 
 namespace {
 
+bool magicAt(std::span<const std::uint8_t> payload, std::size_t offset, const char* magic)
+{
+    const std::size_t length = std::strlen(magic);
+    return payload.size() >= offset + length && std::memcmp(payload.data() + offset, magic, length) == 0;
+}
+
+bool looksXnnpack(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "XH00") || magicAt(p, 4, "XN00") || magicAt(p, 4, "XN01");
+}
+bool looksVulkan(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "VH00") || magicAt(p, 4, "VK00");
+}
+bool looksMps(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "MP00");
+}
+bool looksQnn(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 0, "\xCD\xAB\x78\x56");
+}
+bool looksEthosU(std::span<const std::uint8_t> p)
+{
+    return p.size() >= 16 && magicAt(p, 0, "vela_bin_stream");
+}
+bool looksVgf(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 0, "VGF1");
+}
+bool looksCoreMlReference(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 0, "CMJR");
+}
+
 struct Decoder {
-    const char* backendId; ///< exact backend id, or nullptr to try on every payload
+    const char* backendId; ///< the backend id this decoder is registered for
+    bool (*sniff)(std::span<const std::uint8_t>); ///< magic check for other ids; nullptr: by id only
     bool (*decode)(const DelegateContext&, DelegateInfo&);
 };
 
-// Tried in order: first the decoder registered for the backend id, then the magic-sniffing ones.
+// First the decoder registered for the backend id; when that is missing or fails, the ones
+// whose magic matches (a renamed or wrapped backend still shows its graph).
 constexpr Decoder kDecoders[] = {
-    { "XnnpackBackend", &decodeXnnpack },
+    { "XnnpackBackend", &looksXnnpack, &decodeXnnpack },
+    { "VulkanBackend", &looksVulkan, &decodeVulkan },
+    { "MPSBackend", &looksMps, &decodeMps },
+    { "CoreMLBackend", &looksCoreMlReference, &decodeCoreMl },
+    { "EthosUBackend", &looksEthosU, &decodeEthosU },
+    { "VgfBackend", &looksVgf, &decodeVgf },
+    { "QnnBackend", &looksQnn, &decodeQnn },
+    { "OpenvinoBackend", nullptr, &decodeOpenvino },
 };
+
+/// Runs one decoder on a copy of `info`. On failure only the warnings survive, plus, for the
+/// backend's own decoder, the header facts it read before giving up (true facts of a damaged
+/// payload); a decoder tried on a magic alone leaves no facts behind.
+bool attempt(const Decoder& decoder, const DelegateContext& context, DelegateInfo& info, bool keepFacts)
+{
+    DelegateInfo trial = info;
+    if (decoder.decode(context, trial)) {
+        info = std::move(trial);
+        return true;
+    }
+    if (keepFacts && trial.facts.size() > info.facts.size())
+        info.facts.insert(
+            info.facts.end(), trial.facts.begin() + static_cast<std::ptrdiff_t>(info.facts.size()), trial.facts.end());
+    info.warnings.insert(info.warnings.end(),
+        trial.warnings.begin() + static_cast<std::ptrdiff_t>(info.warnings.size()), trial.warnings.end());
+    return false;
+}
 
 } // namespace
 
@@ -29,6 +91,34 @@ std::optional<std::uint64_t> DelegateContext::namedDataSize(const std::string& k
         if (const NamedDataEntry* entry = data->find(key))
             return entry->data.size;
     return std::nullopt;
+}
+
+std::optional<std::span<const std::uint8_t>> DelegateContext::namedData(const std::string& key) const
+{
+    const auto slice
+        = [](const MappedFile* file, const ByteRange& range) -> std::optional<std::span<const std::uint8_t>> {
+        if (!file)
+            return std::nullopt;
+        const auto all = file->bytes();
+        if (range.offset > all.size() || range.size > all.size() - range.offset)
+            return std::nullopt;
+        return all.subspan(static_cast<std::size_t>(range.offset), static_cast<std::size_t>(range.size));
+    };
+    if (const NamedDataEntry* entry = program.findNamedData(key))
+        return slice(program.file.get(), entry->data);
+    for (const ExternalData* data : externalData)
+        if (const NamedDataEntry* entry = data->find(key))
+            return slice(data->file.get(), entry->data);
+    return std::nullopt;
+}
+
+void DelegateContext::warn(
+    DelegateInfo& info, const std::string& reason, std::optional<std::uint64_t> payloadOffset) const
+{
+    std::optional<std::uint64_t> offset;
+    if (payloadOffset)
+        offset = ref.payload.offset + *payloadOffset;
+    info.warnings.push_back({ where + " (" + ref.backendId + "): " + reason, offset });
 }
 
 void addCommonFacts(const DelegateContext& context, DelegateInfo& info)
@@ -44,34 +134,44 @@ void addCommonFacts(const DelegateContext& context, DelegateInfo& info)
     info.facts.push_back({ "first bytes", toHex(context.payload, 32) });
 }
 
-DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
+DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
     std::span<const ExternalData* const> externalData, const std::string& where)
 {
     DelegateInfo info;
     info.backendId = ref.backendId;
     info.format = "opaque";
-    const auto payload = program.bytes(ref.payload);
     DelegateContext context { program, ref, payload, externalData, where };
     addCommonFacts(context, info);
 
     bool decoded = false;
     for (const Decoder& decoder : kDecoders) {
-        if (decoder.backendId && ref.backendId != decoder.backendId)
-            continue;
-        DelegateInfo attempt = info;
-        if (decoder.decode(context, attempt)) {
-            info = std::move(attempt);
+        if (ref.backendId == decoder.backendId && attempt(decoder, context, info, true)) {
             decoded = true;
             break;
         }
-        // Keep the reason the known format did not decode; the delegate stays described.
-        info.warnings.insert(info.warnings.end(), attempt.warnings.begin(), attempt.warnings.end());
+    }
+    for (const Decoder& decoder : kDecoders) {
+        if (decoded)
+            break;
+        if (ref.backendId == decoder.backendId || !decoder.sniff || !decoder.sniff(payload))
+            continue;
+        if (attempt(decoder, context, info, false)) {
+            decoded = true;
+            info.facts.push_back({ "recognised by", std::string("the ") + decoder.backendId + " payload magic" });
+        }
     }
     if (!decoded) {
         info.format = "opaque";
-        info.summary = ref.backendId + ": " + formatBytes(ref.payload.size) + " payload, not decoded";
+        info.summary = ref.backendId + ": " + formatBytes(payload.size()) + " payload, not decoded";
     }
     return info;
+}
+
+DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
+    std::span<const ExternalData* const> externalData, const std::string& where)
+{
+    return describePayload(program, ref, program.file ? program.bytes(ref.payload) : std::span<const std::uint8_t> {},
+        externalData, where);
 }
 
 } // namespace etscope::core

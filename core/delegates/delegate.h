@@ -36,6 +36,10 @@ struct DelegateContext {
 
     /// Size of a named blob found in the program or in an attached .ptd; nullopt when absent.
     std::optional<std::uint64_t> namedDataSize(const std::string& key) const;
+    /// Bytes of a named blob (program or attached .ptd); nullopt when absent.
+    std::optional<std::span<const std::uint8_t>> namedData(const std::string& key) const;
+    /// Adds a warning that names the delegate and, where known, the file offset of `payloadOffset`.
+    void warn(DelegateInfo& info, const std::string& reason, std::optional<std::uint64_t> payloadOffset = {}) const;
 };
 
 /// Describes (and where possible decodes) one delegate. Never fails: problems become
@@ -43,11 +47,24 @@ struct DelegateContext {
 DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
     std::span<const ExternalData* const> externalData, const std::string& where);
 
+/// As describeDelegate, for payload bytes the caller already holds (fixtures, tests, payloads
+/// held in named data). Never fails and never reads outside `payload`.
+DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
+    std::span<const ExternalData* const> externalData, const std::string& where);
+
 /// Facts every delegate gets whatever its backend: location, size, compile specs, first bytes.
 void addCommonFacts(const DelegateContext& context, DelegateInfo& info);
 
-// Decoders, one per backend family. Each returns false when the payload is not in its format
-// (the caller then describes it as opaque) and fills `info` otherwise.
+// Decoders, one per backend family (facts sheet §3). Each returns false when the payload is
+// not in its format or cannot be read (the caller then describes it as opaque, keeping the
+// decoder's warnings) and fills `info` otherwise. None reads outside the payload.
 bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info);
+bool decodeVulkan(const DelegateContext& context, DelegateInfo& info);
+bool decodeMps(const DelegateContext& context, DelegateInfo& info);
+bool decodeCoreMl(const DelegateContext& context, DelegateInfo& info);
+bool decodeEthosU(const DelegateContext& context, DelegateInfo& info);
+bool decodeVgf(const DelegateContext& context, DelegateInfo& info);
+bool decodeQnn(const DelegateContext& context, DelegateInfo& info);
+bool decodeOpenvino(const DelegateContext& context, DelegateInfo& info);
 
 } // namespace etscope::core

@@ -56,6 +56,9 @@ struct Node {
     DelegateIndex delegate; ///< Delegate nodes: index into the method's delegate table
     int argPosition = -1; ///< inner Input/Output: position in the outer DelegateCall's args
     std::optional<std::uint32_t> debugHandle; ///< AOT debug handle when the format stores it
+    /// Inner nodes: the backend's own id for runtime events (Vulkan OperatorCall.node_id, facts §2.3),
+    /// matched against ETDump's delegate_debug_id_int.
+    std::optional<std::int64_t> delegateDebugId;
     bool inferred = false; ///< existence or wiring guessed by a rule, not read
     std::vector<std::int32_t> args; ///< Operator/Delegate at the top level: the instruction's argument values
     int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
