@@ -91,7 +91,7 @@ std::optional<Error> attach(DebugSession& session, AttachKind kind, const QStrin
         if (!debugBuffer.isEmpty()) {
             if (auto error = attachDebugBuffer(*dump, debugBuffer.toStdString()))
                 return error;
-        } else if (auto error = attachDebugBufferOrDefault(*dump, file)) {
+        } else if (auto error = attachDebugBufferOrDefault(*dump, {})) {
             return error;
         }
         auto shared = std::make_shared<const ETDump>(std::move(dump).value());

@@ -315,9 +315,13 @@ std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHea
     for (const core::HeatTable::Row& row : table.rows) {
         if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
             continue;
+        // A node with several rows (one per output) is painted with its worst one.
         const double value = *row.values[c];
-        heat[{ row.origin.top.value, row.origin.inner.value }] = { m_model->scale().position(table, c, value),
-            QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3) };
+        const double position = m_model->scale().position(table, c, value);
+        const auto [it, fresh] = heat.try_emplace({ row.origin.top.value, row.origin.inner.value });
+        if (fresh || position > it->second.first)
+            it->second = { position,
+                QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3) };
     }
     return heat;
 }
