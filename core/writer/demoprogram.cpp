@@ -32,7 +32,7 @@ public:
     {
         TensorSpec t;
         t.sizes = std::move(sizes);
-        t.data = pseudoRandomFloats(t.byteSize() / 4, seed, 0.25f);
+        t.data = pseudoRandomFloats(t.byteSize() / 4, seed, demo::kWeightScale);
         t.fullyQualifiedName = name;
         return m_method.addTensor(std::move(t));
     }
@@ -66,14 +66,14 @@ DelegateSpec convBlock(ProgramSpec& program)
     const std::uint32_t x = graph.addExternalInput(xnn::datatype::Fp32, { 1, 3, 16, 16 });
     const std::uint32_t nhwc = graph.addInternal(xnn::datatype::Fp32, { 1, 16, 16, 3 });
     const auto named = [&](std::vector<std::uint32_t> dims, std::size_t count, std::uint32_t seed) {
-        std::vector<std::uint8_t> bytes = pseudoRandomFloats(count, seed, 0.25f);
+        std::vector<std::uint8_t> bytes = pseudoRandomFloats(count, seed, demo::kWeightScale);
         const std::string key = contentKey(bytes);
         const std::uint64_t size = bytes.size();
         program.namedData.push_back({ key, std::move(bytes), 16 });
         return graph.addNamedConstant(xnn::datatype::Fp32, std::move(dims), key, size);
     };
-    const std::uint32_t filter = named({ 8, 3, 3, 3 }, 8 * 3 * 3 * 3, 101);
-    const std::uint32_t bias = named({ 8 }, 8, 102);
+    const std::uint32_t filter = named({ 8, 3, 3, 3 }, 8 * 3 * 3 * 3, demo::kConvFilterSeed);
+    const std::uint32_t bias = named({ 8 }, 8, demo::kConvBiasSeed);
     const std::uint32_t conv = graph.addInternal(xnn::datatype::Fp32, { 1, 16, 16, 8 });
     const std::uint32_t clamped = graph.addInternal(xnn::datatype::Fp32, { 1, 16, 16, 8 });
     const std::uint32_t out = graph.addExternalOutput(xnn::datatype::Fp32, { 1, 8, 16, 16 });
@@ -106,7 +106,7 @@ DelegateSpec npuBlock()
     DelegateSpec delegate;
     delegate.backendId = "AcmeNpuBackend";
     delegate.payload = { 'A', 'C', 'M', 'E', 'N', 'P', 'U', '1' };
-    const std::vector<std::uint8_t> body = pseudoRandomFloats(512, 201);
+    const std::vector<std::uint8_t> body = pseudoRandomFloats(512, demo::kNpuBodySeed);
     delegate.payload.insert(delegate.payload.end(), body.begin(), body.end());
     delegate.compileSpecs = {
         textSpec("target", "acme-npu-v2"),
@@ -121,7 +121,7 @@ void addEmbed(MethodSpec& method)
     DemoMethod m(method);
     const std::int32_t ids = m.planned({ 4 }, scalar_type::Long);
     method.inputs = { ids };
-    const std::int32_t table = m.weight("embedding.weight", { 16, 8 }, 301);
+    const std::int32_t table = m.weight("embedding.weight", { 16, 8 }, demo::kEmbeddingSeed);
     const std::int32_t minusOne = m.integer(-1);
     const std::int32_t no = m.boolean(false);
     const std::int32_t emb = m.planned({ 4, 8 });
@@ -177,16 +177,16 @@ void addForward(MethodSpec& method, ProgramSpec& program)
     const std::int32_t h0 = m.planned({ 1, 64 });
     method.addInstruction(InstructionSpec::delegate(method.addDelegate(npuBlock()), { f0, h0 }));
 
-    const std::int32_t fc1Weight = m.weight("fc1.weight", { 64, 32 }, 401);
-    const std::int32_t fc1Bias = m.weight("fc1.bias", { 32 }, 402);
+    const std::int32_t fc1Weight = m.weight("fc1.weight", { 64, 32 }, demo::kFc1WeightSeed);
+    const std::int32_t fc1Bias = m.weight("fc1.bias", { 32 }, demo::kFc1BiasSeed);
     const std::int32_t l0 = m.planned({ 1, 32 });
     m.kernel("aten::addmm", "out", { fc1Bias, h0, fc1Weight, one, one, l0, l0 });
 
     const std::int32_t r0 = m.planned({ 1, 32 });
     m.kernel("aten::relu", "out", { l0, r0, r0 });
 
-    const std::int32_t fc2Weight = m.weight("fc2.weight", { 32, 10 }, 403);
-    const std::int32_t fc2Bias = m.weight("fc2.bias", { 10 }, 404);
+    const std::int32_t fc2Weight = m.weight("fc2.weight", { 32, 10 }, demo::kFc2WeightSeed);
+    const std::int32_t fc2Bias = m.weight("fc2.bias", { 10 }, demo::kFc2BiasSeed);
     const std::int32_t logits = m.planned({ 1, 10 });
     m.kernel("aten::addmm", "out", { fc2Bias, r0, fc2Weight, one, one, logits, logits });
 

@@ -79,6 +79,17 @@ constexpr int kForwardSoftmax = 7;
 constexpr int kForwardArgmax = 8;
 constexpr int kForwardInstructions = 9;
 constexpr int kEmbedInstructions = 3;
+/// Seeds of the demo's weights (pseudoRandomFloats): the demo run (demorun.h) recomputes the
+/// forward pass from them. Weights have scale 0.25, the NPU payload body the default 0.5.
+constexpr std::uint32_t kConvFilterSeed = 101; ///< [8, 3, 3, 3] OHWI, named data
+constexpr std::uint32_t kConvBiasSeed = 102; ///< [8], named data
+constexpr std::uint32_t kNpuBodySeed = 201; ///< 512 floats after "ACMENPU1"
+constexpr std::uint32_t kEmbeddingSeed = 301; ///< [16, 8]
+constexpr std::uint32_t kFc1WeightSeed = 401; ///< [64, 32]
+constexpr std::uint32_t kFc1BiasSeed = 402; ///< [32]
+constexpr std::uint32_t kFc2WeightSeed = 403; ///< [32, 10]
+constexpr std::uint32_t kFc2BiasSeed = 404; ///< [10]
+constexpr float kWeightScale = 0.25f;
 } // namespace demo
 
 /// `count` little-endian float32 values, uniformly spread in [-scale, scale), from `seed`.

@@ -1,28 +1,42 @@
 // SPDX-License-Identifier: MIT
-// etscope-writedemo OUTPUT.pte — writes the demo program the app opens on first launch.
-// Run by the app build; not installed. The only place in core that prints: it is a tool.
+// etscope-writedemo OUTPUT_DIR — writes the bundled demo the app opens on first launch:
+// demo.pte and, beside it, the ETDump pair the app attaches by name (demo.etdp + demo.debug.bin,
+// demo.reference.etdp + demo.reference.debug.bin). Run by the app build and installed with it.
+// The only place in core that prints: it is a tool.
+#include "writer/demorun.h"
 #include "writer/programwriter.h"
 #include "writer/syntheticmodels.h"
 
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 int main(int argc, char** argv)
 {
     if (argc != 2) {
-        std::fprintf(stderr, "usage: %s OUTPUT.pte\n", argc > 0 ? argv[0] : "etscope-writedemo");
+        std::fprintf(stderr, "usage: %s OUTPUT_DIR\n", argc > 0 ? argv[0] : "etscope-writedemo");
         return 2;
     }
     using namespace etscope::core;
-    const std::string path = argv[1];
-    auto bytes = writeProgram(makeDemoProgram());
-    if (!bytes) {
-        std::fprintf(stderr, "%s\n", bytes.error().message().c_str());
+    const std::string dir = std::string(argv[1]) + "/";
+    auto program = writeProgram(makeDemoProgram());
+    if (!program) {
+        std::fprintf(stderr, "%s\n", program.error().message().c_str());
         return 1;
     }
-    if (auto error = writeBytesToFile(path, bytes.value())) {
-        std::fprintf(stderr, "%s\n", error->message().c_str());
-        return 1;
-    }
+    const DemoTraces traces = makeDemoTraces();
+    const std::pair<const char*, const std::vector<std::uint8_t>*> files[] = {
+        { "demo.pte", &program.value() },
+        { "demo.etdp", &traces.run.etdump },
+        { "demo.debug.bin", &traces.run.debugBuffer },
+        { "demo.reference.etdp", &traces.reference.etdump },
+        { "demo.reference.debug.bin", &traces.reference.debugBuffer },
+    };
+    for (const auto& [name, bytes] : files)
+        if (auto error = writeBytesToFile(dir + name, *bytes)) {
+            std::fprintf(stderr, "%s\n", error->message().c_str());
+            return 1;
+        }
     return 0;
 }

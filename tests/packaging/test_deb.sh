@@ -27,9 +27,9 @@ for f in usr/bin/etscope usr/share/applications/etscope.desktop usr/share/mime/p
          usr/share/man/man1/etscope.1.gz; do
     [ -e "$root/$f" ] || { echo "missing in the package: /$f"; exit 1; }
 done
-if [ -n "$(find "$root" -path '*/demo/demo.pte' -print -quit)" ] || grep -q 'etscope_demo' "$build/CMakeCache.txt" 2>/dev/null; then
-    [ -e "$root/usr/share/etscope/demo/demo.pte" ] || { echo "missing in the package: the bundled demo"; exit 1; }
-fi
+for f in demo.pte demo.etdp demo.debug.bin demo.reference.etdp demo.reference.debug.bin; do
+    [ -s "$root/usr/share/etscope/demo/$f" ] || { echo "missing in the package: the bundled demo's $f"; exit 1; }
+done
 
 bin="$root/usr/bin/etscope"
 version=$("$bin" --version)
@@ -39,6 +39,11 @@ grep -q '^etscope [0-9]' <<< "$version"
 grep -q '"backend_id": "XnnpackBackend"' "$work/info.json"
 env -u DISPLAY "$bin" export "$samples/djl-executorch-engine/stress_mlp.pte" -o "$work/graph.svg" --expand all
 grep -q 'XNNFullyConnected' "$work/graph.svg"
+# The installed demo opens, and its ETDump pair gives a gap table.
+"$bin" info "$root/usr/share/etscope/demo/demo.pte" --json | grep -q '"backend_id": "AcmeNpuBackend"'
+"$bin" gap "$root/usr/share/etscope/demo/demo.pte" --etdump "$root/usr/share/etscope/demo/demo.etdp" \
+    --reference "$root/usr/share/etscope/demo/demo.reference.etdp" --format csv > "$work/gap.csv"
+grep -q 'AcmeNpuBackend' "$work/gap.csv"
 
 if command -v desktop-file-validate > /dev/null; then desktop-file-validate "$root/usr/share/applications/etscope.desktop"; fi
 if command -v appstreamcli > /dev/null; then appstreamcli validate --no-net --explain "$root/usr/share/metainfo/io.etscope.ETScope.metainfo.xml"; fi

@@ -15,6 +15,9 @@
 #include "widgets/heatmappanel.h"
 #include "widgets/mainwindow.h"
 #include "widgets/operatorpanel.h"
+#include "writer/demorun.h"
+#include "writer/programwriter.h"
+#include "writer/syntheticmodels.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -338,6 +341,66 @@ private slots:
         QVERIFY(mse != gap.columns.end());
         for (const HeatTable::Row& row : gap.rows)
             QCOMPARE(row.values[static_cast<std::size_t>(mse - gap.columns.begin())].value_or(-1), 0.0);
+    }
+
+    void bundledDemoOpensWithItsGap()
+    {
+        // The demo as the build writes it (program + ETDump pair beside it), opened the way the
+        // app opens it: the pair is attached by name and the heatmap holds the gap at once.
+        QTemporaryDir dir;
+        const auto program = writeProgram(makeDemoProgram());
+        QVERIFY(program);
+        const DemoTraces traces = makeDemoTraces();
+        const std::pair<const char*, const std::vector<std::uint8_t>*> files[]
+            = { { "demo.pte", &program.value() }, { "demo.etdp", &traces.run.etdump },
+                  { "demo.debug.bin", &traces.run.debugBuffer }, { "demo.reference.etdp", &traces.reference.etdump },
+                  { "demo.reference.debug.bin", &traces.reference.debugBuffer } };
+        for (const auto& [name, bytes] : files)
+            QVERIFY(!writeBytesToFile(dir.filePath(QLatin1String(name)).toStdString(), *bytes));
+
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(dir.filePath(QStringLiteral("demo.pte")), QStringLiteral("bundled demo"));
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("bundled demo")));
+        auto* view = window.findChild<DocumentView*>();
+        QVERIFY(view);
+        QVERIFY(view->controller()->debug().run && view->controller()->debug().reference);
+        QCOMPARE(view->heatmapPanel()->tableCount(), 2);
+        const HeatTable& gap = view->heatmapPanel()->model()->table();
+        QVERIFY(QString::fromStdString(gap.title).startsWith(QStringLiteral("Numeric gap")));
+
+        // The XNNPACK call's output a0 = conv block in fp16 (run) vs fp32 (reference); MSE by hand.
+        const DemoForward device = computeDemoForward(true);
+        const DemoForward host = computeDemoForward(false);
+        QCOMPARE(device.a0.size(), host.a0.size());
+        double sum = 0;
+        for (std::size_t i = 0; i < host.a0.size(); ++i)
+            sum += (device.a0[i] - host.a0[i]) * (device.a0[i] - host.a0[i]);
+        const double expected = sum / static_cast<double>(host.a0.size());
+        QVERIFY(expected > 0);
+        QCOMPARE(gap.columns.at(0).name, std::string("mse"));
+        const auto row = std::find_if(
+            gap.rows.begin(), gap.rows.end(), [](const HeatTable::Row& r) { return r.label == "XnnpackBackend"; });
+        QVERIFY(row != gap.rows.end());
+        QVERIFY(row->values.at(0).has_value());
+        QVERIFY(std::abs(*row->values[0] - expected) <= 1e-12 * std::max(1.0, expected));
+        // Every row of the demo has numbers, and the graph is painted.
+        for (const HeatTable::Row& r : gap.rows)
+            QVERIFY2(r.values.at(0).has_value(), r.label.c_str());
+        // max_pool2d_with_indices logs two outputs (values with a gap, indices without): the
+        // node is painted with the worse one.
+        const auto heat = view->heatmapPanel()->graphHeat();
+        std::vector<const HeatTable::Row*> pool;
+        for (const HeatTable::Row& r : gap.rows)
+            if (r.label.rfind("aten::max_pool2d_with_indices.out", 0) == 0)
+                pool.push_back(&r);
+        QCOMPARE(pool.size(), std::size_t(2));
+        QVERIFY(*pool[0]->values[0] > 0 && *pool[1]->values[0] == 0);
+        const auto painted = heat.find(GraphScene::keyOf(pool[0]->origin));
+        QVERIFY(painted != heat.end());
+        QVERIFY(painted->second.first > 0);
+        QCOMPARE(painted->second.second, QStringLiteral("mse ") + QString::number(*pool[0]->values[0], 'g', 3));
     }
 
     void etrecordOperatorTable()

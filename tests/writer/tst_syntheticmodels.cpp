@@ -9,9 +9,11 @@
 #include "document/document.h"
 #include "graph/graphbuilder.h"
 #include "stats/operatortable.h"
+#include "writer/demorun.h"
 #include "writer/programwriter.h"
 #include "writer/syntheticmodels.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -227,18 +229,25 @@ private slots:
 
     void writeDemoTool()
     {
-        const std::string path = temp("tool-demo.pte");
+        const QString dir = QString::fromStdString(temp("tool-demo"));
+        QVERIFY(QDir().mkpath(dir));
         QProcess tool;
-        tool.start(QStringLiteral(ETSCOPE_WRITEDEMO), { QString::fromStdString(path) });
+        tool.start(QStringLiteral(ETSCOPE_WRITEDEMO), { dir });
         QVERIFY(tool.waitForFinished(60000));
         QCOMPARE(tool.exitStatus(), QProcess::NormalExit);
         QCOMPARE(tool.exitCode(), 0);
-        std::ifstream in(path, std::ios::binary);
-        const std::vector<std::uint8_t> written { std::istreambuf_iterator<char>(in),
-            std::istreambuf_iterator<char>() };
+        const auto read = [&](const char* name) {
+            std::ifstream in((dir + QLatin1Char('/') + QLatin1String(name)).toStdString(), std::ios::binary);
+            return std::vector<std::uint8_t> { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+        };
         const auto expected = writeProgram(makeDemoProgram());
         QVERIFY(expected);
-        QVERIFY(written == expected.value());
+        QVERIFY(read("demo.pte") == expected.value());
+        const DemoTraces traces = makeDemoTraces();
+        QVERIFY(read("demo.etdp") == traces.run.etdump);
+        QVERIFY(read("demo.debug.bin") == traces.run.debugBuffer);
+        QVERIFY(read("demo.reference.etdp") == traces.reference.etdump);
+        QVERIFY(read("demo.reference.debug.bin") == traces.reference.debugBuffer);
 
         QProcess usage;
         usage.start(QStringLiteral(ETSCOPE_WRITEDEMO), {});
