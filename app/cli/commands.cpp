@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "commands.h"
+#include "util/jsontext.h"
 
 #include "cli.h"
 #include "document/document.h"
@@ -80,7 +81,7 @@ int runInfo(const Arguments& args)
     if (!document)
         return exitCode;
     if (args.has("json"))
-        return emit("info", args, documentInfoJson(*document).dump(2) + "\n");
+        return emit("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
     return emit("info", args, documentInfoText(*document));
 }
 
@@ -124,7 +125,7 @@ int runGraph(const Arguments& args)
     if (format == "dot")
         return emit("graph", args, graphToDot(graph));
     if (format == "json")
-        return emit("graph", args, graphToJson(graph).dump(2) + "\n");
+        return emit("graph", args, core::jsonText(graphToJson(graph), 2) + "\n");
     return emit("graph", args, delegatedGraphText(graph));
 }
 

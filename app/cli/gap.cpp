@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "gap.h"
+#include "util/jsontext.h"
 
 #include "cli.h"
 #include "commands.h"
@@ -196,7 +197,7 @@ int runInfoWithDebugBuffer(const Arguments& args)
     if (!document->etdump)
         return usage("info", document->path + ": --debug-buffer applies to ETDump files only");
     if (args.has("json"))
-        return emit("info", args, documentInfoJson(*document).dump(2) + "\n");
+        return emit("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
     return emit("info", args, documentInfoText(*document));
 }
 

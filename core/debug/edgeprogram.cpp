@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "edgeprogram.h"
+#include "util/jsontext.h"
 
 #include "util/text.h"
 
@@ -30,7 +31,7 @@ std::pair<std::string, const json*> unionMember(const json& value)
 
 std::string shortText(const json& value)
 {
-    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    std::string text = jsonDisplayText(value);
     if (text.size() > kTextLimit)
         text = text.substr(0, kTextLimit) + "…";
     return text;
@@ -123,7 +124,7 @@ EdgeArgument parseArgument(const std::string& name, const json& arg)
 
 std::string metadataText(const json& value)
 {
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return jsonDisplayText(value);
 }
 
 std::optional<std::int64_t> parseHandle(const json& value)
@@ -150,7 +151,7 @@ std::shared_ptr<const LoweredModule> parseLowered(
     auto lowered = std::make_shared<LoweredModule>();
     lowered->name = first.name;
     const json module = json::parse(value->get<std::string>(), nullptr, false);
-    if (module.is_discarded() || !module.is_object()) {
+    if (module.is_discarded() || !module.is_object() || jsonDepth(module) > kMaxJsonDepth) {
         warnings.push_back({ where + ": " + first.name + " is not valid JSON", std::nullopt });
         return lowered;
     }

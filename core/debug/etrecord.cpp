@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "etrecord.h"
+#include "util/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -112,6 +113,9 @@ template <typename J> Result<J> RecordReader::parse(const ZipEntry& entry)
     J value = J::parse(bytes.value(), nullptr, false);
     if (value.is_discarded())
         return mapError(entry, "not valid JSON");
+    // Deeper documents would overflow the stack of every recursive json operation (copy, dump).
+    if (jsonDepth(value) > kMaxJsonDepth)
+        return mapError(entry, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     return value;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "inspectortable.h"
+#include "util/jsontext.h"
 
 #include "util/mappedfile.h"
 
@@ -229,7 +230,7 @@ std::vector<PrintedTensor> tensorsIn(const json& cell)
     if (cell.is_number())
         return { PrintedTensor { { cell.get<double>() }, {}, true } };
     if (cell.is_array())
-        return parsePrintedTensors(cell.dump());
+        return parsePrintedTensors(jsonDisplayText(cell));
     return {};
 }
 
@@ -323,7 +324,7 @@ Result<CellTable> cellsFromJson(const json& root, const std::string& path)
                 return makeError(Error::Code::Corrupt, path, "a row of the split JSON has the wrong number of cells");
             std::map<std::string, json> row;
             for (std::size_t c = 0; c < columns.size(); ++c)
-                row[columns[c].is_string() ? columns[c].get<std::string>() : columns[c].dump()] = values[c];
+                row[jsonDisplayText(columns[c])] = values[c];
             table.push_back(std::move(row));
         }
         return table;
@@ -410,6 +411,9 @@ Result<std::vector<InspectorRow>> parseInspectorTable(const std::string& text, c
         const json root = json::parse(text, nullptr, false);
         if (root.is_discarded())
             return makeError(Error::Code::Corrupt, path, "not valid JSON");
+        if (jsonDepth(root) > kMaxJsonDepth)
+            return makeError(
+                Error::Code::Limit, path, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
         auto table = cellsFromJson(root, path);
         if (!table)
             return table.error();
@@ -458,7 +462,7 @@ Result<std::vector<InspectorRow>> parseInspectorTable(const std::string& text, c
         parsed.runtimeOutput = tensorsIn(cell("runtime_intermediate_output"));
         parsed.gap = floatsIn(cell("gap"));
         const json& traces = cell("stacktraces");
-        parsed.stackTraces = traces.is_string() ? traces.get<std::string>() : traces.is_null() ? "" : traces.dump();
+        parsed.stackTraces = traces.is_null() ? "" : jsonDisplayText(traces);
         rows.push_back(std::move(parsed));
     }
     return rows;

@@ -239,9 +239,11 @@ GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const 
     }
     const auto count = static_cast<double>(n);
     m.mse = squaredError / count;
-    m.snr = 10.0 * std::log10((signal / count) / m.mse);
+    // Identical tensors are a perfect match, also when they are all zeros (ReLU outputs, masks):
+    // SNR +inf and cosine 1, where the plain formulas give 0/0 (the Inspector prints nan).
+    m.snr = m.mse == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10((signal / count) / m.mse);
     const double norms = std::sqrt(normA) * std::sqrt(normB);
-    m.cosine = norms > 0 ? dot / norms : 0.0;
+    m.cosine = norms > 0 ? dot / norms : (normA == 0 && normB == 0 ? 1.0 : 0.0);
     return m;
 }
 

@@ -25,8 +25,9 @@ bool gapHigherIsWorse(GapMetric metric);
 
 /// The five distances between a reference (a) and a run (b), computed in float64 after
 /// replacing NaN by 0 (facts sheet §7): MSE = mean((a−b)²); L1 = Σ|a−b| (a sum, as the
-/// Inspector has it); SNR = 10·log10(mean(a²)/MSE) dB (+inf when identical); cosine =
-/// a·b / (|a|·|b|), 0 when either norm is 0 (as torch's eps clamp gives); max |a−b|.
+/// Inspector has it); SNR = 10·log10(mean(a²)/MSE) dB (+inf when identical, also for two
+/// all-zero tensors where the Inspector prints nan); cosine = a·b / (|a|·|b|), 1 when both
+/// norms are 0 (identical) and 0 when only one is; max |a−b|.
 struct GapMetrics {
     double mse = 0;
     double l1 = 0;

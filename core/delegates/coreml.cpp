@@ -7,6 +7,7 @@
 // metadata.json and the debug maps of debug_info.json are decoded.
 #include "decoderutil.h"
 #include "delegate.h"
+#include "util/jsontext.h"
 #include "util/text.h"
 
 #include <nlohmann/json.hpp>
@@ -135,16 +136,14 @@ std::string joinNames(const json& names)
     std::string out;
     if (names.is_array())
         for (const json& name : names)
-            out += (out.empty() ? "" : ", ") + (name.is_string() ? name.get<std::string>() : name.dump());
+            out += (out.empty() ? "" : ", ") + jsonDisplayText(name);
     return out;
 }
 
 void describeMetadata(DelegateInfo& info, const json& metadata)
 {
     if (metadata.contains("identifier"))
-        info.facts.push_back({ "model identifier",
-            metadata["identifier"].is_string() ? metadata["identifier"].get<std::string>()
-                                               : metadata["identifier"].dump() });
+        info.facts.push_back({ "model identifier", jsonDisplayText(metadata["identifier"]) });
     for (const char* key : { "inputNames", "outputNames" }) {
         const auto it = metadata.find(key);
         if (it == metadata.end() || !it->is_array())
@@ -158,7 +157,7 @@ void describeDebugInfo(DelegateInfo& info, const json& debug)
 {
     if (const auto it = debug.find("versionInfo"); it != debug.end() && it->is_object())
         for (const auto& [key, value] : it->items())
-            info.facts.push_back({ "version " + key, value.is_string() ? value.get<std::string>() : value.dump() });
+            info.facts.push_back({ "version " + key, jsonDisplayText(value) });
     if (const auto it = debug.find("debugSymbolToOperationPath"); it != debug.end() && it->is_object())
         info.facts.push_back({ "debug symbols → operation paths", std::to_string(it->size()) });
     if (const auto it = debug.find("debugSymbolToHandles"); it != debug.end() && it->is_object()) {
@@ -167,7 +166,7 @@ void describeDebugInfo(DelegateInfo& info, const json& debug)
         for (const auto& [symbol, handles] : it->items()) {
             if (shown++ == 20)
                 break;
-            info.facts.push_back({ "debug symbol " + symbol, handles.dump() });
+            info.facts.push_back({ "debug symbol " + symbol, jsonDisplayText(handles) });
         }
     }
 }
@@ -253,8 +252,7 @@ bool decodeCoreMl(const DelegateContext& context, DelegateInfo& info)
         info.facts.push_back({ "form", "CMJR reference to a multifunction model in named data" });
         for (const char* key : { "version", "key", "functionName" })
             if (reference.contains(key))
-                info.facts.push_back({ std::string("reference ") + key,
-                    reference[key].is_string() ? reference[key].get<std::string>() : reference[key].dump() });
+                info.facts.push_back({ std::string("reference ") + key, jsonDisplayText(reference[key]) });
         const std::string key = reference.value("key", std::string());
         const std::string function = reference.value("functionName", std::string());
         const auto blob = key.empty() ? std::nullopt : context.namedData(key);

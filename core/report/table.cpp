@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "table.h"
+#include "util/jsontext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -218,7 +219,7 @@ std::string renderJson(const Table& table)
         json["rows"].push_back(std::move(object));
     }
     json["notes"] = table.notes;
-    return json.dump(2) + "\n";
+    return jsonText(json, 2) + "\n";
 }
 
 } // namespace

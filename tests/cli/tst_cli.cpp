@@ -3,6 +3,7 @@
 // real sample through `etscope info --json` and `etscope ops`.
 #include "testsupport.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -108,6 +109,34 @@ private slots:
             QVERIFY2(result.err.contains(reason), qPrintable(result.err));
             QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
             QVERIFY(result.out.isEmpty());
+        }
+    }
+
+    void invalidUtf8BecomesReplacementCharacters()
+    {
+        // Strings in a file are bytes: a corrupt operator name that is not UTF-8 must not abort the
+        // JSON writers. The FlatBuffers Verifier accepts it (it does not check UTF-8).
+        QFile original(sample("executorch/add.pte"));
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QByteArray bytes = original.readAll();
+        const qsizetype at = bytes.indexOf("aten::add");
+        QVERIFY(at > 0);
+        bytes[at + 6] = static_cast<char>(0xFF);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("badutf8.pte"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+        file.close();
+        const QList<QStringList> commands { { QStringLiteral("info"), path, QStringLiteral("--json") },
+            { QStringLiteral("ops"), path, QStringLiteral("--format"), QStringLiteral("json") },
+            { QStringLiteral("graph"), path, QStringLiteral("--format"), QStringLiteral("json") } };
+        for (const QStringList& arguments : commands) {
+            const Run result = run(arguments);
+            QCOMPARE(result.exitCode, 0);
+            const json parsed = json::parse(result.out.toStdString(), nullptr, false);
+            QVERIFY2(!parsed.is_discarded(), qPrintable(arguments.join(QLatin1Char(' '))));
+            QVERIFY(result.out.contains(QStringLiteral("aten::\uFFFDdd")) || result.out.contains(QChar(0xFFFD)));
         }
     }
 

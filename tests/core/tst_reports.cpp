@@ -2,6 +2,7 @@
 // Table renderers: quoting and escaping rules of each format, typed JSON, atomic writes.
 #include "report/table.h"
 #include "util/atomicfile.h"
+#include "util/jsontext.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,6 +79,24 @@ private slots:
         QCOMPARE(parseTableFormat("md"), std::optional<TableFormat>(TableFormat::Markdown));
         QCOMPARE(parseTableFormat("markdown"), std::optional<TableFormat>(TableFormat::Markdown));
         QVERIFY(!parseTableFormat("xlsx"));
+    }
+
+    void jsonTextNeverThrows()
+    {
+        // Bytes from a corrupt file: invalid UTF-8 is replaced, not thrown.
+        const nlohmann::json bad = std::string("op\xff\xfe");
+        QCOMPARE(jsonText(bad), std::string("\"op\xEF\xBF\xBD\xEF\xBF\xBD\""));
+        QCOMPARE(jsonDisplayText(bad), std::string("op\xff\xfe")); // strings are shown as they are
+        // Nesting: measured without recursion; past the limit the value becomes a note.
+        std::string text(100000, '[');
+        text += std::string(100000, ']');
+        const nlohmann::json deep = nlohmann::json::parse(text);
+        QCOMPARE(jsonDepth(deep), std::size_t(100000));
+        QCOMPARE(jsonText(deep), std::string("\"<nested deeper than 128 levels>\""));
+        QCOMPARE(jsonDisplayText(deep, 4), std::string("<nested deeper than 4 levels>"));
+        QCOMPARE(jsonDepth(nlohmann::json::parse("{\"a\": [1, {\"b\": []}], \"c\": 2}")), std::size_t(4));
+        QCOMPARE(jsonDepth(nlohmann::json(3)), std::size_t(0));
+        QCOMPARE(jsonText(nlohmann::json::parse("[1,[2]]")), std::string("[1,[2]]"));
     }
 
     void atomicWrite()

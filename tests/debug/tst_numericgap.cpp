@@ -90,10 +90,15 @@ private slots:
         QCOMPARE(same.mse, 0.0);
         QVERIFY(std::isinf(same.snr) && same.snr > 0);
         QCOMPARE(same.cosine, 1.0);
-        // Zero vectors: cosine 0 (torch's eps clamp), SNR 0/0.
+        // Identical zero vectors (ReLU outputs, masks) are a perfect match, not 0/0: cosine 1 and
+        // SNR +inf, so a graph coloured by either does not paint them as the worst nodes.
         const GapMetrics zero = computeGapMetrics(std::vector<double> { 0, 0 }, std::vector<double> { 0, 0 });
-        QCOMPARE(zero.cosine, 0.0);
-        QVERIFY(std::isnan(zero.snr));
+        QCOMPARE(zero.cosine, 1.0);
+        QVERIFY(std::isinf(zero.snr) && zero.snr > 0);
+        // One side all zeros: nothing in common (cosine 0), and SNR −inf when the reference is.
+        const GapMetrics silent = computeGapMetrics(std::vector<double> { 0, 0 }, std::vector<double> { 1, 0 });
+        QCOMPARE(silent.cosine, 0.0);
+        QVERIFY(std::isinf(silent.snr) && silent.snr < 0);
         // L1 is a sum, not a mean: 3 elements off by 2 → 6.
         QCOMPARE(computeGapMetrics(std::vector<double> { 1, 1, 1 }, std::vector<double> { 3, 3, 3 }).l1, 6.0);
     }
@@ -395,6 +400,13 @@ private slots:
         QVERIFY(json.ok());
         QVERIFY((*json)[0].aotDebugHandle.empty()); // beyond the nesting limit
         QCOMPARE((*json)[0].gap, std::vector<double> { 1e300 });
+        // Nested beyond what any recursive JSON operation can take: refused by name, no crash.
+        const std::string hostile
+            = "[{\"gap\": [1], \"stacktraces\": " + std::string(60000, '[') + std::string(60000, ']') + "}]";
+        auto refused = parseInspectorTable(hostile, "hostile.json");
+        QVERIFY(!refused.ok());
+        QVERIFY(QString::fromStdString(refused.error().message()).contains(QStringLiteral("hostile.json")));
+        QVERIFY(QString::fromStdString(refused.error().message()).contains(QStringLiteral("nested deeper")));
     }
 
     void inspectorBadTables_data()
