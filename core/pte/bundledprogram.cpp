@@ -16,7 +16,8 @@ namespace {
 BundledValue decodeValue(const fbb::Value* value, const std::uint8_t* fileBase)
 {
     BundledValue out;
-    if (!value)
+    // A tag without its table (the Verifier lets it pass) reads as an unknown value.
+    if (!value || !value->val())
         return out;
     switch (value->val_type()) {
     case fbb::ValueUnion::TensorValue: {

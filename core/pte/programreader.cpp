@@ -236,6 +236,15 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         return std::nullopt;
     }
     value.rawTag = static_cast<int>(evalue->val_type());
+    // The Verifier accepts a union whose tag is set but whose table is absent.
+    if (evalue->val_type() != fbp::KernelTypes::NONE && !evalue->val()) {
+        if (evalue->val_type() > fbp::KernelTypes::MAX) {
+            value.kind = Value::Kind::Unknown;
+            return std::nullopt;
+        }
+        return corrupt(
+            where + ": the value's type tag is " + std::to_string(value.rawTag) + " but its table is missing", evalue);
+    }
     switch (evalue->val_type()) {
     case fbp::KernelTypes::NONE:
         value.kind = Value::Kind::Missing;
@@ -334,6 +343,11 @@ std::optional<Error> ProgramDecoder::decodeInstruction(const fbp::Instruction* i
     }
     out.fileOffset = fileOffsetOf(instruction);
     out.rawTag = static_cast<int>(instruction->instr_args_type());
+    if (instruction->instr_args_type() != fbp::InstructionArguments::NONE && !instruction->instr_args()
+        && instruction->instr_args_type() <= fbp::InstructionArguments::MAX)
+        return corrupt(where + ": the instruction's type tag is " + std::to_string(out.rawTag)
+                + " but its arguments table is missing",
+            instruction);
     const auto copyArgs = [&](const flatbuffers::Vector<std::int32_t>* args) -> std::optional<Error> {
         if (!args)
             return std::nullopt;
