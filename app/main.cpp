@@ -8,10 +8,20 @@
 #include <QFileInfo>
 #include <QIcon>
 
+#include <cstdio>
+
 int main(int argc, char** argv)
 {
     if (etscope::app::isCliInvocation(argc, argv))
         return etscope::app::runCli(argc, argv);
+    // Without a display Qt would abort in its platform plugin; say what to do instead.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")) {
+        std::fputs("etscope: no display for the desktop app (DISPLAY and WAYLAND_DISPLAY are not set); use a "
+                   "subcommand (etscope --help) or set QT_QPA_PLATFORM=offscreen\n",
+            stderr);
+        return 1;
+    }
 
     QApplication application(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("ETScope"));

@@ -7,6 +7,7 @@
 #include "gap.h"
 
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -82,8 +83,14 @@ bool isCliInvocation(int argc, char** argv)
     if (argc < 2)
         return false;
     const std::string first = argv[1];
-    return first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
-        || first == "--help" || first == "-h" || first == "help" || first == "--version" || first == "-v";
+    if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
+        || first == "--help" || first == "-h" || first == "help" || first == "--version" || first == "-v")
+        return true;
+    // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
+    // on the command line instead of starting the desktop app on a file called "inof".
+    std::error_code error;
+    return !first.empty() && first.front() != '-' && first.find_first_of("/.") == std::string::npos
+        && !std::filesystem::exists(first, error);
 }
 
 int runCli(int argc, char** argv)
@@ -121,7 +128,8 @@ int runCli(int argc, char** argv)
         return runGraph(args);
     if (command == "export")
         return runExport(argc, argv, args);
-    std::cerr << "etscope: unknown subcommand '" << command << "' (see etscope --help)\n";
+    std::cerr << "etscope: unknown subcommand '" << command
+              << "' (subcommands: info, ops, graph, export, gap; see etscope --help)\n";
     return ExitUsage;
 }
 

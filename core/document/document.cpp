@@ -69,17 +69,24 @@ std::vector<fs::path> companionCandidates(const fs::path& programPath)
     return candidates;
 }
 
-void attachCompanions(Document& document, const OpenOptions& options)
+/// Attaches the .ptd files the user named (an unreadable one is an error: it was asked for),
+/// then, while external tensors still lack data, .ptd files found beside the program.
+std::optional<Error> attachCompanions(Document& document, const OpenOptions& options)
 {
+    const std::vector<std::string> needed = externalKeys(*document.program);
     for (const std::string& dataPath : options.dataFiles) {
         auto data = readExternalDataFile(dataPath);
         if (!data) {
-            document.warnings.push_back({ "could not attach external data: " + data.error().message(), std::nullopt });
-            continue;
+            Error error = data.error();
+            error.reason = "cannot attach it as external data: " + error.reason;
+            return error;
         }
+        if (std::none_of(
+                needed.begin(), needed.end(), [&](const std::string& key) { return data->find(key) != nullptr; }))
+            document.warnings.push_back(
+                { dataPath + " holds none of the program's external tensors (attached anyway)", std::nullopt });
         document.externalData.push_back(std::move(data).value());
     }
-    const std::vector<std::string> needed = externalKeys(*document.program);
     const auto missing = [&]() {
         std::vector<std::string> result;
         for (const std::string& key : needed)
@@ -112,10 +119,14 @@ void attachCompanions(Document& document, const OpenOptions& options)
             list += (i ? ", " : "") + stillMissing[i];
         if (stillMissing.size() > 8)
             list += ", …";
-        document.warnings.push_back({ std::to_string(stillMissing.size())
-                + " external tensor(s) have no data (no .ptd found beside the program; give one with --data): " + list,
-            std::nullopt });
+        const std::string where = options.dataFiles.empty()
+            ? "no .ptd found beside the program; give one with --data"
+            : "not in the .ptd files given, nor in one beside the program";
+        document.warnings.push_back(
+            { std::to_string(stillMissing.size()) + " external tensor(s) have no data (" + where + "): " + list,
+                std::nullopt });
     }
+    return std::nullopt;
 }
 
 } // namespace
@@ -202,7 +213,8 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
                 document.warnings.push_back(warning);
         }
         GraphBuildOptions buildOptions;
-        if (const auto counts = options.delegateOutputCounts.find(method.name); counts != options.delegateOutputCounts.end())
+        if (const auto counts = options.delegateOutputCounts.find(method.name);
+            counts != options.delegateOutputCounts.end())
             buildOptions.delegateOutputCounts = &counts->second;
         auto graph = std::make_shared<Graph>(buildMethodGraph(method, analysis.delegates, buildOptions));
         for (const Warning& warning : graph->warnings)
@@ -277,7 +289,8 @@ Result<Document> openDocument(const std::string& path, const OpenOptions& option
     document.warnings.insert(
         document.warnings.end(), document.program->warnings.begin(), document.program->warnings.end());
     report(options, 30, "looking for external data");
-    attachCompanions(document, options);
+    if (auto error = attachCompanions(document, options))
+        return *error;
     if (cancelled(options))
         return makeError(Error::Code::Cancelled, path, "stopped by the user");
     if (auto error = analyseDocument(document, options))

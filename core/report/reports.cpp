@@ -55,7 +55,8 @@ json methodJson(const Method& method, const MethodAnalysis* analysis)
         item["offset"] = ref.payload.offset;
         json specs = json::array();
         for (const CompileSpec& spec : ref.compileSpecs)
-            specs.push_back({ { "key", spec.key }, { "value", bytesForDisplay(spec.value) } });
+            // Machine-readable: the whole value (text when printable, else all of it as hex).
+            specs.push_back({ { "key", spec.key }, { "value", bytesForDisplay(spec.value, SIZE_MAX) } });
         item["compile_specs"] = std::move(specs);
         const DelegateInfo* info = analysis && d < analysis->delegates.size() ? &analysis->delegates[d] : nullptr;
         item["format"] = info ? info->format : "opaque";
@@ -94,7 +95,9 @@ json programJson(const Program& program, const Document& document)
         out["extended_header"]
             = { { "header_length", program.header->length }, { "program_size", program.header->programSize },
                   { "segment_base_offset", program.header->segmentBaseOffset },
-                  { "segment_data_size", program.header->segmentDataSize } };
+                  // Headers shorter than 32 bytes (before ExecuTorch 1.0) have no such field.
+                  { "segment_data_size",
+                      program.header->length >= 32 ? json(program.header->segmentDataSize) : json(nullptr) } };
     } else {
         out["extended_header"] = nullptr;
     }

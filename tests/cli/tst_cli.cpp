@@ -75,6 +75,8 @@ private slots:
                                         << QStringLiteral("no method named 'nope' (methods: forward)");
         QTest::addRow("option without value") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
             QStringLiteral("--method") } << QStringLiteral("needs a value");
+        QTest::addRow("mistyped subcommand") << QStringList { QStringLiteral("inof"), sample("executorch/add.pte") }
+                                             << QStringLiteral("unknown subcommand 'inof'");
     }
 
     void usageErrors()
@@ -85,6 +87,24 @@ private slots:
         QCOMPARE(result.exitCode, 1);
         QVERIFY2(result.err.contains(message), qPrintable(result.err));
         QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
+    }
+
+    void noDisplayIsAClearError()
+    {
+        // A file but no display (ssh, CI): one line saying what to do, not Qt's abort.
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
+            environment.remove(QLatin1String(name));
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(ETSCOPE_BINARY), { sample("executorch/add.pte") });
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 1);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(
+            err.contains(QStringLiteral("no display")) && err.contains(QStringLiteral("QT_QPA_PLATFORM=offscreen")),
+            qPrintable(err));
     }
 
     void inputErrors_data()
@@ -110,6 +130,24 @@ private slots:
             QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
             QVERIFY(result.out.isEmpty());
         }
+    }
+
+    void dataFileGivenButUnusable()
+    {
+        // A .ptd the user named must be usable: missing or not a .ptd is an input error (2).
+        for (const QString& data : { QStringLiteral("/nonexistent/weights.ptd"), sample("executorch/add.pte") }) {
+            const Run result
+                = run({ QStringLiteral("info"), sample("executorch/xor.pte"), QStringLiteral("--data"), data });
+            QCOMPARE(result.exitCode, 2);
+            QVERIFY2(result.err.startsWith(QStringLiteral("etscope info: ") + data + QStringLiteral(": cannot attach")),
+                qPrintable(result.err));
+            QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
+        }
+        // The right one from elsewhere works, and no warning claims none was given.
+        const Run ok = run({ QStringLiteral("info"), sample("executorch/xor.pte"), QStringLiteral("--json"),
+            QStringLiteral("--data"), sample("executorch/xor.ptd") });
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY(!ok.out.contains(QStringLiteral("give one with --data")));
     }
 
     void invalidUtf8BecomesReplacementCharacters()
