@@ -34,14 +34,15 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(
         QStringLiteral("See what ExecuTorch really did with your model. Subcommands: etscope --help"));
     parser.addPositionalArgument(QStringLiteral("files"),
-        QStringLiteral("ExecuTorch files to open (.pte, .bpte, .ptd)"), QStringLiteral("[FILE…]"));
+        QStringLiteral("ExecuTorch files to open (.pte, .bpte, .ptd); ETDumps (.etdp), ETRecords and Inspector tables "
+                       "(.csv/.tsv) after a program are attached to it"),
+        QStringLiteral("[FILE…]"));
     parser.process(application);
 
     etscope::ui::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    for (const QString& file : files)
-        window.openFile(file);
+    window.openFiles(files);
     if (files.isEmpty()) {
         const QString demo = etscope::app::demoProgramPath();
         if (!demo.isEmpty())

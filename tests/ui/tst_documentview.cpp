@@ -343,6 +343,62 @@ private slots:
             QCOMPARE(row.values[static_cast<std::size_t>(mse - gap.columns.begin())].value_or(-1), 0.0);
     }
 
+    void commandLineAttachesDebugArtifacts()
+    {
+        // `etscope prog.pte run.etdp ref.etdp`: the dumps join the program listed before them.
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/add.pte")),
+            generated + QStringLiteral("add.intermediates.etdp"),
+            generated + QStringLiteral("add.intermediates.x3.etdp") });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QCOMPARE(window.tabs()->count(), 1);
+        auto* view = window.currentView();
+        QVERIFY(view);
+        QVERIFY(view->controller()->debug().run);
+        QVERIFY(view->controller()->debug().reference);
+        QVERIFY(
+            QString::fromStdString(view->controller()->debug().reference->path()).endsWith(QStringLiteral("x3.etdp")));
+        // A later ETRecord on its own joins the program of the current tab.
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin")) });
+        QCOMPARE(window.tabs()->count(), 1);
+        QVERIFY(view->controller()->debug().etrecord);
+        // Names decide the kind; programs and unknown files are not artifacts.
+        QCOMPARE(debugArtifactKind(QStringLiteral("/x/run.ETDP"), false), std::optional<AttachKind>(AttachKind::Run));
+        QCOMPARE(debugArtifactKind(QStringLiteral("run.etdp"), true), std::optional<AttachKind>(AttachKind::Reference));
+        QCOMPARE(
+            debugArtifactKind(QStringLiteral("gap.tsv"), false), std::optional<AttachKind>(AttachKind::InspectorTable));
+        QVERIFY(!debugArtifactKind(QStringLiteral("model.pte"), false));
+        QVERIFY(!debugArtifactKind(QStringLiteral("weights.ptd"), false));
+    }
+
+    void collapsedDelegateShowsItsWorstInnerNode()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        const Graph& top = f.view->presentation()->methodGraph();
+        const Node& big = *std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
+            return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
+        });
+        HeatTable table;
+        table.columns = { { "mse", true, "" } };
+        double value = 1;
+        for (const Node& inner : big.subgraph->nodes)
+            if (inner.kind == NodeKind::Operator)
+                table.rows.push_back({ { big.id, inner.id }, inner.label, { value++ } });
+        table.rows.push_back({ { NodeId::none(), NodeId::none() }, "unmatched", { 0.5 } });
+        f.view->setHeatTable(table);
+        const auto heat = f.view->heatmapPanel()->graphHeat();
+        // Collapsed, the delegate carries the hottest of its inner rows (13 of 13: position 1).
+        const auto delegate = heat.find({ big.id.value, NodeId::none().value });
+        QVERIFY(delegate != heat.end());
+        QCOMPARE(delegate->second.first, 1.0);
+        QVERIFY(delegate->second.second.startsWith(QStringLiteral("inside: mse 13")));
+        // The unmatched row paints nothing; the inner nodes keep their own values.
+        QCOMPARE(heat.size(), std::size_t(big.subgraph->operatorCount() + 1));
+    }
+
     void bundledDemoOpensWithItsGap()
     {
         // The demo as the build writes it (program + ETDump pair beside it), opened the way the

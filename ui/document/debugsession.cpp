@@ -117,6 +117,18 @@ std::optional<Error> attach(DebugSession& session, AttachKind kind, const QStrin
     return std::nullopt;
 }
 
+std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
+{
+    const QString name = QFileInfo(path).fileName().toLower();
+    if (name.endsWith(QLatin1String(".etdp")))
+        return haveRun ? AttachKind::Reference : AttachKind::Run;
+    if (name == QLatin1String("etrecord.bin") || name.endsWith(QLatin1String(".etrecord")))
+        return AttachKind::ETRecord;
+    if (name.endsWith(QLatin1String(".csv")) || name.endsWith(QLatin1String(".tsv")))
+        return AttachKind::InspectorTable;
+    return std::nullopt;
+}
+
 QStringList attachCompanions(DebugSession& session, const QString& programPath, std::vector<Warning>& warnings)
 {
     QStringList attached;

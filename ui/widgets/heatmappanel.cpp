@@ -315,13 +315,20 @@ std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHea
     for (const core::HeatTable::Row& row : table.rows) {
         if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
             continue;
-        // A node with several rows (one per output) is painted with its worst one.
+        // A node with several rows (one per output) is painted with its worst one, and a
+        // collapsed delegate with the worst of its own rows and its inner nodes' rows.
         const double value = *row.values[c];
         const double position = m_model->scale().position(table, c, value);
-        const auto [it, fresh] = heat.try_emplace({ row.origin.top.value, row.origin.inner.value });
-        if (fresh || position > it->second.first)
-            it->second = { position,
-                QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3) };
+        const QString text
+            = QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3);
+        const auto paint = [&](std::pair<int, int> key, const QString& label) {
+            const auto [it, fresh] = heat.try_emplace(key);
+            if (fresh || position > it->second.first)
+                it->second = { position, label };
+        };
+        paint({ row.origin.top.value, row.origin.inner.value }, text);
+        if (row.origin.inner.valid())
+            paint({ row.origin.top.value, core::NodeId::none().value }, tr("inside: %1").arg(text));
     }
     return heat;
 }

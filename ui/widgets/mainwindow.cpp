@@ -27,6 +27,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace etscope::ui {
@@ -331,12 +332,55 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
 
 void MainWindow::openFile(const QString& path, const QString& titleNote)
 {
+    openProgram(path, titleNote, {});
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    struct Pending {
+        QString program;
+        QList<QPair<int, QString>> attachments;
+    };
+    QList<Pending> programs;
+    QList<QPair<int, QString>> toCurrent;
+    for (const QString& path : paths) {
+        QList<QPair<int, QString>>& target = programs.isEmpty() ? toCurrent : programs.last().attachments;
+        const DocumentView* view = currentView();
+        const bool runAttached = programs.isEmpty() && view && view->controller()->debug().run;
+        const bool hasRun = runAttached || std::any_of(target.begin(), target.end(), [](const QPair<int, QString>& a) {
+            return a.first == static_cast<int>(AttachKind::Run);
+        });
+        if (const auto kind = debugArtifactKind(path, hasRun);
+            kind && (!programs.isEmpty() || (view && view->controller()->document()))) {
+            target.append({ static_cast<int>(*kind), path });
+            continue;
+        }
+        programs.append({ path, {} });
+    }
+    if (!toCurrent.isEmpty())
+        attachAll(currentView(), toCurrent);
+    for (const Pending& pending : programs)
+        openProgram(pending.program, {}, pending.attachments);
+}
+
+void MainWindow::attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments)
+{
+    if (!view)
+        return;
+    for (const auto& [kind, path] : attachments)
+        attachToCurrent(kind, path);
+}
+
+void MainWindow::openProgram(
+    const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments)
+{
     const QString absolute = QFileInfo(path).absoluteFilePath();
     for (int i = 0; i < m_tabs->count(); ++i) {
         auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
         if (view && QFileInfo(view->controller()->path()).absoluteFilePath() == absolute
             && !view->context().delegateNode.valid()) {
             m_tabs->setCurrentIndex(i);
+            attachAll(view, attachments);
             return;
         }
     }
@@ -348,11 +392,11 @@ void MainWindow::openFile(const QString& path, const QString& titleNote)
     QWidget* placeholder = openingPage(controller, path);
     const int index = m_tabs->addTab(placeholder, QFileInfo(path).fileName());
     m_tabs->setCurrentIndex(index);
-    connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path] {
+    connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path, attachments] {
         const int at = m_tabs->indexOf(placeholder);
         m_tabs->removeTab(at);
         placeholder->deleteLater();
-        addView(controller, GraphContext {}, at);
+        attachAll(addView(controller, GraphContext {}, at), attachments);
         addRecent(path);
         updateStatus();
         Q_EMIT documentOpened(path);
@@ -471,21 +515,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 
 void MainWindow::dropEvent(QDropEvent* event)
 {
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (!url.isLocalFile())
-            continue;
-        // Debug artifacts dropped on an open program join it; everything else opens in a tab.
-        const QString path = url.toLocalFile();
-        DocumentView* view = currentView();
-        const bool program = view && view->controller()->document() && view->controller()->document()->program;
-        if (program && path.endsWith(QLatin1String(".etdp"), Qt::CaseInsensitive))
-            attachToCurrent(
-                static_cast<int>(view->controller()->debug().run ? AttachKind::Reference : AttachKind::Run), path);
-        else if (program && (path.endsWith(QLatin1String("etrecord.bin")) || path.endsWith(QLatin1String(".etrecord"))))
-            attachToCurrent(static_cast<int>(AttachKind::ETRecord), path);
-        else
-            openFile(path);
-    }
+    // Debug artifacts dropped on an open program join it; everything else opens in a tab.
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    openFiles(paths);
     event->acceptProposedAction();
 }
 

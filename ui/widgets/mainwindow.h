@@ -28,6 +28,11 @@ public:
     /// Opens a file in a new tab (or switches to it when already open). `titleNote` is shown
     /// in the window title (e.g. "bundled demo").
     void openFile(const QString& path, const QString& titleNote = {});
+    /// Opens files as the command line and a drop give them: programs in tabs; debug artifacts
+    /// (.etdp, etrecord.bin or *.etrecord, Inspector .csv/.tsv tables) join the program listed
+    /// before them, else the program of the current tab (the first ETDump is the run, a second
+    /// the reference); anything else opens in a tab of its own.
+    void openFiles(const QStringList& paths);
     DocumentView* currentView() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
@@ -47,6 +52,9 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
+    void openProgram(const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments);
+    void attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments);
     void buildMenus();
     void openDialog();
     void attachDialog(int kind);
