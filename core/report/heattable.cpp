@@ -49,8 +49,10 @@ double heatPosition(double value, double low, double high, bool logScale, bool h
     double t = 0;
     if (logScale) {
         // Log scales need positive bounds; values at or below zero sit at the bottom.
+        // A degenerate range gets a decade above its floor; a narrow one (cosine 0.99999…1)
+        // keeps its own bounds, or every value would sit at the bottom.
         const double floor = std::max(low, 1e-30);
-        const double top = std::max(high, floor * 10);
+        const double top = high > floor ? high : floor * 10;
         t = value <= 0
             ? 0.0
             : (std::log10(std::max(value, floor)) - std::log10(floor)) / (std::log10(top) - std::log10(floor));

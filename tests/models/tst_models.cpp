@@ -109,6 +109,11 @@ private slots:
         QCOMPARE(heatPosition(-3, 0, 10, false, true), 0.0); // clamped
         QCOMPARE(heatPosition(10, 1, 100, true, true), 0.5); // log10: 1 → 0, 10 → 0.5, 100 → 1
         QCOMPARE(heatPosition(0, 1, 100, true, true), 0.0);
+        // A narrow range on a log scale keeps its bounds: cosine 1 is the best of 0.99999…1,
+        // whatever the scale (it once mapped every cosine to "worst").
+        QCOMPARE(heatPosition(1.0, 0.99999, 1.0, true, false), 0.0);
+        QCOMPARE(heatPosition(0.99999, 0.99999, 1.0, true, false), 1.0);
+        QCOMPARE(heatPosition(5, 5, 5, true, true), 0.0); // degenerate: a decade above the floor
         QCOMPARE(heatPosition(std::numeric_limits<double>::infinity(), 0, 1, false, true), 1.0);
     }
 
