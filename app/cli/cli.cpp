@@ -24,9 +24,12 @@ Usage:
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
                  [--delegate N]
-  etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin]
-              (--reference B.etdp [--reference-buffer B.bin] | --inspector-table T | --bundled-reference)
+  etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin] [--run N]
+              (--reference B.etdp [--reference-buffer B.bin] [--reference-run N]
+               | --inspector-table T | --bundled-reference [--test-case N])
               [--etrecord R] [--metric mse|l1|snr|cosine|maxabs] [--method NAME]
+              [--format text|csv|tsv|md|html|json] [-o OUT]
+  etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope --help | --version
 
@@ -56,6 +59,25 @@ Subcommands:
           ETDump needed). Metrics: MSE, L1 (a sum), SNR (dB), cosine similarity, max |a-b|
           in float64 (all five, or the one --metric names). --etrecord adds debug handles,
           edge op names and delegate output counts.
+          An ETDump holds one Execute block per run of the program: --run N and
+          --reference-run N pick one (counted from 0, default 0), --test-case N the bundled
+          test case (default the run's bundled_input_index, else 0); the notes say which,
+          e.g. run: A.etdp (Execute block 1 of 3). Both ETDumps are checked against the
+          program (kernel event names vs operators, instruction ids, logged tensor shapes and
+          dtypes, debug buffers that are other files): disagreements are a few warnings.
+          Metrics that are not finite print as inf, -inf and nan in text, CSV, TSV, Markdown
+          and HTML (SNR is inf for identical values, -inf when the reference is all zeros;
+          nan comes from inf or nan in the values). JSON has no such numbers: there they are
+          null, and the row's non_finite column names them: snr=inf, cosine=nan.
+          Warnings go to stderr and into the notes; CSV and TSV have no notes, so their
+          notes go to stderr too.
+  profile Per-node timing over the Execute blocks (runs) of an ETDump, as the Inspector
+          tabulates it: node, event_name (native_call_<op> for kernels, DELEGATE_CALL for
+          delegate calls, the backend's own event for inner nodes such as XNNPACK ops),
+          instruction, count (runs), min, p50, p90, avg and max in ms. Ticks are read as
+          nanoseconds (the POSIX platform layer); percentiles interpolate linearly.
+          --etrecord adds op_types (edge graph node names). The ETDump is checked against
+          the program as for gap.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -64,8 +86,11 @@ Options:
   --data PTD      attach an external data file (.ptd); repeatable. Without it a .ptd beside
                   the program is attached when the program needs one.
   -o, --output F  write to F (atomically) instead of standard output
-  --etdump F      gap: the run's ETDump; --debug-buffer its tensor bytes
-  --etrecord R    ops, gap: the ETRecord of the program
+  --etdump F      gap, profile: the run's ETDump; --debug-buffer its tensor bytes
+  --run N         gap: the Execute block of --etdump to compare (from 0; default 0)
+  --reference-run N  gap: the Execute block of --reference (from 0; default 0)
+  --test-case N   gap: the bundled test case for --bundled-reference (from 0)
+  --etrecord R    ops, gap, profile: the ETRecord of the program
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset).
@@ -84,7 +109,8 @@ bool isCliInvocation(int argc, char** argv)
         return false;
     const std::string first = argv[1];
     if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
-        || first == "--help" || first == "-h" || first == "help" || first == "--version" || first == "-v")
+        || first == "profile" || first == "--help" || first == "-h" || first == "help" || first == "--version"
+        || first == "-v")
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
     // on the command line instead of starting the desktop app on a file called "inof".
@@ -107,7 +133,7 @@ int runCli(int argc, char** argv)
     Arguments::Spec spec;
     spec.flags = { "json", "help", "bundled-reference" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
-        "reference-buffer", "inspector-table", "etrecord", "metric" };
+        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -124,12 +150,14 @@ int runCli(int argc, char** argv)
         return args.has("etrecord") ? runOpsWithETRecord(args) : runOps(args);
     if (command == "gap")
         return runGap(args);
+    if (command == "profile")
+        return runProfile(args);
     if (command == "graph")
         return runGraph(args);
     if (command == "export")
         return runExport(argc, argv, args);
     std::cerr << "etscope: unknown subcommand '" << command
-              << "' (subcommands: info, ops, graph, export, gap; see etscope --help)\n";
+              << "' (subcommands: info, ops, graph, export, gap, profile; see etscope --help)\n";
     return ExitUsage;
 }
 

@@ -4,11 +4,13 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "debug/dumpcheck.h"
 #include "debug/etdump.h"
 #include "debug/etrecord.h"
 #include "debug/eventmapper.h"
 #include "debug/inspectortable.h"
 #include "debug/numericgap.h"
+#include "debug/runtimeprofile.h"
 #include "document/document.h"
 #include "report/reports.h"
 
@@ -79,18 +81,64 @@ std::optional<ETRecord> openRecord(const std::string& command, const Arguments& 
     return std::move(record).value();
 }
 
-std::optional<ETDump> openDump(const std::string& path, const std::string& buffer, int& exitCode)
+std::optional<ETDump> openDump(
+    const std::string& command, const std::string& path, const std::string& buffer, int& exitCode)
 {
     auto dump = readETDumpFile(path);
     if (!dump) {
-        exitCode = fail("gap", dump.error());
+        exitCode = fail(command, dump.error());
         return std::nullopt;
     }
     if (auto error = attachDebugBufferOrDefault(dump.value(), buffer)) {
-        exitCode = fail("gap", *error);
+        exitCode = fail(command, *error);
         return std::nullopt;
     }
     return std::move(dump).value();
+}
+
+/// A block or test case number: decimal digits only, counted from 0.
+std::optional<std::size_t> parseIndex(const std::string& text)
+{
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return static_cast<std::size_t>(std::stoul(text));
+}
+
+/// Reads `--name N` into `index` when given; false (usage error printed) when N is no number.
+bool indexOption(const Arguments& args, const std::string& name, std::optional<std::size_t>& index, int& exitCode)
+{
+    if (!args.has(name))
+        return true;
+    index = parseIndex(args.value(name));
+    if (!index)
+        exitCode = usage("gap", "--" + name + " expects a number counted from 0, not '" + args.value(name) + "'");
+    return index.has_value();
+}
+
+/// A usage error unless `block` is one of the Execute blocks of `dump`.
+bool checkBlock(const ETDump& dump, const std::string& option, std::size_t block, int& exitCode)
+{
+    const std::size_t count = dump.executeBlocks().size();
+    if (block < count)
+        return true;
+    exitCode = usage("gap",
+        "--" + option + " " + std::to_string(block) + ": " + dump.path() + " has "
+            + (count == 0 ? std::string("no Execute block")
+                          : std::to_string(count) + " Execute block(s), numbered 0 to " + std::to_string(count - 1)));
+    return false;
+}
+
+/// Warnings on stderr (also in the notes), and for CSV/TSV, which have no notes, the notes too.
+void printDiagnostics(
+    const std::string& command, const std::vector<Warning>& warnings, const Table& table, TableFormat format)
+{
+    for (const Warning& warning : warnings)
+        std::cerr << "etscope " << command << ": warning: " << warning.message << "\n";
+    if (format != TableFormat::Csv && format != TableFormat::Tsv)
+        return;
+    for (const std::string& note : table.notes)
+        if (note.rfind("warning: ", 0) != 0)
+            std::cerr << "etscope " << command << ": " << note << "\n";
 }
 
 } // namespace
@@ -106,6 +154,24 @@ int runGap(const Arguments& args)
         return usage("gap", "--etdump FILE is required");
     if (args.has("reference-buffer") && !args.has("reference"))
         return usage("gap", "--reference-buffer needs --reference");
+    if (args.has("reference-run") && !args.has("reference"))
+        return usage("gap", "--reference-run needs --reference");
+    if (args.has("test-case") && !args.has("bundled-reference"))
+        return usage("gap", "--test-case needs --bundled-reference");
+    if (args.has("run") && inspector)
+        return usage("gap", "--run selects a run of --etdump, which --inspector-table does not read");
+    GapOptions options;
+    std::optional<std::size_t> runBlock;
+    std::optional<std::size_t> referenceBlock;
+    std::optional<std::size_t> testCase;
+    int parseExit = ExitOk;
+    if (!indexOption(args, "run", runBlock, parseExit) || !indexOption(args, "reference-run", referenceBlock, parseExit)
+        || !indexOption(args, "test-case", testCase, parseExit))
+        return parseExit;
+    options.runBlock = runBlock.value_or(0);
+    options.referenceBlock = referenceBlock.value_or(0);
+    if (testCase)
+        options.testCase = static_cast<int>(*testCase);
     std::optional<GapMetric> metric;
     if (args.has("metric")) {
         metric = parseGapMetric(args.value("metric"));
@@ -136,29 +202,78 @@ int runGap(const Arguments& args)
         report
             = mapInspectorTable(rows.value(), mapper, metric.value_or(GapMetric::Mse), args.value("inspector-table"));
     } else {
-        const auto run = openDump(args.value("etdump"), args.value("debug-buffer"), exitCode);
+        const auto run = openDump("gap", args.value("etdump"), args.value("debug-buffer"), exitCode);
         if (!run)
             return exitCode;
+        if (!checkBlock(*run, "run", options.runBlock, exitCode))
+            return exitCode;
+        std::vector<Warning> dumpWarnings = run->warnings;
         if (args.has("reference")) {
-            const auto reference = openDump(args.value("reference"), args.value("reference-buffer"), exitCode);
+            const auto reference = openDump("gap", args.value("reference"), args.value("reference-buffer"), exitCode);
             if (!reference)
                 return exitCode;
-            report = compareETDumps(*run, *reference, mapper);
+            if (!checkBlock(*reference, "reference-run", options.referenceBlock, exitCode))
+                return exitCode;
+            if (reference->path() != run->path())
+                dumpWarnings.insert(dumpWarnings.end(), reference->warnings.begin(), reference->warnings.end());
+            report = compareETDumps(*run, *reference, mapper, options);
         } else {
             if (!document->bundled)
                 return usage("gap", document->path + ": --bundled-reference needs a bundled program (.bpte)");
-            auto bundled = compareWithBundled(*run, *document->bundled, *document->program, mapper);
+            auto bundled = compareWithBundled(*run, *document->bundled, *document->program, mapper, options);
             if (!bundled)
                 return fail("gap", bundled.error());
             report = std::move(bundled).value();
         }
+        // The readers' own findings (tensors outside the debug buffer, odd events) come first.
+        report.warnings.insert(report.warnings.begin(), dumpWarnings.begin(), dumpWarnings.end());
     }
-    for (const Warning& warning : report.warnings)
-        std::cerr << "etscope gap: warning: " << warning.message << "\n";
-    Table table = gapTable(report, metric);
+    Table table = gapTable(report, metric, *format == TableFormat::Json);
     if (*format == TableFormat::Text)
         table.title.clear();
+    printDiagnostics("gap", report.warnings, table, *format);
     return emit("gap", args, renderTable(table, *format));
+}
+
+int runProfile(const Arguments& args)
+{
+    if (!args.has("etdump"))
+        return usage("profile", "--etdump FILE is required");
+    const auto format = parseTableFormat(args.value("format", "text"));
+    if (!format)
+        return usage("profile", "unknown format '" + args.value("format") + "' (text, csv, tsv, md, html or json)");
+    int exitCode = ExitOk;
+    const std::optional<ETRecord> record = openRecord("profile", args, exitCode);
+    if (exitCode != ExitOk)
+        return exitCode;
+    const auto document = openProgram("profile", args, record ? &*record : nullptr, exitCode);
+    if (!document)
+        return exitCode;
+    const Method* method = methodOf("profile", *document, args, exitCode);
+    if (!method)
+        return exitCode;
+    const EventMapper mapper(*document->analysis(*method)->graph, record ? &*record : nullptr, method->name);
+    auto dump = readETDumpFile(args.value("etdump"));
+    if (!dump)
+        return fail("profile", dump.error());
+
+    const RuntimeProfile profile = buildRuntimeProfile(*dump, mapper);
+    std::vector<Warning> warnings = dump->warnings;
+    if (profile.executeBlocks == 0)
+        warnings.push_back(
+            { dump->path() + ": no Execute block: the program never ran while it was logged", std::nullopt });
+    for (Warning& warning : dumpFitWarnings(checkDumpFitsProgram(*dump, mapper), dump->path(), method->name))
+        warnings.push_back(std::move(warning));
+    warnings.insert(warnings.end(), profile.warnings.begin(), profile.warnings.end());
+
+    Table table = nodeTimingTable(profile);
+    table.notes.insert(table.notes.begin(), "run: " + dump->path() + ", method '" + method->name + "'");
+    for (const Warning& warning : warnings)
+        table.notes.push_back("warning: " + warning.message);
+    if (*format == TableFormat::Text)
+        table.title.clear();
+    printDiagnostics("profile", warnings, table, *format);
+    return emit("profile", args, renderTable(table, *format));
 }
 
 int runOpsWithETRecord(const Arguments& args)

@@ -6,8 +6,13 @@
 namespace etscope::app {
 
 /// `etscope gap PROGRAM --etdump A.etdp (--reference B.etdp | --inspector-table T | --bundled-reference) …`:
-/// the per-node numeric gap table. Returns an ExitCode.
+/// the per-node numeric gap table of one Execute block (--run, --reference-run) or test case
+/// (--test-case). Returns an ExitCode.
 int runGap(const Arguments& args);
+
+/// `etscope profile PROGRAM --etdump A.etdp [--etrecord R] …`: per-node timing statistics over
+/// the Execute blocks of the ETDump (count, min, p50, p90, avg, max in ms). Returns an ExitCode.
+int runProfile(const Arguments& args);
 
 /// `etscope ops PROGRAM --etrecord R`: the operator table exactly as get_delegation_info
 /// computes it from the ETRecord's edge graph.

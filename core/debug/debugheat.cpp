@@ -47,6 +47,10 @@ HeatTable timingHeatTable(const RuntimeProfile& profile)
     table.title = "Runtime (" + std::to_string(profile.executeBlocks) + " run(s))";
     for (const char* name : { "p50", "p90", "avg", "min", "max", "span p50" })
         table.columns.push_back({ std::string(name) + " (ms)", true, "ms" });
+    // The sample count is no cost. HeatTable cannot mark a column as "not a metric", so it comes
+    // last (the panel colours by the first column by default) and counts fewer samples as worse:
+    // statistics over fewer runs say less.
+    table.columns.push_back({ "count", false, "runs" });
     for (const NodeTiming& timing : profile.nodes) {
         HeatTable::Row row;
         row.origin = timing.origin;
@@ -55,6 +59,7 @@ HeatTable timingHeatTable(const RuntimeProfile& profile)
         for (const double v : { k.p50, k.p90, k.avg, k.min, k.max })
             row.values.push_back(profile.toMs(v));
         row.values.push_back(timing.span ? std::optional<double>(profile.toMs(timing.span->p50)) : std::nullopt);
+        row.values.push_back(static_cast<double>(k.count));
         table.rows.push_back(std::move(row));
     }
     return table;

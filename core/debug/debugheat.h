@@ -18,7 +18,8 @@ namespace etscope::core {
 HeatTable gapHeatTable(const GapReport& report);
 
 /// Node timings as heat: one row per timed node (execution order), columns p50, p90, avg, min,
-/// max in ms, and the OPERATOR_CALL span's p50 where one was logged.
+/// max in ms, the OPERATOR_CALL span's p50 where one was logged, and last the count of samples
+/// (runs) behind the statistics, which is no cost (higherIsWorse false, unit "runs").
 HeatTable timingHeatTable(const RuntimeProfile& profile);
 
 /// Several runs side by side (e.g. before/after a change): the average kernel time in ms of

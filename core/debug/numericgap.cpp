@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "numericgap.h"
 
+#include "dumpcheck.h"
 #include "util/scalartype.h"
 #include "util/text.h"
 
@@ -131,6 +132,13 @@ NodeId outputNode(const Graph& graph, std::size_t ordinal)
     return NodeId::none();
 }
 
+/// Tensor dtypes are spelled "FLOAT"; scalar values "Int", "Double".
+bool isTensorDtype(const std::string& dtype)
+{
+    return dtype.size() >= 2 && std::isupper(static_cast<unsigned char>(dtype[0]))
+        && std::isupper(static_cast<unsigned char>(dtype[1]));
+}
+
 void fillMetrics(GapRow& row, const Extracted& run, const Extracted& reference)
 {
     row.shape = run.shape;
@@ -144,13 +152,38 @@ void fillMetrics(GapRow& row, const Extracted& run, const Extracted& reference)
         return;
     }
     if (run.values.size() != reference.values.size()) {
-        row.problem = "shape mismatch: run " + formatShape(run.shape) + ", reference " + formatShape(reference.shape);
+        row.problem = "shapes differ: run " + formatShape(run.shape) + ", reference " + formatShape(reference.shape)
+            + " (" + std::to_string(run.values.size()) + " vs " + std::to_string(reference.values.size())
+            + " elements): not compared";
         return;
     }
-    if (run.shape != reference.shape && !reference.shape.empty() && !run.shape.empty())
-        row.problem = "shapes differ (" + formatShape(run.shape) + " vs " + formatShape(reference.shape)
-            + ") but hold as many elements: compared in order";
+    // Scalars (Int, Bool, Double values) have no shape; a zero-dim tensor's [] is a shape.
+    const bool tensors = isTensorDtype(run.dtype) && isTensorDtype(reference.dtype);
+    if (run.shape != reference.shape && (tensors || (!reference.shape.empty() && !run.shape.empty())))
+        row.problem = "shapes differ: run " + formatShape(run.shape) + ", reference " + formatShape(reference.shape)
+            + ", as many elements: compared in order";
     row.metrics = computeGapMetrics(reference.values, run.values);
+}
+
+/// One NaN spelling: arithmetic on x86 makes NaNs with the sign bit set, which printf writes "-nan".
+double canonical(double value)
+{
+    return std::isnan(value) ? std::numeric_limits<double>::quiet_NaN() : value;
+}
+
+std::string nonFiniteText(double value)
+{
+    return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+}
+
+/// The fit of one compared block and its debug buffer, as report warnings.
+void checkAgainstProgram(GapReport& report, const ETDump& dump, std::size_t block, const EventMapper& mapper)
+{
+    const DumpFit fit = checkDumpFitsProgram(dump, mapper, block);
+    for (Warning& warning : dumpFitWarnings(fit, describeExecuteBlock(dump, block), mapper.method()))
+        report.warnings.push_back(std::move(warning));
+    if (auto buffer = checkDebugBufferKind(dump))
+        report.warnings.push_back(std::move(*buffer));
 }
 
 std::string lowered(std::string_view text)
@@ -231,7 +264,9 @@ GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const 
         const double d = a - b;
         squaredError += d * d;
         m.l1 += std::abs(d);
-        m.maxAbs = std::max(m.maxAbs, std::abs(d));
+        // inf − inf is NaN: keep it, where std::max would drop it and report 0.
+        m.maxAbs = std::isnan(d) || std::isnan(m.maxAbs) ? std::numeric_limits<double>::quiet_NaN()
+                                                         : std::max(m.maxAbs, std::abs(d));
         signal += a * a;
         dot += a * b;
         normA += a * a;
@@ -247,21 +282,37 @@ GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const 
     return m;
 }
 
+std::string describeExecuteBlock(const ETDump& dump, std::size_t block)
+{
+    return dump.path() + " (Execute block " + std::to_string(block) + " of "
+        + std::to_string(dump.executeBlocks().size()) + ")";
+}
+
 GapReport compareETDumps(
     const ETDump& run, const ETDump& reference, const EventMapper& mapper, const GapOptions& options)
 {
     GapReport report;
     report.mode = "etdump";
-    report.run = run.path();
-    report.reference = reference.path();
+    report.run = describeExecuteBlock(run, options.runBlock);
+    report.reference = describeExecuteBlock(reference, options.referenceBlock);
+    report.runBlock = options.runBlock;
+    report.runBlocks = run.executeBlocks().size();
+    report.referenceBlock = options.referenceBlock;
+    report.referenceBlocks = reference.executeBlocks().size();
     const RunBlock* runBlock = executeBlock(run, options.runBlock);
     const RunBlock* refBlock = executeBlock(reference, options.referenceBlock);
     if (!runBlock || !refBlock) {
-        report.warnings.push_back({ std::string(!runBlock ? run.path() : reference.path()) + ": no Execute block "
-                + std::to_string(!runBlock ? options.runBlock : options.referenceBlock),
+        const ETDump& missing = !runBlock ? run : reference;
+        const std::size_t count = missing.executeBlocks().size();
+        report.warnings.push_back({ missing.path() + ": no Execute block "
+                + std::to_string(!runBlock ? options.runBlock : options.referenceBlock) + " (it has "
+                + std::to_string(count) + (count ? ", counted from 0)" : ")"),
             std::nullopt });
         return report;
     }
+    checkAgainstProgram(report, run, options.runBlock, mapper);
+    if (reference.path() != run.path() || options.referenceBlock != options.runBlock)
+        checkAgainstProgram(report, reference, options.referenceBlock, mapper);
     const Collected a = collect(*runBlock);
     const Collected b = collect(*refBlock);
     if (a.groups.empty() && a.outputs.empty())
@@ -350,7 +401,9 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
             "the bundled program has no test suite for method '" + mapper.method() + "'");
     const RunBlock* runBlock = executeBlock(run, options.runBlock);
     if (!runBlock)
-        return makeError(Error::Code::Usage, run.path(), "no Execute block " + std::to_string(options.runBlock));
+        return makeError(Error::Code::Usage, run.path(),
+            "no Execute block " + std::to_string(options.runBlock) + " (it has "
+                + std::to_string(run.executeBlocks().size()) + ")");
     const int testCase = options.testCase  ? *options.testCase
         : runBlock->bundledInputIndex >= 0 ? runBlock->bundledInputIndex
                                            : 0;
@@ -360,8 +413,14 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
                 + std::to_string(suite->cases.size()) + ")");
     GapReport report;
     report.mode = "bundled";
-    report.run = run.path();
-    report.reference = program.path() + " (test case " + std::to_string(testCase) + " expected outputs)";
+    report.run = describeExecuteBlock(run, options.runBlock);
+    report.runBlock = options.runBlock;
+    report.runBlocks = run.executeBlocks().size();
+    report.testCase = testCase;
+    report.testCases = suite->cases.size();
+    report.reference = program.path() + " (test case " + std::to_string(testCase) + " of "
+        + std::to_string(suite->cases.size()) + ": expected outputs)";
+    checkAgainstProgram(report, run, options.runBlock, mapper);
     const Collected a = collect(*runBlock);
     const auto& expected = suite->cases[static_cast<std::size_t>(testCase)].expectedOutputs;
     if (a.outputs.empty())
@@ -437,7 +496,7 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
     return report;
 }
 
-Table gapTable(const GapReport& report, std::optional<GapMetric> only)
+Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJson)
 {
     Table table;
     table.title = "Numeric gap (" + report.mode + ")";
@@ -454,17 +513,29 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only)
         table.columns.push_back("inspector_gap");
     table.columns.push_back("aot_ops");
     table.columns.push_back("problem");
+    if (forJson)
+        table.columns.push_back("non_finite");
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const GapRow& row = report.rows[r];
         std::vector<TableCell> cells { static_cast<long long>(r), row.label, row.runtimeOp,
             static_cast<long long>(row.instruction), static_cast<long long>(row.outputIndex),
             row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
-        for (const GapMetric m : metrics)
-            cells.push_back(row.metrics ? TableCell(row.metrics->value(m)) : TableCell(std::string()));
+        std::string nonFinite;
+        for (const GapMetric m : metrics) {
+            if (!row.metrics) {
+                cells.emplace_back(std::string());
+                continue;
+            }
+            const double value = canonical(row.metrics->value(m));
+            if (!std::isfinite(value))
+                nonFinite
+                    += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "=" + nonFiniteText(value);
+            cells.emplace_back(value);
+        }
         if (imported) {
             std::string gap;
             for (const double g : row.imported)
-                gap += (gap.empty() ? "" : ", ") + cellText(TableCell(g));
+                gap += (gap.empty() ? "" : ", ") + cellText(TableCell(canonical(g)));
             cells.emplace_back(gap);
         }
         std::string ops;
@@ -472,6 +543,8 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only)
             ops += (ops.empty() ? "" : ", ") + op;
         cells.emplace_back(ops);
         cells.emplace_back(row.problem);
+        if (forJson)
+            cells.emplace_back(nonFinite);
         table.rows.push_back(std::move(cells));
     }
     table.notes.push_back("reference: " + report.reference);
@@ -479,6 +552,10 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only)
     if (report.importedMetric)
         table.notes.push_back(
             "inspector_gap holds the Inspector's " + std::string(gapMetricName(*report.importedMetric)) + " values");
+    if (forJson)
+        table.notes.push_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
+    for (const Warning& warning : report.warnings)
+        table.notes.push_back("warning: " + warning.message);
     return table;
 }
 

@@ -27,7 +27,8 @@ bool gapHigherIsWorse(GapMetric metric);
 /// replacing NaN by 0 (facts sheet §7): MSE = mean((a−b)²); L1 = Σ|a−b| (a sum, as the
 /// Inspector has it); SNR = 10·log10(mean(a²)/MSE) dB (+inf when identical, also for two
 /// all-zero tensors where the Inspector prints nan); cosine = a·b / (|a|·|b|), 1 when both
-/// norms are 0 (identical) and 0 when only one is; max |a−b|.
+/// norms are 0 (identical) and 0 when only one is; max |a−b|. inf in the values can make any
+/// of them NaN (inf − inf), max |a−b| included.
 struct GapMetrics {
     double mse = 0;
     double l1 = 0;
@@ -60,8 +61,15 @@ struct GapRow {
 
 struct GapReport {
     std::string mode; ///< "etdump", "bundled" or "inspector"
-    std::string reference; ///< what the reference side is (file, test case)
-    std::string run;
+    /// What the reference side is: "FILE (Execute block 0 of 3)", "FILE (test case 2 of 10: expected outputs)".
+    std::string reference;
+    std::string run; ///< "FILE (Execute block 1 of 3)"
+    std::size_t runBlock = 0; ///< the Execute block of the run compared (0-based among Execute blocks)
+    std::size_t runBlocks = 0; ///< how many Execute blocks the run has
+    std::size_t referenceBlock = 0; ///< etdump mode: the Execute block of the reference compared
+    std::size_t referenceBlocks = 0;
+    std::optional<int> testCase; ///< bundled mode: the test case compared
+    std::size_t testCases = 0; ///< bundled mode: how many the method's suite has
     std::optional<GapMetric> importedMetric; ///< inspector mode: the distance the table holds
     std::vector<GapRow> rows; ///< execution order
     std::vector<Warning> warnings;
@@ -74,10 +82,16 @@ struct GapOptions {
     std::uint64_t maxElements = 1ull << 26;
 };
 
+/// "FILE (Execute block 1 of 3)": which run of a file a report used (block 0-based).
+std::string describeExecuteBlock(const ETDump& dump, std::size_t block);
+
 /// Compares the intermediate outputs of two ETDumps of the same program, per instruction (and
 /// delegate identifier), plus the program outputs. Delegate calls compare only their outputs:
 /// the last num_outs logged args (ETRecord map, else the graph's input/output split). Never
-/// fails: values that cannot be read become rows with `problem` set; missing blocks a warning.
+/// fails: values that cannot be read become rows with `problem` set ("shapes differ: …" when
+/// run and reference logged different shapes); missing blocks a warning. Both compared blocks
+/// are checked against the program (checkDumpFitsProgram) and both debug buffers against
+/// other file kinds (checkDebugBufferKind): disagreements become a few warnings.
 GapReport compareETDumps(
     const ETDump& run, const ETDump& reference, const EventMapper& mapper, const GapOptions& options = {});
 
@@ -88,7 +102,12 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
     const EventMapper& mapper, const GapOptions& options = {});
 
 /// The report as a table: index, node, runtime op, instruction, output, shape, dtype, then the
-/// chosen metric (or all five), the imported gap when present, and the problem column.
-Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nullopt);
+/// chosen metric (or all five), the imported gap when present, aot_ops and the problem column.
+/// Notes: the reference and the run (with their Execute block or test case), then every warning.
+/// Metrics that are not finite stay doubles: +inf, -inf and a NaN of positive sign, which text
+/// prints as inf, -inf and nan. JSON has no such numbers: with `forJson` a last column
+/// `non_finite` names them per row ("snr=inf, cosine=nan"; empty when all are finite), because
+/// JSON writes each of them as null.
+Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nullopt, bool forJson = false);
 
 } // namespace etscope::core

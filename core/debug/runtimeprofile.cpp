@@ -206,4 +206,36 @@ Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapp
     return table;
 }
 
+Table nodeTimingTable(const RuntimeProfile& profile)
+{
+    Table table;
+    table.title = "Runtime per node";
+    table.columns = { "node", "event_name", "instruction", "count", "min (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)",
+        "max (ms)", "op_types" };
+    for (const NodeTiming& timing : profile.nodes) {
+        const ProfileRow& row = profile.rows[timing.row];
+        const TimingStats& k = timing.kernel;
+        std::vector<TableCell> cells { timing.label, row.name, static_cast<long long>(row.instruction),
+            static_cast<long long>(k.count) };
+        for (const double v : { k.min, k.p50, k.p90, k.avg, k.max })
+            cells.emplace_back(profile.toMs(v));
+        cells.emplace_back(joined(row.edgeNodes));
+        table.rows.push_back(std::move(cells));
+    }
+    table.notes.push_back(std::to_string(profile.executeBlocks) + " Execute block(s); count = runs that timed the node;"
+        + " times in ms at " + std::to_string(static_cast<long long>(profile.ticksPerMs))
+        + " ticks per ms; percentiles interpolate linearly");
+    for (const ProfileRow& row : profile.framework)
+        if (row.name == "Method::execute")
+            table.notes.push_back("Method::execute: count " + std::to_string(row.stats.count) + ", p50 "
+                + cellText(TableCell(profile.toMs(row.stats.p50))) + " ms, max "
+                + cellText(TableCell(profile.toMs(row.stats.max))) + " ms");
+    std::size_t unmatched = 0;
+    for (const ProfileRow& row : profile.rows)
+        unmatched += row.placement.matched ? 0 : 1;
+    if (unmatched)
+        table.notes.push_back(std::to_string(unmatched) + " event(s) matched no node and are not in the table");
+    return table;
+}
+
 } // namespace etscope::core

@@ -93,4 +93,11 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
 /// rows only when `includeOperatorCall`; framework events first.
 Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapper, bool includeOperatorCall = false);
 
+/// The per-node table of `etscope profile`: one row per timed node in execution order with
+/// node, event_name (the event timed: native_call_* for kernels, DELEGATE_CALL for delegate
+/// calls, the delegate identifier for inner nodes), instruction, count (runs), min, p50, p90,
+/// avg and max in ms, op_types (ETRecord node names). Notes: the Execute block count and tick
+/// unit, Method::execute's own statistics, and how many events matched no node.
+Table nodeTimingTable(const RuntimeProfile& profile);
+
 } // namespace etscope::core

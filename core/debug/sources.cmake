@@ -11,5 +11,6 @@ list(APPEND ETSCOPE_CORE_SOURCES
     debug/inspectortable.cpp
     debug/debugreports.cpp
     debug/debugheat.cpp
+    debug/dumpcheck.cpp
 )
 list(APPEND ETSCOPE_CORE_PRIVATE_LIBS libzip::zip)

@@ -3,10 +3,15 @@
 // --etrecord`, and every path of `gap` (exit codes 0/1/2, one-line errors naming the file).
 #include "testsupport.h"
 
+#include "debug/etdump.h"
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
+#include <map>
 
 using nlohmann::json;
 
@@ -43,6 +48,30 @@ QString generated(const std::string& relative)
     return sample("generated/" + relative);
 }
 
+/// Kernel durations in ms per (event name or delegate identifier, instruction) over the
+/// Execute blocks, read with the project's own ETDump reader.
+std::map<std::pair<std::string, int>, std::vector<double>> rawDurations(const QString& path)
+{
+    std::map<std::pair<std::string, int>, std::vector<double>> durations;
+    auto dump = etscope::core::readETDumpFile(path.toStdString());
+    if (!dump)
+        return durations;
+    for (const std::size_t b : dump->executeBlocks())
+        for (const etscope::core::ProfileEvent& e : dump->runs[b].profileEvents)
+            if (!e.isFramework())
+                durations[{ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId }].push_back(
+                    static_cast<double>(e.duration()) / 1e6);
+    return durations;
+}
+
+/// The linear-interpolation median of a handful of samples, written out by hand.
+double median(std::vector<double> samples)
+{
+    std::sort(samples.begin(), samples.end());
+    const std::size_t n = samples.size();
+    return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+}
+
 QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
 {
     const QString path = dir.filePath(name);
@@ -65,7 +94,8 @@ private slots:
         const Run help = run({ QStringLiteral("--help") });
         QCOMPARE(help.exitCode, 0);
         for (const char* word : { "etscope gap PROGRAM", "--etdump", "--reference", "--inspector-table",
-                 "--bundled-reference", "--etrecord", "--metric" })
+                 "--bundled-reference", "--etrecord", "--metric", "--run N", "--reference-run N", "--test-case N",
+                 "etscope profile PROGRAM --etdump A.etdp", "non_finite", "inf, -inf and nan" })
             QVERIFY2(help.out.contains(QLatin1String(word)), word);
     }
 
@@ -212,11 +242,240 @@ private slots:
             QStringLiteral("--bundled-reference"), QStringLiteral("--format"), QStringLiteral("md") });
         QVERIFY2(text.exitCode == 0, qPrintable(text.err));
         QVERIFY(text.out.contains(QStringLiteral("| output 0 |")));
-        QVERIFY(text.out.contains(QStringLiteral("test case 0 expected outputs")));
+        QVERIFY(text.out.contains(QStringLiteral("(test case 0 of 10: expected outputs)")));
+        QVERIFY(text.out.contains(QStringLiteral("bundled_program.outputs.etdp (Execute block 0 of 1)")));
+        const Run seventh = run({ QStringLiteral("gap"), sample("executorch/bundled_program.bpte"),
+            QStringLiteral("--etdump"), generated("bundled_program/bundled_program.outputs.etdp"),
+            QStringLiteral("--bundled-reference"), QStringLiteral("--test-case"), QStringLiteral("7") });
+        QVERIFY2(seventh.exitCode == 0, qPrintable(seventh.err));
+        QVERIFY(seventh.out.contains(QStringLiteral("(test case 7 of 10: expected outputs)")));
+        const Run tenth = run({ QStringLiteral("gap"), sample("executorch/bundled_program.bpte"),
+            QStringLiteral("--etdump"), generated("bundled_program/bundled_program.outputs.etdp"),
+            QStringLiteral("--bundled-reference"), QStringLiteral("--test-case"), QStringLiteral("10") });
+        QCOMPARE(tenth.exitCode, 1);
+        QVERIFY2(tenth.err.contains(QStringLiteral("no test case 10")) && tenth.err.contains(QStringLiteral("has 10")),
+            qPrintable(tenth.err));
         const Run notBundled = run({ QStringLiteral("gap"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
             generated("add/add.outputs.etdp"), QStringLiteral("--bundled-reference") });
         QCOMPARE(notBundled.exitCode, 1);
         QVERIFY(notBundled.err.contains(QStringLiteral("needs a bundled program")));
+    }
+
+    void gapWarnsAboutAForeignETDump()
+    {
+        // The audit's reproducer: add's run compared on stress_mlp.pte. Still exit 0 (the numbers
+        // are printed), but a summary and three examples say the run is not this program's.
+        const QStringList arguments { QStringLiteral("gap"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--etdump"), generated("add/add.intermediates.etdp"), QStringLiteral("--reference"),
+            generated("stress_mlp/stress_mlp.intermediates.etdp") };
+        const Run text = run(arguments);
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(text.err.count(QStringLiteral("etscope gap: warning: ")), 4);
+        QVERIFY(text.err.contains(generated("add/add.intermediates.etdp")
+            + QStringLiteral(" (Execute block 0 of 1): 3 of 6 checks disagree with method 'forward'")));
+        QVERIFY(text.err.contains(QStringLiteral("event native_call_add.out at instruction 0, where the program runs "
+                                                 "dim_order_ops::_to_dim_order_copy.out")));
+        QVERIFY(!text.err.contains(generated("stress_mlp/stress_mlp.intermediates.etdp"))); // that one fits
+        QCOMPARE(text.out.count(QStringLiteral("\nwarning: ")), 4); // in the notes too
+        QVERIFY(text.out.contains(QStringLiteral("shapes differ: run [1], reference [32, 256]")));
+        const Run js = run(arguments + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(js.exitCode, 0);
+        const json table = json::parse(js.out.toStdString());
+        const auto notes = table.at("notes").get<std::vector<std::string>>();
+        QCOMPARE(std::count_if(
+                     notes.begin(), notes.end(), [](const std::string& n) { return n.rfind("warning: ", 0) == 0; }),
+            4);
+        QVERIFY(table.at("rows")[1].at("problem").get<std::string>().rfind("shapes differ", 0) == 0);
+        // An ETDump given as the debug buffer: the tensors come from FlatBuffers bytes.
+        const Run buffer = run({ QStringLiteral("gap"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            generated("add/add.intermediates.etdp"), QStringLiteral("--debug-buffer"),
+            generated("add/add.intermediates.x3.etdp"), QStringLiteral("--reference"),
+            generated("add/add.intermediates.etdp") });
+        QCOMPARE(buffer.exitCode, 0);
+        QVERIFY2(
+            buffer.err.contains(generated("add/add.intermediates.x3.etdp") + QStringLiteral(": the debug buffer of ")
+                + generated("add/add.intermediates.etdp") + QStringLiteral(" starts like an ETDump")),
+            qPrintable(buffer.err));
+    }
+
+    void gapPicksRuns_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<bool>("notesOnStderr");
+        QTest::addRow("text") << QStringLiteral("text") << false;
+        QTest::addRow("md") << QStringLiteral("md") << false;
+        QTest::addRow("html") << QStringLiteral("html") << false;
+        QTest::addRow("json") << QStringLiteral("json") << false;
+        QTest::addRow("csv") << QStringLiteral("csv") << true;
+        QTest::addRow("tsv") << QStringLiteral("tsv") << true;
+    }
+
+    void gapPicksRuns()
+    {
+        // add.intermediates.x3 has three Execute blocks; every format says which two were compared
+        // (CSV and TSV have no notes: theirs go to stderr).
+        QFETCH(QString, format);
+        QFETCH(bool, notesOnStderr);
+        const QString x3 = generated("add/add.intermediates.x3.etdp");
+        const Run result = run({ QStringLiteral("gap"), sample("executorch/add.pte"), QStringLiteral("--etdump"), x3,
+            QStringLiteral("--run"), QStringLiteral("1"), QStringLiteral("--reference"), x3,
+            QStringLiteral("--reference-run=2"), QStringLiteral("--format"), format });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const QString& notes = notesOnStderr ? result.err : result.out;
+        QVERIFY2(notes.contains(QStringLiteral("run: ") + x3 + QStringLiteral(" (Execute block 1 of 3)")),
+            qPrintable(notes));
+        QVERIFY(notes.contains(QStringLiteral("reference: ") + x3 + QStringLiteral(" (Execute block 2 of 3)")));
+        QVERIFY(result.out.contains(QStringLiteral("aten::add.out")));
+        QVERIFY(!result.err.contains(QStringLiteral("warning")));
+    }
+
+    void gapRunErrors_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        const QString x3 = generated("add/add.intermediates.x3.etdp");
+        QTest::addRow("run beyond") << QStringList { QStringLiteral("--run"), QStringLiteral("3") }
+                                    << QStringLiteral("--run 3: ") + x3
+                + QStringLiteral(" has 3 Execute block(s), numbered 0 to 2");
+        QTest::addRow("reference run beyond") << QStringList { QStringLiteral("--reference-run"), QStringLiteral("7") }
+                                              << QStringLiteral("--reference-run 7: ")
+                + generated("add/add.intermediates.etdp") + QStringLiteral(" has 1 Execute block(s), numbered 0 to 0");
+        QTest::addRow("run not a number") << QStringList { QStringLiteral("--run"), QStringLiteral("first") }
+                                          << QStringLiteral("--run expects a number counted from 0, not 'first'");
+        QTest::addRow("run negative") << QStringList { QStringLiteral("--run"), QStringLiteral("-1") }
+                                      << QStringLiteral("--run expects a number counted from 0, not '-1'");
+        QTest::addRow("test case without bundle") << QStringList { QStringLiteral("--test-case"), QStringLiteral("0") }
+                                                  << QStringLiteral("--test-case needs --bundled-reference");
+    }
+
+    void gapRunErrors()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        const Run result = run(QStringList { QStringLiteral("gap"), sample("executorch/add.pte"),
+                                   QStringLiteral("--etdump"), generated("add/add.intermediates.x3.etdp"),
+                                   QStringLiteral("--reference"), generated("add/add.intermediates.etdp") }
+            + extra);
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains(message), qPrintable(result.err));
+        QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(result.out.isEmpty());
+    }
+
+    void gapNonFiniteValues()
+    {
+        // Three Inspector rows: identical values (SNR +inf), a silent reference (SNR -inf) and
+        // inf on both sides (every metric nan). Text and CSV spell them inf, -inf, nan; JSON
+        // writes null and names them in non_finite.
+        QTemporaryDir dir;
+        const QString csv = writeText(dir, QStringLiteral("nonfinite.csv"),
+            ",aot_debug_handle,aot_intermediate_output,runtime_debug_handle,runtime_intermediate_output,gap\n"
+            "0,\"(1,)\",\"tensor([1., 2.])\",\"(1,)\",\"tensor([1., 2.])\",[0.0]\n"
+            "1,\"(1,)\",\"tensor([0., 0.])\",\"(1,)\",\"tensor([1., 0.])\",[0.5]\n"
+            "2,\"(1,)\",\"tensor([inf, 1.])\",\"(1,)\",\"tensor([inf, 1.])\",[nan]\n");
+        const QStringList arguments { QStringLiteral("gap"), sample("djl-executorch-engine/spike_conv.pte"),
+            QStringLiteral("--inspector-table"), csv, QStringLiteral("--metric"), QStringLiteral("snr") };
+        const Run text = run(arguments);
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY(!text.out.contains(QStringLiteral("-nan")));
+        const Run table = run(arguments + QStringList { QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(table.exitCode, 0);
+        const QStringList lines = table.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0],
+            QStringLiteral("#,node,runtime_op,instruction,output,shape,dtype,snr,inspector_gap,aot_ops,problem"));
+        QCOMPARE(lines[1].section(QLatin1Char(','), 7, 8), QStringLiteral("inf,0"));
+        QCOMPARE(lines[2].section(QLatin1Char(','), 7, 8), QStringLiteral("-inf,0.5"));
+        QCOMPARE(lines[3].section(QLatin1Char(','), 7, 8), QStringLiteral("nan,nan"));
+        const Run js = run(arguments + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(js.exitCode, 0);
+        const json rows = json::parse(js.out.toStdString()).at("rows");
+        QCOMPARE(rows.size(), std::size_t(3));
+        for (const json& row : rows)
+            QVERIFY(row.at("snr").is_null());
+        QCOMPARE(rows[0].at("non_finite").get<std::string>(), std::string("snr=inf"));
+        QCOMPARE(rows[1].at("non_finite").get<std::string>(), std::string("snr=-inf"));
+        QCOMPARE(rows[2].at("non_finite").get<std::string>(), std::string("snr=nan"));
+    }
+
+    void profileTable()
+    {
+        // add.intermediates.x3: one node, timed in three runs; the p50 is the median of the three
+        // native_call_add.out durations read from the file.
+        const QString x3 = generated("add/add.intermediates.x3.etdp");
+        const Run js = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"), x3,
+            QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(js.exitCode == 0, qPrintable(js.err));
+        QVERIFY(js.err.isEmpty());
+        const json table = json::parse(js.out.toStdString());
+        ETSCOPE_COMPARE_JSON(table.at("columns"),
+            json::array({ "node", "event_name", "instruction", "count", "min (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)",
+                "max (ms)", "op_types" }));
+        QCOMPARE(table.at("rows").size(), std::size_t(1));
+        const json& row = table.at("rows")[0];
+        const auto raw = rawDurations(x3).at({ "native_call_add.out", 0 });
+        QCOMPARE(raw.size(), std::size_t(3));
+        QCOMPARE(row.at("node").get<std::string>(), std::string("aten::add.out"));
+        QCOMPARE(row.at("count").get<int>(), 3);
+        QVERIFY(qFuzzyCompare(row.at("p50 (ms)").get<double>(), median(raw)));
+        QVERIFY(qFuzzyCompare(row.at("min (ms)").get<double>(), *std::min_element(raw.begin(), raw.end())));
+        QVERIFY(qFuzzyCompare(row.at("max (ms)").get<double>(), *std::max_element(raw.begin(), raw.end())));
+        QVERIFY(table.at("notes")[1].get<std::string>().rfind("3 Execute block(s)", 0) == 0);
+
+        // stress_mlp.profile: one run; every row's p50 is its event's own duration.
+        const QString mlp = generated("stress_mlp/stress_mlp.profile.etdp");
+        const Run csv = run({ QStringLiteral("profile"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--etdump"), mlp, QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(csv.exitCode, 0);
+        const QStringList lines = csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines[0],
+            QStringLiteral("node,event_name,instruction,count,min (ms),p50 (ms),p90 (ms),avg (ms),max (ms),op_types"));
+        QCOMPARE(lines.size(), 1 + 29);
+        QVERIFY(lines.contains(QStringLiteral("XnnpackBackend › XNNFullyConnected,\"Fully Connected (NC, F32) GEMM "
+                                              "#1\",13,1,0.063,0.063,0.063,0.063,0.063,")));
+        const Run mlpJson = run({ QStringLiteral("profile"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--etdump"), mlp, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(mlpJson.exitCode, 0);
+        const json rows = json::parse(mlpJson.out.toStdString()).at("rows");
+        QCOMPARE(rows.size(), std::size_t(29));
+        const auto durations = rawDurations(mlp);
+        for (const json& r : rows) {
+            const auto it = durations.find({ r.at("event_name").get<std::string>(), r.at("instruction").get<int>() });
+            QVERIFY2(it != durations.end(), r.dump().c_str());
+            QCOMPARE(r.at("count").get<int>(), 1);
+            QVERIFY2(qFuzzyCompare(1 + r.at("p50 (ms)").get<double>(), 1 + median(it->second)), r.dump().c_str());
+        }
+        QVERIFY(csv.err.contains(QStringLiteral("etscope profile: 1 Execute block(s)")));
+        const Run text = run({ QStringLiteral("profile"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--etdump"), mlp });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains(QStringLiteral("XnnpackBackend › XNNFullyConnected")));
+        QVERIFY(text.out.contains(QStringLiteral("Fully Connected (NC, F32) GEMM #10")));
+    }
+
+    void profileWarnsAndFails()
+    {
+        // A foreign ETDump is profiled, with the warnings; bad command lines are one line each.
+        const Run foreign = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            generated("stress_mlp/stress_mlp.profile.etdp") });
+        QCOMPARE(foreign.exitCode, 0);
+        QVERIFY(foreign.err.contains(QStringLiteral("checks disagree with method 'forward'")));
+        QVERIFY(foreign.out.contains(QStringLiteral("event(s) matched no node")));
+        const Run noDump = run({ QStringLiteral("profile"), sample("executorch/add.pte") });
+        QCOMPARE(noDump.exitCode, 1);
+        QVERIFY(noDump.err.contains(QStringLiteral("--etdump FILE is required")));
+        const Run badFormat = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            generated("add/add.profile.etdp"), QStringLiteral("--format"), QStringLiteral("xlsx") });
+        QCOMPARE(badFormat.exitCode, 1);
+        const Run missing = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            QStringLiteral("/nonexistent/p.etdp") });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.startsWith(QStringLiteral("etscope profile: /nonexistent/p.etdp: ")));
+        QCOMPARE(missing.err.count(QLatin1Char('\n')), 1);
+        const Run notProgram = run({ QStringLiteral("profile"), generated("add/add.profile.etdp"),
+            QStringLiteral("--etdump"), generated("add/add.profile.etdp") });
+        QCOMPARE(notProgram.exitCode, 1);
+        QVERIFY(notProgram.err.contains(QStringLiteral("is not a program")));
     }
 
     void gapFromInspectorTable()
@@ -294,6 +553,12 @@ private slots:
         QTest::addRow("not a program") << QStringList { QStringLiteral("gap"), dump, QStringLiteral("--etdump"), dump,
             QStringLiteral("--reference"), dump }
                                        << QStringLiteral("is not a program (etdp)");
+        QTest::addRow("reference run alone") << QStringList { QStringLiteral("gap"), program,
+            QStringLiteral("--etdump"), dump, QStringLiteral("--bundled-reference"), QStringLiteral("--reference-run"),
+            QStringLiteral("1") } << QStringLiteral("--reference-run needs --reference");
+        QTest::addRow("run with inspector table") << QStringList { QStringLiteral("gap"), program,
+            QStringLiteral("--inspector-table"), dump, QStringLiteral("--run"), QStringLiteral("1") }
+                                                  << QStringLiteral("--run selects a run of --etdump");
     }
 
     void gapUsageErrors()

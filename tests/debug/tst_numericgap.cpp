@@ -12,6 +12,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace etscope::core;
@@ -101,6 +102,54 @@ private slots:
         QVERIFY(std::isinf(silent.snr) && silent.snr < 0);
         // L1 is a sum, not a mean: 3 elements off by 2 → 6.
         QCOMPARE(computeGapMetrics(std::vector<double> { 1, 1, 1 }, std::vector<double> { 3, 3, 3 }).l1, 6.0);
+        // inf on both sides: inf − inf is NaN, and every distance says so (max |a−b| too, which
+        // std::max would have turned into 0, "no difference").
+        const GapMetrics infinite
+            = computeGapMetrics(std::vector<double> { INFINITY, 1 }, std::vector<double> { INFINITY, 1 });
+        QVERIFY(std::isnan(infinite.mse));
+        QVERIFY(std::isnan(infinite.maxAbs));
+        QVERIFY(std::isnan(infinite.snr));
+    }
+
+    void nonFiniteCells()
+    {
+        // +inf (identical), -inf (silent reference) and NaN (inf in the values) print as inf,
+        // -inf and nan, never "-nan" (the sign bit x86 gives inf − inf); JSON gets null plus
+        // the non_finite column that tells them apart.
+        GapReport report;
+        report.mode = "etdump";
+        const std::vector<std::pair<std::vector<double>, std::vector<double>>> pairs { { { 1, 2 }, { 1, 2 } },
+            { { 0, 0 }, { 1, 0 } }, { { INFINITY, 1 }, { INFINITY, 1 } } };
+        for (const auto& [reference, run] : pairs) {
+            GapRow row;
+            row.label = "x";
+            row.metrics = computeGapMetrics(reference, run);
+            report.rows.push_back(row);
+        }
+        const Table table = gapTable(report, GapMetric::Snr);
+        QCOMPARE(table.columns[7], std::string("snr"));
+        QCOMPARE(cellText(table.rows[0][7]), std::string("inf"));
+        QCOMPARE(cellText(table.rows[1][7]), std::string("-inf"));
+        QCOMPARE(cellText(table.rows[2][7]), std::string("nan"));
+        const Table all = gapTable(report);
+        for (const TableFormat format :
+            { TableFormat::Text, TableFormat::Csv, TableFormat::Tsv, TableFormat::Markdown, TableFormat::Html }) {
+            const QString text = QString::fromStdString(renderTable(all, format));
+            QVERIFY2(!text.contains(QStringLiteral("-nan")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("nan")), qPrintable(text));
+            QVERIFY(text.contains(QStringLiteral("-inf")));
+        }
+        QVERIFY(std::find(all.columns.begin(), all.columns.end(), "non_finite") == all.columns.end());
+        const Table json = gapTable(report, std::nullopt, true);
+        QCOMPARE(json.columns.back(), std::string("non_finite"));
+        QCOMPARE(std::get<std::string>(json.rows[0].back()), std::string("snr=inf"));
+        QCOMPARE(std::get<std::string>(json.rows[1].back()), std::string("snr=-inf"));
+        QCOMPARE(std::get<std::string>(json.rows[2].back()),
+            std::string("mse=nan, l1=nan, snr=nan, cosine=nan, maxabs=nan"));
+        const auto parsed = nlohmann::json::parse(renderTable(json, TableFormat::Json));
+        QVERIFY(parsed.at("rows")[0].at("snr").is_null());
+        QCOMPARE(parsed.at("rows")[0].at("mse").get<double>(), 0.0);
+        QCOMPARE(parsed.at("rows")[1].at("non_finite").get<std::string>(), std::string("snr=-inf"));
     }
 
     void metricNames()
@@ -190,6 +239,91 @@ private slots:
         const GapReport none = compareETDumps(run, run, mapper, options);
         QVERIFY(none.rows.empty());
         QCOMPARE(none.warnings.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(none.warnings[0].message).contains(QStringLiteral("no Execute block 3")));
+    }
+
+    void blocksAndTestCasesAreNamed()
+    {
+        const Document document = program("executorch/add.pte");
+        const ETDump run = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        GapOptions options;
+        options.runBlock = 1;
+        options.referenceBlock = 2;
+        const GapReport report = compareETDumps(run, run, EventMapper(graphOf(document)), options);
+        QCOMPARE(report.runBlock, std::size_t(1));
+        QCOMPARE(report.runBlocks, std::size_t(3));
+        QCOMPARE(report.referenceBlock, std::size_t(2));
+        QCOMPARE(report.run, run.path() + " (Execute block 1 of 3)");
+        QCOMPARE(report.reference, run.path() + " (Execute block 2 of 3)");
+        QVERIFY(report.warnings.empty());
+        const Table table = gapTable(report);
+        QCOMPARE(table.notes[0], "reference: " + run.path() + " (Execute block 2 of 3)");
+        QCOMPARE(table.notes[1], "run: " + run.path() + " (Execute block 1 of 3)");
+        // A block the file lacks says how many it has.
+        options.runBlock = 5;
+        const GapReport missing = compareETDumps(run, run, EventMapper(graphOf(document)), options);
+        QCOMPARE(missing.warnings.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(missing.warnings[0].message)
+                    .contains(QStringLiteral("no Execute block 5 (it has 3")));
+
+        const Document bundledProgram = program("executorch/bundled_program.bpte");
+        const ETDump outputs = dumpWithBuffer("bundled_program/bundled_program.outputs.etdp");
+        GapOptions testCase;
+        testCase.testCase = 7;
+        auto bundled = compareWithBundled(
+            outputs, *bundledProgram.bundled, *bundledProgram.program, EventMapper(graphOf(bundledProgram)), testCase);
+        QVERIFY(bundled.ok());
+        QCOMPARE(bundled->testCase, std::optional<int>(7));
+        QCOMPARE(bundled->testCases, std::size_t(10));
+        QVERIFY(QString::fromStdString(bundled->reference)
+                    .endsWith(QStringLiteral("(test case 7 of 10: expected outputs)")));
+        QCOMPARE(bundled->run, outputs.path() + " (Execute block 0 of 1)");
+    }
+
+    void foreignRunIsWarnedAbout()
+    {
+        // The audit's reproducer: add's run against stress_mlp's own, on stress_mlp.pte.
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        const ETDump reference = dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp");
+        const GapReport report = compareETDumps(run, reference, EventMapper(graphOf(document)));
+        QCOMPARE(report.warnings.size(), std::size_t(4)); // summary + 3 examples, all about the run
+        for (const Warning& warning : report.warnings)
+            QVERIFY2(warning.message.rfind(run.path() + " (Execute block 0 of 1): ", 0) == 0, warning.message.c_str());
+        QVERIFY(QString::fromStdString(report.warnings[0].message).contains(QStringLiteral("3 of")));
+        QVERIFY(QString::fromStdString(report.warnings[1].message).contains(QStringLiteral("native_call_add.out")));
+        // The run's [1] meets the reference's zero-dim [] and [32, 256] values: "shapes differ".
+        QCOMPARE(report.rows.size(), std::size_t(2));
+        QVERIFY2(report.rows[0].problem.rfind("shapes differ: run [1], reference []", 0) == 0,
+            report.rows[0].problem.c_str());
+        QVERIFY(report.rows[0].metrics); // as many elements: still compared
+        QVERIFY2(
+            report.rows[1].problem.rfind("shapes differ: run [1], reference [32, 256] (1 vs 8192 elements)", 0) == 0,
+            report.rows[1].problem.c_str());
+        QVERIFY(!report.rows[1].metrics);
+        // The table carries the warnings in its notes (CLI notes, every format that has notes).
+        const Table table = gapTable(report);
+        QCOMPARE(table.notes.size(), std::size_t(2 + 4));
+        QCOMPARE(table.notes[2], "warning: " + report.warnings[0].message);
+        // The other way round the reference is the stranger.
+        const GapReport swapped = compareETDumps(reference, run, EventMapper(graphOf(document)));
+        QVERIFY(!swapped.warnings.empty());
+        QVERIFY(swapped.warnings[0].message.rfind(run.path(), 0) == 0);
+    }
+
+    void debugBufferThatIsAnETDump()
+    {
+        // Tensors "read" from an ETDump file: the comparison still runs, and says why it is nonsense.
+        const Document document = program("executorch/add.pte");
+        ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        ETDump reference = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        QVERIFY(!attachDebugBuffer(run, generated("add/add.intermediates.etdp")));
+        const GapReport report = compareETDumps(run, reference, EventMapper(graphOf(document)));
+        QCOMPARE(report.warnings.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(report.warnings[0].message)
+                    .startsWith(QString::fromStdString(generated("add/add.intermediates.etdp"))
+                        + QStringLiteral(": the debug buffer of ")));
+        QVERIFY(QString::fromStdString(report.warnings[0].message).contains(QStringLiteral("starts like an ETDump")));
     }
 
     void profileOnlyRunsSayWhy()

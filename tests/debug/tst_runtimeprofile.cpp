@@ -293,17 +293,85 @@ private slots:
         const RuntimeProfile three = buildRuntimeProfile(x3->dump, mapper);
         const RuntimeProfile single = buildRuntimeProfile(one->dump, EventMapper(*one->graph));
         const HeatTable heat = timingHeatTable(three);
-        QCOMPARE(heat.columns.size(), std::size_t(6));
+        QCOMPARE(heat.columns.size(), std::size_t(7));
+        // The panel colours by the first column unless told otherwise: a latency, never the count.
         QCOMPARE(heat.columns[0].name, std::string("p50 (ms)"));
+        QVERIFY(heat.columns[0].higherIsWorse);
         QCOMPARE(heat.rows.size(), std::size_t(1));
         QCOMPARE(heat.rows[0].origin, three.nodes[0].origin);
         QCOMPARE(*heat.rows[0].values[0], three.nodes[0].kernel.p50 / 1e6);
         QCOMPARE(*heat.rows[0].values[5], three.nodes[0].span->p50 / 1e6);
+        // Last, the count of runs behind the statistics: three Execute blocks, no cost.
+        QCOMPARE(heat.columns[6].name, std::string("count"));
+        QCOMPARE(heat.columns[6].unit, std::string("runs"));
+        QVERIFY(!heat.columns[6].higherIsWorse);
+        QCOMPARE(*heat.rows[0].values[6], 3.0);
+        QCOMPARE(*timingHeatTable(single).rows[0].values[6], 1.0);
         const HeatTable both = timingComparisonHeatTable({ { "x3", &three }, { "single", &single } });
         QCOMPARE(both.columns.size(), std::size_t(2));
         QCOMPARE(both.rows.size(), std::size_t(1)); // the same add node in both runs
         QCOMPARE(*both.rows[0].values[0], three.nodes[0].kernel.avg / 1e6);
         QCOMPARE(*both.rows[0].values[1], single.nodes[0].kernel.avg / 1e6);
+    }
+
+    void nodeTable()
+    {
+        // `etscope profile`: one row per node; the median of add's three native_call_add.out
+        // durations, read here straight from the file.
+        auto loaded = load("executorch/add.pte", "add/add.intermediates.x3.etdp");
+        QVERIFY(loaded);
+        const EventMapper mapper(*loaded->graph);
+        const RuntimeProfile profile = buildRuntimeProfile(loaded->dump, mapper);
+        std::vector<double> durations;
+        for (const std::size_t b : loaded->dump.executeBlocks())
+            for (const ProfileEvent& e : loaded->dump.runs[b].profileEvents)
+                if (e.name == "native_call_add.out")
+                    durations.push_back(static_cast<double>(e.endTime - e.startTime));
+        QCOMPARE(durations.size(), std::size_t(3));
+        std::sort(durations.begin(), durations.end());
+        const Table table = nodeTimingTable(profile);
+        QCOMPARE(table.columns,
+            (std::vector<std::string> { "node", "event_name", "instruction", "count", "min (ms)", "p50 (ms)",
+                "p90 (ms)", "avg (ms)", "max (ms)", "op_types" }));
+        QCOMPARE(table.rows.size(), std::size_t(1));
+        const auto& row = table.rows[0];
+        QCOMPARE(std::get<std::string>(row[0]), std::string("aten::add.out"));
+        QCOMPARE(std::get<std::string>(row[1]), std::string("native_call_add.out"));
+        QCOMPARE(std::get<long long>(row[2]), 0LL);
+        QCOMPARE(std::get<long long>(row[3]), 3LL);
+        QCOMPARE(std::get<double>(row[4]), durations[0] / 1e6);
+        QCOMPARE(std::get<double>(row[5]), durations[1] / 1e6);
+        QVERIFY(qFuzzyCompare(std::get<double>(row[6]), (durations[1] + 0.8 * (durations[2] - durations[1])) / 1e6));
+        QVERIFY(qFuzzyCompare(std::get<double>(row[7]), (durations[0] + durations[1] + durations[2]) / 3 / 1e6));
+        QCOMPARE(std::get<double>(row[8]), durations[2] / 1e6);
+        QVERIFY(QString::fromStdString(table.notes[0]).startsWith(QStringLiteral("3 Execute block(s)")));
+        QVERIFY(QString::fromStdString(table.notes[1]).startsWith(QStringLiteral("Method::execute: count 3")));
+    }
+
+    void nodeTableOfDelegates()
+    {
+        // stress_mlp: 12 kernels, 2 DELEGATE_CALLs and 15 XNNPACK operators, each timed once; the
+        // XNNPACK rows are named by the delegate's identifier and sit on the inner nodes.
+        auto loaded = load("djl-executorch-engine/stress_mlp.pte", "stress_mlp/stress_mlp.profile.etdp");
+        QVERIFY(loaded);
+        const RuntimeProfile profile = buildRuntimeProfile(loaded->dump, EventMapper(*loaded->graph));
+        const Table table = nodeTimingTable(profile);
+        QCOMPARE(table.rows.size(), std::size_t(12 + 2 + 15));
+        std::map<std::pair<std::string, int>, double> raw;
+        for (const ProfileEvent& e : loaded->dump.runs[loaded->dump.executeBlocks().front()].profileEvents)
+            raw.try_emplace({ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId },
+                static_cast<double>(e.endTime - e.startTime));
+        int inner = 0;
+        for (const auto& row : table.rows) {
+            const std::string name = std::get<std::string>(row[1]);
+            const auto it = raw.find({ name, static_cast<int>(std::get<long long>(row[2])) });
+            QVERIFY2(it != raw.end(), name.c_str());
+            QCOMPARE(std::get<long long>(row[3]), 1LL);
+            QCOMPARE(std::get<double>(row[5]), it->second / 1e6); // p50 of one sample is the sample
+            QCOMPARE(std::get<double>(row[4]), std::get<double>(row[8]));
+            inner += QString::fromStdString(std::get<std::string>(row[0])).contains(QStringLiteral(" › ")) ? 1 : 0;
+        }
+        QCOMPARE(inner, 15);
     }
 
     void foreignDumpIsReported()
