@@ -3,6 +3,7 @@
 #include "util/jsontext.h"
 
 #include "cli.h"
+#include "debug/edgegraph.h"
 #include "document/document.h"
 #include "report/reports.h"
 #include "stats/operatortable.h"
@@ -72,6 +73,36 @@ const Method* methodForCommand(
     return method;
 }
 
+/// The graph a graph-shaped command works on: a program's method, or one of an ETRecord's
+/// graphs (its edge program per method, the ATen program, graph-map graphs).
+struct CommandGraph {
+    std::shared_ptr<const Graph> graph;
+    std::string name;
+    const ETRecordGraphView* record = nullptr; ///< set for ETRecord graphs
+};
+
+std::optional<CommandGraph> graphForCommand(const std::string& command, const Document& document,
+    const std::vector<ETRecordGraphView>& views, const Arguments& args, int& exitCode)
+{
+    if (!document.etrecord) {
+        const Method* method = methodForCommand(command, document, args, exitCode);
+        if (!method)
+            return std::nullopt;
+        return CommandGraph { document.analysis(*method)->graph, method->name };
+    }
+    const ETRecordGraphView* view = selectETRecordGraph(views, args.value("method"));
+    if (!view) {
+        std::string known;
+        for (const ETRecordGraphView& v : views)
+            known += (known.empty() ? "" : ", ") + v.name;
+        std::cerr << "etscope " << command << ": " << document.path << ": no graph for '" << args.value("method")
+                  << "' (graphs: " << (known.empty() ? "none" : known) << ")\n";
+        exitCode = views.empty() ? ExitInput : ExitUsage;
+        return std::nullopt;
+    }
+    return CommandGraph { view->graph, view->name, view };
+}
+
 } // namespace
 
 int runInfo(const Arguments& args)
@@ -97,13 +128,19 @@ int runOps(const Arguments& args)
     const auto document = openForCommand("ops", args, exitCode);
     if (!document)
         return exitCode;
-    const Method* method = methodForCommand("ops", *document, args, exitCode);
-    if (!method)
+    const auto views = document->etrecord ? etrecordGraphViews(*document->etrecord) : std::vector<ETRecordGraphView>();
+    const auto graph = graphForCommand("ops", *document, views, args, exitCode);
+    if (!graph)
         return exitCode;
-    const MethodAnalysis* analysis = document->analysis(*method);
-    const OperatorTable table = computeOperatorTable(*analysis->graph);
-    const std::string title
-        = *format == TableFormat::Text ? std::string() : "Operators of method '" + method->name + "'";
+    OperatorTable table = computeOperatorTable(*graph->graph);
+    // An ETRecord's edge program: get_delegation_info's own table (exact after lowering, else
+    // the approximation through debug_handle_map).
+    if (graph->record && graph->record->name == graph->record->method + " (edge)")
+        if (auto exact = etrecordOperatorTable(*document->etrecord, graph->record->method))
+            table = std::move(exact).value();
+    const std::string title = *format == TableFormat::Text
+        ? std::string()
+        : (graph->record ? "Operators of graph '" : "Operators of method '") + graph->name + "'";
     return emit("ops", args, renderTable(operatorTableReport(table, title), *format));
 }
 
@@ -118,10 +155,11 @@ int runGraph(const Arguments& args)
     const auto document = openForCommand("graph", args, exitCode);
     if (!document)
         return exitCode;
-    const Method* method = methodForCommand("graph", *document, args, exitCode);
-    if (!method)
+    const auto views = document->etrecord ? etrecordGraphViews(*document->etrecord) : std::vector<ETRecordGraphView>();
+    const auto selected = graphForCommand("graph", *document, views, args, exitCode);
+    if (!selected)
         return exitCode;
-    const Graph& graph = *document->analysis(*method)->graph;
+    const Graph& graph = *selected->graph;
     if (format == "dot")
         return emit("graph", args, graphToDot(graph));
     if (format == "json")

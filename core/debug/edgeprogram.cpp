@@ -198,6 +198,39 @@ TensorMeta parseTensorMeta(const json& entry)
     return result;
 }
 
+/// The first "name" string inside an argument (TensorArgument, or an Argument union around
+/// one), looking a few levels deep.
+std::string argumentName(const json& arg, int depth = 3)
+{
+    if (const std::string name = stringField(arg, "name"); !name.empty() || depth == 0)
+        return name;
+    const auto [kind, value] = unionMember(arg);
+    return value && value->is_object() ? argumentName(*value, depth - 1) : std::string();
+}
+
+void parseInputSpecs(const json& graphModule, EdgeProgram& program)
+{
+    const auto signature = graphModule.find("signature");
+    if (signature == graphModule.end() || !signature->is_object())
+        return;
+    const auto specs = signature->find("input_specs");
+    if (specs == signature->end() || !specs->is_array())
+        return;
+    for (const json& spec : *specs) {
+        const auto [kind, value] = unionMember(spec);
+        if (!value || !value->is_object())
+            continue;
+        const std::string placeholder = value->contains("arg") ? argumentName(value->at("arg")) : std::string();
+        if (placeholder.empty())
+            continue;
+        std::string target;
+        for (const char* key : { "parameter_name", "buffer_name", "tensor_constant_name", "custom_obj_name" })
+            if (target.empty())
+                target = stringField(*value, key);
+        program.inputSpecs[placeholder] = { kind, target };
+    }
+}
+
 } // namespace
 
 std::string EdgeNode::opType() const
@@ -285,6 +318,7 @@ Result<EdgeProgram> parseEdgeProgram(const json& root, const std::string& where,
     };
     if (graph->contains("inputs"))
         names(graph->at("inputs"), program.inputs);
+    parseInputSpecs(*graphModule, program);
     if (graph->contains("outputs"))
         names(graph->at("outputs"), program.outputs);
     if (const auto tensors = graph->find("tensor_values"); tensors != graph->end() && tensors->is_object())

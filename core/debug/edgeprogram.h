@@ -51,10 +51,17 @@ struct EdgeNode {
     bool isDelegateCall() const;
 };
 
+/// What a placeholder of the graph stands for (graph_module.signature.input_specs, §5.2).
+struct EdgeInputSpec {
+    std::string kind; ///< "user_input", "parameter", "buffer", "tensor_constant", "constant_input", …
+    std::string target; ///< the parameter / buffer / constant name ("linear.weight"); empty for user inputs
+};
+
 /// A serialized ExportedProgram: its graph's nodes, inputs and outputs.
 struct EdgeProgram {
     std::vector<EdgeNode> nodes; ///< call_function nodes in graph order
     std::vector<std::string> inputs; ///< placeholder names
+    std::map<std::string, EdgeInputSpec> inputSpecs; ///< placeholder name → what it is, when stored
     std::vector<std::string> outputs; ///< output tensor names
     std::map<std::string, TensorMeta> tensors; ///< tensor_values: dtype name and shape (-1 = symbolic)
     std::string schemaVersion; ///< "major.minor" when stored

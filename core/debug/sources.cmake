@@ -3,6 +3,7 @@
 list(APPEND ETSCOPE_CORE_SOURCES
     debug/ziparchive.cpp
     debug/edgeprogram.cpp
+    debug/edgegraph.cpp
     debug/etrecord.cpp
     debug/etdump.cpp
     debug/eventmapper.cpp

@@ -163,13 +163,24 @@ std::string sanitizeName(const std::string& label)
     return out.empty() ? "node" : out;
 }
 
+/// The FX name a serialized edge graph stored for the node ("name" of call nodes, the
+/// "placeholder" of inputs), else its label.
+const std::string& storedName(const Graph& graph, const Node& node)
+{
+    if (graph.format == "edge")
+        for (const Attribute& attribute : node.attributes)
+            if (attribute.name == "name" || attribute.name == "placeholder")
+                return attribute.value;
+    return node.label;
+}
+
 /// FX-style unique names: the first `aten_add_out`, then `aten_add_out_1`, …
 std::vector<std::string> uniqueNames(const Graph& graph)
 {
     std::map<std::string, int> seen;
     std::vector<std::string> names;
     for (const Node& node : graph.nodes) {
-        const std::string base = sanitizeName(node.label);
+        const std::string base = sanitizeName(storedName(graph, node));
         const int n = seen[base]++;
         names.push_back(n == 0 ? base : base + "_" + std::to_string(n));
     }

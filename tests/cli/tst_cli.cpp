@@ -150,6 +150,30 @@ private slots:
         QVERIFY(!ok.out.contains(QStringLiteral("give one with --data")));
     }
 
+    void graphsOfAnETRecord()
+    {
+        // An ETRecord's edge program prints like format_delegated_graph, with the FX names it
+        // stores; its ATen program is selected by name; ops gives get_delegation_info's table.
+        const QString record = sample("executorch/etrecord.bin");
+        const Run text = run({ QStringLiteral("graph"), record, QStringLiteral("--format"), QStringLiteral("text") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral(
+                     "%aten_mul_tensor : FLOAT[3, 2] : [num_users=1] = call_function[target=aten.mul.Tensor]")),
+            qPrintable(text.out));
+        QVERIFY(text.out.contains(QStringLiteral("%arg0_1 : FLOAT[3, 2] = placeholder")));
+        const Run aten = run({ QStringLiteral("graph"), record, QStringLiteral("--method"),
+            QStringLiteral("aten_dialect_output/forward"), QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(aten.exitCode, 0);
+        QVERIFY(!json::parse(aten.out.toStdString(), nullptr, false).is_discarded());
+        const Run ops = run({ QStringLiteral("ops"), record, QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(ops.exitCode, 0);
+        QVERIFY2(ops.out.contains(QStringLiteral("aten_mul_tensor,0,1")), qPrintable(ops.out));
+        const Run unknown
+            = run({ QStringLiteral("graph"), record, QStringLiteral("--method"), QStringLiteral("nope") });
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY(unknown.err.contains(QStringLiteral("graphs: forward (edge), aten_dialect_output/forward")));
+    }
+
     void invalidUtf8BecomesReplacementCharacters()
     {
         // Strings in a file are bytes: a corrupt operator name that is not UTF-8 must not abort the

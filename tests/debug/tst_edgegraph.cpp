@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// An ETRecord's serialized programs as graphs (facts sheet §5.2, §5.3): placeholders, call
+// nodes and outputs wired by tensor names; lowered modules as delegate nodes that own their
+// original graph and expand in place; the real sample and a post-lowering graph by hand.
+#include "testsupport.h"
+
+#include "debug/edgegraph.h"
+#include "document/etrecordgraphs.h"
+#include "graph/flatten.h"
+#include "report/reports.h"
+#include "stats/operatortable.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+using namespace etscope::core;
+
+namespace {
+
+EdgeNode call(const std::string& name, const std::string& op, std::vector<std::string> inputs, std::int64_t handle)
+{
+    EdgeNode n;
+    n.name = name;
+    n.target = "executorch.exir.dialects.edge.ops.aten." + op;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        n.inputs.push_back({ i == 0 ? "self" : "other", "as_tensor", { inputs[i] }, {} });
+    n.inputs.push_back({ "alpha", "as_int", {}, "1" });
+    n.outputs = { name };
+    n.debugHandle = handle;
+    n.stackTrace = "  File \"model.py\", line " + std::to_string(handle) + ", in forward";
+    return n;
+}
+
+/// x, w (parameter "fc.weight") → mm → lowered XNNPACK module (relu, add) → getitem → out.
+/// The module's own graph has one user input and one parameter placeholder.
+EdgeProgram lowered()
+{
+    auto module = std::make_shared<LoweredModule>();
+    module->name = "lowered_module_0";
+    module->backendId = "XnnpackBackend";
+    module->processedBytes = 640;
+    module->compileSpecs = { { "fp16", "1" } };
+    EdgeProgram inner;
+    inner.inputs = { "p_bias", "y" };
+    inner.inputSpecs["p_bias"] = { "parameter", "fc.bias" };
+    inner.inputSpecs["y"] = { "user_input", "" };
+    inner.nodes = { call("aten_relu_default", "relu.default", { "y" }, 2),
+        call("aten_add_tensor", "add.Tensor", { "aten_relu_default", "p_bias" }, 3) };
+    inner.outputs = { "aten_add_tensor" };
+    module->originalModule = std::make_shared<EdgeProgram>(inner);
+
+    EdgeProgram top;
+    top.inputs = { "p_fc_weight", "x" };
+    top.inputSpecs["p_fc_weight"] = { "parameter", "fc.weight" };
+    top.inputSpecs["x"] = { "user_input", "" };
+    top.tensors["x"] = { "FLOAT", { 2, 4 } };
+    top.tensors["aten_mm_default"] = { "FLOAT", { 2, 8 } };
+    top.nodes.push_back(call("aten_mm_default", "mm.default", { "x", "p_fc_weight" }, 1));
+    EdgeNode delegate;
+    delegate.name = "executorch_call_delegate";
+    delegate.target = "torch.ops.higher_order.executorch_call_delegate";
+    delegate.inputs.push_back({ module->name, "as_string", {}, {} });
+    delegate.inputs.push_back({ "delegate_arg_0", "as_tensor", { "aten_mm_default" }, {} });
+    delegate.outputs = { "executorch_call_delegate" };
+    delegate.lowered = module;
+    top.nodes.push_back(delegate);
+    EdgeNode getitem;
+    getitem.name = "getitem";
+    getitem.target = "_operator.getitem";
+    getitem.inputs.push_back({ "", "as_tensor", { "executorch_call_delegate" }, {} });
+    getitem.inputs.push_back({ "", "as_int", {}, "0" });
+    getitem.outputs = { "getitem" };
+    top.nodes.push_back(getitem);
+    top.outputs = { "getitem" };
+    return top;
+}
+
+const Node& named(const Graph& graph, const std::string& label)
+{
+    const auto it
+        = std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const Node& n) { return n.label == label; });
+    if (it == graph.nodes.end())
+        qFatal("no node %s", label.c_str());
+    return *it;
+}
+
+std::string attribute(const Node& node, const std::string& name)
+{
+    for (const Attribute& a : node.attributes)
+        if (a.name == name)
+            return a.value;
+    return {};
+}
+
+} // namespace
+
+class TestEdgeGraph : public QObject {
+    Q_OBJECT
+private slots:
+    void targetsAreShortened()
+    {
+        QCOMPARE(shortEdgeTarget("executorch.exir.dialects.edge.ops.aten.convolution.default"),
+            std::string("aten.convolution.default"));
+        QCOMPARE(shortEdgeTarget("torch.ops.aten.add.Tensor"), std::string("aten.add.Tensor"));
+        QCOMPARE(shortEdgeTarget("_operator.getitem"), std::string("getitem"));
+        QCOMPARE(shortEdgeTarget("my.custom.fn"), std::string("my.custom.fn"));
+    }
+
+    void nodesAndWiring()
+    {
+        const auto graph = buildEdgeGraph(lowered(), "forward (edge)");
+        // 2 placeholders + mm + delegate + getitem + 1 output.
+        QCOMPARE(graph->nodes.size(), std::size_t(6));
+        const Node& weight = named(*graph, "fc.weight");
+        QCOMPARE(weight.kind, NodeKind::Constant);
+        const Node& x = named(*graph, "x");
+        QCOMPARE(x.kind, NodeKind::Input);
+        QCOMPARE(x.argPosition, 0);
+        const Node& mm = named(*graph, "aten.mm.default");
+        QCOMPARE(mm.kind, NodeKind::Operator);
+        QCOMPARE(mm.opType, std::string("aten_mm_default"));
+        QCOMPARE(mm.debugHandle, std::optional<std::uint32_t>(1));
+        QCOMPARE(attribute(mm, "name"), std::string("aten_mm_default"));
+        QCOMPARE(attribute(mm, "alpha"), std::string("1"));
+        QVERIFY(attribute(mm, "stack_trace").find("line 1,") != std::string::npos);
+        // mm reads x and the weight; its output carries the recorded dtype and shape.
+        const auto in = graph->inEdges(mm.id);
+        QCOMPARE(in.size(), std::size_t(2));
+        const auto out = graph->outEdges(mm.id);
+        QCOMPARE(out.size(), std::size_t(1));
+        QCOMPARE(out.front()->meta.dtype, std::string("FLOAT"));
+        QCOMPARE(out.front()->meta.shape, (std::vector<std::int64_t> { 2, 8 }));
+
+        const Node& delegate = named(*graph, "XnnpackBackend");
+        QCOMPARE(delegate.kind, NodeKind::Delegate);
+        QVERIFY(delegate.opType.empty());
+        QCOMPARE(delegate.inputCount, 1);
+        QCOMPARE(delegate.args.size(), std::size_t(2));
+        QCOMPARE(attribute(delegate, "compile_spec fp16"), std::string("1"));
+        QVERIFY(delegate.subgraph);
+        const Graph& inner = *delegate.subgraph;
+        QCOMPARE(inner.backendId, std::string("XnnpackBackend"));
+        QCOMPARE(named(inner, "y").argPosition, 0);
+        QCOMPARE(named(inner, "fc.bias").kind, NodeKind::Constant);
+        QCOMPARE(named(inner, "output 0").argPosition, 1); // after the one input
+        QCOMPARE(inner.operatorCount(), std::size_t(2));
+        // Every tensor has a producer: no view nodes were needed.
+        QVERIFY(std::none_of(
+            graph->nodes.begin(), graph->nodes.end(), [](const Node& n) { return n.kind == NodeKind::View; }));
+    }
+
+    void expandsInPlace()
+    {
+        const auto graph = buildEdgeGraph(lowered(), "forward (edge)");
+        const FlatGraph flat = flattenGraph(*graph, [](const Node&) { return true; });
+        QCOMPARE(flat.clusters.size(), std::size_t(1));
+        // mm → inner input y, inner output → getitem: both found by argument position.
+        std::size_t reconnected = 0;
+        for (const Edge& edge : flat.graph.edges) {
+            const Node& from = flat.graph.node(edge.from);
+            const Node& to = flat.graph.node(edge.to);
+            if ((from.label == "aten.mm.default" && to.label == "y")
+                || (from.label == "output 0" && to.label == "getitem")) {
+                QVERIFY(!edge.inferred);
+                ++reconnected;
+            }
+        }
+        QCOMPARE(reconnected, std::size_t(2));
+    }
+
+    void printoutFollowsFormatDelegatedGraph()
+    {
+        const std::string text = delegatedGraphText(*buildEdgeGraph(lowered(), "forward (edge)"));
+        QVERIFY(text.rfind("graph():\n", 0) == 0);
+        QVERIFY(text.find("%aten_mm_default") != std::string::npos);
+        QVERIFY(text.find("backend_id: XnnpackBackend") != std::string::npos);
+        QVERIFY(text.find("lowered graph():") != std::string::npos);
+        QVERIFY(text.find("%aten_relu_default") != std::string::npos);
+        QVERIFY(text.find("call_function[target=aten.mm.default]") != std::string::npos);
+    }
+
+    void unknownTensorsBecomeViews()
+    {
+        EdgeProgram program;
+        program.nodes = { call("aten_neg_default", "neg.default", { "ghost" }, 4) };
+        const auto graph = buildEdgeGraph(program, "g");
+        const Node& ghost = named(*graph, "ghost");
+        QCOMPARE(ghost.kind, NodeKind::View);
+        QVERIFY(ghost.inferred);
+        QCOMPARE(graph->inEdges(named(*graph, "aten.neg.default").id).size(), std::size_t(1));
+    }
+
+    void recordsThatDoNotFitTheirProgram()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto addProgram = openDocument(etscope::test::samplePath("executorch/add.pte"));
+        auto stress = openDocument(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte"));
+        auto sample = readETRecordFile(etscope::test::samplePath("executorch/etrecord.bin"));
+        QVERIFY(addProgram.ok() && stress.ok() && sample.ok());
+        // The sample record is a mul model's: add.pte (no delegates, only aten::add) shares no op.
+        const auto why = etrecordMismatch(sample.value(), *addProgram->program);
+        QVERIFY(why);
+        QVERIFY2(why->find("shares no operator") != std::string::npos, why->c_str());
+        // Maps must name instructions the method has, delegate maps DelegateCalls (stress_mlp:
+        // instructions 6 and 13 are its two XNNPACK calls, 2 a kernel).
+        ETRecord record;
+        record.numOutsMap["forward"] = { { 6, 1 }, { 13, 1 } };
+        record.debugHandleMap["forward"][2] = { { 5 }, false };
+        QVERIFY(!etrecordMismatch(record, *stress->program));
+        record.numOutsMap["forward"][2] = 1;
+        QVERIFY(etrecordMismatch(record, *stress->program)->find("no DelegateCall") != std::string::npos);
+        record.numOutsMap["forward"].erase(2);
+        record.debugHandleMap["forward"][40] = { { 5 }, false };
+        QVERIFY(etrecordMismatch(record, *stress->program)->find("which has 14 instructions") != std::string::npos);
+        // Edge programs only for methods the program lacks.
+        ETRecord other;
+        other.edgePrograms.push_back({ "edge_dialect_exported_program/decode", "edge_dialect_exported_program",
+            "decode", std::make_shared<EdgeProgram>() });
+        QVERIFY(etrecordMismatch(other, *stress->program)->find("decode") != std::string::npos);
+    }
+
+    void realSample()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto record = readETRecordFile(etscope::test::samplePath("executorch/etrecord.bin"));
+        QVERIFY(record.ok());
+        const auto views = etrecordGraphViews(record.value());
+        QCOMPARE(views.size(), std::size_t(2));
+        QCOMPARE(views[0].name, std::string("forward (edge)"));
+        QCOMPARE(selectETRecordGraph(views, ""), &views[0]);
+        QCOMPARE(selectETRecordGraph(views, "forward"), &views[0]);
+        QCOMPARE(selectETRecordGraph(views, views[1].name), &views[1]);
+        QVERIFY(!selectETRecordGraph(views, "nope"));
+        // The sample's edge program (unzip -p etrecord.bin edge_dialect_exported_program): one
+        // aten.mul.Tensor of two float [3, 2] placeholders (dtype 7 = FLOAT in the serializer's numbering).
+        const Graph& graph = *views[0].graph;
+        const Node& mul = named(graph, "aten.mul.Tensor");
+        QCOMPARE(mul.opType, std::string("aten_mul_tensor"));
+        const auto in = graph.inEdges(mul.id);
+        QCOMPARE(in.size(), std::size_t(2));
+        for (const Edge* edge : in) {
+            QCOMPARE(graph.node(edge->from).kind, NodeKind::Input);
+            QCOMPARE(edge->meta.dtype, std::string("FLOAT"));
+            QCOMPARE(edge->meta.shape, (std::vector<std::int64_t> { 3, 2 }));
+        }
+        QCOMPARE(graph.outEdges(mul.id).size(), std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEdgeGraph)
+#include "tst_edgegraph.moc"
