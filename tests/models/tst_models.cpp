@@ -101,6 +101,59 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    void propertiesShowTheETRecordSource()
+    {
+        // With an ETRecord, a kernel node finds its edge nodes through debug_handle_map and an
+        // XNNPACK inner node through its own debug handle (facts sheet §2). Handles and names
+        // here are made up; the graph is the real stress_mlp.pte.
+        const auto kernel = std::find_if(graph().nodes.begin(), graph().nodes.end(),
+            [](const Node& n) { return n.kind == NodeKind::Operator && n.instruction.valid(); });
+        const auto delegate = std::find_if(
+            graph().nodes.begin(), graph().nodes.end(), [](const Node& n) { return n.kind == NodeKind::Delegate; });
+        const Node& inner = *std::find_if(delegate->subgraph->nodes.begin(), delegate->subgraph->nodes.end(),
+            [](const Node& n) { return n.kind == NodeKind::Operator && n.debugHandle; });
+        EdgeProgram edge;
+        EdgeNode select;
+        select.name = "aten_select_copy_int";
+        select.target = "executorch.exir.dialects.edge.ops.aten.select_copy.int";
+        select.debugHandle = 777;
+        select.stackTrace = "File \"model.py\", line 7, in forward";
+        EdgeNode mul = select;
+        mul.name = "aten_mul_tensor";
+        mul.target = "executorch.exir.dialects.edge.ops.aten.mul.Tensor";
+        mul.debugHandle = *inner.debugHandle;
+        edge.nodes = { select, mul };
+        ETRecord record;
+        record.edgePrograms.push_back({ "edge_dialect_exported_program/forward", "edge_dialect_exported_program",
+            "forward", std::make_shared<EdgeProgram>(edge) });
+        record.debugHandleMap["forward"][kernel->instruction.value] = { { 777 }, false };
+
+        PropertiesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto sourceRows = [&model] {
+            QStringList rows;
+            for (int row = 0; row < model.rowCount(); ++row) {
+                if (model.index(row, 0).data().toString() != QStringLiteral("Source (ETRecord)"))
+                    continue;
+                const QModelIndex group = model.index(row, 0);
+                for (int child = 0; child < model.rowCount(group); ++child)
+                    rows << model.index(child, 0, group).data().toString() + QLatin1Char('=')
+                            + model.index(child, 1, group).data().toString();
+            }
+            return rows;
+        };
+        model.showNode(*m_document, 0, { kernel->id, NodeId::none() }, &record);
+        QVERIFY2(sourceRows().contains(QStringLiteral("aten_select_copy_int=aten.select_copy.int")),
+            qPrintable(sourceRows().join(QLatin1Char(';'))));
+        QVERIFY(sourceRows().contains(QStringLiteral("debug handles=777")));
+        model.showNode(*m_document, 0, { delegate->id, inner.id }, &record);
+        QVERIFY2(sourceRows().contains(QStringLiteral("aten_mul_tensor=aten.mul.Tensor")),
+            qPrintable(sourceRows().join(QLatin1Char(';'))));
+        // Without a record there is no such group.
+        model.showNode(*m_document, 0, { kernel->id, NodeId::none() });
+        QVERIFY(sourceRows().isEmpty());
+    }
+
     void heatPositions()
     {
         QCOMPARE(heatPosition(5, 0, 10, false, true), 0.5);

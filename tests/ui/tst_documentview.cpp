@@ -360,6 +360,11 @@ private slots:
         QVERIFY(view->controller()->debug().reference);
         QVERIFY(
             QString::fromStdString(view->controller()->debug().reference->path()).endsWith(QStringLiteral("x3.etdp")));
+        // The etrecord.bin beside add.pte belongs to a mul model: not attached by itself, and said so.
+        QVERIFY(!view->controller()->debug().etrecord);
+        const auto& warnings = view->controller()->debugWarnings();
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(),
+            [](const Warning& w) { return w.message.find("is not this program's ETRecord") != std::string::npos; }));
         // A later ETRecord on its own joins the program of the current tab.
         window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin")) });
         QCOMPARE(window.tabs()->count(), 1);
@@ -371,6 +376,31 @@ private slots:
             debugArtifactKind(QStringLiteral("gap.tsv"), false), std::optional<AttachKind>(AttachKind::InspectorTable));
         QVERIFY(!debugArtifactKind(QStringLiteral("model.pte"), false));
         QVERIFY(!debugArtifactKind(QStringLiteral("weights.ptd"), false));
+    }
+
+    void etrecordAloneShowsItsGraphs()
+    {
+        // An ETRecord opened on its own: its edge program is drawn, one entry per graph in the
+        // method box, and no debug data attaches to it.
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        QSignalSpy shown(view, &DocumentView::presentationShown);
+        QVERIFY(view->presentation() || shown.wait(20000));
+        const Graph& graph = view->presentation()->methodGraph();
+        QVERIFY(std::any_of(
+            graph.nodes.begin(), graph.nodes.end(), [](const Node& n) { return n.label == "aten.mul.Tensor"; }));
+        auto* methods = view->findChild<QComboBox*>();
+        QVERIFY(methods);
+        QCOMPARE(methods->count(), 2);
+        QVERIFY(methods->itemText(0).startsWith(QStringLiteral("forward (edge)")));
+        QVERIFY(!view->controller()
+                     ->attachArtifact(
+                         AttachKind::Run, QString::fromStdString(etscope::test::samplePath("executorch/etdump.etdp")))
+                     .isEmpty());
     }
 
     void collapsedDelegateShowsItsWorstInnerNode()

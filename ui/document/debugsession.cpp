@@ -4,6 +4,7 @@
 #include "debug/debugheat.h"
 #include "debug/eventmapper.h"
 #include "debug/runtimeprofile.h"
+#include "document/etrecordgraphs.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -129,7 +130,8 @@ std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
     return std::nullopt;
 }
 
-QStringList attachCompanions(DebugSession& session, const QString& programPath, std::vector<Warning>& warnings)
+QStringList attachCompanions(
+    DebugSession& session, const Program& programData, const QString& programPath, std::vector<Warning>& warnings)
 {
     QStringList attached;
     const QFileInfo program(programPath);
@@ -144,10 +146,18 @@ QStringList attachCompanions(DebugSession& session, const QString& programPath, 
     for (const auto& [kind, path] : candidates) {
         if (!QFileInfo(path).isFile() || (kind == AttachKind::ETRecord && session.etrecord))
             continue;
-        if (auto error = attach(session, kind, path))
+        if (auto error = attach(session, kind, path)) {
             warnings.push_back({ "not attached: " + error->message(), std::nullopt });
-        else
-            attached << path;
+            continue;
+        }
+        if (kind == AttachKind::ETRecord)
+            if (const auto why = etrecordMismatch(*session.etrecord, programData)) {
+                warnings.push_back({ "not attached: " + path.toStdString() + " is not this program's ETRecord: " + *why,
+                    std::nullopt });
+                session.etrecord = nullptr;
+                continue;
+            }
+        attached << path;
     }
     return attached;
 }

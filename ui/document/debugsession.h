@@ -56,8 +56,10 @@ std::optional<core::Error> attach(
     DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer = {});
 
 /// Artifacts lying beside a program, by name: "etrecord.bin", "<stem>.etdp" (run) and
-/// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin". Returns what was
-/// attached; failures become warnings.
-QStringList attachCompanions(DebugSession& session, const QString& programPath, std::vector<core::Warning>& warnings);
+/// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin". An ETRecord that
+/// is clearly another program's (etrecordMismatch) is left out. Returns what was attached;
+/// failures and left-out files become warnings.
+QStringList attachCompanions(DebugSession& session, const core::Program& program, const QString& programPath,
+    std::vector<core::Warning>& warnings);
 
 } // namespace etscope::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "documentcontroller.h"
 
+#include "document/etrecordgraphs.h"
+
 #include "layout/graphlayout.h"
 
 #include <QFileInfo>
@@ -92,7 +94,12 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     setBusy(+1);
     auto cancel = m_cancel; // keeps the flag alive for the worker
     whenFinished(this, QtConcurrent::run([path, options, cancel]() {
-        return core::openDocument(QFileInfo(path).filePath().toStdString(), options);
+        auto document = core::openDocument(QFileInfo(path).filePath().toStdString(), options);
+        // An ETRecord on its own is shown as its graphs.
+        if (document)
+            if (auto error = core::addETRecordGraphs(document.value()))
+                return core::Result<core::Document>(*error);
+        return document;
     }),
         [this, generation](core::Result<core::Document> result) {
             setBusy(-1);
@@ -110,18 +117,23 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
             m_debug = {};
             m_debugWarnings.clear();
             // Debug artifacts lying beside a program join it (etrecord.bin, <stem>.etdp, …).
-            if (m_document->program)
-                attachCompanions(m_debug, m_path, m_debugWarnings);
+            if (m_document->program && !m_document->etrecord)
+                attachCompanions(m_debug, *m_document->program, m_path, m_debugWarnings);
             Q_EMIT opened();
         });
 }
 
 QString DocumentController::attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer)
 {
-    if (!m_document || !m_document->program)
+    if (!m_document || !m_document->program || m_document->etrecord)
         return tr("%1: open a program first, then attach its debug artifacts").arg(path);
     if (auto error = attach(m_debug, kind, path, debugBuffer))
         return QString::fromStdString(error->message());
+    // Chosen by the user: attached, but a record that does not fit is said so.
+    if (kind == AttachKind::ETRecord)
+        if (const auto why = core::etrecordMismatch(*m_debug.etrecord, *m_document->program))
+            m_debugWarnings.push_back(
+                { path.toStdString() + " does not look like this program's ETRecord: " + *why, std::nullopt });
     Q_EMIT debugChanged();
     return {};
 }
@@ -158,7 +170,7 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
     const quint64 generation = m_generation;
     m_cancel->store(false);
     auto cancel = m_cancel;
-    Q_EMIT layoutStarted(tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
+    Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
     setBusy(+1);
     whenFinished(this,
         QtConcurrent::run(

@@ -52,7 +52,7 @@ Q_SIGNALS:
     void opened();
     void failed(const QString& message);
     void stopped();
-    void layoutStarted(const QString& what);
+    void layoutStarted(const etscope::ui::GraphContext& context, const QString& what);
     void presentationReady(std::shared_ptr<const etscope::ui::Presentation> presentation);
     void layoutFailed(const QString& message);
     void busyChanged(bool busy);

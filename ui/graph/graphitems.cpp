@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "graphitems.h"
+#include "scenerenderer.h"
 
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -117,7 +118,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
             QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
             Qt::AlignCenter, m_heatLabel.isEmpty() ? m_subtitle : m_heatLabel);
     }
-    if (m_canExpand) {
+    if (m_canExpand && !isReportRendering(*this)) {
         const QRectF button = expandButtonRect();
         painter->setPen(QPen(textOn(header), 1.2));
         painter->setBrush(Qt::NoBrush);
@@ -215,6 +216,8 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     painter->setFont(font);
     painter->drawText(QRectF(m_rect.left() + 8, m_rect.top() + 3, m_rect.width() - kButton - 20, 20),
         Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    if (isReportRendering(*this))
+        return;
     const QRectF button = collapseButtonRect();
     painter->setPen(QPen(m_colour.darker(150), 1.2));
     painter->setBrush(Qt::white);

@@ -50,11 +50,13 @@ QString subtitleFor(
         const DelegateInfo* info = presentation.delegateInfo(origin.top);
         const Method& method = presentation.method();
         const auto index = static_cast<std::size_t>(node.delegate.value);
-        const QString size = index < method.delegates.size()
+        // No size when the payload is not in this file (an ETRecord's lowered modules).
+        const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
             ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
             : QString();
         if (info && info->innerGraph)
-            return nodeCount(info->innerGraph->operatorCount()) + QStringLiteral(" · ") + size;
+            return size.isEmpty() ? nodeCount(info->innerGraph->operatorCount())
+                                  : nodeCount(info->innerGraph->operatorCount()) + QStringLiteral(" · ") + size;
         return QStringLiteral("%1 · %2").arg(
             info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
     }

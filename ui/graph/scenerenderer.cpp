@@ -96,6 +96,8 @@ QByteArray renderScene(QGraphicsScene& scene, ImageFormat format, const RenderOp
     // Selection and hover marks are screen state, not part of a report picture.
     const QList<QGraphicsItem*> selected = scene.selectedItems();
     scene.clearSelection();
+    // So are the expand/collapse buttons (items read this while they paint).
+    scene.setProperty(kReportRenderingProperty, true);
     const QSizeF size = pageSize(scene, options);
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -138,9 +140,15 @@ QByteArray renderScene(QGraphicsScene& scene, ImageFormat format, const RenderOp
         break;
     }
     }
+    scene.setProperty(kReportRenderingProperty, false);
     for (QGraphicsItem* item : selected)
         item->setSelected(true);
     return bytes;
+}
+
+bool isReportRendering(const QGraphicsItem& item)
+{
+    return item.scene() && item.scene()->property(kReportRenderingProperty).toBool();
 }
 
 std::optional<core::Error> exportScene(QGraphicsScene& scene, const QString& path, const RenderOptions& options)

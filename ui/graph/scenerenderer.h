@@ -11,11 +11,18 @@
 #include <optional>
 #include <utility>
 
+class QGraphicsItem;
 class QGraphicsScene;
 
 namespace etscope::ui {
 
 enum class ImageFormat { Png, Svg, Pdf };
+
+/// Set on a scene while renderScene paints it: items leave out their on-screen controls.
+inline constexpr const char* kReportRenderingProperty = "etscopeReportRendering";
+
+/// True while `item`'s scene is being rendered into a report picture.
+bool isReportRendering(const QGraphicsItem& item);
 
 struct RenderOptions {
     QString title; ///< printed above the graph (file and method)

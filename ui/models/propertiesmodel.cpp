@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "propertiesmodel.h"
 
+#include "debug/edgegraph.h"
+
 #include "graph/graphbuilder.h"
 #include "util/scalartype.h"
 #include "util/text.h"
+
+#include <set>
 
 namespace etscope::ui {
 
@@ -88,6 +92,25 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     const Program& program = *document.program;
     addRow(file, tr("size"), q(formatBytes(program.file->size())));
     addRow(file, tr("identifier"), q(program.identifier));
+    if (document.etrecord) {
+        // An ETRecord shown as its graphs: its entries and maps, not a program's layout.
+        const ETRecord& record = *document.etrecord;
+        addRow(file, tr("graphs"), QString::number(program.methods.size()));
+        QStandardItem* entries = addGroup(tr("Entries (%1)").arg(record.entries.size()));
+        for (const ETRecordEntry& entry : record.entries)
+            addRow(entries, q(entry.name), q(formatBytes(entry.size)) + QStringLiteral(" · ") + q(entry.role));
+        QStandardItem* maps = addGroup(tr("Maps"));
+        const auto count = [](const auto& perMethod) {
+            std::size_t n = 0;
+            for (const auto& [method, entries] : perMethod)
+                n += entries.size();
+            return QString::number(n);
+        };
+        addRow(maps, tr("debug_handle_map"), tr("%1 instruction(s)").arg(count(record.debugHandleMap)));
+        addRow(maps, tr("delegate_map"), tr("%1 instruction(s)").arg(count(record.delegateMap)));
+        addRow(maps, tr("instruction_id_to_num_outs_map"), tr("%1 instruction(s)").arg(count(record.numOutsMap)));
+        return;
+    }
     if (program.header)
         addRow(file, tr("extended header"),
             QStringLiteral("eh00, %1 bytes; program %2 bytes; segments at %3 (%4 bytes)")
@@ -150,7 +173,34 @@ void PropertiesModel::showEdge(
         addRow(group, tr("inferred"), tr("this connection was found by a rule, not stored in the file"));
 }
 
-void PropertiesModel::showNode(const Document& document, int methodIndex, const NodeOrigin& origin)
+void PropertiesModel::showSource(
+    const ETRecord& record, const std::string& method, const std::vector<std::int64_t>& handles)
+{
+    const ETRecordGraph* edge = record.edgeProgram(method);
+    if (handles.empty() || !edge || !edge->program)
+        return;
+    QStandardItem* group = addGroup(tr("Source (ETRecord)"));
+    QStringList handleText;
+    for (const std::int64_t handle : handles)
+        handleText << QString::number(handle);
+    addRow(group, tr("debug handles"), handleText.join(QStringLiteral(", ")));
+    std::set<const EdgeNode*> shown;
+    for (const std::int64_t handle : handles)
+        for (const EdgeNode* node : edge->program->nodesWithHandle(handle)) {
+            if (!shown.insert(node).second)
+                continue;
+            addRow(group, q(node->name), q(shortEdgeTarget(node->target)));
+            if (!node->nnModuleStack.empty())
+                addRow(group, tr("  module"), q(node->nnModuleStack));
+            if (!node->stackTrace.empty())
+                addRow(group, tr("  stack trace"), q(node->stackTrace));
+        }
+    if (shown.empty())
+        addRow(group, tr("edge nodes"), tr("none of the record's edge graph carries these handles"));
+}
+
+void PropertiesModel::showNode(
+    const Document& document, int methodIndex, const NodeOrigin& origin, const ETRecord* record)
 {
     clearAll();
     if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
@@ -236,6 +286,14 @@ void PropertiesModel::showNode(const Document& document, int methodIndex, const 
                 addRow(trace, q(frame.function),
                     QStringLiteral("%1:%2  %3").arg(q(frame.filename)).arg(frame.line).arg(q(frame.context)));
         }
+    }
+    if (record && !document.etrecord) {
+        std::vector<std::int64_t> handles;
+        if (inner && node.debugHandle && *node.debugHandle != 65535)
+            handles.push_back(*node.debugHandle);
+        else if (!inner && node.instruction.valid())
+            handles = record->handlesOf(method.name, node.instruction.value);
+        showSource(*record, method.name, handles);
     }
 }
 

@@ -17,7 +17,10 @@ public:
 
     explicit PropertiesModel(QObject* parent = nullptr);
 
-    void showNode(const core::Document& document, int method, const core::NodeOrigin& origin);
+    /// A node and, with an ETRecord attached to the program, the edge-graph nodes it came from
+    /// (through debug_handle_map, or the node's own debug handle inside a delegate).
+    void showNode(const core::Document& document, int method, const core::NodeOrigin& origin,
+        const core::ETRecord* record = nullptr);
     void showDocument(const core::Document& document, int method);
     /// An edge of a drawn graph: the value it carries, its type and shape, and its two ends.
     void showEdge(const core::Document& document, int method, const core::Graph& drawn,
@@ -25,6 +28,7 @@ public:
     void clearAll();
 
 private:
+    void showSource(const core::ETRecord& record, const std::string& method, const std::vector<std::int64_t>& handles);
     QStandardItem* addGroup(const QString& title);
     static void addRow(QStandardItem* group, const QString& name, const QString& value);
 };

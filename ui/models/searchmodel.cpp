@@ -31,6 +31,11 @@ QVariant SearchModel::data(const QModelIndex& index, int role) const
         const core::Node& top = m_top->node(hit.origin.top);
         QString where;
         QString label = QString::fromStdString(top.label);
+        if (top.kind == core::NodeKind::Delegate && !hit.origin.inner.valid())
+            label += QStringLiteral(" #%1").arg(top.delegate.value);
+        // Tell equal labels apart: the instruction they run as.
+        if (!hit.origin.inner.valid() && top.instruction.valid())
+            where = tr(" (instruction %1)").arg(top.instruction.value);
         if (hit.origin.inner.valid() && top.subgraph) {
             label = QString::fromStdString(top.subgraph->node(hit.origin.inner).label);
             where = QStringLiteral(" (in %1 #%2)").arg(QString::fromStdString(top.label)).arg(top.delegate.value);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "documentview.h"
 
+#include "document/etrecordgraphs.h"
+
 #include "document/documentcontroller.h"
 #include "graph/graphscene.h"
 #include "graph/graphview.h"
@@ -27,6 +29,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
@@ -90,8 +93,11 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         refreshOperatorTable();
         refreshDebugData();
     });
-    connect(
-        m_controller, &DocumentController::layoutStarted, this, [this](const QString& text) { showBusy(true, text); });
+    connect(m_controller, &DocumentController::layoutStarted, this,
+        [this](const GraphContext& context, const QString& text) {
+            if (context == m_context)
+                showBusy(true, text);
+        });
     connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
         showBusy(false);
         Q_EMIT statusMessage(message);
@@ -106,10 +112,13 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
 
     const auto document = m_controller->document();
     if (document && document->program) {
-        for (const Method& method : document->program->methods) {
-            const InstructionCounts c = method.instructionCounts();
-            m_methodBox->addItem(
-                QStringLiteral("%1  (%2 instructions)").arg(QString::fromStdString(method.name)).arg(c.total()));
+        for (std::size_t m = 0; m < document->program->methods.size(); ++m) {
+            const Method& method = document->program->methods[m];
+            // An ETRecord's graphs have nodes, not instructions.
+            const QString count = document->etrecord
+                ? tr("%n node(s)", nullptr, static_cast<int>(document->methods[m].graph->nodes.size()))
+                : tr("%n instruction(s)", nullptr, method.instructionCounts().total());
+            m_methodBox->addItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(method.name), count));
         }
         if (m_context.method < 0) {
             const Method* preferred = document->program->defaultMethod();
@@ -122,7 +131,11 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         updateBreadcrumb();
         refreshOperatorTable();
         refreshDebugData();
-        m_properties->showDocument(*document, m_context.method);
+        if (m_context.delegateNode.valid())
+            m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
+                m_controller->debug().etrecord.get());
+        else
+            m_properties->showDocument(*document, m_context.method);
         request();
     } else if (document) {
         // Files without a graph (external data): their facts fill the tab.
@@ -150,9 +163,12 @@ void DocumentView::buildUi()
     toolbar->addWidget(new QLabel(tr(" Method "), this));
     toolbar->addWidget(m_methodBox);
     toolbar->addSeparator();
-    toolbar->addAction(tr("Expand all"), this, &DocumentView::expandAll)
-        ->setToolTip(tr("Expand every decoded delegate in place"));
-    toolbar->addAction(tr("Collapse all"), this, &DocumentView::collapseAll);
+    QAction* expand = toolbar->addAction(tr("Expand all"), this, &DocumentView::expandAll);
+    expand->setToolTip(tr("Expand every decoded delegate in place"));
+    QAction* collapse = toolbar->addAction(tr("Collapse all"), this, &DocumentView::collapseAll);
+    // A delegate's own tab has nothing to expand.
+    expand->setEnabled(!m_context.delegateNode.valid());
+    collapse->setEnabled(!m_context.delegateNode.valid());
     toolbar->addSeparator();
     toolbar->addAction(tr("Fit"), this, [this] { m_view->fitAll(); })->setToolTip(tr("Show the whole graph (Ctrl+0)"));
     toolbar->addAction(tr("−"), this, [this] { m_view->zoomBy(1 / 1.25); })->setToolTip(tr("Zoom out (Ctrl+−)"));
@@ -189,8 +205,10 @@ void DocumentView::buildUi()
     m_legend->setStyleSheet(QStringLiteral(
         "QLabel { background: rgba(255,255,255,220); border: 1px solid #ccc; border-radius: 3px; padding: 4px; }"));
     m_busyPanel = new QFrame(area);
+    m_busyPanel->setObjectName(QStringLiteral("busyPanel"));
+    // By name: a plain QFrame rule would also box the label inside (QLabel is a QFrame).
     m_busyPanel->setStyleSheet(
-        QStringLiteral("QFrame { background: white; border: 1px solid #999; border-radius: 4px; }"));
+        QStringLiteral("#busyPanel { background: white; border: 1px solid #999; border-radius: 4px; }"));
     auto* busyLayout = new QVBoxLayout(m_busyPanel);
     m_busyLabel = new QLabel(m_busyPanel);
     auto* busyBar = new QProgressBar(m_busyPanel);
@@ -244,6 +262,7 @@ void DocumentView::buildUi()
     side->addWidget(m_propertiesView);
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
+    side->setSizes({ 480, 420 }); // room for a node's properties without dragging the splitter
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(area);
     split->addWidget(side);
@@ -265,8 +284,12 @@ void DocumentView::buildUi()
     connect(m_searchEdit, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
     connect(m_searchDebounce, &QTimer::timeout, this, [this] { runSearch(m_searchEdit->text()); });
     connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
-        m_searchDebounce->stop();
-        runSearch(m_searchEdit->text());
+        // Enter walks the results; a fresh search only when the text changed since the last one.
+        if (m_searchDebounce->isActive() || m_searchEdit->text() != m_searchedText) {
+            m_searchDebounce->stop();
+            runSearch(m_searchEdit->text());
+            m_searchView->setCurrentIndex({});
+        }
         if (m_searchModel->rowCount() == 0)
             return;
         const int next = (m_searchView->currentIndex().row() + 1) % m_searchModel->rowCount();
@@ -279,7 +302,14 @@ void DocumentView::buildUi()
 
     connect(m_scene, &GraphScene::nodeSelected, this, &DocumentView::onNodeSelected);
     connect(m_scene, &GraphScene::selectionCleared, this, [this] {
-        if (auto document = m_controller->document())
+        const auto document = m_controller->document();
+        if (!document)
+            return;
+        // In a delegate's tab, nothing selected means the delegate itself.
+        if (m_context.delegateNode.valid())
+            m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
+                m_controller->debug().etrecord.get());
+        else
             m_properties->showDocument(*document, m_context.method);
     });
     connect(m_scene, &GraphScene::edgeSelected, this, [this](int edgeIndex) {
@@ -297,7 +327,11 @@ void DocumentView::buildUi()
         if (!presentation || origin.inner.valid())
             return;
         const Node& node = presentation->methodGraph().node(origin.top);
-        if (node.kind == NodeKind::Delegate && node.subgraph && !m_context.delegateNode.valid())
+        if (node.kind == NodeKind::Delegate && !node.subgraph)
+            Q_EMIT statusMessage(tr("%1 #%2 cannot be decoded into a graph: its payload facts are in the properties")
+                                     .arg(QString::fromStdString(node.label))
+                                     .arg(node.delegate.value));
+        else if (node.kind == NodeKind::Delegate && !m_context.delegateNode.valid())
             Q_EMIT openDelegateRequested(m_context.method, origin.top);
     });
     connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
@@ -344,6 +378,11 @@ void DocumentView::updateBreadcrumb()
 void DocumentView::request()
 {
     m_controller->requestPresentation(m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
+}
+
+void DocumentView::setMinimapVisible(bool visible)
+{
+    m_minimap->setVisible(visible);
 }
 
 void DocumentView::showBusy(bool busy, const QString& text)
@@ -467,9 +506,17 @@ void DocumentView::expandAll()
     const auto presentation = this->presentation();
     if (!presentation || m_context.delegateNode.valid())
         return;
+    bool any = false;
     for (const Node& node : presentation->methodGraph().nodes)
-        if (node.kind == NodeKind::Delegate && node.subgraph)
+        if (node.kind == NodeKind::Delegate && node.subgraph) {
             m_expanded.insert(node.id.value);
+            any = true;
+        }
+    if (!any) {
+        Q_EMIT statusMessage(tr("No delegate here has a decoded inner graph; their payload facts are in the "
+                                "properties of each delegate"));
+        return;
+    }
     m_fitNext = true;
     request();
 }
@@ -501,17 +548,24 @@ void DocumentView::selectNode(const NodeOrigin& origin)
         request();
         return;
     }
-    m_scene->selectNode(origin);
-    if (NodeItem* item = m_scene->itemFor(origin)) {
+    NodeOrigin target = origin;
+    if (!m_scene->itemFor(target) && !origin.inner.valid() && m_expanded.count(origin.top.value)) {
+        // An expanded delegate is drawn as its cluster: go to its first inner node.
+        const Node& node = presentation->methodGraph().node(origin.top);
+        if (node.subgraph && !node.subgraph->nodes.empty())
+            target.inner = node.subgraph->nodes.front().id;
+    }
+    m_scene->selectNode(target);
+    if (NodeItem* item = m_scene->itemFor(target)) {
         m_view->centreOn(item->pos(), true);
-        onNodeSelected(origin);
+        onNodeSelected(target);
     }
 }
 
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
     if (auto document = m_controller->document())
-        m_properties->showNode(*document, m_context.method, origin);
+        m_properties->showNode(*document, m_context.method, origin, m_controller->debug().etrecord.get());
 }
 
 void DocumentView::refreshOperatorTable()
@@ -522,7 +576,12 @@ void DocumentView::refreshOperatorTable()
     const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
     if (!m_context.delegateNode.valid()) {
         const std::string method = document->program->methods[static_cast<std::size_t>(m_context.method)].name;
-        m_operators->setTables(computeOperatorTable(top), m_controller->debug().operatorTable(method));
+        OperatorTable table = computeOperatorTable(top);
+        // An ETRecord's edge program: get_delegation_info's own table, as `etscope ops` gives it.
+        if (document->etrecord && !etrecordEdgeMethod(method).empty())
+            if (auto exact = etrecordOperatorTable(*document->etrecord, etrecordEdgeMethod(method)))
+                table = std::move(exact).value();
+        m_operators->setTables(std::move(table), m_controller->debug().operatorTable(method));
         return;
     }
     // Inside a delegate every node is a delegated one.
@@ -588,6 +647,7 @@ void DocumentView::runSearch(const QString& text)
     if (!document || !document->program)
         return;
     const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    m_searchedText = text;
     std::vector<SearchHit> hits = searchGraph(top, text.trimmed().toStdString());
     if (m_context.delegateNode.valid())
         hits.erase(std::remove_if(hits.begin(), hits.end(),
@@ -689,8 +749,19 @@ QString DocumentView::printout() const
 
 void DocumentView::exportImageInteractive()
 {
-    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QLatin1Char('-')
-        + title().section(QLatin1Char(' '), 0, 0);
+    // "<file>-<method>" or "<file>-<method>-<backend>-<n>" for a delegate tab.
+    QString graph = m_context.method >= 0 && m_controller->document() && m_controller->document()->program
+            && static_cast<std::size_t>(m_context.method) < m_controller->document()->program->methods.size()
+        ? QString::fromStdString(
+            m_controller->document()->program->methods[static_cast<std::size_t>(m_context.method)].name)
+        : QStringLiteral("graph");
+    if (m_context.delegateNode.valid() && m_controller->document()) {
+        const Node& node = m_controller->document()->methods[static_cast<std::size_t>(m_context.method)].graph->node(
+            m_context.delegateNode);
+        graph += QStringLiteral("-%1-%2").arg(QString::fromStdString(node.label)).arg(node.delegate.value);
+    }
+    graph.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
+    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QLatin1Char('-') + graph;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export image"), base + QStringLiteral(".svg"), tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
     if (path.isEmpty())

@@ -61,6 +61,8 @@ public:
     void toggleExpanded(core::NodeId delegateNode);
     void expandAll();
     void collapseAll();
+    /// Shows or hides the minimap (View › Show Minimap; it can cover nodes of a fitted graph).
+    void setMinimapVisible(bool visible);
     /// Selects and centres a node, expanding its delegate first when it is inside a collapsed one.
     void selectNode(const core::NodeOrigin& origin);
     std::optional<core::NodeOrigin> selectedNode() const;
@@ -122,6 +124,7 @@ private:
     QComboBox* m_methodBox = nullptr;
     QLineEdit* m_searchEdit = nullptr;
     QTimer* m_searchDebounce = nullptr;
+    QString m_searchedText; ///< text of the results shown: Enter walks them while it is unchanged
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;

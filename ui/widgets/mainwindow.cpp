@@ -36,6 +36,7 @@ namespace {
 
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
+const char* const kMinimapKey = "showMinimap";
 const char* const kErrorProperty = "etscopeError";
 
 /// Shown while a file opens: what is happening, how far, and a way out.
@@ -72,11 +73,13 @@ QWidget* errorPage(const QString& path, const QString& message, QTabWidget* tabs
         = new QLabel(QObject::tr("<h3>Could not open %1</h3>").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
     auto* text = new QLabel(message, page);
     text->setWordWrap(true);
+    text->setAlignment(Qt::AlignHCenter);
     text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     auto* close = new QPushButton(QObject::tr("Close"), page);
     layout->addStretch();
     layout->addWidget(title, 0, Qt::AlignHCenter);
-    layout->addWidget(text, 0, Qt::AlignHCenter);
+    layout->addWidget(text); // full width: a centred word-wrapped label would shrink to its first word
     layout->addWidget(close, 0, Qt::AlignHCenter);
     layout->addStretch();
     page->setContentsMargins(120, 0, 120, 0);
@@ -209,6 +212,15 @@ void MainWindow::buildMenus()
         if (DocumentView* view = currentView())
             view->graphView()->setZoom(1.0);
     });
+    QAction* minimap = viewMenu->addAction(tr("Show &Minimap"));
+    minimap->setCheckable(true);
+    minimap->setChecked(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
+    connect(minimap, &QAction::toggled, this, [this](bool visible) {
+        QSettings().setValue(QLatin1String(kMinimapKey), visible);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+                view->setMinimapVisible(visible);
+    });
     viewMenu->addSeparator();
     viewMenu->addAction(tr("&Expand All Delegates"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
         if (DocumentView* view = currentView())
@@ -315,6 +327,7 @@ QString MainWindow::errorText(int tab) const
 DocumentView* MainWindow::addView(DocumentController* controller, GraphContext context, int at)
 {
     auto* view = new DocumentView(controller, context, m_tabs);
+    view->setMinimapVisible(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
     const QString title = view->title();
     const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
     m_tabs->setTabToolTip(index, controller->path());
@@ -408,6 +421,7 @@ void MainWindow::openProgram(
         QWidget* page = errorPage(path, message, m_tabs);
         m_tabs->insertTab(at, page, QFileInfo(path).fileName());
         m_tabs->setTabIcon(at, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        m_tabs->setTabToolTip(at, message);
         m_tabs->setCurrentIndex(at);
         statusBar()->showMessage(message, 10000);
         controller->deleteLater();
