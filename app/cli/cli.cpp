@@ -48,6 +48,9 @@ Subcommands:
   graph   The data-flow graph of a method: `text` prints it in the style of
           format_delegated_graph (delegates with their inner graph indented), `dot` writes
           Graphviz DOT with expanded delegates as clusters, `json` the full node/edge list.
+          On an ETRecord (graph and ops): its edge program (--method picks another graph:
+          `forward (edge)`, `aten_dialect_output/forward`, …), lowered modules of every
+          backend with their original graphs; ops gives get_delegation_info's exact table.
   export  The graph as a picture, drawn by the same renderer as the desktop app (no display
           needed): PNG, SVG (text stays text) or PDF. --expand all|BACKEND_ID shows delegates
           expanded in place; --delegate N draws the inner graph of delegate N alone.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -266,8 +267,14 @@ std::string cellText(const TableCell& cell)
         return *text;
     if (const auto* integer = std::get_if<long long>(&cell))
         return std::to_string(*integer);
+    // Spelled the same on every platform and sign: printf writes "-nan" for some NaNs.
+    const double value = std::get<double>(cell);
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.6g", std::get<double>(cell));
+    std::snprintf(buffer, sizeof buffer, "%.6g", value);
     return buffer;
 }
 

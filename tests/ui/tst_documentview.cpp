@@ -321,6 +321,25 @@ private slots:
             qPrintable(error));
     }
 
+    void aRunOfAnotherProgramIsWarnedAbout()
+    {
+        // A run attached for its timings alone is checked against the program too.
+        auto document = load("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(document);
+        const auto disagreements = [&](const char* etdump) {
+            DebugSession session;
+            if (auto error
+                = attach(session, AttachKind::Run, QString::fromStdString(etscope::test::samplePath(etdump))))
+                qFatal("%s", error->message().c_str());
+            std::vector<Warning> warnings;
+            session.heatTables(*document, 0, warnings);
+            return std::count_if(warnings.begin(), warnings.end(),
+                [](const Warning& w) { return w.message.find("disagree") != std::string::npos; });
+        };
+        QCOMPARE(disagreements("generated/stress_mlp/stress_mlp.profile.etdp"), 0);
+        QCOMPARE(disagreements("generated/add/add.profile.etdp"), 1);
+    }
+
     void numericGapOfTwoRuns()
     {
         Fixture f("executorch/add.pte");
@@ -527,7 +546,13 @@ private slots:
         QVERIFY(ethos.waitForLayout());
         const Graph& graph = ethos.view->presentation()->methodGraph();
         QCOMPARE(delegateCount(graph), 1);
-        QVERIFY(ethos.relayout([&] { ethos.view->expandAll(); }) || ethos.view->presentation());
+        // Nothing decodable to expand: no new layout, a message saying why instead.
+        QSignalSpy message(ethos.view.get(), &DocumentView::statusMessage);
+        QSignalSpy shown(ethos.view.get(), &DocumentView::presentationShown);
+        ethos.view->expandAll();
+        QCOMPARE(message.count(), 1);
+        QVERIFY(message.front().front().toString().contains(QStringLiteral("No delegate here has a decoded")));
+        QCOMPARE(shown.count(), 0);
     }
 
     void mainWindowTabsAndErrors()

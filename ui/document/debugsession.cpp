@@ -2,6 +2,7 @@
 #include "debugsession.h"
 
 #include "debug/debugheat.h"
+#include "debug/dumpcheck.h"
 #include "debug/eventmapper.h"
 #include "debug/runtimeprofile.h"
 #include "document/etrecordgraphs.h"
@@ -57,6 +58,13 @@ std::vector<HeatTable> DebugSession::heatTables(
         table.title = "Numeric gap — " + (gap->run.empty() ? std::string("run") : gap->run) + " vs "
             + (gap->reference.empty() ? std::string("reference") : gap->reference);
         tables.push_back(std::move(table));
+    }
+    // The gap comparisons check the run against the program themselves; a run shown only for
+    // its timings is checked here, so another model's ETDump does not pass in silence.
+    const bool runChecked = run && (reference || (document.bundled && inspector.empty()));
+    if (run && !runChecked) {
+        const auto fit = dumpFitWarnings(checkDumpFitsProgram(*run, mapper), "run " + run->path(), method.name);
+        warnings.insert(warnings.end(), fit.begin(), fit.end());
     }
     if (run) {
         const RuntimeProfile profile = buildRuntimeProfile(*run, mapper);
