@@ -169,9 +169,19 @@ private slots:
             visited.insert(GraphScene::keyOf(*selected));
         }
         QCOMPARE(visited.size(), std::size_t(4));
-        // The table filter keeps Total and the matching rows.
+        // The table filter keeps Total and the matching rows; the selected op type stays
+        // selected while its row is shown, and filtering never selects another one.
+        QSignalSpy selected(panel, &OperatorPanel::opTypeSelected);
+        panel->filterEdit()->setText(QStringLiteral("select")); // select_copy, index_select, Total
+        QTRY_COMPARE(panel->proxy()->rowCount(), 3);
+        QCOMPARE(f.view->scene()->highlightedCount(), 4);
+        for (const QList<QVariant>& signal : selected)
+            QCOMPARE(signal.front().toString(), QStringLiteral("aten::select_copy.int_out"));
         panel->filterEdit()->setText(QStringLiteral("clamp"));
         QTRY_COMPARE(panel->proxy()->rowCount(), 2);
+        QTRY_COMPARE(f.view->scene()->highlightedCount(), 0);
+        QCOMPARE(selected.back().front().toString(), QString());
+        QVERIFY(!panel->view()->currentIndex().isValid());
     }
 
     void walkingIntoCollapsedDelegateExpandsIt()

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QSignalBlocker>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -77,7 +78,27 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
     connect(m_filter, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
-    connect(m_debounce, &QTimer::timeout, this, [this] { m_proxy->setFilterFixedString(m_filter->text()); });
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        // Filtering must not move the selection to another op type (that would highlight
+        // unrelated nodes): the selected row stays selected while visible, else none is.
+        const QString selected = m_view->currentIndex().data(OperatorTableModel::OpTypeRole).toString();
+        {
+            const QSignalBlocker blocker(m_view->selectionModel());
+            m_proxy->setFilterFixedString(m_filter->text());
+            m_view->selectionModel()->clearCurrentIndex();
+            m_view->clearSelection();
+        }
+        const QModelIndexList kept = selected.isEmpty()
+            ? QModelIndexList()
+            : m_proxy->match(m_proxy->index(0, 0), OperatorTableModel::OpTypeRole, selected, 1, Qt::MatchExactly);
+        if (!kept.isEmpty())
+            m_view->setCurrentIndex(kept.front());
+        else if (!selected.isEmpty()) {
+            m_previous->setEnabled(false);
+            m_next->setEnabled(false);
+            Q_EMIT opTypeSelected(QString());
+        }
+    });
     connect(
         m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
             const QString opType = current.data(OperatorTableModel::OpTypeRole).toString();
