@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // etscope_bench: open + verify + analyse (openDocument) of synthetic and real programs, the
-// operator table, and writing synthetic programs; with graph sizes and peak-memory counters.
+// operator table, Graphviz layout, and writing synthetic programs; with graph sizes and
+// peak-memory counters.
 #include "peakrss.h"
 
 #include "document/document.h"
+#include "graph/flatten.h"
+#include "layout/graphlayout.h"
 #include "stats/operatortable.h"
 #include "writer/programwriter.h"
 #include "writer/syntheticmodels.h"
@@ -143,6 +146,48 @@ void BM_OperatorTable(benchmark::State& state)
     state.counters["rows"] = static_cast<double>(rows);
 }
 BENCHMARK(BM_OperatorTable)->ArgName("nodes")->Arg(1000)->Arg(10000)->Unit(benchmark::kMicrosecond);
+
+/// Graphviz layout of `forward`'s top level (delegates collapsed, boxes of a typical size), or
+/// with every delegate expanded in place (its inner nodes in clusters) when `expanded`.
+void layoutForward(benchmark::State& state, bool expanded)
+{
+    auto document = openDocument(SyntheticFiles::instance().path(static_cast<int>(state.range(0))));
+    if (!document) {
+        state.SkipWithError(document.error().message().c_str());
+        return;
+    }
+    const Graph& graph = *document->analysis(*document->program->method("forward"))->graph;
+    const FlatGraph flat = flattenGraph(graph, [expanded](const Node&) { return expanded; });
+    LayoutRequest request;
+    for (const Cluster& cluster : flat.clusters)
+        request.clusters.push_back({ cluster.label });
+    for (std::size_t i = 0; i < flat.graph.nodes.size(); ++i)
+        request.nodes.push_back({ 140, 34, flat.nodeCluster[i] });
+    for (const Edge& edge : flat.graph.edges)
+        request.edges.push_back({ edge.from.value, edge.to.value });
+    for (auto _ : state) {
+        auto layout = layoutGraph(request);
+        if (!layout) {
+            state.SkipWithError(layout.error().message().c_str());
+            return;
+        }
+        benchmark::DoNotOptimize(layout->width);
+    }
+    state.counters["nodes"] = static_cast<double>(request.nodes.size());
+    state.counters["clusters"] = static_cast<double>(request.clusters.size());
+}
+
+void BM_LayoutCollapsed(benchmark::State& state)
+{
+    layoutForward(state, false);
+}
+BENCHMARK(BM_LayoutCollapsed)->ArgName("nodes")->Arg(1000)->Arg(5000)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+void BM_LayoutExpanded(benchmark::State& state)
+{
+    layoutForward(state, true);
+}
+BENCHMARK(BM_LayoutExpanded)->ArgName("nodes")->Arg(1000)->Arg(5000)->Unit(benchmark::kMillisecond);
 
 void BM_WriteSynthetic(benchmark::State& state)
 {
