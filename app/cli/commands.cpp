@@ -135,8 +135,8 @@ int runOps(const Arguments& args)
     OperatorTable table = computeOperatorTable(*graph->graph);
     // An ETRecord's edge program: get_delegation_info's own table (exact after lowering, else
     // the approximation through debug_handle_map).
-    if (graph->record && graph->record->name == graph->record->method + " (edge)")
-        if (auto exact = etrecordOperatorTable(*document->etrecord, graph->record->method))
+    if (graph->record && !etrecordEdgeMethod(graph->name).empty())
+        if (auto exact = etrecordOperatorTable(*document->etrecord, etrecordEdgeMethod(graph->name)))
             table = std::move(exact).value();
     const std::string title = *format == TableFormat::Text
         ? std::string()

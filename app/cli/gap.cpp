@@ -96,6 +96,32 @@ std::optional<ETDump> openDump(
     return std::move(dump).value();
 }
 
+/// What gap and profile work on: the program, its ETRecord when given (--etrecord) and the
+/// method (--method); `mapper` joins runtime events to that method's graph.
+struct DebugTarget {
+    std::optional<ETRecord> record;
+    std::optional<Document> document;
+    const Method* method = nullptr;
+    std::optional<EventMapper> mapper; ///< refers to `record` and `document`: keep the target in place
+};
+
+/// Opens the target in place (the mapper refers into it); false with `exitCode` set on failure.
+bool openTarget(const std::string& command, const Arguments& args, DebugTarget& target, int& exitCode)
+{
+    target.record = openRecord(command, args, exitCode);
+    if (exitCode != ExitOk)
+        return false;
+    const ETRecord* record = target.record ? &*target.record : nullptr;
+    target.document = openProgram(command, args, record, exitCode);
+    if (!target.document)
+        return false;
+    target.method = methodOf(command, *target.document, args, exitCode);
+    if (!target.method)
+        return false;
+    target.mapper.emplace(*target.document->analysis(*target.method)->graph, record, target.method->name);
+    return true;
+}
+
 /// A block or test case number: decimal digits only, counted from 0.
 std::optional<std::size_t> parseIndex(const std::string& text)
 {
@@ -183,16 +209,11 @@ int runGap(const Arguments& args)
         return usage("gap", "unknown format '" + args.value("format") + "' (text, csv, tsv, md, html or json)");
 
     int exitCode = ExitOk;
-    const std::optional<ETRecord> record = openRecord("gap", args, exitCode);
-    if (exitCode != ExitOk)
+    DebugTarget target;
+    if (!openTarget("gap", args, target, exitCode))
         return exitCode;
-    const auto document = openProgram("gap", args, record ? &*record : nullptr, exitCode);
-    if (!document)
-        return exitCode;
-    const Method* method = methodOf("gap", *document, args, exitCode);
-    if (!method)
-        return exitCode;
-    const EventMapper mapper(*document->analysis(*method)->graph, record ? &*record : nullptr, method->name);
+    const std::optional<Document>& document = target.document;
+    const EventMapper& mapper = *target.mapper;
 
     GapReport report;
     if (inspector) {
@@ -243,16 +264,11 @@ int runProfile(const Arguments& args)
     if (!format)
         return usage("profile", "unknown format '" + args.value("format") + "' (text, csv, tsv, md, html or json)");
     int exitCode = ExitOk;
-    const std::optional<ETRecord> record = openRecord("profile", args, exitCode);
-    if (exitCode != ExitOk)
+    DebugTarget target;
+    if (!openTarget("profile", args, target, exitCode))
         return exitCode;
-    const auto document = openProgram("profile", args, record ? &*record : nullptr, exitCode);
-    if (!document)
-        return exitCode;
-    const Method* method = methodOf("profile", *document, args, exitCode);
-    if (!method)
-        return exitCode;
-    const EventMapper mapper(*document->analysis(*method)->graph, record ? &*record : nullptr, method->name);
+    const Method* method = target.method;
+    const EventMapper& mapper = *target.mapper;
     auto dump = readETDumpFile(args.value("etdump"));
     if (!dump)
         return fail("profile", dump.error());

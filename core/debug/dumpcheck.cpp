@@ -78,13 +78,6 @@ std::map<std::int32_t, TensorMeta> valueMetas(const Graph& graph)
     return metas;
 }
 
-/// "aten::add.out" → "add.out": the name the kernel wrapper gives its profiling scope.
-std::string withoutNamespace(const std::string& opType)
-{
-    const auto colons = opType.rfind("::");
-    return colons == std::string::npos ? opType : opType.substr(colons + 2);
-}
-
 std::string describeNode(const Node& node)
 {
     switch (node.kind) {

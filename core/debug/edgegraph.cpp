@@ -21,6 +21,9 @@ std::string shortEdgeTarget(const std::string& target)
 
 namespace {
 
+/// Edge programs are shown as "<method> (edge)", beside the record's other graphs.
+constexpr std::string_view kEdgeSuffix = " (edge)";
+
 /// Builds one graph; tensor names are numbered in the order they are first seen, and those
 /// numbers are the edges' value indices (shown as v<k> in properties).
 class EdgeGraphBuilder {
@@ -204,10 +207,15 @@ std::vector<ETRecordGraphView> etrecordGraphViews(const ETRecord& record)
         views.push_back({ display, graph.method, graph.entry, graph.program, buildEdgeGraph(*graph.program, display) });
     };
     for (const ETRecordGraph& graph : record.edgePrograms)
-        add(graph, graph.method + " (edge)");
+        add(graph, graph.method + std::string(kEdgeSuffix));
     for (const ETRecordGraph& graph : record.otherGraphs)
         add(graph, graph.name == graph.method || graph.method.empty() ? graph.name : graph.name + "/" + graph.method);
     return views;
+}
+
+std::string etrecordEdgeMethod(const std::string& viewName)
+{
+    return viewName.ends_with(kEdgeSuffix) ? viewName.substr(0, viewName.size() - kEdgeSuffix.size()) : std::string();
 }
 
 const ETRecordGraphView* selectETRecordGraph(const std::vector<ETRecordGraphView>& views, const std::string& method)

@@ -36,6 +36,10 @@ struct ETRecordGraphView {
 };
 std::vector<ETRecordGraphView> etrecordGraphViews(const ETRecord& record);
 
+/// The method whose edge program a view name stands for ("forward (edge)" → "forward"); empty
+/// for the record's other graphs.
+std::string etrecordEdgeMethod(const std::string& viewName);
+
 /// The view `method` selects: an exact display name or entry name, else the edge program of
 /// that method (`forward` when empty), else the first graph for that method; nullptr when none.
 const ETRecordGraphView* selectETRecordGraph(const std::vector<ETRecordGraphView>& views, const std::string& method);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "inspectortable.h"
 #include "util/jsontext.h"
+#include "util/text.h"
 
 #include "util/mappedfile.h"
 
@@ -545,9 +546,7 @@ GapReport mapInspectorTable(
                 if (delegate)
                     same = node.kind == NodeKind::Delegate;
                 else if (node.kind == NodeKind::Operator) {
-                    const std::size_t colons = node.opType.rfind("::");
-                    const std::string bare = colons == std::string::npos ? node.opType : node.opType.substr(colons + 2);
-                    same = bare == kernel || node.opType == kernel;
+                    same = withoutNamespace(node.opType) == kernel || node.opType == kernel;
                 }
                 if (same && k++ == ordinal) {
                     row.origin = { node.id, NodeId::none() };

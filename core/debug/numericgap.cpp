@@ -165,17 +165,6 @@ void fillMetrics(GapRow& row, const Extracted& run, const Extracted& reference)
     row.metrics = computeGapMetrics(reference.values, run.values);
 }
 
-/// One NaN spelling: arithmetic on x86 makes NaNs with the sign bit set, which printf writes "-nan".
-double canonical(double value)
-{
-    return std::isnan(value) ? std::numeric_limits<double>::quiet_NaN() : value;
-}
-
-std::string nonFiniteText(double value)
-{
-    return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
-}
-
 /// The fit of one compared block and its debug buffer, as report warnings.
 void checkAgainstProgram(GapReport& report, const ETDump& dump, std::size_t block, const EventMapper& mapper)
 {
@@ -526,16 +515,16 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJ
                 cells.emplace_back(std::string());
                 continue;
             }
-            const double value = canonical(row.metrics->value(m));
-            if (!std::isfinite(value))
-                nonFinite
-                    += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "=" + nonFiniteText(value);
+            const double value = row.metrics->value(m);
+            if (!std::isfinite(value)) // cellText spells them inf, -inf and nan
+                nonFinite += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "="
+                    + cellText(TableCell(value));
             cells.emplace_back(value);
         }
         if (imported) {
             std::string gap;
             for (const double g : row.imported)
-                gap += (gap.empty() ? "" : ", ") + cellText(TableCell(canonical(g)));
+                gap += (gap.empty() ? "" : ", ") + cellText(TableCell(g));
             cells.emplace_back(gap);
         }
         std::string ops;

@@ -11,8 +11,6 @@ namespace etscope::core {
 
 namespace {
 
-constexpr std::string_view kEdgeSuffix = " (edge)";
-
 /// The lowered modules of `graph` (delegate nodes, in node order) as the app's delegate facts.
 void describeLoweredModules(const Graph& graph, Method& method, MethodAnalysis& analysis)
 {
@@ -38,22 +36,15 @@ void describeLoweredModules(const Graph& graph, Method& method, MethodAnalysis& 
     }
 }
 
-} // namespace
-
-namespace {
-
 /// "mul" for "aten::mul" (program operators) and "aten.mul.Tensor" (edge targets, shortened).
 std::string baseOperator(const std::string& name, bool edge)
 {
+    if (!edge)
+        return withoutNamespace(name);
     std::string rest = name;
-    if (edge) {
-        if (const auto dot = rest.find('.'); dot != std::string::npos)
-            rest = rest.substr(dot + 1); // namespace
-        rest = rest.substr(0, rest.find('.')); // overload
-    } else if (const auto colons = rest.rfind("::"); colons != std::string::npos) {
-        rest = rest.substr(colons + 2);
-    }
-    return rest;
+    if (const auto dot = rest.find('.'); dot != std::string::npos)
+        rest = rest.substr(dot + 1); // namespace
+    return rest.substr(0, rest.find('.')); // overload
 }
 
 std::optional<std::string> instructionMismatch(const ETRecord& record, const Method& method)
@@ -117,12 +108,6 @@ std::optional<std::string> etrecordMismatch(const ETRecord& record, const Progra
             return "its edge graph of '" + method.name + "' shares no operator with the program's kernels";
     }
     return std::nullopt;
-}
-
-std::string etrecordEdgeMethod(const std::string& graphName)
-{
-    return graphName.ends_with(kEdgeSuffix) ? graphName.substr(0, graphName.size() - kEdgeSuffix.size())
-                                            : std::string();
 }
 
 std::optional<Error> addETRecordGraphs(Document& document)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "debug/edgegraph.h"
 #include "document.h"
 
 namespace etscope::core {
@@ -20,9 +21,5 @@ std::optional<Error> addETRecordGraphs(Document& document);
 /// DelegateCall; or, for a program without delegates, its edge graph shares no operator with
 /// the program's kernels (`aten.mul.Tensor` and `aten::mul.out` share `mul`).
 std::optional<std::string> etrecordMismatch(const ETRecord& record, const Program& program);
-
-/// The ETRecord method an app "method" of addETRecordGraphs stands for when it is an edge
-/// program ("forward (edge)" → "forward"); empty for other graphs.
-std::string etrecordEdgeMethod(const std::string& graphName);
 
 } // namespace etscope::core

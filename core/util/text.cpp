@@ -40,6 +40,12 @@ std::string bytesForDisplay(std::span<const std::uint8_t> bytes, std::size_t lim
     return "0x" + toHex(bytes, limit);
 }
 
+std::string withoutNamespace(const std::string& qualified)
+{
+    const auto colons = qualified.rfind("::");
+    return colons == std::string::npos ? qualified : qualified.substr(colons + 2);
+}
+
 std::string formatShape(const std::vector<std::int64_t>& sizes)
 {
     std::string out = "[";

@@ -17,6 +17,9 @@ bool isPrintableText(std::span<const std::uint8_t> bytes);
 /// Text when printable, otherwise "0x" + hex (cut at `limit` bytes).
 std::string bytesForDisplay(std::span<const std::uint8_t> bytes, std::size_t limit = 64);
 
+/// An operator name without its namespace: "aten::add.out" → "add.out" (unchanged when it has none).
+std::string withoutNamespace(const std::string& qualified);
+
 /// "[1, 3, 224, 224]".
 std::string formatShape(const std::vector<std::int64_t>& sizes);
 

@@ -749,18 +749,12 @@ QString DocumentView::printout() const
 
 void DocumentView::exportImageInteractive()
 {
-    // "<file>-<method>" or "<file>-<method>-<backend>-<n>" for a delegate tab.
-    QString graph = m_context.method >= 0 && m_controller->document() && m_controller->document()->program
-            && static_cast<std::size_t>(m_context.method) < m_controller->document()->program->methods.size()
-        ? QString::fromStdString(
-            m_controller->document()->program->methods[static_cast<std::size_t>(m_context.method)].name)
-        : QStringLiteral("graph");
-    if (m_context.delegateNode.valid() && m_controller->document()) {
-        const Node& node = m_controller->document()->methods[static_cast<std::size_t>(m_context.method)].graph->node(
-            m_context.delegateNode);
-        graph += QStringLiteral("-%1-%2").arg(QString::fromStdString(node.label)).arg(node.delegate.value);
-    }
+    // "<file>-<method>" or "<file>-<method>_<backend>_<n>" for a delegate tab.
+    const auto document = m_controller->document();
+    QString graph = document ? contextTitle(*document, m_context) : QString();
     graph.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
+    if (graph.isEmpty())
+        graph = QStringLiteral("graph");
     const QString base = QFileInfo(m_controller->path()).completeBaseName() + QLatin1Char('-') + graph;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export image"), base + QStringLiteral(".svg"), tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));

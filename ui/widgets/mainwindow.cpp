@@ -275,7 +275,11 @@ void MainWindow::attachDialog(int kind)
 
 QString MainWindow::attachToCurrent(int kind, const QString& path)
 {
-    DocumentView* view = currentView();
+    return attachTo(currentView(), kind, path);
+}
+
+QString MainWindow::attachTo(DocumentView* view, int kind, const QString& path)
+{
     if (!view) {
         const QString error = tr("%1: open a program first, then attach its debug data").arg(path);
         statusBar()->showMessage(error, 8000);
@@ -378,10 +382,8 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments)
 {
-    if (!view)
-        return;
     for (const auto& [kind, path] : attachments)
-        attachToCurrent(kind, path);
+        attachTo(view, kind, path);
 }
 
 void MainWindow::openProgram(

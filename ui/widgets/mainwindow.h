@@ -54,6 +54,9 @@ protected:
 private:
     /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
     void openProgram(const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments);
+    /// Attaches to the program of `view` (not necessarily the current tab); the error text
+    /// (empty on success) also goes to the status bar.
+    QString attachTo(DocumentView* view, int kind, const QString& path);
     void attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments);
     void buildMenus();
     void openDialog();
