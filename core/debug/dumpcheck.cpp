@@ -75,6 +75,11 @@ std::map<std::int32_t, TensorMeta> valueMetas(const Graph& graph)
     for (const Edge& edge : graph.edges)
         if (edge.value.valid() && edge.meta.known())
             metas.try_emplace(edge.value.value, edge.meta);
+    // Outputs nothing reads (max_pool2d_with_indices' indices) are on no edge.
+    for (const Node& node : graph.nodes)
+        for (const auto& [value, meta] : node.writes)
+            if (meta.known())
+                metas.try_emplace(value, meta);
     return metas;
 }
 
@@ -145,7 +150,8 @@ struct Context {
 };
 
 /// The program values a logged value of `node` may stand for. A kernel logs its out arguments
-/// (§4.3): the values it produces, which its out-edges carry, and its last arg (§1.7). Any of
+/// (§4.3): the values it writes (also those nothing reads), which its out-edges carry, and
+/// its last arg (§1.7). Any of
 /// them will do, because a kernel inside a loop logs its outs once per pass. A delegate call
 /// logs every argument, in order, once per call.
 std::vector<std::int32_t> candidateValues(const Context& c, const Node& node, std::size_t k)
@@ -155,8 +161,10 @@ std::vector<std::int32_t> candidateValues(const Context& c, const Node& node, st
     if (node.kind != NodeKind::Operator)
         return {};
     std::vector<std::int32_t> values;
+    for (const auto& [value, meta] : node.writes)
+        values.push_back(value);
     if (const auto it = c.produced.find(node.id.value); it != c.produced.end())
-        values = it->second;
+        values.insert(values.end(), it->second.begin(), it->second.end());
     if (!node.args.empty())
         values.push_back(node.args.back());
     return values;

@@ -61,6 +61,9 @@ struct Node {
     std::optional<std::int64_t> delegateDebugId;
     bool inferred = false; ///< existence or wiring guessed by a rule, not read
     std::vector<std::int32_t> args; ///< Operator/Delegate at the top level: the instruction's argument values
+    /// Operator/Delegate at the top level: the values the instruction writes (facts sheet §1.7)
+    /// with their type and shape, in order — also those no other node reads, which no edge carries.
+    std::vector<std::pair<std::int32_t, TensorMeta>> writes;
     int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
     std::vector<Attribute> attributes;
     std::shared_ptr<const Graph> subgraph; ///< Delegate nodes whose payload was decoded

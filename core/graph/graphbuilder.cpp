@@ -362,8 +362,11 @@ void MethodGraphBuilder::addInstruction(int chainIndex, int instructionIndex, co
     if (chainIndex != 0)
         node.attributes.insert(node.attributes.begin(), { "chain", std::to_string(chainIndex) });
 
-    if (instruction.kind == Instruction::Kind::Kernel || instruction.kind == Instruction::Kind::Delegate)
+    if (instruction.kind == Instruction::Kind::Kernel || instruction.kind == Instruction::Kind::Delegate) {
         node.args = instruction.args;
+        for (const std::int32_t output : outputs)
+            node.writes.emplace_back(output, valueMeta(m_method, output));
+    }
     // Sources first, so value nodes (constants, views) precede their consumer in node order.
     std::vector<std::int32_t> resolved;
     for (const std::int32_t input : inputs)

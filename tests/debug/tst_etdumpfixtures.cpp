@@ -4,10 +4,14 @@
 // that differ from a real one by known amounts, with the gap computed by hand.
 #include "testsupport.h"
 
+#include "debug/dumpcheck.h"
 #include "debug/numericgap.h"
 #include "document/document.h"
 #include "util/scalartype.h"
 #include "writer/debug/etdumpwriter.h"
+#include "writer/demorun.h"
+#include "writer/programwriter.h"
+#include "writer/syntheticmodels.h"
 
 #include <QTest>
 
@@ -87,6 +91,31 @@ class TestETDumpFixtures : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void demoTracesFitTheDemoProgram()
+    {
+        // The bundled demo's ETDump pair against the demo program: no disagreement, also for
+        // max_pool2d_with_indices, which logs its indices (LONG) that no node reads and so no
+        // edge carries (this once warned "is this ETDump from another program?" on first launch).
+        const auto bytes = writeProgram(makeDemoProgram());
+        QVERIFY(bytes);
+        auto program = readProgram(MappedFile::fromBytes("demo.pte", bytes.value()));
+        QVERIFY(program);
+        Document document;
+        document.path = "demo.pte";
+        document.program = std::move(program).value();
+        QVERIFY(!analyseDocument(document));
+        const Method& forward = *document.program->method("forward");
+        const EventMapper mapper(*document.analysis(forward)->graph, nullptr, "forward");
+        const DemoTraces traces = makeDemoTraces();
+        for (const DemoTrace* trace : { &traces.run, &traces.reference }) {
+            const Written written { trace->etdump, trace->debugBuffer };
+            const ETDump dump = written.open("demo.etdp");
+            const DumpFit fit = checkDumpFitsProgram(dump, mapper);
+            QVERIFY(fit.checked > 0);
+            QVERIFY2(fit.mismatches() == 0, fit.examples.empty() ? "" : fit.examples.front().c_str());
+        }
+    }
 
     void roundTripOfARealDump()
     {
