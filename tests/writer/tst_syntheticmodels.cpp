@@ -73,12 +73,7 @@ private:
 
     Result<Document> writeAndOpen(const ProgramSpec& spec, const std::string& name)
     {
-        auto bytes = writeProgram(spec);
-        if (!bytes)
-            return bytes.error();
-        if (auto error = writeBytesToFile(temp(name), bytes.value()))
-            return *error;
-        return openDocument(temp(name));
+        return etscope::test::writeAndOpen(m_dir, spec, name);
     }
 
 private slots:

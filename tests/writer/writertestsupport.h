@@ -4,10 +4,13 @@
 // Helpers shared by the writer tests: write with the project's writers, read back with the real
 // readers, and compare byte ranges.
 
+#include "document/document.h"
 #include "pte/program.h"
 #include "util/mappedfile.h"
 #include "util/result.h"
+#include "writer/programwriter.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <span>
@@ -26,6 +29,19 @@ inline std::vector<std::uint8_t> rangeBytes(const core::Program& program, const 
 {
     const auto span = program.bytes(range);
     return { span.begin(), span.end() };
+}
+
+/// Writes `spec` as `name` in `dir` and opens it as the app does.
+inline core::Result<core::Document> writeAndOpen(
+    const QTemporaryDir& dir, const core::ProgramSpec& spec, const std::string& name)
+{
+    auto bytes = core::writeProgram(spec);
+    if (!bytes)
+        return bytes.error();
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    if (auto error = core::writeBytesToFile(path, bytes.value()))
+        return *error;
+    return core::openDocument(path);
 }
 
 inline std::vector<std::uint8_t> text(const std::string& s)
