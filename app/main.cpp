@@ -1,14 +1,44 @@
 // SPDX-License-Identifier: MIT
 #include "cli/cli.h"
 #include "demo.h"
+#include "document/timings.h"
 #include "widgets/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
+#include <QTimer>
 
 #include <cstdio>
+#include <ctime>
+#include <unistd.h>
+
+namespace {
+
+/// How long ago the kernel started this process, in milliseconds (10 ms resolution), so that
+/// `startup` includes loading Qt's libraries; 0 when /proc cannot tell.
+double processAgeMilliseconds()
+{
+    QFile file(QStringLiteral("/proc/self/stat"));
+    if (!file.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray stat = file.readAll();
+    // Fields after the command name (which may hold spaces) start at field 3; starttime is 22.
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    constexpr int kStartTime = 22 - 3;
+    const long ticks = sysconf(_SC_CLK_TCK);
+    timespec now {};
+    if (fields.size() <= kStartTime || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
+        return 0;
+    const double started = fields[kStartTime].toDouble() / static_cast<double>(ticks);
+    const double age = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 - started;
+    return age > 0 ? age * 1000.0 : 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -23,6 +53,9 @@ int main(int argc, char** argv)
         return 1;
     }
 
+    QElapsedTimer sinceMain;
+    sinceMain.start();
+    const double ageAtMain = processAgeMilliseconds();
     QApplication application(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("ETScope"));
     QCoreApplication::setApplicationName(QStringLiteral("ETScope"));
@@ -37,10 +70,41 @@ int main(int argc, char** argv)
         QStringLiteral("ExecuTorch files to open (.pte, .bpte, .ptd); ETDumps (.etdp), ETRecords and Inspector tables "
                        "(.csv/.tsv) after a program are attached to it"),
         QStringLiteral("[FILE…]"));
+    const QCommandLineOption timingsOption(QStringLiteral("timings"),
+        QStringLiteral("Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
+                       "longest-stall) to stderr"));
+    const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
+        QStringLiteral("Exit right after the first file's first view is painted (exit 1 when it cannot be opened)"));
+    parser.addOption(timingsOption);
+    parser.addOption(quitOption);
     parser.process(application);
+    etscope::ui::timings::setEnabled(parser.isSet(timingsOption));
+    etscope::ui::StallWatch stalls;
+    stalls.start();
 
     etscope::ui::MainWindow window;
     window.show();
+    QTimer::singleShot(0, &window, [&] {
+        etscope::ui::timings::report("startup", ageAtMain + etscope::ui::timings::millisecondsSince(sinceMain));
+    });
+    bool painted = false;
+    QObject::connect(&window, &etscope::ui::MainWindow::firstPainted, &window, [&] {
+        if (painted)
+            return;
+        painted = true;
+        stalls.stop();
+        etscope::ui::timings::report("longest-stall", stalls.longestMs());
+        if (parser.isSet(quitOption))
+            QCoreApplication::exit(0);
+    });
+    if (parser.isSet(quitOption))
+        QObject::connect(&window, &etscope::ui::MainWindow::documentFailed, &window,
+            [&](const QString& path, const QString& message) {
+                if (painted)
+                    return;
+                std::fprintf(stderr, "etscope: %s\n", qUtf8Printable(message.isEmpty() ? path : message));
+                QCoreApplication::exit(1);
+            });
     const QStringList files = parser.positionalArguments();
     window.openFiles(files);
     if (files.isEmpty()) {

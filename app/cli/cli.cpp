@@ -23,7 +23,7 @@ Usage:
   etscope ops FILE [--method NAME] [--etrecord R] [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
-                 [--delegate N]
+                 [--delegate N] [--timings]
   etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin] [--run N]
               (--reference B.etdp [--reference-buffer B.bin] [--reference-run N]
                | --inspector-table T | --bundled-reference [--test-case N])
@@ -134,7 +134,7 @@ int runCli(int argc, char** argv)
         return ExitOk;
     }
     Arguments::Spec spec;
-    spec.flags = { "json", "help", "bundled-reference" };
+    spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };

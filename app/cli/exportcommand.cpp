@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "document/document.h"
+#include "document/timings.h"
 #include "graph/graphscene.h"
 #include "graph/presentation.h"
 #include "graph/scenerenderer.h"
@@ -11,6 +12,7 @@
 #include "report/reports.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 
 #include <iostream>
@@ -31,10 +33,12 @@ int runExport(int argc, char** argv, const Arguments& args)
         return ExitUsage;
     }
     const std::string expand = args.value("expand", "none");
+    ui::timings::setEnabled(args.has("timings"));
     int exitCode = ExitOk;
     auto document = openForCommand("export", args, exitCode);
     if (!document)
         return exitCode;
+    ui::timings::report("open", document->readMilliseconds);
     if (!document->program) {
         std::cerr << "etscope export: " << document->path << ": is not a program; there is no graph to draw\n";
         return ExitUsage;
@@ -90,21 +94,30 @@ int runExport(int argc, char** argv, const Arguments& args)
     });
     QApplication application(argc, argv);
     auto shared = std::make_shared<const Document>(std::move(*document));
+    QElapsedTimer phase;
+    phase.start();
     auto presentation = ui::preparePresentation(shared, context, expanded);
+    ui::timings::report("graph", shared->analyseMilliseconds + ui::timings::millisecondsSince(phase));
+    phase.restart();
     auto layout = layoutGraph(presentation->request);
+    ui::timings::report("layout", ui::timings::millisecondsSince(phase));
     if (!layout) {
         std::cerr << "etscope export: " << shared->path << ": " << layout.error().reason << "\n";
         return ExitInput;
     }
     presentation->layout = std::move(layout).value();
+    phase.restart();
     ui::GraphScene scene;
     scene.setPresentation(presentation);
+    ui::timings::report("scene", ui::timings::millisecondsSince(phase));
+    phase.restart();
     const QString fileName = QFileInfo(QString::fromStdString(shared->path)).fileName();
     if (auto error
         = ui::exportScene(scene, QString::fromStdString(output), ui::reportOptions(*presentation, fileName))) {
         std::cerr << "etscope export: " << error->message() << "\n";
         return ExitInput;
     }
+    ui::timings::report("render", ui::timings::millisecondsSince(phase));
     return ExitOk;
 }
 

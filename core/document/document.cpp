@@ -5,6 +5,7 @@
 #include "util/text.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -226,6 +227,10 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
 
 Result<Document> openDocument(const std::string& path, const OpenOptions& options)
 {
+    const auto started = std::chrono::steady_clock::now();
+    const auto since = [](std::chrono::steady_clock::time_point from) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - from).count();
+    };
     report(options, 0, "mapping " + path);
     auto file = MappedFile::open(path);
     if (!file)
@@ -293,8 +298,11 @@ Result<Document> openDocument(const std::string& path, const OpenOptions& option
         return *error;
     if (cancelled(options))
         return makeError(Error::Code::Cancelled, path, "stopped by the user");
+    document.readMilliseconds = since(started);
+    const auto analysing = std::chrono::steady_clock::now();
     if (auto error = analyseDocument(document, options))
         return *error;
+    document.analyseMilliseconds = since(analysing);
     report(options, 100, "done");
     return document;
 }

@@ -56,6 +56,10 @@ struct Document {
     std::optional<ETDump> etdump; ///< an opened .etdp (its debug buffer attached when found beside it)
     std::optional<ETRecord> etrecord; ///< an opened ETRecord archive
     std::vector<MethodAnalysis> methods; ///< parallel to program->methods
+    /// Wall time of openDocument's phases (--timings): map + verify + read, and delegate
+    /// decoding + graph building.
+    double readMilliseconds = 0;
+    double analyseMilliseconds = 0;
     std::vector<Warning> warnings;
 
     const MethodAnalysis* analysis(const Method& method) const;

@@ -4,6 +4,7 @@
 
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -103,6 +104,62 @@ private slots:
         const QByteArray inner = readFile(one);
         QVERIFY(inner.contains("XNNNegate"));
         QVERIFY(!inner.contains("addmm.out"));
+    }
+
+    void timingsNameEveryPhase()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("timed.svg"));
+        const Run result = run({ QStringLiteral("export"), sample("dnf-executorch/dnf_executorch5.pte"),
+            QStringLiteral("--timings"), QStringLiteral("-o"), out });
+        QCOMPARE(result.exitCode, 0);
+        for (const char* phase : { "open", "graph", "layout", "scene", "render" }) {
+            const QRegularExpression line(
+                QStringLiteral("^etscope timing: %1 [0-9]+\\.[0-9] ms$").arg(QLatin1String(phase)),
+                QRegularExpression::MultilineOption);
+            QVERIFY2(line.match(result.err).hasMatch(), qPrintable(phase + (QStringLiteral(": ") + result.err)));
+        }
+        // Without --timings, nothing.
+        const Run quiet = run(
+            { QStringLiteral("export"), sample("dnf-executorch/dnf_executorch5.pte"), QStringLiteral("-o"), out });
+        QCOMPARE(quiet.exitCode, 0);
+        QVERIFY2(!quiet.err.contains(QLatin1String("timing")), qPrintable(quiet.err));
+    }
+
+    void appQuitsAfterFirstPaint_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("exitCode");
+        QTest::addRow("program") << sample("executorch/add.pte") << 0;
+        QTest::addRow("without graph") << sample("executorch/linear.ptd") << 0;
+        QTest::addRow("corrupt") << sample("djl-executorch-engine/corrupt.pte") << 1;
+    }
+
+    void appQuitsAfterFirstPaint()
+    {
+        // The desktop app, offscreen: --quit-after-paint ends it once the first view is drawn,
+        // and --timings has measured every phase by then.
+        QFETCH(QString, file);
+        QFETCH(int, exitCode);
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(ETSCOPE_BINARY),
+            { QStringLiteral("--timings"), QStringLiteral("--quit-after-paint"), file });
+        QVERIFY(process.waitForFinished(60000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), exitCode);
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QVERIFY2(err.contains(QLatin1String("etscope timing: startup ")), qPrintable(err));
+        if (exitCode != 0) {
+            QVERIFY2(err.contains(QLatin1String("corrupt.pte")), qPrintable(err));
+            return;
+        }
+        QVERIFY2(err.contains(QLatin1String("etscope timing: longest-stall ")), qPrintable(err));
+        if (file.endsWith(QLatin1String(".pte")))
+            for (const char* phase : { "open", "graph", "layout", "scene", "first-paint" })
+                QVERIFY2(
+                    err.contains(QStringLiteral("etscope timing: %1 ").arg(QLatin1String(phase))), qPrintable(err));
     }
 
     void opaqueProgramsExport()

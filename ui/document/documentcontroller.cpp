@@ -2,6 +2,7 @@
 #include "documentcontroller.h"
 
 #include "document/etrecordgraphs.h"
+#include "timings.h"
 
 #include "layout/graphlayout.h"
 
@@ -74,8 +75,15 @@ void DocumentController::stop()
     m_cancel->store(true);
 }
 
+double DocumentController::millisecondsSinceRequest() const
+{
+    return timings::millisecondsSince(m_requested);
+}
+
 void DocumentController::open(const QString& path, core::OpenOptions options)
 {
+    m_requested.start();
+    m_graphTimed = false;
     m_path = path;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
@@ -113,6 +121,7 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
                 return;
             }
             m_document = std::make_shared<const core::Document>(std::move(result).value());
+            timings::report("open", m_document->readMilliseconds);
             m_cache.clear();
             m_debug = {};
             m_debugWarnings.clear();
@@ -161,7 +170,12 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
 {
     if (!m_document || !m_document->program)
         return;
+    QElapsedTimer preparing;
+    preparing.start();
     std::shared_ptr<Presentation> presentation = preparePresentation(m_document, context, expanded);
+    timings::report(
+        "graph", timings::millisecondsSince(preparing) + (m_graphTimed ? 0.0 : m_document->analyseMilliseconds));
+    m_graphTimed = true;
     const QString key = presentation->key();
     if (const auto it = m_cache.find(key); it != m_cache.end()) {
         Q_EMIT presentationReady(*it);
@@ -172,10 +186,13 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
     auto cancel = m_cancel;
     Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
     setBusy(+1);
+    const auto layoutStart = std::make_shared<QElapsedTimer>();
+    layoutStart->start();
     whenFinished(this,
         QtConcurrent::run(
             layoutPool(), [presentation, cancel]() { return core::layoutGraph(presentation->request, cancel.get()); }),
-        [this, presentation, key, generation](core::Result<core::LayoutResult> layout) {
+        [this, presentation, key, generation, layoutStart](core::Result<core::LayoutResult> layout) {
+            timings::report("layout", timings::millisecondsSince(*layoutStart));
             setBusy(-1);
             if (generation != m_generation)
                 return;

@@ -5,6 +5,7 @@
 #include "document/document.h"
 #include "graph/presentation.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QString>
@@ -31,6 +32,8 @@ public:
     void stop();
 
     QString path() const { return m_path; }
+    /// Milliseconds since open() was asked for this file (first-paint of --timings).
+    double millisecondsSinceRequest() const;
     std::shared_ptr<const core::Document> document() const { return m_document; }
     bool busy() const { return m_busy > 0; }
 
@@ -68,6 +71,8 @@ private:
     DebugSession m_debug;
     std::vector<core::Warning> m_debugWarnings;
     quint64 m_generation = 0;
+    QElapsedTimer m_requested;
+    bool m_graphTimed = false; ///< the first presentation also reports the document's analysis
     int m_busy = 0;
 };
 

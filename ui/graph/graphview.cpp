@@ -13,6 +13,10 @@ namespace etscope::ui {
 namespace {
 constexpr double kMinZoom = 0.02;
 constexpr double kMaxZoom = 8.0;
+// Below this zoom the 9 px node labels are no longer readable.
+constexpr double kLegibleZoom = 0.6;
+// The zoom a graph too large to fit opens at.
+constexpr double kOpeningZoom = 0.85;
 } // namespace
 
 GraphView::GraphView(QWidget* parent)
@@ -66,12 +70,29 @@ void GraphView::fitAll()
     Q_EMIT viewportChanged();
 }
 
+void GraphView::showLegible()
+{
+    fitAll();
+    if (!scene() || zoom() >= kLegibleZoom)
+        return;
+    setZoom(kOpeningZoom);
+    horizontalScrollBar()->setValue(horizontalScrollBar()->minimum());
+    verticalScrollBar()->setValue(verticalScrollBar()->minimum());
+    Q_EMIT viewportChanged();
+}
+
 void GraphView::centreOn(const QPointF& point, bool zoomIn)
 {
     if (zoomIn && zoom() < 0.8)
         setZoom(1.0);
     centerOn(point);
     Q_EMIT viewportChanged();
+}
+
+void GraphView::paintEvent(QPaintEvent* event)
+{
+    QGraphicsView::paintEvent(event);
+    Q_EMIT painted();
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)

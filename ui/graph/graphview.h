@@ -16,12 +16,18 @@ public:
     void setZoom(double factor);
     void zoomBy(double factor);
     void fitAll();
+    /// The first view of a graph: the whole graph when it fits at a legible zoom, otherwise a
+    /// legible zoom showing its top-left (where the inputs are); the minimap gives the overview.
+    void showLegible();
     void centreOn(const QPointF& point, bool zoomIn = false);
 
 Q_SIGNALS:
     void viewportChanged();
+    /// A paint of the viewport finished (first-paint of --timings).
+    void painted();
 
 protected:
+    void paintEvent(QPaintEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
     void resizeEvent(QResizeEvent* event) override;

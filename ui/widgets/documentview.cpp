@@ -4,6 +4,7 @@
 #include "document/etrecordgraphs.h"
 
 #include "document/documentcontroller.h"
+#include "document/timings.h"
 #include "graph/graphscene.h"
 #include "graph/graphview.h"
 #include "graph/nodestyle.h"
@@ -20,6 +21,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
@@ -199,6 +201,13 @@ void DocumentView::buildUi()
     m_view = new GraphView(area);
     m_view->setScene(m_scene);
     m_view->setObjectName(QStringLiteral("graphView"));
+    connect(m_view, &GraphView::painted, this, [this] {
+        if (!m_awaitingFirstPaint)
+            return;
+        m_awaitingFirstPaint = false;
+        timings::report("first-paint", m_controller->millisecondsSinceRequest());
+        Q_EMIT firstPainted();
+    });
     m_minimap = new Minimap(m_view, area);
     m_legend = new QLabel(area);
     m_legend->setObjectName(QStringLiteral("legend"));
@@ -401,12 +410,20 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
 {
     showBusy(false);
     const auto previousSelection = m_scene->selectedNode();
+    QElapsedTimer building;
+    building.start();
     m_scene->setPresentation(presentation);
+    timings::report("scene", timings::millisecondsSince(building));
+    if (m_firstShow)
+        m_awaitingFirstPaint = true;
     updateLegend();
     m_scene->setHeat(m_heatmap->graphHeat());
     m_minimap->refit();
-    if (m_firstShow || m_fitNext) {
+    if (m_firstShow) {
         m_firstShow = false;
+        m_fitNext = false;
+        m_view->showLegible();
+    } else if (m_fitNext) {
         m_fitNext = false;
         m_view->fitAll();
     } else if (m_anchorNode && m_anchor) {

@@ -86,6 +86,8 @@ Q_SIGNALS:
     void showParentRequested(const etscope::ui::GraphContext& parent);
     void statusMessage(const QString& text);
     void presentationShown();
+    /// The graph of this tab was painted for the first time.
+    void firstPainted();
     void titleChanged(const QString& title);
 
 private:
@@ -134,6 +136,7 @@ private:
     QListView* m_searchView = nullptr;
     QLabel* m_searchStatus = nullptr;
     bool m_firstShow = true;
+    bool m_awaitingFirstPaint = false;
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
 };
 

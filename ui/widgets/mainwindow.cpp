@@ -25,6 +25,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -344,6 +345,10 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
         [this](const QString& text) { statusBar()->showMessage(text, 5000); });
     connect(view, &DocumentView::titleChanged, this,
         [this, view](const QString& text) { m_tabs->setTabText(m_tabs->indexOf(view), text); });
+    connect(view, &DocumentView::firstPainted, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
+    // A file without a graph (.ptd, an ETDump alone) is drawn as soon as its page is.
+    if (const auto document = controller->document(); document && !document->program)
+        QTimer::singleShot(0, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
     return view;
 }
 

@@ -45,6 +45,8 @@ public:
 Q_SIGNALS:
     void documentOpened(const QString& path);
     void documentFailed(const QString& path, const QString& message);
+    /// The first view of a file was painted (its graph, or its page when it has none).
+    void firstPainted(const QString& path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;

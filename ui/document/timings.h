@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+
+class QTimer;
+
+namespace etscope::ui {
+
+/// `--timings`: the phases of opening a file, as the user waits for them, printed to stderr as
+/// "etscope timing: <phase> <ms> ms" when enabled (silent otherwise). Phases: startup, open,
+/// graph, layout, scene, first-paint, longest-stall (the app); open, graph, layout, scene,
+/// render (etscope export).
+namespace timings {
+void setEnabled(bool on);
+bool enabled();
+void report(const char* phase, double milliseconds);
+/// Milliseconds elapsed on `timer`, with sub-millisecond precision.
+double millisecondsSince(const QElapsedTimer& timer);
+} // namespace timings
+
+/// Measures how long the event loop was kept from turning: a zero-interval timer fires once
+/// per turn, and the longest gap between two firings is the longest freeze a user could feel.
+class StallWatch : public QObject {
+    Q_OBJECT
+public:
+    explicit StallWatch(QObject* parent = nullptr);
+    void start();
+    void stop();
+    double longestMs() const { return m_longest; }
+
+private:
+    void tick();
+
+    QTimer* m_timer;
+    QElapsedTimer m_sinceLast;
+    double m_longest = 0;
+};
+
+} // namespace etscope::ui
