@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "graphlayout.h"
 
+#include "edgeroute.h"
+#include "rankdepth.h"
+
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace etscope::core {
 
 namespace {
 
-constexpr std::size_t kLargeGraph = 400;
+// Up to this many boxes crossing minimisation runs all of its passes; above, fewer.
+constexpr std::size_t kFullQualityBoxes = 200;
+// Graphviz's node_type of the nodes it adds to carry long edges (its const.h: NORMAL 0, VIRTUAL 1).
+constexpr int kVirtualNode = 1;
 
 std::mutex& graphvizMutex()
 {
@@ -57,6 +67,127 @@ std::string number(double value)
     return buffer;
 }
 
+/// Attributes that keep every phase of dot bounded (measured in platform.md and bench/README.md):
+/// newrank ranks in one network-simplex pass; crossing minimisation gets fewer passes as the
+/// graph grows (mclimit); x-positioning skips network simplex (nslimit=0), which costs seconds
+/// on a few hundred boxes and, on data-flow graphs, gives a straighter spine without it; and
+/// Graphviz never routes splines (its router is pathological on residual edges): edges are
+/// drawn through the positions of dot's virtual nodes by routeEdge.
+std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t boxes)
+{
+    const double mclimit
+        = std::clamp(kFullQualityBoxes / static_cast<double>(std::max<std::size_t>(boxes, 1)), 0.05, 1.0);
+    return {
+        { "newrank", "true" },
+        { "splines", "false" },
+        { "ordering", "out" }, // siblings in program order: expanding a delegate does not reshuffle the rest
+        { "remincross", "false" },
+        { "nslimit", "0" },
+        { "searchsize", "30" },
+        { "mclimit", number(mclimit) },
+    };
+}
+
+/// dot's final step moves the real nodes so that the drawing starts at (0, 0) but leaves its
+/// virtual nodes where they were, and the shift is not kept anywhere. Recover it from what is
+/// known of dot's solution: in every rank, neighbours are at least rw(left) + lw(right) +
+/// nodesep apart. A virtual node to the left of a real one bounds the shift from below, one to
+/// the right bounds it from above; any shift in between (the true one is) keeps every virtual
+/// node off every box of its rank. In y, all nodes of a rank share one coordinate.
+pointf virtualNodeShift(Agraph_t* g)
+{
+    double lower = -std::numeric_limits<double>::infinity();
+    double upper = std::numeric_limits<double>::infinity();
+    std::optional<double> shiftY;
+    const double nodesep = GD_nodesep(g);
+    for (int r = GD_minrank(g); r <= GD_maxrank(g); ++r) {
+        const rank_t& rank = GD_rank(g)[r];
+        for (int j = 0; j + 1 < rank.n; ++j) {
+            Agnode_t* left = rank.v[j];
+            Agnode_t* right = rank.v[j + 1];
+            const bool leftVirtual = ND_node_type(left) == kVirtualNode;
+            const bool rightVirtual = ND_node_type(right) == kVirtualNode;
+            if (leftVirtual == rightVirtual)
+                continue;
+            const double gap = ND_rw(left) + ND_lw(right) + nodesep;
+            if (rightVirtual)
+                upper = std::min(upper, ND_coord(right).x - ND_coord(left).x - gap);
+            else
+                lower = std::max(lower, ND_coord(left).x + gap - ND_coord(right).x);
+            if (!shiftY)
+                shiftY = ND_coord(leftVirtual ? left : right).y - ND_coord(leftVirtual ? right : left).y;
+        }
+    }
+    const double shiftX = std::isfinite(lower) ? lower : (std::isfinite(upper) ? upper : 0.0);
+    return { shiftX, shiftY.value_or(0.0) };
+}
+
+/// The virtual nodes on which dot carries an edge across the ranks between its ends, in
+/// Graphviz's chain order (top to bottom). Empty for edges between adjacent ranks or when the
+/// chain does not look like one (then the edge is drawn directly).
+std::vector<Agnode_t*> virtualChain(Agedge_t* edge, std::size_t maxHops)
+{
+    std::vector<Agnode_t*> points;
+    Agedge_t* hop = ED_to_virt(edge);
+    if (!hop)
+        return points;
+    Agnode_t* const tail = agtail(edge);
+    Agnode_t* const head = aghead(edge);
+    Agnode_t* start = agtail(hop);
+    if (start != tail && start != head)
+        return {};
+    for (std::size_t hops = 0; hop && hops < maxHops; ++hops) {
+        Agnode_t* next = aghead(hop);
+        if (next == tail || next == head)
+            return points;
+        if (ND_node_type(next) != kVirtualNode || ND_out(next).size < 1)
+            return {};
+        points.push_back(next);
+        hop = ND_out(next).list[0];
+    }
+    return {};
+}
+
+/// dot's bounding box leaves out its virtual nodes (its spline router used to widen it): take
+/// the drawing's own bounds, edges included, and move the origin back to its top-left.
+void fitBounds(LayoutResult& result)
+{
+    double left = 0, top = 0, right = result.width, bottom = result.height;
+    const auto extend = [&](double x0, double y0, double x1, double y1) {
+        left = std::min(left, x0);
+        top = std::min(top, y0);
+        right = std::max(right, x1);
+        bottom = std::max(bottom, y1);
+    };
+    for (const auto& node : result.nodes)
+        extend(node.x - node.width / 2, node.y - node.height / 2, node.x + node.width / 2, node.y + node.height / 2);
+    for (const auto& edge : result.edges)
+        for (const LayoutPoint& p : edge.points)
+            extend(p.x, p.y, p.x, p.y);
+    for (const auto& cluster : result.clusters)
+        extend(cluster.x, cluster.y, cluster.x + cluster.width, cluster.y + cluster.height);
+    result.width = right - left;
+    result.height = bottom - top;
+    if (left == 0 && top == 0)
+        return;
+    for (auto& node : result.nodes) {
+        node.x -= left;
+        node.y -= top;
+    }
+    for (auto& edge : result.edges) {
+        for (LayoutPoint& p : edge.points) {
+            p.x -= left;
+            p.y -= top;
+        }
+        edge.arrowTip.x -= left;
+        edge.arrowTip.y -= top;
+    }
+    for (auto& cluster : result.clusters) {
+        cluster.x -= left;
+        cluster.y -= top;
+    }
+}
+
 } // namespace
 
 bool graphvizAvailable(std::string* reason)
@@ -83,6 +214,11 @@ bool graphvizAvailable(std::string* reason)
 
 Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic<bool>* cancel)
 {
+    const std::size_t depth = rankDepth(request);
+    if (depth > kMaxGraphvizRanks)
+        return makeError(Error::Code::Limit, {},
+            "the graph is " + std::to_string(depth) + " ranks deep; Graphviz lays out at most "
+                + std::to_string(kMaxGraphvizRanks) + " (show it in groups)");
     std::lock_guard lock(graphvizMutex());
     if (cancel && cancel->load())
         return makeError(Error::Code::Cancelled, {}, "layout stopped by the user");
@@ -94,13 +230,10 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
     set(g, "rankdir", "TB");
     set(g, "nodesep", "0.25");
     set(g, "ranksep", "0.35");
-    set(g, "splines", "spline"); // never ortho: it aborts on large graphs
-    set(g, "newrank", "true");
-    set(g, "ordering", "out"); // keeps siblings in program order, so expanding a delegate does not reshuffle the rest
     set(g, "fontname", request.fontName);
     set(g, "fontsize", number(request.fontSize));
-    if (request.nodes.size() > kLargeGraph)
-        set(g, "nslimit", "0");
+    for (const auto& [name, value] : boundedAttributes(request.nodes.size()))
+        set(g, name, value);
 
     std::vector<Agraph_t*> clusters;
     for (std::size_t c = 0; c < request.clusters.size(); ++c) {
@@ -166,18 +299,27 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
         result.nodes.push_back({ centre.x, centre.y, ND_width(node) * 72.0, ND_height(node) * 72.0 });
     }
     result.edges.resize(edges.size());
+    const std::size_t maxHops = static_cast<std::size_t>(std::max(0, GD_maxrank(g) - GD_minrank(g))) + 2;
+    std::vector<Waypoint> waypoints;
+    const pointf shift = virtualNodeShift(g);
+    // A rank's extent around the y of one of its nodes (ht2 above the centre, ht1 below).
+    const auto band = [&](Agnode_t* node, double centreY) {
+        const rank_t& rank = GD_rank(g)[ND_rank(node)];
+        return RankBand { centreY - rank.ht2, centreY + rank.ht1 };
+    };
     for (std::size_t i = 0; i < edges.size(); ++i) {
-        Agedge_t* edge = edges[i];
-        if (!edge || !ED_spl(edge) || ED_spl(edge)->size == 0)
+        if (!edges[i])
             continue;
-        const bezier& curve = ED_spl(edge)->list[0];
-        LayoutResult::Edge& out = result.edges[i];
-        for (int p = 0; p < curve.size; ++p)
-            out.points.push_back(flip(curve.list[p]));
-        if (curve.eflag) {
-            out.hasArrow = true;
-            out.arrowTip = flip(curve.ep);
+        const auto from = static_cast<std::size_t>(request.edges[i].from);
+        const auto to = static_cast<std::size_t>(request.edges[i].to);
+        waypoints.clear();
+        for (Agnode_t* hop : virtualChain(edges[i], maxHops)) {
+            const LayoutPoint p = flip({ ND_coord(hop).x - shift.x, ND_coord(hop).y - shift.y });
+            waypoints.push_back({ p.x, band(hop, p.y) });
         }
+        const auto& a = result.nodes[from];
+        const auto& b = result.nodes[to];
+        result.edges[i] = routeEdge(a, band(nodes[from], a.y), b, band(nodes[to], b.y), waypoints);
     }
     for (Agraph_t* sub : clusters) {
         const boxf box = GD_bb(sub);
@@ -186,6 +328,7 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
     }
     gvFreeLayout(gvc, g);
     agclose(g);
+    fitBounds(result);
     return result;
 }
 

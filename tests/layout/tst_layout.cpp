@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Graphviz layout through core/layout: geometry is plain, y points down, clusters hold their
 // members, edges run from their source to their target.
+#include "layout/edgeroute.h"
 #include "layout/graphlayout.h"
+#include "layout/rankdepth.h"
 #include "testsupport.h"
 
 #include <QTest>
@@ -17,6 +19,21 @@ bool inside(const LayoutResult::Cluster& c, const LayoutResult::Node& n)
 {
     return n.x - n.width / 2 >= c.x - 0.5 && n.x + n.width / 2 <= c.x + c.width + 0.5 && n.y - n.height / 2 >= c.y - 0.5
         && n.y + n.height / 2 <= c.y + c.height + 0.5;
+}
+
+/// True when one of the curve's knots (not its ends) lies inside a box other than its own ends.
+bool knotInsideAnotherBox(const LayoutResult& result, const LayoutRequest::Edge& spec, const LayoutResult::Edge& edge)
+{
+    for (std::size_t p = 3; p + 1 < edge.points.size(); p += 3)
+        for (std::size_t n = 0; n < result.nodes.size(); ++n) {
+            if (static_cast<int>(n) == spec.from || static_cast<int>(n) == spec.to)
+                continue;
+            const auto& box = result.nodes[n];
+            if (std::abs(edge.points[p].x - box.x) < box.width / 2
+                && std::abs(edge.points[p].y - box.y) < box.height / 2)
+                return true;
+        }
+    return false;
 }
 
 double distance(LayoutPoint a, double x, double y)
@@ -70,6 +87,7 @@ private slots:
             QVERIFY(distance(geometry.points.front(), from.x, from.y) <= std::hypot(from.width, from.height) / 2 + 2);
             QVERIFY(geometry.hasArrow);
             QVERIFY(distance(geometry.arrowTip, to.x, to.y) <= std::hypot(to.width, to.height) / 2 + 2);
+            QVERIFY(!knotInsideAnotherBox(*result, request.edges[i], geometry));
         }
     }
 
@@ -93,6 +111,103 @@ private slots:
         auto result = layoutGraph(request, &cancel);
         QVERIFY(!result);
         QCOMPARE(result.error().code, Error::Code::Cancelled);
+    }
+
+    void longEdgesPassThroughRankGaps()
+    {
+        // a → b → c → d → e and a skip edge a → e: Graphviz carries the skip edge on virtual
+        // nodes beside b, c and d; it must be drawn through them, not across the boxes.
+        LayoutRequest request;
+        for (int i = 0; i < 5; ++i)
+            request.nodes.push_back({ 120, 36, -1 });
+        request.edges = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 0, 4 } };
+        auto result = layoutGraph(request);
+        QVERIFY(result);
+        const auto& skip = result->edges[4];
+        QVERIFY2(skip.points.size() >= 1 + 3 * 4, "three waypoints and the end: four cubic segments");
+        for (std::size_t p = 1; p < skip.points.size(); ++p)
+            QVERIFY(skip.points[p].y >= skip.points[p - 1].y - 0.01); // always downwards
+        QVERIFY2(!knotInsideAnotherBox(*result, request.edges[4], skip), "a long edge crosses a box");
+        // Adjacent ranks: one segment from the source's bottom to one arrow length above the tip.
+        const auto& direct = result->edges[0];
+        QCOMPARE(direct.points.size(), std::size_t(4));
+        QVERIFY(std::abs(direct.points.front().y - (result->nodes[0].y + 18)) < 0.5);
+        QVERIFY(std::abs(direct.arrowTip.y - (result->nodes[1].y - 18)) < 0.5);
+        QVERIFY(std::abs(direct.points.back().y - (direct.arrowTip.y - kArrowHeadLength)) < 0.5);
+    }
+
+    void drawingBoundsHoldEverything()
+    {
+        // Many long edges fanning out of one node: dot leaves its virtual nodes out of its own
+        // bounding box; the result must not.
+        LayoutRequest request;
+        request.nodes.push_back({ 60, 30, -1 });
+        for (int i = 1; i <= 30; ++i) {
+            request.nodes.push_back({ 60, 30, -1 });
+            request.edges.push_back({ i - 1, i });
+            request.edges.push_back({ 0, i });
+        }
+        auto result = layoutGraph(request);
+        QVERIFY(result);
+        for (const auto& edge : result->edges)
+            for (const LayoutPoint& p : edge.points) {
+                QVERIFY(p.x >= -0.01 && p.x <= result->width + 0.01);
+                QVERIFY(p.y >= -0.01 && p.y <= result->height + 0.01);
+            }
+    }
+
+    void routeEdgeEndsAtTheBorders()
+    {
+        const LayoutResult::Node from { 100, 50, 80, 30 };
+        const LayoutResult::Node to { 160, 250, 80, 30 };
+        const std::vector<Waypoint> gaps { { 130, { 95, 125 } }, { 150, { 165, 195 } } };
+        const auto edge = routeEdge(from, { 35, 65 }, to, { 235, 265 }, gaps);
+        QCOMPARE((edge.points.size() - 1) % 3, std::size_t(0));
+        QCOMPARE(edge.points.front().y, 65.0); // bottom border of `from`
+        QVERIFY(edge.points.front().x > from.x && edge.points.front().x < from.x + 40); // towards the edge
+        QCOMPARE(edge.points[1].x, edge.points[0].x); // leaves vertically
+        QCOMPARE(edge.arrowTip.y, 235.0); // top border of `to`
+        QCOMPARE(edge.points.back().y, 235.0 - kArrowHeadLength);
+        QCOMPARE(edge.points.back().x, edge.arrowTip.x); // enters vertically
+        for (std::size_t p = 1; p < edge.points.size(); ++p)
+            QVERIFY(edge.points[p].y >= edge.points[p - 1].y);
+        // Inside each rank it crosses, the curve keeps close to the waypoint's column (where
+        // Graphviz left room for it), whatever column it came from.
+        for (const Waypoint& gap : gaps) {
+            bool crossed = false;
+            for (std::size_t p = 0; p < edge.points.size(); p += 3)
+                if (edge.points[p].y > gap.band.top && edge.points[p].y < gap.band.bottom) {
+                    QVERIFY(std::abs(edge.points[p].x - gap.x) < 5);
+                    crossed = true;
+                }
+            QVERIFY(crossed);
+        }
+    }
+
+    void tooDeepIsRefusedBeforeGraphviz()
+    {
+        // Graphviz 2.42 corrupts its heap beyond 32,767 ranks (SIGSEGV): never let it try.
+        LayoutRequest request;
+        const int count = static_cast<int>(kMaxGraphvizRanks) + 1;
+        request.nodes.assign(static_cast<std::size_t>(count), { 60, 30, -1 });
+        for (int i = 0; i + 1 < count; ++i)
+            request.edges.push_back({ i, i + 1 });
+        QCOMPARE(rankDepth(request), std::size_t(count));
+        auto result = layoutGraph(request);
+        QVERIFY(!result);
+        QCOMPARE(result.error().code, Error::Code::Limit);
+        QVERIFY2(result.error().reason.find("30001 ranks deep") != std::string::npos, result.error().reason.c_str());
+    }
+
+    void rankDepthSurvivesCycles()
+    {
+        LayoutRequest request;
+        request.nodes.assign(4, { 60, 30, -1 });
+        request.edges = { { 0, 1 }, { 1, 2 }, { 2, 1 }, { 2, 3 }, { 3, 3 } };
+        const auto ranks = longestPathRanks(request);
+        QCOMPARE(ranks.size(), std::size_t(4));
+        QCOMPARE(ranks[0], 0);
+        QVERIFY(rankDepth(request) <= 4);
     }
 
     void largeChainIsFast()
