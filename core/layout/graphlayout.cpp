@@ -69,8 +69,8 @@ std::string number(double value)
 
 /// Attributes that keep every phase of dot bounded (measured in platform.md and bench/README.md):
 /// newrank ranks in one network-simplex pass; crossing minimisation gets fewer passes as the
-/// graph grows (mclimit); x-positioning skips network simplex (nslimit=0), which costs seconds
-/// on a few hundred boxes and, on data-flow graphs, gives a straighter spine without it; and
+/// graph grows (mclimit); x-positioning skips network simplex (nslimit=0), which cost 0.3 s
+/// on a 67-box sample and, on data-flow graphs, gives a straighter spine without it; and
 /// Graphviz never routes splines (its router is pathological on residual edges): edges are
 /// drawn through the positions of dot's virtual nodes by routeEdge.
 std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t boxes)

@@ -62,10 +62,12 @@ struct LayoutResult {
     std::vector<Cluster> clusters;
 };
 
-/// Lays the graph out with Graphviz `dot` (top to bottom). Graphviz is not thread-safe: every
-/// call is serialised on one process-wide lock, so this may be called from any one worker.
-/// Fails with a clear reason when Graphviz's layout plugins are missing or the cancel flag is
-/// set before the layout starts. Large graphs use newrank + nslimit=0 (0.5 s at 10,000 nodes).
+/// Lays the graph out with Graphviz `dot` (top to bottom) with attributes that keep each of its
+/// phases bounded; edges are routed here through dot's virtual nodes, not by Graphviz. Graphviz
+/// is not thread-safe: every call is serialised on one process-wide lock, so this may be called
+/// from any one worker. Fails with a clear reason when Graphviz's layout plugins are missing,
+/// when the cancel flag is set before the layout starts, or (Error::Code::Limit) when the graph
+/// is deeper than kMaxGraphvizRanks, which would crash Graphviz.
 Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic<bool>* cancel = nullptr);
 
 /// True when Graphviz's `dot` layout plugin can be loaded (checked once per process).
