@@ -23,7 +23,7 @@ Usage:
   etscope ops FILE [--method NAME] [--etrecord R] [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
-                 [--delegate N] [--timings]
+                 [--delegate N] [--open-at INSTRUCTION[,…]] [--timings]
   etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin] [--run N]
               (--reference B.etdp [--reference-buffer B.bin] [--reference-run N]
                | --inspector-table T | --bundled-reference [--test-case N])
@@ -54,6 +54,9 @@ Subcommands:
   export  The graph as a picture, drawn by the same renderer as the desktop app (no display
           needed): PNG, SVG (text stays text) or PDF. --expand all|BACKEND_ID shows delegates
           expanded in place; --delegate N draws the inner graph of delegate N alone.
+          Methods of more than 1,200 nodes are drawn as groups of consecutive instructions;
+          --open-at I,J opens the groups holding instructions I and J (delegates in closed
+          groups stay hidden).
   gap     The numeric gap per node, in execution order: the intermediate outputs of the
           ETDump --etdump against those of --reference (another run of the same program),
           its program outputs against the bundled program's expected outputs
@@ -136,7 +139,7 @@ int runCli(int argc, char** argv)
     Arguments::Spec spec;
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
-        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case" };
+        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

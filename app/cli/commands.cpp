@@ -15,6 +15,13 @@ namespace etscope::app {
 
 using namespace etscope::core;
 
+std::optional<std::size_t> parseIndex(const std::string& text)
+{
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    return static_cast<std::size_t>(std::stoul(text));
+}
+
 std::optional<Document> openForCommand(const std::string& command, const Arguments& args, int& exitCode)
 {
     if (args.positional().size() != 1) {

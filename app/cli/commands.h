@@ -20,6 +20,9 @@ int runGraph(const Arguments& args);
 /// nullopt (with `exitCode` set) on failure.
 std::optional<core::Document> openForCommand(const std::string& command, const Arguments& args, int& exitCode);
 
+/// A number counted from 0 (block, test case, instruction): decimal digits only, at most nine.
+std::optional<std::size_t> parseIndex(const std::string& text);
+
 /// Writes `text` to `--output` (atomically) or stdout; returns an ExitCode.
 int emit(const std::string& command, const Arguments& args, const std::string& text);
 

@@ -15,7 +15,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <iostream>
+#include <sstream>
 
 namespace etscope::app {
 
@@ -85,6 +87,26 @@ int runExport(int argc, char** argv, const Arguments& args)
         }
     }
 
+    const auto grouping = ui::methodGrouping(*document, methodIndex);
+    if (args.has("open-at")) {
+        std::stringstream list(args.value("open-at"));
+        for (std::string item; std::getline(list, item, ',');) {
+            const auto instruction = parseIndex(item);
+            const auto holds = [&](const NodeGroup& g) {
+                return instruction && static_cast<std::size_t>(g.first.value) <= *instruction
+                    && *instruction <= static_cast<std::size_t>(g.last.value);
+            };
+            const auto group = std::find_if(grouping->groups.begin(), grouping->groups.end(), holds);
+            if (group == grouping->groups.end()) {
+                std::cerr << "etscope export: " << document->path << ": method '" << method->name
+                          << "' has no group holding instruction '" << item << "'"
+                          << (grouping->empty() ? " (it is drawn whole)" : "") << "\n";
+                return ExitUsage;
+            }
+            expanded.insert(ui::expandKeyOfGroup(static_cast<int>(group - grouping->groups.begin())));
+        }
+    }
+
     // Same renderer as the GUI: Qt's offscreen platform needs no display. Qt's own chatter
     // (e.g. about XDG_RUNTIME_DIR) would break the one-line error contract on stderr.
     qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -96,7 +118,7 @@ int runExport(int argc, char** argv, const Arguments& args)
     auto shared = std::make_shared<const Document>(std::move(*document));
     QElapsedTimer phase;
     phase.start();
-    auto presentation = ui::preparePresentation(shared, context, expanded);
+    auto presentation = ui::preparePresentation(shared, context, expanded, grouping);
     ui::timings::report("graph", shared->analyseMilliseconds + ui::timings::millisecondsSince(phase));
     phase.restart();
     auto layout = layoutGraph(presentation->request);

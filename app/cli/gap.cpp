@@ -122,14 +122,6 @@ bool openTarget(const std::string& command, const Arguments& args, DebugTarget& 
     return true;
 }
 
-/// A block or test case number: decimal digits only, counted from 0.
-std::optional<std::size_t> parseIndex(const std::string& text)
-{
-    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-        return std::nullopt;
-    return static_cast<std::size_t>(std::stoul(text));
-}
-
 /// Reads `--name N` into `index` when given; false (usage error printed) when N is no number.
 bool indexOption(const Arguments& args, const std::string& name, std::optional<std::size_t>& index, int& exitCode)
 {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace etscope::core {
 
@@ -27,6 +29,212 @@ NodeId innerPort(const Graph& inner, NodeKind kind, int position, int ordinal, b
     return NodeId::none();
 }
 
+/// Per node: a constant with at least `above` readers, drawn beside each reader (0: none).
+std::vector<bool> perReaderConstants(const Graph& graph, int above)
+{
+    std::vector<bool> perReader(graph.nodes.size(), false);
+    if (above <= 0)
+        return perReader;
+    std::vector<int> readers(graph.nodes.size(), 0);
+    for (const Edge& edge : graph.edges)
+        ++readers[edge.from.index()];
+    for (const Node& node : graph.nodes)
+        perReader[node.id.index()] = node.kind == NodeKind::Constant && readers[node.id.index()] >= above;
+    return perReader;
+}
+
+/// Builds the flattened graph node by node; edges are added once every node has its place.
+class Flattener {
+public:
+    Flattener(const Graph& top, const FlattenOptions& options)
+        : m_top(top)
+        , m_options(options)
+        , m_topMap(top.nodes.size())
+    {
+        m_flat.graph.name = top.name;
+        m_flat.graph.warnings = top.warnings;
+        if (options.grouping && !options.grouping->empty()) {
+            m_groupNode.assign(options.grouping->groups.size(), NodeId::none());
+            m_groupCluster.assign(options.grouping->groups.size(), -1);
+        }
+        m_perReader = perReaderConstants(top, options.constantPerReaderAbove);
+    }
+
+    FlatGraph run()
+    {
+        for (const Node& node : m_top.nodes)
+            place(node);
+        for (std::size_t e = 0; e < m_top.edges.size(); ++e)
+            connect(m_top.edges[e], e);
+        return std::move(m_flat);
+    }
+
+private:
+    int groupOf(const Node& node) const { return m_options.grouping ? m_options.grouping->groupOfNode(node.id) : -1; }
+
+    NodeId add(Node node, NodeOrigin origin, int cluster)
+    {
+        const NodeId id = m_flat.graph.addNode(std::move(node));
+        m_flat.origins.push_back(origin);
+        m_flat.nodeCluster.push_back(cluster);
+        if (cluster >= 0)
+            m_flat.clusters[static_cast<std::size_t>(cluster)].members.push_back(id);
+        return id;
+    }
+
+    /// The cluster of an open group, created when its first member is placed.
+    int groupCluster(int group)
+    {
+        int& cluster = m_groupCluster[static_cast<std::size_t>(group)];
+        if (cluster < 0) {
+            Cluster frame;
+            frame.group = group;
+            frame.label = groupLabel(m_options.grouping->groups[static_cast<std::size_t>(group)]);
+            cluster = static_cast<int>(m_flat.clusters.size());
+            m_flat.clusters.push_back(std::move(frame));
+        }
+        return cluster;
+    }
+
+    void place(const Node& node)
+    {
+        if (perReader(node))
+            return; // drawn beside each reader instead (constantCopy)
+        const int group = groupOf(node);
+        if (group >= 0 && !m_options.openGroup(group)) {
+            NodeId& box = m_groupNode[static_cast<std::size_t>(group)];
+            if (!box.valid()) {
+                const NodeGroup& facts = m_options.grouping->groups[static_cast<std::size_t>(group)];
+                Node groupNode;
+                groupNode.kind = NodeKind::Group;
+                groupNode.label = groupLabel(facts);
+                groupNode.instruction = facts.first;
+                groupNode.chain = facts.chain;
+                box = add(std::move(groupNode), NodeOrigin::ofGroup(group), -1);
+            }
+            m_topMap[node.id.index()] = box;
+            return;
+        }
+        const int parent = group >= 0 ? groupCluster(group) : -1;
+        const bool expanded = node.kind == NodeKind::Delegate && node.subgraph && m_options.expand(node);
+        if (!expanded) {
+            Node copy = node;
+            m_topMap[node.id.index()] = add(std::move(copy), { node.id, NodeId::none() }, parent);
+            return;
+        }
+        placeExpanded(node, parent);
+    }
+
+    /// An expanded delegate: its inner nodes in a cluster (inside `parent`, an open group).
+    void placeExpanded(const Node& node, int parent)
+    {
+        Cluster frame;
+        frame.owner = node.id;
+        frame.parent = parent;
+        frame.label = node.label + " #" + std::to_string(node.delegate.value);
+        const int cluster = static_cast<int>(m_flat.clusters.size());
+        m_flat.clusters.push_back(std::move(frame));
+        std::vector<NodeId>& ids = m_innerMap[node.id.value];
+        const std::vector<bool> perReader = perReaderConstants(*node.subgraph, m_options.constantPerReaderAbove);
+        for (const Node& inner : node.subgraph->nodes) {
+            Node copy = inner;
+            copy.subgraph = nullptr;
+            ids.push_back(
+                perReader[inner.id.index()] ? NodeId::none() : add(std::move(copy), { node.id, inner.id }, cluster));
+        }
+        for (const Edge& edge : node.subgraph->edges) {
+            NodeId from = ids[edge.from.index()];
+            if (!from.valid()) {
+                Node copy = node.subgraph->node(edge.from);
+                from = add(std::move(copy), { node.id, edge.from }, cluster);
+            }
+            m_flat.graph.addEdge({ from, ids[edge.to.index()], edge.value, edge.meta, edge.inferred });
+        }
+    }
+
+    /// A constant read by another group than its own is drawn again inside each group that
+    /// reads it: its value needs no wire across the program (a scale shared by every layer
+    /// would otherwise pull an edge into every group).
+    /// A constant first read in another group is drawn again in each group that reads it; one
+    /// read by many nodes (constantPerReaderAbove) once beside each reader.
+    std::optional<NodeId> constantCopy(const Node& from, const Node& to, std::size_t edgeIndex)
+    {
+        const int fromGroup = groupOf(from);
+        const int toGroup = groupOf(to);
+        const bool everyReader = perReader(from);
+        if (!everyReader && (from.kind != NodeKind::Constant || fromGroup < 0 || toGroup < 0 || fromGroup == toGroup))
+            return std::nullopt;
+        if (toGroup >= 0 && !m_options.openGroup(toGroup))
+            return NodeId::none(); // the closed group holds its own copy: no edge
+        // Keyed by group, or by edge (negative) for a copy per reader.
+        const int slot = everyReader ? -1 - static_cast<int>(edgeIndex) : toGroup;
+        const auto [it, inserted] = m_constantCopies.try_emplace({ from.id.value, slot });
+        if (inserted) {
+            Node copy = from;
+            it->second = add(std::move(copy), { from.id, NodeId::none() }, toGroup >= 0 ? groupCluster(toGroup) : -1);
+        }
+        return it->second;
+    }
+
+    bool perReader(const Node& node) const
+    {
+        return node.id.index() < m_perReader.size() && m_perReader[node.id.index()];
+    }
+
+    void connect(const Edge& edge, std::size_t edgeIndex)
+    {
+        Edge copy = edge;
+        copy.from = m_topMap[edge.from.index()];
+        copy.to = m_topMap[edge.to.index()];
+        const Node& from = m_top.node(edge.from);
+        const Node& to = m_top.node(edge.to);
+        if (const auto local = constantCopy(from, to, edgeIndex)) {
+            if (!local->valid())
+                return;
+            copy.from = *local;
+        }
+        if (const auto it = m_innerMap.find(to.id.value); it != m_innerMap.end()) {
+            const auto pos = std::find(to.args.begin(), to.args.end(), edge.value.value);
+            const int position = pos == to.args.end() ? -1 : static_cast<int>(pos - to.args.begin());
+            bool inferred = position < 0;
+            const NodeId port = innerPort(*to.subgraph, NodeKind::Input, position, std::max(position, 0), inferred);
+            if (!port.valid())
+                return;
+            copy.to = it->second[port.index()];
+            copy.inferred = copy.inferred || inferred;
+        }
+        if (const auto it = m_innerMap.find(from.id.value); it != m_innerMap.end()) {
+            const auto pos = std::find(from.args.rbegin(), from.args.rend(), edge.value.value);
+            const int position = pos == from.args.rend() ? -1 : static_cast<int>(from.args.rend() - pos - 1);
+            const int ordinal = std::max(0, position - std::max(0, from.inputCount));
+            bool inferred = position < 0;
+            const NodeId port = innerPort(*from.subgraph, NodeKind::Output, position, ordinal, inferred);
+            if (!port.valid())
+                return;
+            copy.from = it->second[port.index()];
+            copy.inferred = copy.inferred || inferred;
+        }
+        // A closed group is one box: edges inside it vanish, parallel edges to it are drawn once.
+        const bool grouped = m_flat.graph.node(copy.from).kind == NodeKind::Group
+            || m_flat.graph.node(copy.to).kind == NodeKind::Group;
+        if (grouped && (copy.from == copy.to || !m_groupEdges.insert({ copy.from.value, copy.to.value }).second))
+            return;
+        m_flat.graph.addEdge(std::move(copy));
+    }
+
+    const Graph& m_top;
+    const FlattenOptions& m_options;
+    FlatGraph m_flat;
+    std::vector<NodeId> m_topMap; ///< top-level node → flat node (its group's box when closed)
+    std::map<std::int32_t, std::vector<NodeId>> m_innerMap; ///< expanded delegate → inner id → flat id
+    std::vector<NodeId> m_groupNode; ///< closed group → its box
+    std::vector<int> m_groupCluster; ///< open group → its cluster
+    std::set<std::pair<std::int32_t, std::int32_t>> m_groupEdges;
+    /// (constant, group) or (constant, −1 − edge) → its copy
+    std::map<std::pair<std::int32_t, int>, NodeId> m_constantCopies;
+    std::vector<bool> m_perReader; ///< constants drawn beside each reader
+};
+
 } // namespace
 
 int FlatGraph::clusterOf(NodeId node) const
@@ -34,72 +242,21 @@ int FlatGraph::clusterOf(NodeId node) const
     return node.valid() && node.index() < nodeCluster.size() ? nodeCluster[node.index()] : -1;
 }
 
+FlatGraph flattenGraph(const Graph& top, const FlattenOptions& options)
+{
+    return Flattener(top, options).run();
+}
+
 FlatGraph flattenGraph(const Graph& top, const std::function<bool(const Node&)>& expand)
 {
-    FlatGraph flat;
-    flat.graph.name = top.name;
-    flat.graph.warnings = top.warnings;
-    std::vector<NodeId> topMap(top.nodes.size());
-    std::map<std::int32_t, std::vector<NodeId>> innerMap; // top delegate id → inner id → flat id
+    FlattenOptions options;
+    options.expand = expand;
+    return flattenGraph(top, options);
+}
 
-    for (const Node& node : top.nodes) {
-        const bool expanded = node.kind == NodeKind::Delegate && node.subgraph && expand(node);
-        if (!expanded) {
-            Node copy = node;
-            topMap[node.id.index()] = flat.graph.addNode(std::move(copy));
-            flat.origins.push_back({ node.id, NodeId::none() });
-            flat.nodeCluster.push_back(-1);
-            continue;
-        }
-        Cluster cluster;
-        cluster.owner = node.id;
-        cluster.label = node.label + " #" + std::to_string(node.delegate.value);
-        const int clusterIndex = static_cast<int>(flat.clusters.size());
-        std::vector<NodeId>& ids = innerMap[node.id.value];
-        for (const Node& inner : node.subgraph->nodes) {
-            Node copy = inner;
-            copy.subgraph = nullptr;
-            const NodeId id = flat.graph.addNode(std::move(copy));
-            ids.push_back(id);
-            cluster.members.push_back(id);
-            flat.origins.push_back({ node.id, inner.id });
-            flat.nodeCluster.push_back(clusterIndex);
-        }
-        for (const Edge& edge : node.subgraph->edges)
-            flat.graph.addEdge({ ids[edge.from.index()], ids[edge.to.index()], edge.value, edge.meta, edge.inferred });
-        flat.clusters.push_back(std::move(cluster));
-    }
-
-    for (const Edge& edge : top.edges) {
-        Edge copy = edge;
-        copy.from = topMap[edge.from.index()];
-        copy.to = topMap[edge.to.index()];
-        const Node& from = top.node(edge.from);
-        const Node& to = top.node(edge.to);
-        if (const auto it = innerMap.find(to.id.value); it != innerMap.end()) {
-            const auto pos = std::find(to.args.begin(), to.args.end(), edge.value.value);
-            const int position = pos == to.args.end() ? -1 : static_cast<int>(pos - to.args.begin());
-            bool inferred = position < 0;
-            const NodeId port = innerPort(*to.subgraph, NodeKind::Input, position, std::max(position, 0), inferred);
-            if (!port.valid())
-                continue;
-            copy.to = it->second[port.index()];
-            copy.inferred = copy.inferred || inferred;
-        }
-        if (const auto it = innerMap.find(from.id.value); it != innerMap.end()) {
-            const auto pos = std::find(from.args.rbegin(), from.args.rend(), edge.value.value);
-            const int position = pos == from.args.rend() ? -1 : static_cast<int>(from.args.rend() - pos - 1);
-            const int ordinal = std::max(0, position - std::max(0, from.inputCount));
-            bool inferred = position < 0;
-            const NodeId port = innerPort(*from.subgraph, NodeKind::Output, position, ordinal, inferred);
-            if (!port.valid())
-                continue;
-            copy.from = it->second[port.index()];
-            copy.inferred = copy.inferred || inferred;
-        }
-        flat.graph.addEdge(std::move(copy));
-    }
-    return flat;
+std::string groupLabel(const NodeGroup& group)
+{
+    return "instructions " + std::to_string(group.first.value) + "\u2013" + std::to_string(group.last.value);
 }
 
 } // namespace etscope::core

@@ -28,6 +28,8 @@ std::string_view nodeKindName(NodeKind kind)
         return "view";
     case NodeKind::Unknown:
         return "unknown";
+    case NodeKind::Group:
+        return "group";
     }
     return "unknown";
 }

@@ -25,6 +25,7 @@ enum class NodeKind {
     Free,
     View, ///< a tensor read but never produced: an elided static view or a placeholder
     Unknown, ///< an instruction of a type this build does not know
+    Group, ///< a run of instructions of a long method drawn as one box (flattened graphs only)
 };
 
 std::string_view nodeKindName(NodeKind kind);

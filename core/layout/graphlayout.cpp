@@ -238,7 +238,10 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
     std::vector<Agraph_t*> clusters;
     for (std::size_t c = 0; c < request.clusters.size(); ++c) {
         const std::string name = "cluster_" + std::to_string(c);
-        Agraph_t* sub = agsubg(g, const_cast<char*>(name.c_str()), 1);
+        const int parent = request.clusters[c].parent;
+        Agraph_t* owner
+            = parent >= 0 && static_cast<std::size_t>(parent) < c ? clusters[static_cast<std::size_t>(parent)] : g;
+        Agraph_t* sub = agsubg(owner, const_cast<char*>(name.c_str()), 1);
         set(sub, "label", request.clusters[c].label);
         set(sub, "labeljust", "l");
         set(sub, "fontname", request.fontName);
@@ -273,8 +276,14 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
         }
         // Named edges keep parallel edges (two values between the same nodes) apart.
         const std::string name = "e" + std::to_string(edges.size());
-        edges.push_back(agedge(g, nodes[static_cast<std::size_t>(spec.from)], nodes[static_cast<std::size_t>(spec.to)],
-            const_cast<char*>(name.c_str()), 1));
+        Agedge_t* edge = agedge(g, nodes[static_cast<std::size_t>(spec.from)], nodes[static_cast<std::size_t>(spec.to)],
+            const_cast<char*>(name.c_str()), 1);
+        if (spec.orderOnly > 0) {
+            set(edge, "weight", "0");
+            set(edge, "minlen", std::to_string(spec.orderOnly));
+            set(edge, "style", "invis");
+        }
+        edges.push_back(edge);
     }
 
     lastGraphvizMessage().clear();
@@ -308,7 +317,7 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
         return RankBand { centreY - rank.ht2, centreY + rank.ht1 };
     };
     for (std::size_t i = 0; i < edges.size(); ++i) {
-        if (!edges[i])
+        if (!edges[i] || request.edges[i].orderOnly > 0)
             continue;
         const auto from = static_cast<std::size_t>(request.edges[i].from);
         const auto to = static_cast<std::size_t>(request.edges[i].to);

@@ -20,9 +20,13 @@ struct LayoutRequest {
     struct Edge {
         int from = 0;
         int to = 0;
+        /// > 0: an ordering constraint, not a drawn edge: `to` at least this many ranks below
+        /// `from`, with no pull on either (weight 0); its result has no points.
+        int orderOnly = 0;
     };
     struct Cluster {
         std::string label;
+        int parent = -1; ///< the enclosing cluster (a lower index), -1 for none
     };
     std::vector<Node> nodes;
     std::vector<Edge> edges;

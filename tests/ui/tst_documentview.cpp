@@ -18,6 +18,7 @@
 #include "writer/demorun.h"
 #include "writer/programwriter.h"
 #include "writer/syntheticmodels.h"
+#include "writer/transformermodels.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -48,8 +49,12 @@ struct Fixture {
     std::unique_ptr<DocumentView> view;
 
     explicit Fixture(const std::string& sample)
+        : Fixture(load(sample))
     {
-        controller.adopt(load(sample));
+    }
+    explicit Fixture(std::shared_ptr<const Document> document)
+    {
+        controller.adopt(std::move(document));
         view = std::make_unique<DocumentView>(&controller, GraphContext {});
         view->resize(1400, 900);
     }
@@ -103,7 +108,7 @@ private slots:
         const Node& big = *std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
             return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
         });
-        QVERIFY(f.relayout([&] { f.view->toggleExpanded(big.id); }));
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big.id, NodeId::none() }); }));
         QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
         QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size() - 1 + big.subgraph->nodes.size());
         QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }) == nullptr);
@@ -125,6 +130,57 @@ private slots:
         QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size());
         // Collapsing again reuses the cached layout: same positions as the first time.
         QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }));
+    }
+
+    /// A long method opens as closed groups; opening one draws its instructions in a frame,
+    /// and selecting a node hidden in a closed group opens that group.
+    void longMethodsOpenAsGroups()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.pte"));
+        TransformerOptions options;
+        options.instructions = 3000;
+        auto bytes = writeProgram(makeTransformerProgram(options).program.spec);
+        QVERIFY(bytes);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(reinterpret_cast<const char*>(bytes.value().data()), static_cast<qint64>(bytes.value().size()));
+        file.close();
+        auto document = openDocument(path.toStdString());
+        QVERIFY(document);
+        Fixture f(std::make_shared<const Document>(std::move(document).value()));
+        QVERIFY(f.waitForLayout());
+        const auto closed = f.view->presentation();
+        QVERIFY(closed->grouping && closed->grouping->groups.size() >= 4);
+        const Grouping& grouping = *closed->grouping;
+        QCOMPARE(f.view->scene()->nodeItems().size(), grouping.groups.size() + 2);
+        QVERIFY(f.view->scene()->clusterItems().empty());
+        NodeItem* box = f.view->scene()->itemFor(NodeOrigin::ofGroup(1));
+        QVERIFY(box && box->canExpand());
+
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded(NodeOrigin::ofGroup(1)); }));
+        QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
+        ClusterItem* frame = f.view->scene()->clusterItems().front();
+        QCOMPARE(frame->owner(), NodeOrigin::ofGroup(1));
+        QVERIFY(!f.view->scene()->itemFor(NodeOrigin::ofGroup(1)));
+        for (const NodeId member : grouping.groups[1].members) {
+            NodeItem* item = f.view->scene()->itemFor({ member, NodeId::none() });
+            QVERIFY(item);
+            QVERIFY(frame->boundingRect().contains(item->pos()));
+        }
+        QVERIFY(f.view->scene()->itemFor(NodeOrigin::ofGroup(2)));
+
+        // A node of group 3 (closed): selecting it opens group 3 and selects it there.
+        const NodeId hidden = grouping.groups[3].members.front();
+        QVERIFY(f.relayout([&] { f.view->selectNode({ hidden, NodeId::none() }); }));
+        QVERIFY(f.view->expanded().count(expandKeyOfGroup(3)));
+        QCOMPARE(f.view->selectedNode(), std::optional<NodeOrigin>(NodeOrigin { hidden, NodeId::none() }));
+        QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(2));
+
+        // Closing both groups again gives back the first layout from the cache.
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded(NodeOrigin::ofGroup(1)); }));
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded(NodeOrigin::ofGroup(3)); }));
+        QCOMPARE(f.view->presentation(), closed);
     }
 
     void edgeProperties()

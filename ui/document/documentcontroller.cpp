@@ -66,6 +66,7 @@ void DocumentController::adopt(std::shared_ptr<const core::Document> document)
     m_document = std::move(document);
     m_path = m_document ? QString::fromStdString(m_document->path) : QString();
     m_cache.clear();
+    m_groupings.clear();
     ++m_generation;
     Q_EMIT opened();
 }
@@ -123,6 +124,7 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
             m_document = std::make_shared<const core::Document>(std::move(result).value());
             timings::report("open", m_document->readMilliseconds);
             m_cache.clear();
+            m_groupings.clear();
             m_debug = {};
             m_debugWarnings.clear();
             // Debug artifacts lying beside a program join it (etrecord.bin, <stem>.etdp, …).
@@ -147,12 +149,20 @@ QString DocumentController::attachArtifact(AttachKind kind, const QString& path,
     return {};
 }
 
+std::shared_ptr<const core::Grouping> DocumentController::grouping(int method)
+{
+    auto& grouping = m_groupings[method];
+    if (!grouping && m_document)
+        grouping = methodGrouping(*m_document, method);
+    return grouping;
+}
+
 std::shared_ptr<const Presentation> DocumentController::presentationNow(
     const GraphContext& context, const std::set<int>& expanded, QString* error)
 {
     if (!m_document || !m_document->program)
         return nullptr;
-    auto presentation = preparePresentation(m_document, context, expanded);
+    auto presentation = preparePresentation(m_document, context, expanded, grouping(context.method));
     if (const auto it = m_cache.find(presentation->key()); it != m_cache.end())
         return *it;
     auto layout = core::layoutGraph(presentation->request);
@@ -172,7 +182,8 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
         return;
     QElapsedTimer preparing;
     preparing.start();
-    std::shared_ptr<Presentation> presentation = preparePresentation(m_document, context, expanded);
+    std::shared_ptr<Presentation> presentation
+        = preparePresentation(m_document, context, expanded, grouping(context.method));
     timings::report(
         "graph", timings::millisecondsSince(preparing) + (m_graphTimed ? 0.0 : m_document->analyseMilliseconds));
     m_graphTimed = true;

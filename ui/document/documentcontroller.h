@@ -63,11 +63,14 @@ Q_SIGNALS:
 
 private:
     void setBusy(int delta);
+    /// The method's grouping, computed once per document.
+    std::shared_ptr<const core::Grouping> grouping(int method);
 
     QString m_path;
     std::shared_ptr<const core::Document> m_document;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QHash<QString, std::shared_ptr<const Presentation>> m_cache;
+    QHash<int, std::shared_ptr<const core::Grouping>> m_groupings; ///< per method
     DebugSession m_debug;
     std::vector<core::Warning> m_debugWarnings;
     quint64 m_generation = 0;

@@ -14,6 +14,7 @@ constexpr double kRadius = 4;
 constexpr double kButton = 14;
 constexpr double kArrowLength = 8;
 constexpr double kArrowWidth = 3.5;
+constexpr double kStackOffset = 3.5;
 
 QColor textOn(const QColor& background)
 {
@@ -28,7 +29,7 @@ NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString titl
     , m_title(std::move(title))
     , m_subtitle(std::move(subtitle))
     , m_size(size)
-    , m_canExpand(node.kind == core::NodeKind::Delegate && node.subgraph)
+    , m_canExpand((node.kind == core::NodeKind::Delegate && node.subgraph) || node.kind == core::NodeKind::Group)
 {
     setFlag(ItemIsSelectable);
     setAcceptHoverEvents(true);
@@ -84,6 +85,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         pen.setStyle(Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(fill);
+    if (m_kind == core::NodeKind::Group) // a stack of boxes: many instructions behind this one
+        painter->drawRoundedRect(box.translated(kStackOffset, kStackOffset), kRadius, kRadius);
     const double radius = m_look.rounded ? box.height() / 2 : kRadius;
     painter->drawRoundedRect(box, radius, radius);
 
@@ -189,7 +192,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
 }
 
-ClusterItem::ClusterItem(QRectF rect, QString title, QColor colour, core::NodeId owner)
+ClusterItem::ClusterItem(QRectF rect, QString title, QColor colour, core::NodeOrigin owner)
     : m_rect(rect)
     , m_title(std::move(title))
     , m_colour(std::move(colour))

@@ -25,7 +25,7 @@ public:
     const core::NodeOrigin& origin() const { return m_origin; }
     core::NodeKind kind() const { return m_kind; }
     bool canExpand() const { return m_canExpand; }
-    /// The small ⊕ square of a decodable delegate, in item coordinates.
+    /// The small ⊕ square of a decodable delegate or a closed group, in item coordinates.
     QRectF expandButtonRect() const;
 
     void setHighlighted(bool on);
@@ -66,23 +66,24 @@ private:
     bool m_emphasised = false;
 };
 
-/// An expanded delegate: a tinted rectangle with its title and a collapse button.
+/// An expanded delegate or an open group: a tinted rectangle with its title and a collapse button.
 class ClusterItem : public QGraphicsItem {
 public:
-    ClusterItem(QRectF rect, QString title, QColor colour, core::NodeId owner);
+    /// `owner`: the delegate node ({top, none}) or the group (NodeOrigin::ofGroup) drawn open.
+    ClusterItem(QRectF rect, QString title, QColor colour, core::NodeOrigin owner);
 
     enum { Type = UserType + 3 };
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_rect.adjusted(-1, -1, 1, 1); }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
-    core::NodeId owner() const { return m_owner; }
+    const core::NodeOrigin& owner() const { return m_owner; }
     QRectF collapseButtonRect() const;
 
 private:
     QRectF m_rect;
     QString m_title;
     QColor m_colour;
-    core::NodeId m_owner;
+    core::NodeOrigin m_owner;
 };
 
 } // namespace etscope::ui

@@ -12,6 +12,8 @@ using namespace etscope::core;
 
 namespace {
 
+const QColor kGroupFrameColour(0x47, 0x55, 0x69);
+
 QString tooltipFor(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index)
 {
     const Graph& graph = presentation.flat.graph;
@@ -41,6 +43,9 @@ QString tooltipFor(const Presentation& presentation, const GraphAdjacency& adjac
         if (node.subgraph)
             html += QStringLiteral("<br/><i>⊕ expands in place · double-click opens it in a tab</i>");
     }
+    if (node.kind == NodeKind::Group)
+        html += QStringLiteral("<br/>%1<br/><i>⊕ or double-click opens the group</i>")
+                    .arg(presentation.subtitles[index].toHtmlEscaped());
     if (node.inferred)
         html += QStringLiteral("<br/><i>wiring inferred by a rule, not read from the file</i>");
     return html;
@@ -92,9 +97,12 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
     for (std::size_t c = 0; c < p.flat.clusters.size() && c < layout.clusters.size(); ++c) {
         const auto& geometry = layout.clusters[c];
         const Cluster& cluster = p.flat.clusters[c];
+        const bool group = cluster.group >= 0;
         auto* item
             = new ClusterItem(QRectF(geometry.x, geometry.y, geometry.width, geometry.height), p.clusterTitles[c],
-                backendColour(QString::fromStdString(p.methodGraph().node(cluster.owner).label)), cluster.owner);
+                group ? kGroupFrameColour
+                      : backendColour(QString::fromStdString(p.methodGraph().node(cluster.owner).label)),
+                group ? NodeOrigin::ofGroup(cluster.group) : NodeOrigin { cluster.owner, NodeId::none() });
         addItem(item);
         m_clusters.push_back(item);
     }
@@ -214,7 +222,7 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
         for (QGraphicsItem* item : items(event->scenePos())) {
             if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
                 if (node->canExpand() && node->expandButtonRect().contains(node->mapFromScene(event->scenePos()))) {
-                    Q_EMIT expandToggled(node->origin().top);
+                    Q_EMIT expandToggled(node->origin());
                     event->accept();
                     return;
                 }

@@ -51,8 +51,9 @@ Q_SIGNALS:
     /// An edge was clicked: its index in the presentation's flat graph.
     void edgeSelected(int edgeIndex);
     void selectionCleared();
-    /// The ⊕ of a delegate or the ⊖ of an expanded cluster was clicked (top-level node id).
-    void expandToggled(core::NodeId delegateNode);
+    /// The ⊕ of a delegate or group or the ⊖ of an open cluster was clicked: the delegate
+    /// ({top, none}) or the group (NodeOrigin::ofGroup).
+    void expandToggled(const core::NodeOrigin& owner);
     /// Double-click on a node (delegates open in their own tab).
     void nodeActivated(const core::NodeOrigin& origin);
 

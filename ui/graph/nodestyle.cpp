@@ -101,6 +101,12 @@ NodeLook lookFor(const core::Node& node)
         look.border = kVermillion;
         look.dashed = true;
         break;
+    case NodeKind::Group:
+        // A closed run of instructions: a stack of boxes, neutral so delegates keep the colour.
+        look.fill = QColor(0xee, 0xf1, 0xf6);
+        look.header = QColor(0xd5, 0xdc, 0xe8);
+        look.border = QColor(0x47, 0x55, 0x69);
+        break;
     }
     return look;
 }

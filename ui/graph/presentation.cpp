@@ -20,6 +20,8 @@ constexpr double kPaddingY = 6;
 constexpr double kMinWidth = 64;
 constexpr double kMaxWidth = 300;
 constexpr int kElideAt = 40;
+/// In graphs too long to draw whole, constants with this many readers are drawn beside each.
+constexpr int kConstantPerReaderAbove = 3;
 
 QString nodeCount(std::size_t count)
 {
@@ -62,6 +64,22 @@ QString subtitleFor(
     }
     case NodeKind::Output:
         return firstIn();
+    case NodeKind::Group: {
+        const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
+        QStringList top;
+        for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
+            // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
+            QString name = QString::fromStdString(group.topOperators[i].first);
+            name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
+            name = name.left(name.indexOf(QLatin1Char('.')));
+            top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
+        }
+        const QString delegated
+            = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
+        return QStringLiteral("%1 ops%2 · %3")
+            .arg(group.operators + group.delegates)
+            .arg(delegated, top.join(QStringLiteral(", ")));
+    }
     case NodeKind::Move:
     case NodeKind::Free:
     case NodeKind::JumpFalse:
@@ -69,6 +87,47 @@ QString subtitleFor(
         return node.instruction.valid() ? QStringLiteral("#%1").arg(node.instruction.value) : QString();
     default:
         return firstOut();
+    }
+}
+
+/// Keeps the groups of a long method in program order from top to bottom when some are open:
+/// an ordering-only edge from each group to the next (box or frame: its first or last
+/// instruction). Two ranks down to a frame's first instruction leave room for the constants it
+/// reads, which dot would otherwise rank beside the closed group above.
+void orderGroupFrames(Presentation& presentation)
+{
+    const FlatGraph& flat = presentation.flat;
+    if (!presentation.grouping || presentation.grouping->empty())
+        return;
+    const std::size_t groups = presentation.grouping->groups.size();
+    std::vector<int> box(groups, -1);
+    std::vector<int> first(groups, -1); ///< open groups: the node of the first instruction
+    std::vector<int> last(groups, -1);
+    for (std::size_t i = 0; i < flat.origins.size(); ++i) {
+        if (const int g = flat.origins[i].group(); g >= 0) {
+            box[static_cast<std::size_t>(g)] = static_cast<int>(i);
+            continue;
+        }
+        const NodeOrigin& origin = flat.origins[i];
+        const int g = origin.inner.valid() ? -1 : presentation.grouping->groupOfNode(origin.top);
+        const Node& node = flat.graph.nodes[i];
+        if (g < 0 || !node.instruction.valid())
+            continue;
+        const auto order = [&](int index) { return flat.graph.nodes[static_cast<std::size_t>(index)].instruction; };
+        int& head = first[static_cast<std::size_t>(g)];
+        int& tail = last[static_cast<std::size_t>(g)];
+        if (head < 0 || node.instruction < order(head))
+            head = static_cast<int>(i);
+        if (tail < 0 || order(tail) < node.instruction)
+            tail = static_cast<int>(i);
+    }
+    for (std::size_t g = 1; g < groups; ++g) {
+        const bool fromOpen = box[g - 1] < 0;
+        const bool toOpen = box[g] < 0;
+        const int from = fromOpen ? last[g - 1] : box[g - 1];
+        const int to = toOpen ? first[g] : box[g];
+        if ((fromOpen || toOpen) && from >= 0 && to >= 0)
+            presentation.request.edges.push_back({ from, to, toOpen ? 2 : 1 });
     }
 }
 
@@ -134,6 +193,23 @@ int Presentation::indexOf(const NodeOrigin& origin) const
     return it == indexByOrigin.end() ? -1 : it->second;
 }
 
+int Presentation::closedGroupOf(NodeId topNode) const
+{
+    if (!grouping || context.delegateNode.valid())
+        return -1;
+    const int group = grouping->groupOfNode(topNode);
+    return group >= 0 && !expanded.count(expandKeyOfGroup(group)) ? group : -1;
+}
+
+int Presentation::shownAt(const NodeOrigin& origin) const
+{
+    if (const int index = indexOf(origin); index >= 0)
+        return index;
+    if (const int group = closedGroupOf(origin.top); group >= 0)
+        return indexOf(NodeOrigin::ofGroup(group));
+    return origin.inner.valid() ? indexOf({ origin.top, NodeId::none() }) : -1;
+}
+
 QString Presentation::key() const
 {
     QStringList parts { QString::number(context.method), QString::number(context.delegateNode.value) };
@@ -142,8 +218,16 @@ QString Presentation::key() const
     return parts.join(QLatin1Char(':'));
 }
 
-std::shared_ptr<Presentation> preparePresentation(
-    std::shared_ptr<const Document> document, const GraphContext& context, const std::set<int>& expanded)
+std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method)
+{
+    if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
+        || !document.methods[static_cast<std::size_t>(method)].graph)
+        return std::make_shared<const Grouping>();
+    return std::make_shared<const Grouping>(groupLongGraph(*document.methods[static_cast<std::size_t>(method)].graph));
+}
+
+std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document> document, const GraphContext& context,
+    const std::set<int>& expanded, std::shared_ptr<const Grouping> grouping)
 {
     auto presentation = std::make_shared<Presentation>();
     presentation->document = document;
@@ -153,18 +237,31 @@ std::shared_ptr<Presentation> preparePresentation(
         const Node& delegate = top.node(context.delegateNode);
         static const Graph empty;
         const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
-        presentation->flat = flattenGraph(inner, [](const Node&) { return false; });
+        FlattenOptions options;
+        options.constantPerReaderAbove = inner.nodes.size() > kGroupAboveNodes ? kConstantPerReaderAbove : 0;
+        presentation->flat = flattenGraph(inner, options);
         for (const NodeOrigin& origin : presentation->flat.origins)
             presentation->origins.push_back({ context.delegateNode, origin.top });
     } else {
         presentation->expanded = expanded;
-        presentation->flat = flattenGraph(top, [&](const Node& node) { return expanded.count(node.id.value) > 0; });
+        presentation->grouping = grouping ? std::move(grouping) : methodGrouping(*document, context.method);
+        FlattenOptions options;
+        options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
+        options.grouping = presentation->grouping.get();
+        options.openGroup = [&](int group) { return expanded.count(expandKeyOfGroup(group)) > 0; };
+        std::size_t drawn = top.nodes.size();
+        for (const Node& node : top.nodes)
+            if (node.subgraph && expanded.count(node.id.value))
+                drawn += node.subgraph->nodes.size();
+        options.constantPerReaderAbove = drawn > kGroupAboveNodes ? kConstantPerReaderAbove : 0;
+        presentation->flat = flattenGraph(top, options);
         presentation->origins = presentation->flat.origins;
     }
 
     for (std::size_t i = 0; i < presentation->origins.size(); ++i)
-        presentation->indexByOrigin[{ presentation->origins[i].top.value, presentation->origins[i].inner.value }]
-            = static_cast<int>(i);
+        // A constant drawn again in each group that reads it is found at its first place.
+        presentation->indexByOrigin.try_emplace(
+            { presentation->origins[i].top.value, presentation->origins[i].inner.value }, static_cast<int>(i));
 
     const QFontMetricsF titleMetrics(titleFont());
     const QFontMetricsF subtitleMetrics(subtitleFont());
@@ -173,12 +270,16 @@ std::shared_ptr<Presentation> preparePresentation(
     presentation->request.fontSize = titleFont().pixelSize();
     presentation->request.fontName = titleFont().family().toStdString() + (titleFont().bold() ? " Bold" : "");
     for (const Cluster& cluster : presentation->flat.clusters) {
-        const DelegateInfo* info = presentation->delegateInfo(cluster.owner);
         QString title = QString::fromStdString(cluster.label);
-        if (info && info->innerGraph)
+        if (cluster.group >= 0) {
+            const NodeGroup& group = presentation->grouping->groups[static_cast<std::size_t>(cluster.group)];
+            title += QStringLiteral(" · %1 ops").arg(group.operators + group.delegates);
+        } else if (const DelegateInfo* info = presentation->delegateInfo(cluster.owner); info && info->innerGraph) {
             title += QStringLiteral(" · ") + nodeCount(info->innerGraph->operatorCount());
+        }
         presentation->clusterTitles.push_back(title);
-        presentation->request.clusters.push_back({ title.toStdString() + "      " }); // room for the collapse button
+        // Room for the collapse button after the title.
+        presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent });
     }
     const GraphAdjacency adjacency = graph.adjacency();
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -193,7 +294,7 @@ std::shared_ptr<Presentation> preparePresentation(
             width = std::max(width, subtitleMetrics.horizontalAdvance(subtitle));
             height += subtitleMetrics.height() + 2;
         }
-        if (node.kind == NodeKind::Delegate && node.subgraph)
+        if ((node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group)
             width += 22; // the expand button
         width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
         height += 2 * kPaddingY;
@@ -201,6 +302,7 @@ std::shared_ptr<Presentation> preparePresentation(
     }
     for (const Edge& edge : graph.edges)
         presentation->request.edges.push_back({ edge.from.value, edge.to.value });
+    orderGroupFrames(*presentation);
     return presentation;
 }
 

@@ -26,13 +26,24 @@ struct GraphContext {
     }
 };
 
+/// Keys of an expanded set: a delegate's top-level node id (≥ 0), or an open group (≤ −2).
+inline int expandKeyOf(const core::NodeOrigin& origin)
+{
+    return origin.group() >= 0 ? -2 - origin.group() : origin.top.value;
+}
+inline int expandKeyOfGroup(int group)
+{
+    return -2 - group;
+}
+
 /// Everything needed to draw one graph: the flattened graph (with the expanded delegates), the
 /// text and size of every box, and — once Graphviz ran — the geometry. Node references are
 /// always in method coordinates (NodeOrigin: top-level node, inner node), whatever the view.
 struct Presentation {
     std::shared_ptr<const core::Document> document;
     GraphContext context;
-    std::set<int> expanded; ///< top-level delegate node ids shown expanded
+    std::set<int> expanded; ///< expandKeyOf() of the delegates shown expanded and the open groups
+    std::shared_ptr<const core::Grouping> grouping; ///< groups of a long method (empty when drawn whole)
     core::FlatGraph flat;
     std::vector<core::NodeOrigin> origins; ///< parallel to flat.graph.nodes
     std::map<std::pair<int, int>, int> indexByOrigin; ///< (top, inner) → index into flat.graph.nodes
@@ -48,13 +59,23 @@ struct Presentation {
     const core::DelegateInfo* delegateInfo(core::NodeId topNode) const;
     /// Index into flat.graph.nodes of a node reference, -1 when it is not drawn here.
     int indexOf(const core::NodeOrigin& origin) const;
+    /// The box that shows a node: itself, or the closed delegate or group that hides it; -1
+    /// when none is drawn here.
+    int shownAt(const core::NodeOrigin& origin) const;
+    /// The closed group that hides a top-level node, -1 when none does.
+    int closedGroupOf(core::NodeId topNode) const;
     /// Cache key: method, delegate and expanded set.
     QString key() const;
 };
 
 /// Flattens and measures (UI thread: fonts). `expanded` is ignored inside a delegate view.
-std::shared_ptr<Presentation> preparePresentation(
-    std::shared_ptr<const core::Document> document, const GraphContext& context, const std::set<int>& expanded);
+/// `grouping` is the method's grouping when already computed (computed here when null).
+std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Document> document,
+    const GraphContext& context, const std::set<int>& expanded,
+    std::shared_ptr<const core::Grouping> grouping = nullptr);
+
+/// The groups of one method's top-level graph (empty for graphs drawn whole).
+std::shared_ptr<const core::Grouping> methodGrouping(const core::Document& document, int method);
 
 /// The box title of a node: operator names without the `aten::` namespace, backend ids, …
 QString nodeTitle(const core::Node& node);

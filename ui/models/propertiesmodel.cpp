@@ -199,6 +199,25 @@ void PropertiesModel::showSource(
         addRow(group, tr("edge nodes"), tr("none of the record's edge graph carries these handles"));
 }
 
+void PropertiesModel::showGroup(const Grouping& grouping, int index)
+{
+    clearAll();
+    if (index < 0 || static_cast<std::size_t>(index) >= grouping.groups.size())
+        return;
+    const NodeGroup& facts = grouping.groups[static_cast<std::size_t>(index)];
+    QStandardItem* group = addGroup(tr("Group %1 of %2").arg(index + 1).arg(grouping.groups.size()));
+    addRow(group, tr("instructions"),
+        tr("%1 – %2 (%3)").arg(facts.first.value).arg(facts.last.value).arg(facts.last.value - facts.first.value + 1));
+    if (facts.chain)
+        addRow(group, tr("chain"), QString::number(facts.chain));
+    addRow(group, tr("nodes"), QString::number(facts.members.size()));
+    addRow(group, tr("operators"), QString::number(facts.operators));
+    addRow(group, tr("delegate calls"), QString::number(facts.delegates));
+    for (const auto& [type, count] : facts.topOperators)
+        addRow(group, q(type), tr("×%1").arg(count));
+    addRow(group, tr("open"), tr("⊕ or double-click draws its nodes in place"));
+}
+
 void PropertiesModel::showNode(
     const Document& document, int methodIndex, const NodeOrigin& origin, const ETRecord* record)
 {

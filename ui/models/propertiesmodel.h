@@ -22,6 +22,8 @@ public:
     void showNode(const core::Document& document, int method, const core::NodeOrigin& origin,
         const core::ETRecord* record = nullptr);
     void showDocument(const core::Document& document, int method);
+    /// A group of a long method: its instruction range, size and most frequent operators.
+    void showGroup(const core::Grouping& grouping, int group);
     /// An edge of a drawn graph: the value it carries, its type and shape, and its two ends.
     void showEdge(const core::Document& document, int method, const core::Graph& drawn,
         const core::NodeOrigin& fromOrigin, int edgeIndex);

@@ -333,6 +333,10 @@ void DocumentView::buildUi()
     connect(m_scene, &GraphScene::expandToggled, this, &DocumentView::toggleExpanded);
     connect(m_scene, &GraphScene::nodeActivated, this, [this](const NodeOrigin& origin) {
         const auto presentation = this->presentation();
+        if (origin.group() >= 0) {
+            toggleExpanded(origin);
+            return;
+        }
         if (!presentation || origin.inner.valid())
             return;
         const Node& node = presentation->methodGraph().node(origin.top);
@@ -427,7 +431,7 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
         m_fitNext = false;
         m_view->fitAll();
     } else if (m_anchorNode && m_anchor) {
-        if (const auto position = anchorPosition(m_anchorNode->top))
+        if (const auto position = anchorPosition(*m_anchorNode))
             m_view->centerOn(*position + *m_anchor);
     }
     m_anchor.reset();
@@ -470,12 +474,12 @@ void DocumentView::updateLegend()
     m_legend->raise();
 }
 
-std::optional<QPointF> DocumentView::anchorPosition(NodeId delegateNode) const
+std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) const
 {
-    if (NodeItem* item = m_scene->itemFor({ delegateNode, NodeId::none() }))
+    if (NodeItem* item = m_scene->itemFor(owner))
         return item->pos();
     for (ClusterItem* cluster : m_scene->clusterItems())
-        if (cluster->owner() == delegateNode) {
+        if (cluster->owner() == owner) {
             const QRectF box = cluster->boundingRect();
             return QPointF(box.center().x(), box.top() + 20);
         }
@@ -504,17 +508,18 @@ void DocumentView::setMethod(int method)
     Q_EMIT titleChanged(title());
 }
 
-void DocumentView::toggleExpanded(NodeId delegateNode)
+void DocumentView::toggleExpanded(const NodeOrigin& owner)
 {
     if (m_context.delegateNode.valid())
         return;
-    // Remember where the delegate sits relative to the view centre, to keep it there.
+    // Remember where the delegate or group sits relative to the view centre, to keep it there.
     const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
-    if (const auto position = anchorPosition(delegateNode))
+    if (const auto position = anchorPosition(owner))
         m_anchor = centre - *position;
-    m_anchorNode = NodeOrigin { delegateNode, NodeId::none() };
-    if (!m_expanded.erase(delegateNode.value))
-        m_expanded.insert(delegateNode.value);
+    m_anchorNode = owner;
+    const int key = expandKeyOf(owner);
+    if (!m_expanded.erase(key))
+        m_expanded.insert(key);
     request();
 }
 
@@ -559,6 +564,19 @@ void DocumentView::selectNode(const NodeOrigin& origin)
         return;
     if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
         return;
+    if (origin.group() >= 0) {
+        m_scene->selectNode(origin);
+        if (NodeItem* item = m_scene->itemFor(origin))
+            m_view->centreOn(item->pos(), true);
+        return;
+    }
+    // A node inside a closed group: open the group, select once it is drawn.
+    if (const int group = presentation->closedGroupOf(origin.top); group >= 0) {
+        m_pending = origin;
+        m_expanded.insert(expandKeyOfGroup(group));
+        request();
+        return;
+    }
     if (!m_context.delegateNode.valid() && origin.inner.valid() && !m_expanded.count(origin.top.value)) {
         m_pending = origin;
         m_expanded.insert(origin.top.value);
@@ -581,6 +599,10 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
+    if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
+        m_properties->showGroup(*presentation->grouping, origin.group());
+        return;
+    }
     if (auto document = m_controller->document())
         m_properties->showNode(*document, m_context.method, origin, m_controller->debug().etrecord.get());
 }
@@ -629,11 +651,9 @@ void DocumentView::onOpTypeSelected(const QString& opType)
             if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
                 continue;
             m_matches.push_back(origin);
-            // Matches inside a collapsed delegate mark the delegate box itself.
-            if (presentation->indexOf(origin) >= 0)
-                marks.insert(GraphScene::keyOf(origin));
-            else
-                marks.insert({ origin.top.value, -1 });
+            // Matches inside a collapsed delegate or a closed group mark that box.
+            if (const int shown = presentation->shownAt(origin); shown >= 0)
+                marks.insert(GraphScene::keyOf(presentation->origins[static_cast<std::size_t>(shown)]));
         }
     }
     m_scene->setHighlighted(marks);

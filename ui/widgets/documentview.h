@@ -58,7 +58,8 @@ public:
     QComboBox* methodBox() const { return m_methodBox; }
 
     void setMethod(int method);
-    void toggleExpanded(core::NodeId delegateNode);
+    /// Expands or collapses a delegate ({top, none}) or opens or closes a group (NodeOrigin::ofGroup).
+    void toggleExpanded(const core::NodeOrigin& owner);
     void expandAll();
     void collapseAll();
     /// Shows or hides the minimap (View › Show Minimap; it can cover nodes of a fitted graph).
@@ -102,7 +103,7 @@ private:
     void showBusy(bool busy, const QString& text = {});
     void updateBreadcrumb();
     void updateLegend();
-    std::optional<QPointF> anchorPosition(core::NodeId delegateNode) const;
+    std::optional<QPointF> anchorPosition(const core::NodeOrigin& owner) const;
 
     DocumentController* m_controller;
     GraphContext m_context;
