@@ -175,8 +175,20 @@ const Method* Program::defaultMethod() const
     return methods.empty() ? nullptr : &methods.front();
 }
 
+void Program::indexNamedData()
+{
+    namedDataByKey.clear();
+    namedDataByKey.reserve(namedData.size());
+    for (std::size_t i = 0; i < namedData.size(); ++i)
+        namedDataByKey.try_emplace(namedData[i].key, i);
+}
+
 const NamedDataEntry* Program::findNamedData(std::string_view key) const
 {
+    if (namedDataByKey.size() == namedData.size() && !namedData.empty()) {
+        const auto it = namedDataByKey.find(std::string(key));
+        return it == namedDataByKey.end() ? nullptr : &namedData[it->second];
+    }
     const auto it
         = std::find_if(namedData.begin(), namedData.end(), [&](const NamedDataEntry& e) { return e.key == key; });
     return it == namedData.end() ? nullptr : &*it;

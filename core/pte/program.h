@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace etscope::core {
@@ -212,6 +213,8 @@ struct Program {
     std::vector<ByteRange> inlineDelegateData;
     std::vector<SubsegmentOffsets> mutableDataSegments;
     std::vector<NamedDataEntry> namedData;
+    /// namedData by key (the first entry of each key), filled by indexNamedData().
+    std::unordered_map<std::string, std::size_t> namedDataByKey;
     std::vector<Warning> warnings;
 
     const std::string& path() const { return file->path(); }
@@ -220,7 +223,10 @@ struct Program {
     const Method* method(std::string_view name) const;
     /// `forward` if present, else the first method with instructions, else the first.
     const Method* defaultMethod() const;
+    /// Constant time once indexNamedData() ran (the reader does), a scan otherwise: every
+    /// delegate constant of an LLM is looked up here.
     const NamedDataEntry* findNamedData(std::string_view key) const;
+    void indexNamedData();
 };
 
 /// Reads the program that occupies `region` of `file` (the whole file when `region` is empty).

@@ -161,6 +161,7 @@ std::optional<Error> ProgramDecoder::decodeSegments(const fbp::Program& root)
             named.data = m_program.segments[named.segmentIndex];
             m_program.namedData.push_back(std::move(named));
         }
+        m_program.indexNamedData();
     }
     return std::nullopt;
 }
