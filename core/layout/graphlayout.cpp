@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "graphlayout.h"
 
+#include "composedlayout.h"
 #include "edgeroute.h"
 #include "rankdepth.h"
 
@@ -148,6 +149,10 @@ std::vector<Agnode_t*> virtualChain(Agedge_t* edge, std::size_t maxHops)
     return {};
 }
 
+} // namespace
+
+namespace detail {
+
 /// dot's bounding box leaves out its virtual nodes (its spline router used to widen it): take
 /// the drawing's own bounds, edges included, and move the origin back to its top-left.
 void fitBounds(LayoutResult& result)
@@ -188,7 +193,7 @@ void fitBounds(LayoutResult& result)
     }
 }
 
-} // namespace
+} // namespace detail
 
 bool graphvizAvailable(std::string* reason)
 {
@@ -213,6 +218,13 @@ bool graphvizAvailable(std::string* reason)
 }
 
 Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic<bool>* cancel)
+{
+    const bool separate = std::any_of(
+        request.clusters.begin(), request.clusters.end(), [](const LayoutRequest::Cluster& c) { return c.separate; });
+    return separate ? detail::layoutComposed(request, cancel) : detail::layoutOnce(request, cancel);
+}
+
+Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std::atomic<bool>* cancel)
 {
     const std::size_t depth = rankDepth(request);
     if (depth > kMaxGraphvizRanks)
@@ -337,7 +349,7 @@ Result<LayoutResult> layoutGraph(const LayoutRequest& request, const std::atomic
     }
     gvFreeLayout(gvc, g);
     agclose(g);
-    fitBounds(result);
+    detail::fitBounds(result);
     return result;
 }
 

@@ -27,6 +27,10 @@ struct LayoutRequest {
     struct Cluster {
         std::string label;
         int parent = -1; ///< the enclosing cluster (a lower index), -1 for none
+        /// Laid out on its own and placed as one box (a large expanded delegate): dot's cost
+        /// with clusters grows much faster than the sum of the parts. Ignored for clusters
+        /// that contain others.
+        bool separate = false;
     };
     std::vector<Node> nodes;
     std::vector<Edge> edges;

@@ -91,6 +91,60 @@ private slots:
         }
     }
 
+    /// A separate cluster is laid out alone and placed as one box: its members inside it, no
+    /// outside node inside it, edges into it ending on the member's top, edges out of it
+    /// starting at the member's bottom.
+    void separateClusterIsComposed()
+    {
+        // input → a → [cluster: chain of 30 with a side branch] → b → output; a → b skips it.
+        LayoutRequest request;
+        request.nodes = { { 80, 30, -1 }, { 120, 36, -1 } };
+        for (int i = 0; i < 30; ++i)
+            request.nodes.push_back({ 100, 30, 0 });
+        request.nodes.push_back({ 60, 30, 0 }); // side branch, node 32
+        request.nodes.push_back({ 120, 36, -1 }); // b, node 33
+        request.nodes.push_back({ 80, 30, -1 }); // output, node 34
+        request.clusters = { { "delegate", -1, true } };
+        request.edges = { { 0, 1 }, { 1, 2 } };
+        for (int i = 2; i < 31; ++i)
+            request.edges.push_back({ i, i + 1 });
+        request.edges.push_back({ 32, 10 });
+        request.edges.push_back({ 31, 33 });
+        request.edges.push_back({ 33, 34 });
+        request.edges.push_back({ 1, 33 });
+        auto result = layoutGraph(request);
+        QVERIFY2(result, result ? "" : result.error().message().c_str());
+        const LayoutResult& r = result.value();
+        QCOMPARE(r.nodes.size(), request.nodes.size());
+        QCOMPARE(r.edges.size(), request.edges.size());
+        QCOMPARE(r.clusters.size(), std::size_t(1));
+        const auto& frame = r.clusters.front();
+        for (std::size_t n = 0; n < r.nodes.size(); ++n) {
+            const bool member = request.nodes[n].cluster == 0;
+            QCOMPARE(inside(frame, r.nodes[n]), member);
+            QVERIFY(
+                r.nodes[n].x - r.nodes[n].width / 2 >= -0.5 && r.nodes[n].x + r.nodes[n].width / 2 <= r.width + 0.5);
+        }
+        QCOMPARE(r.nodes[2].width, 100.0);
+        // a → first member: arrives on the member's top, after crossing the frame's top.
+        const auto& in = r.edges[1];
+        QVERIFY(in.hasArrow);
+        QVERIFY(distance(in.arrowTip, r.nodes[2].x, r.nodes[2].y - r.nodes[2].height / 2) < 0.5);
+        QVERIFY(in.points.front().y < frame.y);
+        QCOMPARE((in.points.size() - 1) % 3, std::size_t(0));
+        // last member → b: leaves from the member's bottom, ends on b.
+        const auto& out = r.edges[32];
+        QVERIFY(distance(out.points.front(), r.nodes[31].x, r.nodes[31].y + r.nodes[31].height / 2) < 0.5);
+        QVERIFY(distance(out.arrowTip, r.nodes[33].x, r.nodes[33].y - r.nodes[33].height / 2) < 2);
+        QCOMPARE((out.points.size() - 1) % 3, std::size_t(0));
+        // Inside edges run down the inside; the skip edge stays outside the frame.
+        for (std::size_t e = 2; e < 32; ++e)
+            for (const LayoutPoint& p : r.edges[e].points)
+                QVERIFY(
+                    p.x >= frame.x && p.x <= frame.x + frame.width && p.y >= frame.y && p.y <= frame.y + frame.height);
+        QVERIFY(r.nodes[33].y > frame.y + frame.height);
+    }
+
     void parallelEdgesAreKept()
     {
         LayoutRequest request;

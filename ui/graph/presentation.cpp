@@ -20,6 +20,8 @@ constexpr double kPaddingY = 6;
 constexpr double kMinWidth = 64;
 constexpr double kMaxWidth = 300;
 constexpr int kElideAt = 40;
+/// Expanded delegates with more nodes than this are laid out on their own and placed as one box.
+constexpr std::size_t kSeparateClusterAbove = 200;
 /// In graphs too long to draw whole, constants with this many readers are drawn beside each.
 constexpr int kConstantPerReaderAbove = 3;
 
@@ -278,8 +280,9 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             title += QStringLiteral(" · ") + nodeCount(info->innerGraph->operatorCount());
         }
         presentation->clusterTitles.push_back(title);
-        // Room for the collapse button after the title.
-        presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent });
+        // Room for the collapse button after the title. Large delegates are laid out alone.
+        const bool separate = cluster.owner.valid() && cluster.members.size() > kSeparateClusterAbove;
+        presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
     }
     const GraphAdjacency adjacency = graph.adjacency();
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+#include "composedlayout.h"
+
+#include "edgeroute.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace etscope::core::detail {
+
+namespace {
+
+constexpr double kMargin = 10; ///< inside a separate cluster's box, around its drawing
+constexpr double kTitleHeight = 26; ///< room for the cluster's title above its drawing
+
+struct Part {
+    int cluster = -1; ///< index into the request's clusters
+    std::vector<int> members; ///< request node indices
+    LayoutResult layout; ///< members in order, internal edges in order
+    int box = -1; ///< node index in the outer request
+};
+
+LayoutPoint shifted(LayoutPoint p, double dx, double dy)
+{
+    return { p.x + dx, p.y + dy };
+}
+
+/// A vertical S-curve (one cubic) from `from` to `to`, appended to `points` (which ends at `from`).
+void appendCurve(std::vector<LayoutPoint>& points, LayoutPoint from, LayoutPoint to)
+{
+    const double bend = (to.y - from.y) / 2;
+    points.push_back({ from.x, from.y + bend });
+    points.push_back({ to.x, to.y - bend });
+    points.push_back(to);
+}
+
+} // namespace
+
+Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::atomic<bool>* cancel)
+{
+    const std::size_t clusterCount = request.clusters.size();
+    std::vector<bool> hasChildren(clusterCount, false);
+    for (const auto& cluster : request.clusters)
+        if (cluster.parent >= 0 && static_cast<std::size_t>(cluster.parent) < clusterCount)
+            hasChildren[static_cast<std::size_t>(cluster.parent)] = true;
+
+    // The parts, and which part each node is in.
+    std::vector<int> partOfCluster(clusterCount, -1);
+    std::vector<Part> parts;
+    for (std::size_t c = 0; c < clusterCount; ++c)
+        if (request.clusters[c].separate && !hasChildren[c]) {
+            partOfCluster[c] = static_cast<int>(parts.size());
+            parts.push_back({ static_cast<int>(c), {}, {}, -1 });
+        }
+    std::vector<int> partOf(request.nodes.size(), -1);
+    std::vector<int> indexInPart(request.nodes.size(), -1);
+    for (std::size_t i = 0; i < request.nodes.size(); ++i) {
+        const int c = request.nodes[i].cluster;
+        if (c < 0 || static_cast<std::size_t>(c) >= clusterCount || partOfCluster[static_cast<std::size_t>(c)] < 0)
+            continue;
+        Part& part = parts[static_cast<std::size_t>(partOfCluster[static_cast<std::size_t>(c)])];
+        partOf[i] = partOfCluster[static_cast<std::size_t>(c)];
+        indexInPart[i] = static_cast<int>(part.members.size());
+        part.members.push_back(static_cast<int>(i));
+    }
+    const auto inside = [&](int node) { return partOf[static_cast<std::size_t>(node)]; };
+
+    // Each part alone.
+    std::vector<std::vector<int>> partEdges(parts.size()); ///< request edge indices inside each part
+    for (std::size_t e = 0; e < request.edges.size(); ++e) {
+        const auto& edge = request.edges[e];
+        if (inside(edge.from) >= 0 && inside(edge.from) == inside(edge.to))
+            partEdges[static_cast<std::size_t>(inside(edge.from))].push_back(static_cast<int>(e));
+    }
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        LayoutRequest sub;
+        sub.fontName = request.fontName;
+        sub.fontSize = request.fontSize;
+        for (const int member : parts[p].members)
+            sub.nodes.push_back({ request.nodes[static_cast<std::size_t>(member)].width,
+                request.nodes[static_cast<std::size_t>(member)].height, -1 });
+        for (const int e : partEdges[p]) {
+            const auto& edge = request.edges[static_cast<std::size_t>(e)];
+            sub.edges.push_back({ indexInPart[static_cast<std::size_t>(edge.from)],
+                indexInPart[static_cast<std::size_t>(edge.to)], edge.orderOnly });
+        }
+        auto layout = layoutOnce(sub, cancel);
+        if (!layout)
+            return layout.error();
+        parts[p].layout = std::move(layout).value();
+    }
+
+    // The rest, each part one box; clusters renumbered without the parts.
+    LayoutRequest outer;
+    outer.fontName = request.fontName;
+    outer.fontSize = request.fontSize;
+    std::vector<int> clusterIndex(clusterCount, -1);
+    for (std::size_t c = 0; c < clusterCount; ++c) {
+        if (partOfCluster[c] >= 0)
+            continue;
+        clusterIndex[c] = static_cast<int>(outer.clusters.size());
+        LayoutRequest::Cluster copy = request.clusters[c];
+        copy.parent = copy.parent >= 0 ? clusterIndex[static_cast<std::size_t>(copy.parent)] : -1;
+        outer.clusters.push_back(std::move(copy));
+    }
+    const auto outerCluster = [&](int c) {
+        return c >= 0 && static_cast<std::size_t>(c) < clusterCount ? clusterIndex[static_cast<std::size_t>(c)] : -1;
+    };
+    std::vector<int> outerNode(request.nodes.size(), -1);
+    for (std::size_t i = 0; i < request.nodes.size(); ++i) {
+        if (partOf[i] >= 0)
+            continue;
+        outerNode[i] = static_cast<int>(outer.nodes.size());
+        outer.nodes.push_back(
+            { request.nodes[i].width, request.nodes[i].height, outerCluster(request.nodes[i].cluster) });
+    }
+    for (Part& part : parts) {
+        part.box = static_cast<int>(outer.nodes.size());
+        outer.nodes.push_back({ part.layout.width + 2 * kMargin, part.layout.height + kTitleHeight + kMargin,
+            outerCluster(request.clusters[static_cast<std::size_t>(part.cluster)].parent) });
+    }
+    const auto outerEnd = [&](int node) {
+        const int p = inside(node);
+        return p >= 0 ? parts[static_cast<std::size_t>(p)].box : outerNode[static_cast<std::size_t>(node)];
+    };
+    std::vector<int> outerEdge(request.edges.size(), -1);
+    for (std::size_t e = 0; e < request.edges.size(); ++e) {
+        const auto& edge = request.edges[e];
+        if (inside(edge.from) >= 0 && inside(edge.from) == inside(edge.to))
+            continue;
+        outerEdge[e] = static_cast<int>(outer.edges.size());
+        outer.edges.push_back({ outerEnd(edge.from), outerEnd(edge.to), edge.orderOnly });
+    }
+    auto outerLayout = layoutOnce(outer, cancel);
+    if (!outerLayout)
+        return outerLayout.error();
+    const LayoutResult& around = outerLayout.value();
+
+    // Put together.
+    LayoutResult result;
+    result.width = around.width;
+    result.height = around.height;
+    result.nodes.resize(request.nodes.size());
+    result.edges.resize(request.edges.size());
+    result.clusters.resize(clusterCount);
+    std::vector<LayoutPoint> origin(parts.size()); ///< top-left of each part's drawing in the result
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+        const auto& box = around.nodes[static_cast<std::size_t>(parts[p].box)];
+        const double left = box.x - box.width / 2;
+        const double top = box.y - box.height / 2;
+        origin[p] = { left + kMargin, top + kTitleHeight };
+        result.clusters[static_cast<std::size_t>(parts[p].cluster)] = { left, top, box.width, box.height };
+        for (std::size_t m = 0; m < parts[p].members.size(); ++m) {
+            LayoutResult::Node node = parts[p].layout.nodes[m];
+            node.x += origin[p].x;
+            node.y += origin[p].y;
+            result.nodes[static_cast<std::size_t>(parts[p].members[m])] = node;
+        }
+        for (std::size_t k = 0; k < partEdges[p].size(); ++k) {
+            LayoutResult::Edge edge = parts[p].layout.edges[k];
+            for (LayoutPoint& point : edge.points)
+                point = shifted(point, origin[p].x, origin[p].y);
+            edge.arrowTip = shifted(edge.arrowTip, origin[p].x, origin[p].y);
+            result.edges[static_cast<std::size_t>(partEdges[p][k])] = std::move(edge);
+        }
+    }
+    for (std::size_t i = 0; i < request.nodes.size(); ++i)
+        if (outerNode[i] >= 0)
+            result.nodes[i] = around.nodes[static_cast<std::size_t>(outerNode[i])];
+    for (std::size_t c = 0; c < clusterCount; ++c)
+        if (clusterIndex[c] >= 0 && static_cast<std::size_t>(clusterIndex[c]) < around.clusters.size())
+            result.clusters[c] = around.clusters[static_cast<std::size_t>(clusterIndex[c])];
+
+    for (std::size_t e = 0; e < request.edges.size(); ++e) {
+        if (outerEdge[e] < 0)
+            continue;
+        LayoutResult::Edge edge = around.edges[static_cast<std::size_t>(outerEdge[e])];
+        if (edge.points.empty()) {
+            result.edges[e] = std::move(edge);
+            continue;
+        }
+        const auto& spec = request.edges[e];
+        // Leaving a box: from the member's bottom to where the outer route starts.
+        if (inside(spec.from) >= 0) {
+            const auto& member = result.nodes[static_cast<std::size_t>(spec.from)];
+            std::vector<LayoutPoint> points { { member.x, member.y + member.height / 2 } };
+            appendCurve(points, points.front(), edge.points.front());
+            points.insert(points.end(), edge.points.begin() + 1, edge.points.end());
+            edge.points = std::move(points);
+        }
+        // Entering a box: from where the outer route ends on its border to the member's top.
+        if (inside(spec.to) >= 0) {
+            const auto& member = result.nodes[static_cast<std::size_t>(spec.to)];
+            const LayoutPoint tip { member.x, member.y - member.height / 2 };
+            const LayoutPoint end { tip.x, tip.y - kArrowHeadLength };
+            const LayoutPoint border = edge.arrowTip;
+            edge.points.back() = border; // the route stopped one arrow length before the border
+            appendCurve(edge.points, border, end);
+            edge.arrowTip = tip;
+            edge.hasArrow = true;
+        }
+        result.edges[e] = std::move(edge);
+    }
+    fitBounds(result);
+    return result;
+}
+
+} // namespace etscope::core::detail

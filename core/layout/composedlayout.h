@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Internal to core/layout: one Graphviz call, and the composition of several.
+
+#include "graphlayout.h"
+
+namespace etscope::core::detail {
+
+/// One Graphviz call for the whole request (clusters included); see layoutGraph.
+Result<LayoutResult> layoutOnce(const LayoutRequest& request, const std::atomic<bool>* cancel);
+
+/// Lays out each separate cluster on its own, then the rest with each of them as one box of
+/// its drawing's size, and puts the parts together: members moved into their box, edges that
+/// cross a box's border drawn from the outer route to the member's top (or from its bottom).
+/// Expanding one 5,000-node delegate costs its own layout plus a small one.
+Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::atomic<bool>* cancel);
+
+/// Moves the drawing so that it starts at (0, 0) and its size covers every node, edge point
+/// and cluster.
+void fitBounds(LayoutResult& result);
+
+} // namespace etscope::core::detail
