@@ -22,8 +22,11 @@ constexpr double kMaxWidth = 300;
 constexpr int kElideAt = 40;
 /// Expanded delegates with more nodes than this are laid out on their own and placed as one box.
 constexpr std::size_t kSeparateClusterAbove = 200;
-/// In graphs too long to draw whole, constants with this many readers are drawn beside each.
+/// In graphs of more boxes than a screen holds, constants with this many readers (a scale every
+/// layer divides by) are drawn beside each reader: their long edges dominate dot's cost and the
+/// picture.
 constexpr int kConstantPerReaderAbove = 3;
+constexpr std::size_t kConstantPerReaderFromNodes = 250;
 
 QString nodeCount(std::size_t count)
 {
@@ -240,7 +243,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         static const Graph empty;
         const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
         FlattenOptions options;
-        options.constantPerReaderAbove = inner.nodes.size() > kGroupAboveNodes ? kConstantPerReaderAbove : 0;
+        options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
         presentation->flat = flattenGraph(inner, options);
         for (const NodeOrigin& origin : presentation->flat.origins)
             presentation->origins.push_back({ context.delegateNode, origin.top });
@@ -255,7 +258,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         for (const Node& node : top.nodes)
             if (node.subgraph && expanded.count(node.id.value))
                 drawn += node.subgraph->nodes.size();
-        options.constantPerReaderAbove = drawn > kGroupAboveNodes ? kConstantPerReaderAbove : 0;
+        options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
         presentation->flat = flattenGraph(top, options);
         presentation->origins = presentation->flat.origins;
     }
