@@ -129,6 +129,19 @@ struct Generated {
     int hidden = 0;
 };
 
+/// The transformer-shaped programs take the same four options from the command line.
+template <typename Options, typename Make>
+Generated generateTransformer(Options options, const Arguments& args, Make make)
+{
+    options.instructions = static_cast<int>(*args.instructions);
+    options.weightsMib = args.weightsMib;
+    options.seed = args.seed;
+    if (args.delegateEvery)
+        options.delegateEvery = static_cast<int>(*args.delegateEvery);
+    TransformerProgram program = make(options);
+    return { std::move(program.program.spec), program.hidden };
+}
+
 Generated generate(const Arguments& args)
 {
     const int n = static_cast<int>(*args.instructions);
@@ -146,24 +159,9 @@ Generated generate(const Arguments& args)
             });
         return { makeMlpProgram(options).spec, options.hidden };
     }
-    if (args.shape == "transformer") {
-        TransformerOptions options;
-        options.instructions = n;
-        options.weightsMib = args.weightsMib;
-        options.seed = args.seed;
-        if (args.delegateEvery)
-            options.delegateEvery = static_cast<int>(*args.delegateEvery);
-        TransformerProgram program = makeTransformerProgram(options);
-        return { std::move(program.program.spec), program.hidden };
-    }
-    LlmOptions options;
-    options.instructions = n;
-    options.weightsMib = args.weightsMib;
-    options.seed = args.seed;
-    if (args.delegateEvery)
-        options.delegateEvery = static_cast<int>(*args.delegateEvery);
-    TransformerProgram program = makeLlmProgram(options);
-    return { std::move(program.program.spec), program.hidden };
+    if (args.shape == "transformer")
+        return generateTransformer(TransformerOptions {}, args, makeTransformerProgram);
+    return generateTransformer(LlmOptions {}, args, makeLlmProgram);
 }
 
 } // namespace
