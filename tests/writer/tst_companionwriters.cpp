@@ -70,12 +70,7 @@ std::vector<std::uint8_t> bytesAt(const MappedFile& file, const ByteRange& range
 class TestCompanionWriters : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-
-    std::string temp(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
+    etscope::test::ScratchDir m_scratch;
 
 private slots:
     void externalDataFile()
@@ -125,9 +120,9 @@ private slots:
     {
         ETSCOPE_WRITE(program, writeProgram(externalProgram()));
         ETSCOPE_WRITE(data, writeExternalData(externalData()));
-        const std::string programPath = temp("model.pte");
+        const std::string programPath = m_scratch.path("model.pte");
         QVERIFY(!writeBytesToFile(programPath, program));
-        QVERIFY(!writeBytesToFile(temp("model.ptd"), data));
+        QVERIFY(!writeBytesToFile(m_scratch.path("model.ptd"), data));
 
         auto document = openDocument(programPath);
         QVERIFY2(document, document ? "" : document.error().message().c_str());
@@ -135,7 +130,7 @@ private slots:
         for (const char* key : { "a", "b" }) {
             const auto found = document->findNamedData(key);
             QVERIFY(found);
-            QCOMPARE(found->first, temp("model.ptd"));
+            QCOMPARE(found->first, m_scratch.path("model.ptd"));
         }
         const auto a = document->findNamedData("a");
         QCOMPARE(bytesAt(*document->externalData[0].file, a->second), filledFloats(4, 1.5f));
@@ -143,11 +138,11 @@ private slots:
             [](const Warning& w) { return w.message.find("have no data") != std::string::npos; }));
 
         // Given explicitly instead of found beside the program.
-        const std::string elsewhere = temp("other.pte");
+        const std::string elsewhere = m_scratch.path("other.pte");
         QVERIFY(!writeBytesToFile(elsewhere, program));
         OpenOptions options;
         options.findCompanions = false;
-        options.dataFiles = { temp("model.ptd") };
+        options.dataFiles = { m_scratch.path("model.ptd") };
         auto explicitDocument = openDocument(elsewhere, options);
         QVERIFY(explicitDocument);
         QVERIFY(explicitDocument->findNamedData("b"));
@@ -186,7 +181,7 @@ private slots:
         ETSCOPE_WRITE(bytes, writeBundledProgram(spec));
         QCOMPARE(std::memcmp(bytes.data() + 4, "BP08", 4), 0);
 
-        const std::string path = temp("demo.bpte");
+        const std::string path = m_scratch.path("demo.bpte");
         QVERIFY(!writeBytesToFile(path, bytes));
         auto file = MappedFile::open(path);
         QVERIFY(file);

@@ -26,14 +26,14 @@ struct Built {
 
 class TestGrouping : public QObject {
     Q_OBJECT
-    QTemporaryDir m_dir;
+    etscope::test::ScratchDir m_scratch;
 
     Built transformer(int instructions)
     {
         TransformerOptions options;
         options.instructions = instructions;
-        auto document = etscope::test::writeAndOpen(
-            m_dir, makeTransformerProgram(options).program.spec, "transformer" + std::to_string(instructions) + ".pte");
+        auto document = m_scratch.writeAndOpen(
+            makeTransformerProgram(options).program.spec, "transformer" + std::to_string(instructions) + ".pte");
         if (!document)
             qFatal("%s", document.error().message().c_str());
         Built built { std::move(document).value() };
@@ -217,7 +217,7 @@ private Q_SLOTS:
         LlmOptions options;
         options.instructions = 400;
         options.largeDelegateNodes = 400;
-        auto document = etscope::test::writeAndOpen(m_dir, makeLlmProgram(options).program.spec, "llm.pte");
+        auto document = m_scratch.writeAndOpen(makeLlmProgram(options).program.spec, "llm.pte");
         QVERIFY(document);
         const auto& methods = document.value().program->methods;
         const auto forward

@@ -64,17 +64,7 @@ QString missingEdges(const Method& method, const Graph& graph)
 class TestSyntheticModels : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-
-    std::string temp(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
-    Result<Document> writeAndOpen(const ProgramSpec& spec, const std::string& name)
-    {
-        return etscope::test::writeAndOpen(m_dir, spec, name);
-    }
+    etscope::test::ScratchDir m_scratch;
 
 private slots:
     void operatorTableEqualsTheBuild_data()
@@ -98,7 +88,7 @@ private slots:
         QCOMPARE(built.xnnpackCalls > 0, xnnpackEvery > 0);
         QCOMPARE(built.opaqueCalls, 1);
 
-        auto document = writeAndOpen(built.spec, "mlp.pte");
+        auto document = m_scratch.writeAndOpen(built.spec, "mlp.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         const Method* forward = document->program->method("forward");
         QVERIFY(forward);
@@ -131,7 +121,7 @@ private slots:
         MlpOptions options;
         options.nodes = 10000;
         const SyntheticProgram built = makeMlpProgram(options);
-        auto document = writeAndOpen(built.spec, "mlp10k.pte");
+        auto document = m_scratch.writeAndOpen(built.spec, "mlp10k.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         for (const Method& method : document->program->methods) {
             const Graph& graph = *document->analysis(method)->graph;
@@ -168,7 +158,7 @@ private slots:
 
     void demoLayout()
     {
-        auto document = writeAndOpen(makeDemoProgram(), "demo.pte");
+        auto document = m_scratch.writeAndOpen(makeDemoProgram(), "demo.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         QVERIFY2(document->warnings.empty(), document->warnings.empty() ? "" : document->warnings[0].message.c_str());
         const Program& program = *document->program;
@@ -224,7 +214,7 @@ private slots:
 
     void writeDemoTool()
     {
-        const QString dir = QString::fromStdString(temp("tool-demo"));
+        const QString dir = QString::fromStdString(m_scratch.path("tool-demo"));
         QVERIFY(QDir().mkpath(dir));
         QProcess tool;
         tool.start(QStringLiteral(ETSCOPE_WRITEDEMO), { dir });

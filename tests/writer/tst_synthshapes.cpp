@@ -109,17 +109,7 @@ int longResiduals(const Graph& graph, int reach)
 class TestSynthShapes : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-
-    std::string temp(const std::string& name) const
-    {
-        return m_dir.filePath(QString::fromStdString(name)).toStdString();
-    }
-
-    Result<Document> writeAndOpen(const ProgramSpec& spec, const std::string& name)
-    {
-        return etscope::test::writeAndOpen(m_dir, spec, name);
-    }
+    etscope::test::ScratchDir m_scratch;
 
 private slots:
     void transformerForward_data()
@@ -140,7 +130,7 @@ private slots:
         options.instructions = instructions;
         options.delegateEvery = delegateEvery;
         const TransformerProgram built = makeTransformerProgram(options);
-        auto document = writeAndOpen(built.program.spec, "transformer.pte");
+        auto document = m_scratch.writeAndOpen(built.program.spec, "transformer.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         const QString warnings = allWarnings(*document);
         QVERIFY2(warnings.isEmpty(), qPrintable(warnings));
@@ -213,7 +203,7 @@ private slots:
         options.instructions = instructions;
         const TransformerProgram built = makeLlmProgram(options);
         QCOMPARE(built.largestDelegateNodes, largeDelegate);
-        auto document = writeAndOpen(built.program.spec, "llm.pte");
+        auto document = m_scratch.writeAndOpen(built.program.spec, "llm.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         const QString warnings = allWarnings(*document);
         QVERIFY2(warnings.isEmpty(), qPrintable(warnings));
@@ -309,7 +299,7 @@ private slots:
         const double stored = double(storedConstantBytes(wide.program.spec)) / kMib;
         QVERIFY2(stored > 3.4 && stored < 4.6, qPrintable(QString::number(stored)));
         QVERIFY(wide.hidden > 16 && wide.hidden % options.dims.heads == 0);
-        auto document = writeAndOpen(wide.program.spec, "wide.pte");
+        auto document = m_scratch.writeAndOpen(wide.program.spec, "wide.pte");
         QVERIFY2(document, document ? "" : document.error().message().c_str());
         QVERIFY(allWarnings(*document).isEmpty());
         QCOMPARE(document->program->method("forward")->instructionTotal(), std::size_t(200));
@@ -334,7 +324,7 @@ private slots:
                 *out = tool.readAllStandardOutput();
             return tool.exitCode();
         };
-        const QString bad = QString::fromStdString(temp("bad.pte"));
+        const QString bad = QString::fromStdString(m_scratch.path("bad.pte"));
         const std::pair<QStringList, const char*> misuses[] = {
             { { "--shape", "cnn", "--instructions", "10", "-o", bad }, "unknown shape 'cnn'" },
             { { "--shape", "transformer", "--instructions", "0", "-o", bad }, "--instructions" },
@@ -356,7 +346,7 @@ private slots:
         QVERIFY(usage.startsWith("usage: etscope-synth"));
 
         for (const char* shape : { "mlp", "transformer", "llm" }) {
-            const std::string path = temp(std::string("tool-") + shape + ".pte");
+            const std::string path = m_scratch.path(std::string("tool-") + shape + ".pte");
             QCOMPARE(
                 run({ "--shape", shape, "--instructions", "120", "--seed", "7", "-o", QString::fromStdString(path) }),
                 0);
@@ -369,7 +359,7 @@ private slots:
         TransformerOptions options;
         options.instructions = 120;
         options.seed = 7;
-        std::ifstream in(temp("tool-transformer.pte"), std::ios::binary);
+        std::ifstream in(m_scratch.path("tool-transformer.pte"), std::ios::binary);
         const std::vector<std::uint8_t> written { std::istreambuf_iterator<char>(in),
             std::istreambuf_iterator<char>() };
         QVERIFY(written == writeProgram(makeTransformerProgram(options).program.spec).value());

@@ -31,18 +31,28 @@ inline std::vector<std::uint8_t> rangeBytes(const core::Program& program, const 
     return { span.begin(), span.end() };
 }
 
-/// Writes `spec` as `name` in `dir` and opens it as the app does.
-inline core::Result<core::Document> writeAndOpen(
-    const QTemporaryDir& dir, const core::ProgramSpec& spec, const std::string& name)
-{
-    auto bytes = core::writeProgram(spec);
-    if (!bytes)
-        return bytes.error();
-    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
-    if (auto error = core::writeBytesToFile(path, bytes.value()))
-        return *error;
-    return core::openDocument(path);
-}
+/// A test's scratch directory: paths in it, and programs written there and opened.
+class ScratchDir {
+public:
+    std::string path(const std::string& name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+
+    /// Writes `spec` as `name` and opens it as the app does.
+    core::Result<core::Document> writeAndOpen(const core::ProgramSpec& spec, const std::string& name) const
+    {
+        auto bytes = core::writeProgram(spec);
+        if (!bytes)
+            return bytes.error();
+        if (auto error = core::writeBytesToFile(path(name), bytes.value()))
+            return *error;
+        return core::openDocument(path(name));
+    }
+
+private:
+    QTemporaryDir m_dir;
+};
 
 inline std::vector<std::uint8_t> text(const std::string& s)
 {
