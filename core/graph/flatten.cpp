@@ -254,9 +254,4 @@ FlatGraph flattenGraph(const Graph& top, const std::function<bool(const Node&)>&
     return flattenGraph(top, options);
 }
 
-std::string groupLabel(const NodeGroup& group)
-{
-    return "instructions " + std::to_string(group.first.value) + "\u2013" + std::to_string(group.last.value);
-}
-
 } // namespace etscope::core

@@ -58,7 +58,4 @@ FlatGraph flattenGraph(const Graph& top, const FlattenOptions& options);
 /// Flattens `top`, expanding every delegate node with a subgraph for which `expand` is true.
 FlatGraph flattenGraph(const Graph& top, const std::function<bool(const Node&)>& expand);
 
-/// The label of a group's box: "instructions 300–599".
-std::string groupLabel(const NodeGroup& group);
-
 } // namespace etscope::core

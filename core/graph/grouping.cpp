@@ -105,6 +105,11 @@ void summarise(const Graph& graph, NodeGroup& group)
 
 } // namespace
 
+std::string groupLabel(const NodeGroup& group)
+{
+    return "instructions " + std::to_string(group.first.value) + "\u2013" + std::to_string(group.last.value);
+}
+
 Grouping groupLongGraph(const Graph& graph, std::size_t groupAbove)
 {
     Grouping grouping;

@@ -23,6 +23,9 @@ struct NodeGroup {
     std::vector<std::pair<std::string, int>> topOperators;
 };
 
+/// The label of a group's box: "instructions 300–599".
+std::string groupLabel(const NodeGroup& group);
+
 /// How a top-level graph is cut into groups; empty when the graph is drawn whole.
 struct Grouping {
     std::vector<NodeGroup> groups;
