@@ -69,12 +69,12 @@ template <typename N> std::optional<std::int64_t> delegateDebugIdOf(const N& nod
         if (node.delegateDebugId)
             return static_cast<std::int64_t>(*node.delegateDebugId);
     }
-    for (const Attribute& attribute : node.attributes) {
+    for (const auto attribute : node.attributes) {
         if (attribute.name != "node id" && attribute.name != "node_id" && attribute.name != "delegate debug id")
             continue;
-        const std::string& text = attribute.value;
-        if (!text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos)
-            return std::stoll(text);
+        const std::string_view text = attribute.value;
+        if (!text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string_view::npos)
+            return std::stoll(std::string(text));
     }
     return std::nullopt;
 }

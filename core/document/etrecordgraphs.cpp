@@ -26,9 +26,9 @@ void describeLoweredModules(const Graph& graph, Method& method, MethodAnalysis& 
         info.innerGraph = node.subgraph;
         info.inputCount = node.inputCount;
         info.outputCount = static_cast<int>(node.args.size()) - node.inputCount;
-        for (const Attribute& attribute : node.attributes)
+        for (const auto attribute : node.attributes)
             if (attribute.name != "name" && attribute.name != "target")
-                info.facts.push_back(attribute);
+                info.facts.push_back({ std::string(attribute.name), std::string(attribute.value) });
         info.summary = "lowered module of " + node.label + ": "
             + (node.subgraph ? std::to_string(node.subgraph->operatorCount()) + " edge nodes in its original graph"
                              : std::string("original graph not stored"));

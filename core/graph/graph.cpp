@@ -34,8 +34,53 @@ std::string_view nodeKindName(NodeKind kind)
     return "unknown";
 }
 
+void AttributeList::add(std::string_view name, std::string_view value)
+{
+    m_text.append(name);
+    m_ends.push_back(static_cast<std::uint32_t>(m_text.size()));
+    m_text.append(value);
+    m_ends.push_back(static_cast<std::uint32_t>(m_text.size()));
+}
+
+void AttributeList::addFront(std::string_view name, std::string_view value)
+{
+    AttributeList front;
+    front.m_text.reserve(name.size() + value.size() + m_text.size());
+    front.m_ends.reserve(m_ends.size() + 2);
+    front.add(name, value);
+    front.m_text.append(m_text);
+    const auto shift = static_cast<std::uint32_t>(name.size() + value.size());
+    for (const std::uint32_t end : m_ends)
+        front.m_ends.push_back(end + shift);
+    *this = std::move(front);
+}
+
+void AttributeList::shrink()
+{
+    m_text.shrink_to_fit();
+    m_ends.shrink_to_fit();
+}
+
+AttributeList::Entry AttributeList::operator[](std::size_t index) const
+{
+    const std::size_t nameBegin = index == 0 ? 0 : m_ends[2 * index - 1];
+    const std::size_t nameEnd = m_ends[2 * index];
+    const std::size_t valueEnd = m_ends[2 * index + 1];
+    const std::string_view text(m_text);
+    return { text.substr(nameBegin, nameEnd - nameBegin), text.substr(nameEnd, valueEnd - nameEnd) };
+}
+
+std::optional<std::string_view> AttributeList::find(std::string_view name) const
+{
+    for (const Entry entry : *this)
+        if (entry.name == name)
+            return entry.value;
+    return std::nullopt;
+}
+
 NodeId Graph::addNode(Node node)
 {
+    node.attributes.shrink();
     node.id = NodeId(static_cast<std::int32_t>(nodes.size()));
     nodes.push_back(std::move(node));
     return nodes.back().id;

@@ -4,7 +4,9 @@
 #include "util/ids.h"
 #include "util/result.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +36,68 @@ std::string_view nodeKindName(NodeKind kind);
 struct Attribute {
     std::string name;
     std::string value;
+};
+
+/// A node's attributes, read as (name, value) views into one buffer. A 100,000-instruction
+/// LLM has about 1.2 million of them: as two std::strings each (64 bytes and up to two heap
+/// blocks) they held 149 MB; packed, one block of text and one of offsets per node.
+class AttributeList {
+public:
+    struct Entry {
+        std::string_view name;
+        std::string_view value;
+    };
+    class const_iterator {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Entry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Entry;
+        const_iterator() = default;
+        const_iterator(const AttributeList* list, std::size_t index)
+            : m_list(list)
+            , m_index(index)
+        {
+        }
+        Entry operator*() const { return (*m_list)[m_index]; }
+        const_iterator& operator++()
+        {
+            ++m_index;
+            return *this;
+        }
+        const_iterator operator++(int)
+        {
+            const_iterator before = *this;
+            ++m_index;
+            return before;
+        }
+        bool operator==(const const_iterator& other) const = default;
+
+    private:
+        const AttributeList* m_list = nullptr;
+        std::size_t m_index = 0;
+    };
+
+    void push_back(const Attribute& attribute) { add(attribute.name, attribute.value); }
+    void add(std::string_view name, std::string_view value);
+    /// Puts an attribute before all others (the instruction index, added last but shown first).
+    void addFront(std::string_view name, std::string_view value);
+    /// Gives back the spare capacity left by growing (called once the node is complete).
+    void shrink();
+
+    std::size_t size() const { return m_ends.size() / 2; }
+    bool empty() const { return m_ends.empty(); }
+    Entry operator[](std::size_t index) const;
+    Entry back() const { return (*this)[size() - 1]; }
+    const_iterator begin() const { return { this, 0 }; }
+    const_iterator end() const { return { this, size() }; }
+    /// The value of the first attribute of that name, if any.
+    std::optional<std::string_view> find(std::string_view name) const;
+
+private:
+    std::string m_text; ///< name0 value0 name1 value1 … back to back
+    std::vector<std::uint32_t> m_ends; ///< end offset of each name and value in m_text
 };
 
 /// Shape and element type carried by an edge; dtype spelled by the format that defined it
@@ -66,7 +130,7 @@ struct Node {
     /// with their type and shape, in order — also those no other node reads, which no edge carries.
     std::vector<std::pair<std::int32_t, TensorMeta>> writes;
     int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
-    std::vector<Attribute> attributes;
+    AttributeList attributes;
     std::shared_ptr<const Graph> subgraph; ///< Delegate nodes whose payload was decoded
 };
 

@@ -358,9 +358,9 @@ void MethodGraphBuilder::addInstruction(int chainIndex, int instructionIndex, co
             : "unknown instruction (type " + std::to_string(instruction.rawTag) + ")";
         break;
     }
-    node.attributes.insert(node.attributes.begin(), { "instruction", std::to_string(instructionIndex) });
+    node.attributes.addFront("instruction", std::to_string(instructionIndex));
     if (chainIndex != 0)
-        node.attributes.insert(node.attributes.begin(), { "chain", std::to_string(chainIndex) });
+        node.attributes.addFront("chain", std::to_string(chainIndex));
 
     if (instruction.kind == Instruction::Kind::Kernel || instruction.kind == Instruction::Kind::Delegate) {
         node.args = instruction.args;

@@ -10,8 +10,9 @@ namespace etscope::core {
 
 namespace {
 
-std::string lower(std::string text)
+std::string lower(std::string_view view)
 {
+    std::string text(view);
     std::transform(
         text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return text;
@@ -38,9 +39,9 @@ std::pair<std::string, std::string> match(
         if (lower(text).find(needle) != std::string::npos)
             return { "shape", text };
     }
-    for (const Attribute& attribute : node.attributes)
+    for (const auto attribute : node.attributes)
         if (lower(attribute.value).find(needle) != std::string::npos)
-            return { "attribute", attribute.name + ": " + attribute.value };
+            return { "attribute", std::string(attribute.name).append(": ").append(attribute.value) };
     return {};
 }
 

@@ -148,7 +148,7 @@ json externalDataJson(const ExternalData& data)
     return out;
 }
 
-std::string sanitizeName(const std::string& label)
+std::string sanitizeName(std::string_view label)
 {
     std::string out;
     for (const char c : label) {
@@ -165,10 +165,10 @@ std::string sanitizeName(const std::string& label)
 
 /// The FX name a serialized edge graph stored for the node ("name" of call nodes, the
 /// "placeholder" of inputs), else its label.
-const std::string& storedName(const Graph& graph, const Node& node)
+std::string_view storedName(const Graph& graph, const Node& node)
 {
     if (graph.format == "edge")
-        for (const Attribute& attribute : node.attributes)
+        for (const auto attribute : node.attributes)
             if (attribute.name == "name" || attribute.name == "placeholder")
                 return attribute.value;
     return node.label;
@@ -479,8 +479,9 @@ json graphToJson(const Graph& graph)
         if (node.inferred)
             item["inferred"] = true;
         json attributes = json::array();
-        for (const Attribute& attribute : node.attributes)
-            attributes.push_back({ { "name", attribute.name }, { "value", attribute.value } });
+        for (const auto attribute : node.attributes)
+            attributes.push_back(
+                { { "name", std::string(attribute.name) }, { "value", std::string(attribute.value) } });
         item["attributes"] = std::move(attributes);
         if (node.subgraph)
             item["subgraph"] = graphToJson(*node.subgraph);

@@ -87,9 +87,8 @@ const Node& named(const Graph& graph, const std::string& label)
 
 std::string attribute(const Node& node, const std::string& name)
 {
-    for (const Attribute& a : node.attributes)
-        if (a.name == name)
-            return a.value;
+    if (const auto value = node.attributes.find(name))
+        return std::string(*value);
     return {};
 }
 

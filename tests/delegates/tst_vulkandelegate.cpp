@@ -28,9 +28,8 @@ std::string fact(const DelegateInfo& info, const std::string& name)
 
 std::string attribute(const Node& node, const std::string& name)
 {
-    for (const Attribute& a : node.attributes)
-        if (a.name == name)
-            return a.value;
+    if (const auto value = node.attributes.find(name))
+        return std::string(*value);
     return "(no attribute '" + name + "')";
 }
 

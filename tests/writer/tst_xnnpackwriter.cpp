@@ -32,9 +32,8 @@ std::vector<std::uint8_t> pattern(std::size_t size, std::uint8_t start)
 
 std::string attribute(const Node& node, const std::string& name)
 {
-    for (const Attribute& a : node.attributes)
-        if (a.name == name)
-            return a.value;
+    if (const auto value = node.attributes.find(name))
+        return std::string(*value);
     return "(absent)";
 }
 
@@ -42,7 +41,7 @@ std::string attribute(const Node& node, const std::string& name)
 /// wording is its own; the facts in it are what the writer controls).
 bool mentions(const Node& node, std::initializer_list<const char*> needles)
 {
-    return std::any_of(node.attributes.begin(), node.attributes.end(), [&](const Attribute& a) {
+    return std::any_of(node.attributes.begin(), node.attributes.end(), [&](const AttributeList::Entry a) {
         return std::all_of(needles.begin(), needles.end(),
             [&](const char* needle) { return a.value.find(needle) != std::string::npos; });
     });

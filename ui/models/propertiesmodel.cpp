@@ -15,9 +15,9 @@ using namespace etscope::core;
 
 namespace {
 
-QString q(const std::string& text)
+QString q(std::string_view text)
 {
-    return QString::fromStdString(text);
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
 }
 
 QString meta(const TensorMeta& m)
@@ -259,7 +259,7 @@ void PropertiesModel::showNode(
     if (!node.attributes.empty()) {
         QStandardItem* attributes
             = addGroup(node.kind == NodeKind::Operator && !inner ? tr("Arguments") : tr("Attributes"));
-        for (const Attribute& attribute : node.attributes)
+        for (const auto attribute : node.attributes)
             addRow(attributes, q(attribute.name), q(attribute.value));
     }
     const auto in = graph.inEdges(node.id);
