@@ -71,6 +71,46 @@ class TestGraph : public QObject {
 private slots:
     void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
 
+    void attributeListKeepsOrderAndText()
+    {
+        AttributeList list;
+        QVERIFY(list.empty());
+        QVERIFY(!list.find("x"));
+        list.push_back({ "operator", "aten::add" });
+        list.add("", "empty name");
+        list.add("arg 0", std::string(300, 'v')); // longer than any small-string buffer
+        list.addFront("instruction", "7");
+        list.shrink();
+        QCOMPARE(list.size(), std::size_t(4));
+        std::vector<std::pair<std::string, std::string>> seen;
+        for (const auto entry : list)
+            seen.emplace_back(entry.name, entry.value);
+        const std::vector<std::pair<std::string, std::string>> expected { { "instruction", "7" },
+            { "operator", "aten::add" }, { "", "empty name" }, { "arg 0", std::string(300, 'v') } };
+        QVERIFY(seen == expected);
+        QCOMPARE(list.back().name, std::string_view("arg 0"));
+        QCOMPARE(*list.find("operator"), std::string_view("aten::add"));
+        QVERIFY(!list.find("overload"));
+        const AttributeList copy = list; // views point into the copy's own text
+        list.add("later", "x");
+        QCOMPARE(copy.size(), std::size_t(4));
+        QCOMPARE(copy[1].value, std::string_view("aten::add"));
+    }
+
+    void programAttributesArePacked()
+    {
+        // The first kernel of a real program carries its instruction, operator and arguments.
+        const auto document = openDocument(etscope::test::samplePath("executorch/add.pte"));
+        QVERIFY2(document, document ? "" : document.error().message().c_str());
+        const Graph& graph = *document->analysis(document->program->methods.front())->graph;
+        const auto kernel = std::find_if(
+            graph.nodes.begin(), graph.nodes.end(), [](const Node& node) { return node.kind == NodeKind::Operator; });
+        QVERIFY(kernel != graph.nodes.end());
+        QCOMPARE(kernel->attributes[0].name, std::string_view("instruction"));
+        QVERIFY(kernel->attributes.find("operator"));
+        QVERIFY(kernel->attributes.find("arg 0"));
+    }
+
     void invariants_data()
     {
         QTest::addColumn<std::string>("path");
