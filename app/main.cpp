@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/cli.h"
 #include "demo.h"
+#include "document/layoutservice.h"
 #include "document/timings.h"
 #include "widgets/mainwindow.h"
 
@@ -62,6 +63,10 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(ETSCOPE_VERSION));
     QGuiApplication::setDesktopFileName(QStringLiteral("etscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/etscope/etscope.svg")));
+    // Graphviz runs in helpers (this binary with --layout-worker) that Cancel can kill and whose
+    // crash the app survives; ETSCOPE_LAYOUT_IN_PROCESS=1 keeps it in this process.
+    if (!qEnvironmentVariableIsSet("ETSCOPE_LAYOUT_IN_PROCESS"))
+        etscope::ui::LayoutService::instance()->setWorker(QCoreApplication::applicationFilePath());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -6,10 +6,16 @@
 #include "exportcommand.h"
 #include "gap.h"
 
+#include "layout/layoutwire.h"
+
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
+
+#include <sys/prctl.h>
+#include <unistd.h>
 
 namespace etscope::app {
 
@@ -116,7 +122,7 @@ bool isCliInvocation(int argc, char** argv)
     const std::string first = argv[1];
     if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
         || first == "profile" || first == "--help" || first == "-h" || first == "help" || first == "--version"
-        || first == "-v")
+        || first == "-v" || first == core::kLayoutWorkerArgument)
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
     // on the command line instead of starting the desktop app on a file called "inof".
@@ -131,6 +137,11 @@ int runCli(int argc, char** argv)
     if (command == "--help" || command == "-h" || command == "help") {
         std::cout << kHelp;
         return ExitOk;
+    }
+    // The desktop app's Graphviz helper: framed layout requests on stdin, results on stdout.
+    if (command == core::kLayoutWorkerArgument) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the app that asked
+        return core::runLayoutWorker(STDIN_FILENO, STDOUT_FILENO);
     }
     if (command == "--version" || command == "-v") {
         std::cout << "etscope " << ETSCOPE_VERSION << "\n";

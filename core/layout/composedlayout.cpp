@@ -76,6 +76,7 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
         LayoutRequest sub;
         sub.fontName = request.fontName;
         sub.fontSize = request.fontSize;
+        sub.safer = request.safer;
         for (const int member : parts[p].members)
             sub.nodes.push_back({ request.nodes[static_cast<std::size_t>(member)].width,
                 request.nodes[static_cast<std::size_t>(member)].height, -1 });
@@ -94,6 +95,7 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
     LayoutRequest outer;
     outer.fontName = request.fontName;
     outer.fontSize = request.fontSize;
+    outer.safer = request.safer;
     std::vector<int> clusterIndex(clusterCount, -1);
     for (std::size_t c = 0; c < clusterCount; ++c) {
         if (partOfCluster[c] >= 0)

@@ -74,19 +74,23 @@ std::string number(double value)
 /// on a 67-box sample and, on data-flow graphs, gives a straighter spine without it; and
 /// Graphviz never routes splines (its router is pathological on residual edges): edges are
 /// drawn through the positions of dot's virtual nodes by routeEdge.
-std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t boxes)
+std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t boxes, bool safer)
 {
     const double mclimit
         = std::clamp(kFullQualityBoxes / static_cast<double>(std::max<std::size_t>(boxes, 1)), 0.05, 1.0);
-    return {
+    std::vector<std::pair<const char*, std::string>> attributes {
         { "newrank", "true" },
         { "splines", "false" },
-        { "ordering", "out" }, // siblings in program order: expanding a delegate does not reshuffle the rest
         { "remincross", "false" },
         { "nslimit", "0" },
         { "searchsize", "30" },
-        { "mclimit", number(mclimit) },
+        { "mclimit", number(safer ? 0.01 : mclimit) },
     };
+    // Siblings in program order: expanding a delegate does not reshuffle the rest. Graphviz's
+    // ordering code is also where its known crashes with clusters live, so a retry drops it.
+    if (!safer)
+        attributes.push_back({ "ordering", "out" });
+    return attributes;
 }
 
 /// dot's final step moves the real nodes so that the drawing starts at (0, 0) but leaves its
@@ -244,7 +248,7 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
     set(g, "ranksep", "0.35");
     set(g, "fontname", request.fontName);
     set(g, "fontsize", number(request.fontSize));
-    for (const auto& [name, value] : boundedAttributes(request.nodes.size()))
+    for (const auto& [name, value] : boundedAttributes(request.nodes.size(), request.safer))
         set(g, name, value);
 
     std::vector<Agraph_t*> clusters;

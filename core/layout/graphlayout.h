@@ -37,6 +37,9 @@ struct LayoutRequest {
     std::vector<Cluster> clusters;
     std::string fontName = "DejaVu Sans";
     double fontSize = 9;
+    /// A retry after Graphviz crashed on this request: the plainest attributes (no ordering
+    /// constraint, one crossing-minimisation pass), which avoid the code paths that crash.
+    bool safer = false;
 };
 
 struct LayoutPoint {

@@ -3,6 +3,7 @@
 // members, edges run from their source to their target.
 #include "layout/edgeroute.h"
 #include "layout/graphlayout.h"
+#include "layout/layoutwire.h"
 #include "layout/rankdepth.h"
 #include "testsupport.h"
 
@@ -46,6 +47,83 @@ double distance(LayoutPoint a, double x, double y)
 class TestLayout : public QObject {
     Q_OBJECT
 private slots:
+    void wireRoundTrip()
+    {
+        LayoutRequest request;
+        request.nodes = { { 80, 30, -1 }, { 120.5, 36, 0 }, { 100, 36, 1 } };
+        request.edges = { { 0, 1 }, { 1, 2 }, { 0, 2, 2 } };
+        request.clusters = { { "XnnpackBackend #0", -1, true }, { "inner", 0, false } };
+        request.fontName = "DejaVu Sans Mono";
+        request.fontSize = 8.5;
+        request.safer = true;
+        const auto back = decodeLayoutRequest(encodeLayoutRequest(request));
+        QVERIFY2(back, back ? "" : back.error().message().c_str());
+        QCOMPARE(back->nodes.size(), std::size_t(3));
+        QCOMPARE(back->nodes[1].width, 120.5);
+        QCOMPARE(back->nodes[2].cluster, 1);
+        QCOMPARE(back->edges[2].orderOnly, 2);
+        QCOMPARE(back->clusters[0].label, std::string("XnnpackBackend #0"));
+        QVERIFY(back->clusters[0].separate);
+        QCOMPARE(back->clusters[1].parent, 0);
+        QCOMPARE(back->fontName, request.fontName);
+        QCOMPARE(back->fontSize, 8.5);
+        QVERIFY(back->safer);
+
+        const auto layout = layoutGraph(request);
+        QVERIFY2(layout, layout ? "" : layout.error().message().c_str());
+        const auto result = decodeLayoutResult(encodeLayoutResult(layout));
+        QVERIFY(result);
+        QCOMPARE(result->width, layout->width);
+        QCOMPARE(result->nodes.size(), layout->nodes.size());
+        for (std::size_t i = 0; i < layout->nodes.size(); ++i) {
+            QCOMPARE(result->nodes[i].x, layout->nodes[i].x);
+            QCOMPARE(result->nodes[i].y, layout->nodes[i].y);
+        }
+        QCOMPARE(result->edges[1].points.size(), layout->edges[1].points.size());
+        QCOMPARE(result->edges[1].hasArrow, layout->edges[1].hasArrow);
+        QCOMPARE(result->clusters.size(), layout->clusters.size());
+
+        const auto error = decodeLayoutResult(encodeLayoutResult(
+            Result<LayoutResult>(makeError(Error::Code::Limit, "f.pte", "too deep", std::uint64_t(12)))));
+        QVERIFY(!error);
+        QCOMPARE(error.error().code, Error::Code::Limit);
+        QCOMPARE(error.error().message(), std::string("f.pte: too deep (at byte offset 12)"));
+    }
+
+    void wireRefusesBadBytes()
+    {
+        // Every truncation and every single-byte change of a request either decodes to a
+        // request or fails with a reason; nothing allocates from a corrupt count.
+        LayoutRequest request;
+        request.nodes = { { 80, 30, -1 }, { 120, 36, 0 } };
+        request.edges = { { 0, 1 } };
+        request.clusters = { { "c", -1, false } };
+        const std::string bytes = encodeLayoutRequest(request);
+        for (std::size_t size = 0; size < bytes.size(); ++size) {
+            const auto cut = decodeLayoutRequest(std::string_view(bytes).substr(0, size));
+            QVERIFY(!cut);
+            QCOMPARE(cut.error().code, Error::Code::Corrupt);
+            QVERIFY(cut.error().offset.has_value());
+        }
+        for (std::size_t at = 0; at < bytes.size(); ++at) {
+            std::string changed = bytes;
+            changed[at] = static_cast<char>(0xFF);
+            (void)decodeLayoutRequest(changed);
+        }
+        const std::string result = encodeLayoutResult(layoutGraph(request));
+        for (std::size_t size = 0; size < result.size(); ++size)
+            QVERIFY(!decodeLayoutResult(std::string_view(result).substr(0, size)));
+
+        // Frames: incomplete ones wait for more bytes, oversized lengths are refused.
+        const std::string frame = frameBytes("abc");
+        std::string_view payload;
+        QCOMPARE(*takeFrame(std::string_view(frame).substr(0, 5), payload), std::size_t(0));
+        QCOMPARE(*takeFrame(frame + "rest", payload), std::size_t(11));
+        QCOMPARE(payload, std::string_view("abc"));
+        const std::string huge(8, '\xFF');
+        QVERIFY(!takeFrame(huge, payload));
+    }
+
     void graphvizIsAvailable()
     {
         std::string reason;

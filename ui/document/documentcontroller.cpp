@@ -2,6 +2,7 @@
 #include "documentcontroller.h"
 
 #include "document/etrecordgraphs.h"
+#include "layoutservice.h"
 #include "timings.h"
 
 #include "layout/graphlayout.h"
@@ -9,23 +10,11 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QPointer>
-#include <QThreadPool>
 #include <QtConcurrent>
 
 namespace etscope::ui {
 
 namespace {
-
-/// Graphviz is not thread-safe: all layouts of all documents run on this one thread.
-QThreadPool* layoutPool()
-{
-    static QThreadPool* pool = [] {
-        auto* p = new QThreadPool();
-        p->setMaxThreadCount(1);
-        return p;
-    }();
-    return pool;
-}
 
 /// Runs `handler` with the future's result on `context`'s thread. A QFutureWatcher connected
 /// before the future is set never misses a result that arrives early (a continuation attached
@@ -51,6 +40,9 @@ DocumentController::DocumentController(QObject* parent)
 DocumentController::~DocumentController()
 {
     m_cancel->store(true);
+    m_closing = true;
+    if (m_layoutJob)
+        LayoutService::instance()->cancel(m_layoutJob);
 }
 
 void DocumentController::setBusy(int delta)
@@ -74,6 +66,8 @@ void DocumentController::adopt(std::shared_ptr<const core::Document> document)
 void DocumentController::stop()
 {
     m_cancel->store(true);
+    if (m_layoutJob)
+        LayoutService::instance()->cancel(m_layoutJob);
 }
 
 double DocumentController::millisecondsSinceRequest() const
@@ -193,20 +187,22 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
         return;
     }
     const quint64 generation = m_generation;
-    m_cancel->store(false);
-    auto cancel = m_cancel;
     Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
     setBusy(+1);
     const auto layoutStart = std::make_shared<QElapsedTimer>();
     layoutStart->start();
-    whenFinished(this,
-        QtConcurrent::run(
-            layoutPool(), [presentation, cancel]() { return core::layoutGraph(presentation->request, cancel.get()); }),
-        [this, presentation, key, generation, layoutStart](core::Result<core::LayoutResult> layout) {
+    // A newer request supersedes one still running (a quick second toggle): stop the old one.
+    if (m_layoutJob)
+        LayoutService::instance()->cancel(m_layoutJob);
+    const quint64 job = LayoutService::instance()->submit(presentation->request, this,
+        [this, presentation, key, generation, layoutStart, request = ++m_layoutRequest](
+            core::Result<core::LayoutResult> layout) {
+            if (m_closing)
+                return;
             timings::report("layout", timings::millisecondsSince(*layoutStart));
             setBusy(-1);
-            if (generation != m_generation)
-                return;
+            if (generation != m_generation || request != m_layoutRequest)
+                return; // another file, or superseded by a newer request
             if (!layout) {
                 if (layout.error().code == core::Error::Code::Cancelled)
                     Q_EMIT stopped();
@@ -218,6 +214,7 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
             m_cache.insert(key, presentation);
             Q_EMIT presentationReady(presentation);
         });
+    m_layoutJob = job;
 }
 
 } // namespace etscope::ui

@@ -74,6 +74,9 @@ private:
     DebugSession m_debug;
     std::vector<core::Warning> m_debugWarnings;
     quint64 m_generation = 0;
+    quint64 m_layoutJob = 0; ///< the latest layout asked of the LayoutService
+    quint64 m_layoutRequest = 0; ///< counts layout requests; older results are dropped
+    bool m_closing = false;
     QElapsedTimer m_requested;
     bool m_graphTimed = false; ///< the first presentation also reports the document's analysis
     int m_busy = 0;

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// The layout service runs Graphviz in helper processes (etscope --layout-worker): the same
+// geometry as in process, Cancel kills a running layout, a crash is retried with safer
+// attributes, and no helper means layouts still happen in process.
+#include "document/layoutservice.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <optional>
+
+using namespace etscope;
+using namespace etscope::core;
+
+namespace {
+
+/// A chain with a cluster and a skip edge: quick to lay out.
+LayoutRequest smallRequest()
+{
+    LayoutRequest request;
+    request.nodes = { { 80, 30, -1 }, { 120, 36, -1 }, { 100, 36, 0 }, { 100, 36, 0 }, { 80, 30, -1 } };
+    request.edges = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 }, { 1, 4 } };
+    request.clusters = { { "delegate", -1, false } };
+    return request;
+}
+
+/// A graph dot needs many seconds for: a long chain whose every box also reads one shared
+/// constant, the shape that made a 5,000-node delegate take 16 s before constants were copied.
+LayoutRequest slowRequest()
+{
+    LayoutRequest request;
+    constexpr int kBoxes = 6000;
+    for (int i = 0; i < kBoxes; ++i)
+        request.nodes.push_back({ 90, 30, -1 });
+    for (int i = 2; i < kBoxes; ++i) {
+        request.edges.push_back({ i - 1, i });
+        request.edges.push_back({ 0, i });
+    }
+    return request;
+}
+
+struct Outcome {
+    std::optional<Result<LayoutResult>> result;
+};
+
+quint64 submit(ui::LayoutService& service, LayoutRequest request, QObject* context, Outcome& outcome)
+{
+    return service.submit(std::move(request), context,
+        [&outcome](Result<LayoutResult> result) { outcome.result.emplace(std::move(result)); });
+}
+
+} // namespace
+
+class TestLayoutService : public QObject {
+    Q_OBJECT
+private slots:
+    void helperGivesTheSameLayout()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY2(*outcome.result, outcome.result->ok() ? "" : outcome.result->error().message().c_str());
+        const auto here = layoutGraph(smallRequest());
+        QVERIFY(here);
+        const LayoutResult& there = outcome.result->value();
+        QCOMPARE(there.nodes.size(), here->nodes.size());
+        for (std::size_t i = 0; i < here->nodes.size(); ++i) {
+            QCOMPARE(there.nodes[i].x, here->nodes[i].x);
+            QCOMPARE(there.nodes[i].y, here->nodes[i].y);
+        }
+        QCOMPARE(there.edges.size(), here->edges.size());
+        QCOMPARE(there.clusters.size(), std::size_t(1));
+        QCOMPARE(service.workerCount(), 1); // kept for the next layout
+
+        // Two requests at once use two helpers.
+        Outcome a, b;
+        submit(service, smallRequest(), this, a);
+        submit(service, smallRequest(), this, b);
+        QCOMPARE(service.workerCount(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(a.result.has_value() && b.result.has_value(), 20000);
+        QVERIFY(*a.result && *b.result);
+    }
+
+    void cancelKillsARunningLayout()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        Outcome slow;
+        const quint64 job = submit(service, slowRequest(), this, slow);
+        QTest::qWait(500); // Graphviz is busy in the helper now
+        QVERIFY(!slow.result.has_value());
+        QCOMPARE(service.workerCount(), 1);
+        service.cancel(job);
+        QTRY_VERIFY_WITH_TIMEOUT(slow.result.has_value(), 5000);
+        QVERIFY(!*slow.result);
+        QCOMPARE(slow.result->error().code, Error::Code::Cancelled);
+        QCOMPARE(service.workerCount(), 0); // the helper was killed, not left computing
+
+        // The next layout gets a fresh helper.
+        Outcome next;
+        submit(service, smallRequest(), this, next);
+        QTRY_VERIFY_WITH_TIMEOUT(next.result.has_value(), 20000);
+        QVERIFY(*next.result);
+    }
+
+    void queuedJobsCancelAtOnce()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        service.setMaxWorkers(1);
+        Outcome first, second;
+        const quint64 a = submit(service, slowRequest(), this, first);
+        const quint64 b = submit(service, smallRequest(), this, second);
+        service.cancel(b);
+        QVERIFY(second.result.has_value()); // never started: answered at once
+        QCOMPARE(second.result->error().code, Error::Code::Cancelled);
+        service.cancel(a);
+        QTRY_VERIFY_WITH_TIMEOUT(first.result.has_value(), 5000);
+    }
+
+    void crashIsRetriedWithSaferAttributes()
+    {
+        // A helper that crashes the first time and works the second.
+        QTemporaryDir dir;
+        const QString marker = dir.filePath(QStringLiteral("crashed-once"));
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"),
+                QStringLiteral("if [ -e \"$1\" ]; then shift; exec \"$@\"; fi; : > \"$1\"; kill -SEGV $$"),
+                QStringLiteral("sh"), marker, QStringLiteral(ETSCOPE_BINARY) });
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY2(*outcome.result, outcome.result->ok() ? "" : outcome.result->error().message().c_str());
+        QVERIFY(QFile::exists(marker));
+        QCOMPARE(outcome.result->value().nodes.size(), std::size_t(5));
+    }
+
+    void crashingTwiceIsAClearError()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), QStringLiteral("kill -SEGV $$") });
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY(!*outcome.result);
+        const std::string message = outcome.result->error().message();
+        QVERIFY2(message.find("failed twice") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("crashed") != std::string::npos, message.c_str());
+    }
+
+    void missingHelperLaysOutInProcess()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral("/nonexistent/etscope"));
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY(*outcome.result);
+        QVERIFY(service.workerProgram().isEmpty());
+        QCOMPARE(service.workerCount(), 0);
+    }
+
+    void goneContextGetsNothing()
+    {
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        Outcome outcome;
+        auto* context = new QObject;
+        submit(service, smallRequest(), context, outcome);
+        delete context;
+        Outcome later;
+        submit(service, smallRequest(), this, later);
+        QTRY_VERIFY_WITH_TIMEOUT(later.result.has_value(), 20000);
+        QTest::qWait(100);
+        QVERIFY(!outcome.result.has_value());
+    }
+};
+
+QTEST_MAIN(TestLayoutService)
+#include "tst_layoutservice.moc"
