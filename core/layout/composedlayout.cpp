@@ -10,9 +10,6 @@ namespace etscope::core::detail {
 
 namespace {
 
-constexpr double kMargin = 10; ///< inside a separate cluster's box, around its drawing
-constexpr double kTitleHeight = 26; ///< room for the cluster's title above its drawing
-
 struct Part {
     int cluster = -1; ///< index into the request's clusters
     std::vector<int> members; ///< request node indices
@@ -25,7 +22,8 @@ LayoutPoint shifted(LayoutPoint p, double dx, double dy)
     return { p.x + dx, p.y + dy };
 }
 
-/// A vertical S-curve (one cubic) from `from` to `to`, appended to `points` (which ends at `from`).
+} // namespace
+
 void appendCurve(std::vector<LayoutPoint>& points, LayoutPoint from, LayoutPoint to)
 {
     const double bend = (to.y - from.y) / 2;
@@ -34,7 +32,24 @@ void appendCurve(std::vector<LayoutPoint>& points, LayoutPoint from, LayoutPoint
     points.push_back(to);
 }
 
-} // namespace
+void enterMember(LayoutResult::Edge& edge, const LayoutResult::Node& member)
+{
+    const LayoutPoint tip { member.x, member.y - member.height / 2 };
+    const LayoutPoint end { tip.x, tip.y - kArrowHeadLength };
+    const LayoutPoint border = edge.arrowTip;
+    edge.points.back() = border; // the route stopped one arrow length before the border
+    appendCurve(edge.points, border, end);
+    edge.arrowTip = tip;
+    edge.hasArrow = true;
+}
+
+void leaveMember(LayoutResult::Edge& edge, const LayoutResult::Node& member)
+{
+    std::vector<LayoutPoint> points { { member.x, member.y + member.height / 2 } };
+    appendCurve(points, points.front(), edge.points.front());
+    points.insert(points.end(), edge.points.begin() + 1, edge.points.end());
+    edge.points = std::move(points);
+}
 
 Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::atomic<bool>* cancel)
 {
@@ -118,8 +133,9 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
     }
     for (Part& part : parts) {
         part.box = static_cast<int>(outer.nodes.size());
-        outer.nodes.push_back({ part.layout.width + 2 * kMargin, part.layout.height + kTitleHeight + kMargin,
-            outerCluster(request.clusters[static_cast<std::size_t>(part.cluster)].parent) });
+        outer.nodes.push_back(
+            { part.layout.width + 2 * kClusterMargin, part.layout.height + kClusterTitleHeight + kClusterMargin,
+                outerCluster(request.clusters[static_cast<std::size_t>(part.cluster)].parent) });
     }
     const auto outerEnd = [&](int node) {
         const int p = inside(node);
@@ -150,7 +166,7 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
         const auto& box = around.nodes[static_cast<std::size_t>(parts[p].box)];
         const double left = box.x - box.width / 2;
         const double top = box.y - box.height / 2;
-        origin[p] = { left + kMargin, top + kTitleHeight };
+        origin[p] = { left + kClusterMargin, top + kClusterTitleHeight };
         result.clusters[static_cast<std::size_t>(parts[p].cluster)] = { left, top, box.width, box.height };
         for (std::size_t m = 0; m < parts[p].members.size(); ++m) {
             LayoutResult::Node node = parts[p].layout.nodes[m];
@@ -182,25 +198,10 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
             continue;
         }
         const auto& spec = request.edges[e];
-        // Leaving a box: from the member's bottom to where the outer route starts.
-        if (inside(spec.from) >= 0) {
-            const auto& member = result.nodes[static_cast<std::size_t>(spec.from)];
-            std::vector<LayoutPoint> points { { member.x, member.y + member.height / 2 } };
-            appendCurve(points, points.front(), edge.points.front());
-            points.insert(points.end(), edge.points.begin() + 1, edge.points.end());
-            edge.points = std::move(points);
-        }
-        // Entering a box: from where the outer route ends on its border to the member's top.
-        if (inside(spec.to) >= 0) {
-            const auto& member = result.nodes[static_cast<std::size_t>(spec.to)];
-            const LayoutPoint tip { member.x, member.y - member.height / 2 };
-            const LayoutPoint end { tip.x, tip.y - kArrowHeadLength };
-            const LayoutPoint border = edge.arrowTip;
-            edge.points.back() = border; // the route stopped one arrow length before the border
-            appendCurve(edge.points, border, end);
-            edge.arrowTip = tip;
-            edge.hasArrow = true;
-        }
+        if (inside(spec.from) >= 0)
+            leaveMember(edge, result.nodes[static_cast<std::size_t>(spec.from)]);
+        if (inside(spec.to) >= 0)
+            enterMember(edge, result.nodes[static_cast<std::size_t>(spec.to)]);
         result.edges[e] = std::move(edge);
     }
     fitBounds(result);

@@ -7,6 +7,16 @@
 
 namespace etscope::core::detail {
 
+constexpr double kClusterMargin = 10; ///< inside a cluster laid out alone, around its drawing
+constexpr double kClusterTitleHeight = 26; ///< room for the cluster's title above its drawing
+
+/// A vertical S-curve (one cubic) from `from` to `to`, appended to `points` (which ends at `from`).
+void appendCurve(std::vector<LayoutPoint>& points, LayoutPoint from, LayoutPoint to);
+/// An edge routed to a cluster's border continued to the top of the member it enters.
+void enterMember(LayoutResult::Edge& edge, const LayoutResult::Node& member);
+/// An edge routed from a cluster's border started at the bottom of the member it leaves.
+void leaveMember(LayoutResult::Edge& edge, const LayoutResult::Node& member);
+
 /// One Graphviz call for the whole request (clusters included); see layoutGraph.
 Result<LayoutResult> layoutOnce(const LayoutRequest& request, const std::atomic<bool>* cancel);
 

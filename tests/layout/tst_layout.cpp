@@ -4,6 +4,7 @@
 #include "layout/edgeroute.h"
 #include "layout/graphlayout.h"
 #include "layout/layoutwire.h"
+#include "layout/openinglayout.h"
 #include "layout/rankdepth.h"
 #include "testsupport.h"
 
@@ -122,6 +123,68 @@ private slots:
         QCOMPARE(payload, std::string_view("abc"));
         const std::string huge(8, '\xFF');
         QVERIFY(!takeFrame(huge, payload));
+    }
+
+    void openingKeepsTheRestInPlace()
+    {
+        // Before: a → B → c, and a → d → c beside B. After: B opens into m1 → m2.
+        LayoutRequest before;
+        before.nodes = { { 80, 30, -1 }, { 100, 36, -1 }, { 80, 30, -1 }, { 90, 30, -1 } };
+        before.edges = { { 0, 1 }, { 1, 2 }, { 0, 3 }, { 3, 2 } };
+        const auto earlier = layoutGraph(before);
+        QVERIFY(earlier);
+        LayoutRequest after;
+        after.nodes = { { 80, 30, -1 }, { 80, 30, -1 }, { 90, 30, -1 }, { 200, 36, 0 }, { 200, 36, 0 } };
+        after.edges = { { 0, 3 }, { 3, 4 }, { 4, 1 }, { 0, 2 }, { 2, 1 } };
+        after.clusters = { { "delegate", -1, false } };
+        const ClusterPart part = clusterPart(after, 0);
+        QCOMPARE(part.nodes, (std::vector<int> { 3, 4 }));
+        QCOMPARE(part.edges, (std::vector<int> { 1 }));
+        QVERIFY(part.request.clusters.empty());
+        const auto inner = layoutGraph(part.request);
+        QVERIFY(inner);
+        LayoutOpening opening { 1, 0, { 0, 2, 3, -1, -1 }, { -1 } };
+        const auto composed = composeOpening(after, before, *earlier, opening, *inner);
+        QVERIFY(composed);
+
+        const auto& box = earlier->nodes[1];
+        const auto& frame = composed->clusters[0];
+        QCOMPARE(frame.x, box.x - box.width / 2);
+        QCOMPARE(frame.y, box.y - box.height / 2);
+        QVERIFY(frame.width >= 200 && frame.height > 2 * 36);
+        const double growth = frame.height - box.height;
+        // a (above) does not move; c (below) moves down by the growth; d keeps its rank's y.
+        QCOMPARE(composed->nodes[0].x, earlier->nodes[0].x);
+        QCOMPARE(composed->nodes[0].y, earlier->nodes[0].y);
+        QCOMPARE(composed->nodes[1].x, earlier->nodes[2].x);
+        QCOMPARE(composed->nodes[1].y, earlier->nodes[2].y + growth);
+        QCOMPARE(composed->nodes[2].y, earlier->nodes[3].y);
+        if (earlier->nodes[3].x > box.x)
+            QCOMPARE(composed->nodes[2].x, earlier->nodes[3].x + frame.width - box.width);
+        // Members inside the frame; edges continue to them.
+        QVERIFY(inside(frame, composed->nodes[3]));
+        QVERIFY(inside(frame, composed->nodes[4]));
+        const auto& m1 = composed->nodes[3];
+        const auto& m2 = composed->nodes[4];
+        QCOMPARE(composed->edges[0].arrowTip.x, m1.x);
+        QCOMPARE(composed->edges[0].arrowTip.y, m1.y - m1.height / 2);
+        QCOMPARE(composed->edges[2].points.front().x, m2.x);
+        QCOMPARE(composed->edges[2].points.front().y, m2.y + m2.height / 2);
+        QVERIFY(!composed->edges[1].points.empty());
+
+        // Openings that do not describe the two requests are refused.
+        LayoutOpening twice = opening;
+        twice.previousNode = { 0, 0, 3, -1, -1 };
+        QVERIFY(!composeOpening(after, before, *earlier, twice, *inner));
+        LayoutOpening boxKept = opening;
+        boxKept.previousNode = { 0, 1, 3, -1, -1 };
+        QVERIFY(!composeOpening(after, before, *earlier, boxKept, *inner));
+        LayoutOpening short_ = opening;
+        short_.previousNode.pop_back();
+        QVERIFY(!composeOpening(after, before, *earlier, short_, *inner));
+        LayoutRequest extraEdge = after;
+        extraEdge.edges.push_back({ 0, 1 }); // a → c never existed
+        QVERIFY(!composeOpening(extraEdge, before, *earlier, opening, *inner));
     }
 
     void graphvizIsAvailable()

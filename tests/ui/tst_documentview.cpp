@@ -30,6 +30,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+
 using namespace etscope::core;
 using namespace etscope::ui;
 
@@ -108,8 +110,36 @@ private slots:
         const Node& big = *std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
             return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
         });
+        std::map<int, QPointF> before; // top-level node → centre
+        for (const Node& node : top.nodes)
+            if (NodeItem* item = f.view->scene()->itemFor({ node.id, NodeId::none() }))
+                before[node.id.value] = item->pos();
+        const QRectF boxBefore
+            = f.view->scene()->itemFor({ big.id, NodeId::none() })->sceneBoundingRect().adjusted(5, 5, -5, -5);
         QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big.id, NodeId::none() }); }));
         QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
+        // The mental map: the frame grows right and down from the box's corner; nothing above
+        // the box or left of it moves, no two boxes change their order from top to bottom, nor
+        // from left to right within a rank.
+        const QRectF frame = f.view->scene()->clusterItems().front()->sceneBoundingRect().adjusted(1, 1, -1, -1);
+        QCOMPARE(frame.topLeft(), boxBefore.topLeft());
+        const QPointF boxCentre = before[big.id.value];
+        for (const auto& [a, was] : before) {
+            if (a == big.id.value)
+                continue;
+            const QPointF now = f.view->scene()->itemFor({ NodeId(a), NodeId::none() })->pos();
+            if (was.y() <= boxCentre.y())
+                QCOMPARE(now.y(), was.y());
+            if (was.x() <= boxCentre.x())
+                QCOMPARE(now.x(), was.x());
+            for (const auto& [b, wasB] : before) {
+                if (b == big.id.value)
+                    continue;
+                const QPointF nowB = f.view->scene()->itemFor({ NodeId(b), NodeId::none() })->pos();
+                QVERIFY(!(was.y() < wasB.y()) || now.y() < nowB.y());
+                QVERIFY(was.y() != wasB.y() || !(was.x() < wasB.x()) || now.x() < nowB.x());
+            }
+        }
         QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size() - 1 + big.subgraph->nodes.size());
         QVERIFY(f.view->scene()->itemFor({ big.id, NodeId::none() }) == nullptr);
         // Inner nodes sit inside the cluster's rectangle.
@@ -158,8 +188,12 @@ private slots:
         NodeItem* box = f.view->scene()->itemFor(NodeOrigin::ofGroup(1));
         QVERIFY(box && box->canExpand());
 
+        const QPointF firstGroup = f.view->scene()->itemFor(NodeOrigin::ofGroup(0))->pos();
         QVERIFY(f.relayout([&] { f.view->toggleExpanded(NodeOrigin::ofGroup(1)); }));
         QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
+        // Only the opened group was laid out: the group above stays put, the next one is below
+        // the frame.
+        QCOMPARE(f.view->scene()->itemFor(NodeOrigin::ofGroup(0))->pos(), firstGroup);
         ClusterItem* frame = f.view->scene()->clusterItems().front();
         QCOMPARE(frame->owner(), NodeOrigin::ofGroup(1));
         QVERIFY(!f.view->scene()->itemFor(NodeOrigin::ofGroup(1)));
@@ -169,6 +203,8 @@ private slots:
             QVERIFY(frame->boundingRect().contains(item->pos()));
         }
         QVERIFY(f.view->scene()->itemFor(NodeOrigin::ofGroup(2)));
+        const QRectF opened = f.view->scene()->clusterItems().front()->sceneBoundingRect();
+        QVERIFY(f.view->scene()->itemFor(NodeOrigin::ofGroup(2))->pos().y() > opened.bottom());
 
         // A node of group 3 (closed): selecting it opens group 3 and selects it there.
         const NodeId hidden = grouping.groups[3].members.front();

@@ -186,23 +186,47 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
         Q_EMIT presentationReady(*it);
         return;
     }
-    const quint64 generation = m_generation;
     Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
     setBusy(+1);
-    const auto layoutStart = std::make_shared<QElapsedTimer>();
-    layoutStart->start();
     // A newer request supersedes one still running (a quick second toggle): stop the old one.
     if (m_layoutJob)
         LayoutService::instance()->cancel(m_layoutJob);
-    const quint64 job = LayoutService::instance()->submit(presentation->request, this,
-        [this, presentation, key, generation, layoutStart, request = ++m_layoutRequest](
-            core::Result<core::LayoutResult> layout) {
+    Pending pending { presentation, m_generation, ++m_layoutRequest, {} };
+    pending.started.start();
+    // One delegate or group more than a drawing already made: lay out its inside only and keep
+    // the rest of that drawing where it was.
+    const auto laidOut = [this](const QString& key) {
+        const auto it = m_cache.find(key);
+        return it == m_cache.end() ? nullptr : *it;
+    };
+    if (auto plan = planOpening(*presentation, laidOut))
+        runLayout(std::move(pending), std::make_shared<const OpeningPlan>(std::move(*plan)));
+    else
+        runLayout(std::move(pending), nullptr);
+}
+
+void DocumentController::runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan)
+{
+    core::LayoutRequest request = plan ? plan->part.request : pending.presentation->request;
+    m_layoutJob = LayoutService::instance()->submit(
+        std::move(request), this, [this, pending, plan](core::Result<core::LayoutResult> layout) {
             if (m_closing)
                 return;
-            timings::report("layout", timings::millisecondsSince(*layoutStart));
-            setBusy(-1);
-            if (generation != m_generation || request != m_layoutRequest)
+            if (pending.generation != m_generation || pending.request != m_layoutRequest) {
+                setBusy(-1);
                 return; // another file, or superseded by a newer request
+            }
+            if (layout && plan) {
+                auto composed = core::composeOpening(pending.presentation->request, plan->base->request,
+                    plan->base->layout, plan->opening, layout.value());
+                if (!composed) { // the drawings do not correspond after all: lay out the whole
+                    runLayout(pending, nullptr);
+                    return;
+                }
+                layout = std::move(*composed);
+            }
+            timings::report("layout", timings::millisecondsSince(pending.started));
+            setBusy(-1);
             if (!layout) {
                 if (layout.error().code == core::Error::Code::Cancelled)
                     Q_EMIT stopped();
@@ -210,11 +234,10 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
                     Q_EMIT layoutFailed(QString::fromStdString(layout.error().message()));
                 return;
             }
-            presentation->layout = std::move(layout).value();
-            m_cache.insert(key, presentation);
-            Q_EMIT presentationReady(presentation);
+            pending.presentation->layout = std::move(layout).value();
+            m_cache.insert(pending.presentation->key(), pending.presentation);
+            Q_EMIT presentationReady(pending.presentation);
         });
-    m_layoutJob = job;
 }
 
 } // namespace etscope::ui

@@ -62,6 +62,15 @@ Q_SIGNALS:
     void debugChanged();
 
 private:
+    /// A layout asked for and not yet delivered.
+    struct Pending {
+        std::shared_ptr<Presentation> presentation;
+        quint64 generation = 0;
+        quint64 request = 0;
+        QElapsedTimer started;
+    };
+    /// Lays out the whole presentation, or only the inside of what `plan` opens.
+    void runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan);
     void setBusy(int delta);
     /// The method's grouping, computed once per document.
     std::shared_ptr<const core::Grouping> grouping(int method);

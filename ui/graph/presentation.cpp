@@ -215,12 +215,90 @@ int Presentation::shownAt(const NodeOrigin& origin) const
     return origin.inner.valid() ? indexOf({ origin.top, NodeId::none() }) : -1;
 }
 
-QString Presentation::key() const
+QString presentationKey(const GraphContext& context, const std::set<int>& expanded)
 {
     QStringList parts { QString::number(context.method), QString::number(context.delegateNode.value) };
     for (const int id : expanded)
         parts << QString::number(id);
     return parts.join(QLatin1Char(':'));
+}
+
+QString Presentation::key() const
+{
+    return presentationKey(context, expanded);
+}
+
+namespace {
+
+/// The cluster of a flattened graph that shows expanded-set key `key`, -1 when none does.
+int clusterOfKey(const FlatGraph& flat, int key)
+{
+    for (std::size_t c = 0; c < flat.clusters.size(); ++c) {
+        const Cluster& cluster = flat.clusters[c];
+        if (key >= 0 ? cluster.group < 0 && cluster.owner == NodeId(key) : cluster.group == -2 - key)
+            return static_cast<int>(c);
+    }
+    return -1;
+}
+
+} // namespace
+
+std::optional<OpeningPlan> planOpening(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut)
+{
+    if (presentation.context.delegateNode.valid())
+        return std::nullopt;
+    const FlatGraph& flat = presentation.flat;
+    for (const int key : presentation.expanded) {
+        std::set<int> fewer = presentation.expanded;
+        fewer.erase(key);
+        auto base = laidOut(presentationKey(presentation.context, fewer));
+        if (!base || base->layout.nodes.size() != base->request.nodes.size())
+            continue;
+        const NodeOrigin origin = key >= 0 ? NodeOrigin { NodeId(key), NodeId::none() } : NodeOrigin::ofGroup(-2 - key);
+        const int box = base->indexOf(origin);
+        const int cluster = clusterOfKey(flat, key);
+        if (box < 0 || cluster < 0)
+            continue; // hidden in a closed group then, or not expandable
+        OpeningPlan plan;
+        plan.opening.box = box;
+        plan.opening.cluster = cluster;
+        for (const Cluster& c : flat.clusters) {
+            int previous = -1;
+            for (std::size_t b = 0; b < base->flat.clusters.size() && previous < 0; ++b)
+                if (base->flat.clusters[b].owner == c.owner && base->flat.clusters[b].group == c.group)
+                    previous = static_cast<int>(b);
+            plan.opening.previousCluster.push_back(previous);
+        }
+        // Earlier boxes by origin, in order (a constant drawn beside each reader has several).
+        std::map<std::pair<int, int>, std::vector<int>> earlier;
+        for (std::size_t i = base->origins.size(); i-- > 0;)
+            if (static_cast<int>(i) != box)
+                earlier[{ base->origins[i].top.value, base->origins[i].inner.value }].push_back(static_cast<int>(i));
+        const auto inside = [&](int c) {
+            for (std::size_t hops = 0; c >= 0 && hops <= flat.clusters.size(); ++hops) {
+                if (c == cluster)
+                    return true;
+                c = flat.clusters[static_cast<std::size_t>(c)].parent;
+            }
+            return false;
+        };
+        for (std::size_t i = 0; i < presentation.origins.size(); ++i) {
+            int previous = -1;
+            if (!inside(flat.nodeCluster[i])) {
+                auto& candidates = earlier[{ presentation.origins[i].top.value, presentation.origins[i].inner.value }];
+                if (!candidates.empty()) {
+                    previous = candidates.back();
+                    candidates.pop_back();
+                }
+            }
+            plan.opening.previousNode.push_back(previous);
+        }
+        plan.part = clusterPart(presentation.request, cluster);
+        plan.base = std::move(base);
+        return plan;
+    }
+    return std::nullopt;
 }
 
 std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method)

@@ -4,12 +4,15 @@
 #include "document/document.h"
 #include "graph/flatten.h"
 #include "layout/graphlayout.h"
+#include "layout/openinglayout.h"
 
 #include <QSizeF>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -67,6 +70,22 @@ struct Presentation {
     /// Cache key: method, delegate and expanded set.
     QString key() const;
 };
+
+/// Cache key of a presentation: method, delegate and expanded set.
+QString presentationKey(const GraphContext& context, const std::set<int>& expanded);
+
+/// A presentation whose expanded set is a laid-out one plus one delegate or group: only that
+/// one's inside needs Graphviz (`part.request`); composeOpening places it in `base`'s drawing.
+struct OpeningPlan {
+    std::shared_ptr<const Presentation> base;
+    core::LayoutOpening opening;
+    core::ClusterPart part;
+};
+
+/// The plan for `presentation` when `laidOut` (a cache lookup by key) has a layout of its
+/// expanded set less one of its keys; empty otherwise (lay out the whole).
+std::optional<OpeningPlan> planOpening(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut);
 
 /// Flattens and measures (UI thread: fonts). `expanded` is ignored inside a delegate view.
 /// `grouping` is the method's grouping when already computed (computed here when null).

@@ -476,13 +476,12 @@ void DocumentView::updateLegend()
 
 std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) const
 {
+    // The top-left corner: an opening box grows right and down from it (composeOpening).
     if (NodeItem* item = m_scene->itemFor(owner))
-        return item->pos();
+        return item->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft();
     for (ClusterItem* cluster : m_scene->clusterItems())
-        if (cluster->owner() == owner) {
-            const QRectF box = cluster->boundingRect();
-            return QPointF(box.center().x(), box.top() + 20);
-        }
+        if (cluster->owner() == owner)
+            return cluster->sceneBoundingRect().adjusted(1, 1, -1, -1).topLeft();
     return std::nullopt;
 }
 
