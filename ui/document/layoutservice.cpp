@@ -2,8 +2,8 @@
 #include "layoutservice.h"
 
 #include "layout/layoutwire.h"
+#include "whenfinished.h"
 
-#include <QFutureWatcher>
 #include <QProcess>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -236,19 +236,19 @@ void LayoutService::workerEnded(QProcess* process, const QString& why)
 void LayoutService::runInProcess(std::shared_ptr<Job> job)
 {
     m_inProcess.push_back(job);
-    auto* watcher = new QFutureWatcher<core::Result<core::LayoutResult>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
-        watcher->deleteLater();
-        m_inProcess.erase(std::remove(m_inProcess.begin(), m_inProcess.end(), job), m_inProcess.end());
-        deliver(job, watcher->future().takeResult());
-    });
     // A job cancelled while queued on the thread never starts Graphviz.
     const auto request = job->request;
     const std::weak_ptr<Job> weak = job;
-    watcher->setFuture(QtConcurrent::run(layoutPool(), [request, weak]() {
-        const auto job = weak.lock();
-        return core::layoutGraph(*request, job ? &job->cancelled : nullptr);
-    }));
+    whenFinished(this,
+        QtConcurrent::run(layoutPool(),
+            [request, weak]() {
+                const auto job = weak.lock();
+                return core::layoutGraph(*request, job ? &job->cancelled : nullptr);
+            }),
+        [this, job](core::Result<core::LayoutResult> result) {
+            m_inProcess.erase(std::remove(m_inProcess.begin(), m_inProcess.end(), job), m_inProcess.end());
+            deliver(job, std::move(result));
+        });
 }
 
 } // namespace etscope::ui
