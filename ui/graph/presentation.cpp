@@ -275,17 +275,13 @@ std::optional<OpeningPlan> planOpening(const Presentation& presentation,
         for (std::size_t i = base->origins.size(); i-- > 0;)
             if (static_cast<int>(i) != box)
                 earlier[{ base->origins[i].top.value, base->origins[i].inner.value }].push_back(static_cast<int>(i));
-        const auto inside = [&](int c) {
-            for (std::size_t hops = 0; c >= 0 && hops <= flat.clusters.size(); ++hops) {
-                if (c == cluster)
-                    return true;
-                c = flat.clusters[static_cast<std::size_t>(c)].parent;
-            }
-            return false;
-        };
+        plan.part = clusterPart(presentation.request, cluster);
+        std::vector<bool> inside(presentation.origins.size(), false);
+        for (const int member : plan.part.nodes)
+            inside[static_cast<std::size_t>(member)] = true;
         for (std::size_t i = 0; i < presentation.origins.size(); ++i) {
             int previous = -1;
-            if (!inside(flat.nodeCluster[i])) {
+            if (!inside[i]) {
                 auto& candidates = earlier[{ presentation.origins[i].top.value, presentation.origins[i].inner.value }];
                 if (!candidates.empty()) {
                     previous = candidates.back();
@@ -294,7 +290,6 @@ std::optional<OpeningPlan> planOpening(const Presentation& presentation,
             }
             plan.opening.previousNode.push_back(previous);
         }
-        plan.part = clusterPart(presentation.request, cluster);
         plan.base = std::move(base);
         return plan;
     }
