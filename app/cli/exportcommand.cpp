@@ -107,6 +107,18 @@ int runExport(int argc, char** argv, const Arguments& args)
         }
     }
 
+    // Groups of a long method stay closed unless --open-at opens them; say what that hides.
+    const long hidden = std::count_if(expanded.begin(), expanded.end(), [&](int key) {
+        if (key < 0)
+            return false;
+        const int group = grouping->groupOfNode(NodeId(key));
+        return group >= 0 && !expanded.count(ui::expandKeyOfGroup(group));
+    });
+    if (hidden > 0)
+        std::cerr << "etscope export: note: " << hidden
+                  << " expanded delegate(s) are inside closed groups of this long method and stay hidden; "
+                     "open their groups with --open-at INSTRUCTION\n";
+
     // Same renderer as the GUI: Qt's offscreen platform needs no display. Qt's own chatter
     // (e.g. about XDG_RUNTIME_DIR) would break the one-line error contract on stderr.
     qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -43,4 +43,14 @@ struct LayoutOpening {
 std::optional<LayoutResult> composeOpening(const LayoutRequest& request, const LayoutRequest& before,
     const LayoutResult& beforeLayout, const LayoutOpening& opening, const LayoutResult& inside);
 
+/// The reverse, without Graphviz: the drawing of `request` from that of `opened`, where
+/// `opening` says how `opened` differs from `request` (box in `request`, cluster in `opened`).
+/// The cluster's frame shrinks back into the box at its top-left corner and the drawing closes
+/// the room it took: what is below moves up, what is beside it and right of it moves left;
+/// nothing above or left of it moves. Edges keep their routes outside the frame and those that
+/// crossed its border end on (start from) the box. Empty when `opening` does not describe the
+/// two requests, or a frame stands beside the opened one.
+std::optional<LayoutResult> composeClosing(const LayoutRequest& request, const LayoutRequest& opened,
+    const LayoutResult& openedLayout, const LayoutOpening& opening);
+
 } // namespace etscope::core

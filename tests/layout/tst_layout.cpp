@@ -187,6 +187,76 @@ private slots:
         QVERIFY(!composeOpening(extraEdge, before, *earlier, opening, *inner));
     }
 
+    void closingGivesTheRoomBack()
+    {
+        // Same two requests as above: a → B → c, a → d → c; B opens into m1 → m2.
+        LayoutRequest before;
+        before.nodes = { { 80, 30, -1 }, { 100, 36, -1 }, { 80, 30, -1 }, { 90, 30, -1 } };
+        before.edges = { { 0, 1 }, { 1, 2 }, { 0, 3 }, { 3, 2 } };
+        LayoutRequest after;
+        after.nodes = { { 80, 30, -1 }, { 80, 30, -1 }, { 90, 30, -1 }, { 200, 36, 0 }, { 200, 36, 0 } };
+        after.edges = { { 0, 3 }, { 3, 4 }, { 4, 1 }, { 0, 2 }, { 2, 1 } };
+        after.clusters = { { "delegate", -1, false } };
+        const LayoutOpening opening { 1, 0, { 0, 2, 3, -1, -1 }, { -1 } };
+        const auto earlier = layoutGraph(before);
+        const auto inner = layoutGraph(clusterPart(after, 0).request);
+        QVERIFY(earlier && inner);
+        const auto opened = composeOpening(after, before, *earlier, opening, *inner);
+        QVERIFY(opened);
+
+        // Closing what was just opened gives the earlier drawing back.
+        const auto closed = composeClosing(before, after, *opened, opening);
+        QVERIFY(closed);
+        QCOMPARE(closed->nodes.size(), before.nodes.size());
+        QCOMPARE(closed->edges.size(), before.edges.size());
+        for (std::size_t i = 0; i < before.nodes.size(); ++i) {
+            QVERIFY(std::abs(closed->nodes[i].x - earlier->nodes[i].x) < 0.01);
+            QVERIFY(std::abs(closed->nodes[i].y - earlier->nodes[i].y) < 0.01);
+        }
+        QVERIFY(closed->width <= earlier->width + 0.01 && closed->height <= earlier->height + 0.01);
+        for (const auto& node : closed->nodes)
+            QVERIFY(
+                node.x + node.width / 2 <= closed->width + 0.01 && node.y + node.height / 2 <= closed->height + 0.01);
+
+        // Closing a drawing laid out whole: the box takes the frame's top-left corner, nothing
+        // above or left of it moves, what is below moves up by what the frame was taller.
+        const auto whole = layoutGraph(after);
+        QVERIFY(whole);
+        const auto shrunk = composeClosing(before, after, *whole, opening);
+        QVERIFY(shrunk);
+        const auto& frame = whole->clusters[0];
+        const auto& box = shrunk->nodes[1];
+        QCOMPARE(box.width, 100.0);
+        QCOMPARE(box.x - box.width / 2, frame.x);
+        QCOMPARE(box.y - box.height / 2, frame.y);
+        QCOMPARE(shrunk->nodes[0].x, whole->nodes[0].x);
+        QCOMPARE(shrunk->nodes[0].y, whole->nodes[0].y);
+        QCOMPARE(shrunk->nodes[2].y, whole->nodes[1].y - (frame.height - box.height));
+        QCOMPARE(shrunk->nodes[2].x, whole->nodes[1].x);
+        // The edge into the box ends on its top, the one out of it starts at its bottom.
+        const auto& in = shrunk->edges[0];
+        QVERIFY(in.hasArrow);
+        QCOMPARE(in.arrowTip.y, box.y - box.height / 2);
+        QVERIFY(in.arrowTip.x >= box.x - box.width / 2 && in.arrowTip.x <= box.x + box.width / 2);
+        QCOMPARE((in.points.size() - 1) % 3, std::size_t(0));
+        const auto& out = shrunk->edges[1];
+        QCOMPARE(out.points.front().y, box.y + box.height / 2);
+        QCOMPARE((out.points.size() - 1) % 3, std::size_t(0));
+        QCOMPARE(out.arrowTip.y, shrunk->nodes[2].y - shrunk->nodes[2].height / 2);
+        // No route is left running through where the members were: no knot inside the box.
+        for (const auto& edge : shrunk->edges)
+            for (const auto& p : edge.points)
+                QVERIFY(std::abs(p.x - box.x) >= box.width / 2 - 1 || std::abs(p.y - box.y) >= box.height / 2 - 1);
+
+        // Openings that do not describe the two requests are refused.
+        LayoutOpening twice = opening;
+        twice.previousNode = { 0, 0, 3, -1, -1 };
+        QVERIFY(!composeClosing(before, after, *whole, twice));
+        LayoutRequest extraEdge = before;
+        extraEdge.edges.push_back({ 0, 2 }); // a → c is not drawn in the opened drawing
+        QVERIFY(!composeClosing(extraEdge, after, *whole, opening));
+    }
+
     void graphvizIsAvailable()
     {
         std::string reason;

@@ -155,6 +155,37 @@ private slots:
 
         QVERIFY(f.relayout([&] { f.view->expandAll(); }));
         QCOMPARE(static_cast<int>(f.view->scene()->clusterItems().size()), delegateCount(top));
+        // Closing one delegate of that drawing (never drawn with it closed) needs no layout: its
+        // frame shrinks back into the box at the frame's top-left corner and nothing above the
+        // frame or left of it moves.
+        const auto frameOf = [&](NodeId owner) {
+            for (ClusterItem* item : f.view->scene()->clusterItems())
+                if (item->owner() == NodeOrigin { owner, NodeId::none() })
+                    return item->sceneBoundingRect().adjusted(1, 1, -1, -1);
+            return QRectF();
+        };
+        const QRectF bigFrame = frameOf(big.id);
+        QVERIFY(!bigFrame.isNull());
+        std::map<int, QPointF> expandedAll;
+        for (const Node& node : top.nodes)
+            if (NodeItem* item = f.view->scene()->itemFor({ node.id, NodeId::none() }))
+                expandedAll[node.id.value] = item->pos();
+        QSignalSpy layouts(f.view->controller(), &DocumentController::layoutStarted);
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big.id, NodeId::none() }); }));
+        QCOMPARE(layouts.count(), 0);
+        QCOMPARE(static_cast<int>(f.view->scene()->clusterItems().size()), delegateCount(top) - 1);
+        NodeItem* closedBox = f.view->scene()->itemFor({ big.id, NodeId::none() });
+        QVERIFY(closedBox);
+        QCOMPARE(closedBox->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft(), bigFrame.topLeft());
+        for (const auto& [id, was] : expandedAll) {
+            const QPointF now = f.view->scene()->itemFor({ NodeId(id), NodeId::none() })->pos();
+            if (was.y() < bigFrame.top())
+                QCOMPARE(now.y(), was.y());
+            if (was.x() < bigFrame.left())
+                QCOMPARE(now.x(), was.x());
+            if (was.y() > bigFrame.bottom())
+                QVERIFY(now.y() < was.y());
+        }
         QVERIFY(f.relayout([&] { f.view->collapseAll(); }));
         QVERIFY(f.view->scene()->clusterItems().empty());
         QCOMPARE(f.view->scene()->nodeItems().size(), top.nodes.size());

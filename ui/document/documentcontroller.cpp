@@ -164,24 +164,39 @@ void DocumentController::requestPresentation(const GraphContext& context, const 
     timings::report(
         "graph", timings::millisecondsSince(preparing) + (m_graphTimed ? 0.0 : m_document->analyseMilliseconds));
     m_graphTimed = true;
+    // A newer request supersedes one still running (a quick second toggle): stop the old one
+    // (its answer, even one given at once, is then dropped as superseded).
+    const quint64 request = ++m_layoutRequest;
+    if (m_layoutJob) {
+        LayoutService::instance()->cancel(m_layoutJob);
+        m_layoutJob = 0;
+    }
     const QString key = presentation->key();
     if (const auto it = m_cache.find(key); it != m_cache.end()) {
         Q_EMIT presentationReady(*it);
         return;
     }
-    Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
-    setBusy(+1);
-    // A newer request supersedes one still running (a quick second toggle): stop the old one.
-    if (m_layoutJob)
-        LayoutService::instance()->cancel(m_layoutJob);
-    Pending pending { presentation, m_generation, ++m_layoutRequest, {} };
-    pending.started.start();
-    // One delegate or group more than a drawing already made: lay out its inside only and keep
-    // the rest of that drawing where it was.
     const auto laidOut = [this](const QString& key) {
         const auto it = m_cache.find(key);
         return it == m_cache.end() ? nullptr : *it;
     };
+    // One delegate or group less than a drawing already made: shrink its frame back into the
+    // box, no Graphviz needed and the rest stays where it was.
+    QElapsedTimer closing;
+    closing.start();
+    if (auto layout = layoutByClosing(*presentation, laidOut)) {
+        timings::report("layout", timings::millisecondsSince(closing));
+        presentation->layout = std::move(*layout);
+        m_cache.insert(key, presentation);
+        Q_EMIT presentationReady(presentation);
+        return;
+    }
+    Q_EMIT layoutStarted(context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
+    setBusy(+1);
+    Pending pending { presentation, m_generation, request, {} };
+    pending.started.start();
+    // One delegate or group more than a drawing already made: lay out its inside only and keep
+    // the rest of that drawing where it was.
     if (auto plan = planOpening(*presentation, laidOut))
         runLayout(std::move(pending), std::make_shared<const OpeningPlan>(std::move(*plan)));
     else

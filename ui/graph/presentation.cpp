@@ -241,6 +241,50 @@ int clusterOfKey(const FlatGraph& flat, int key)
     return -1;
 }
 
+/// How `opened` differs from `closed` when its expanded set has `key` more, empty when the
+/// key's box or cluster is not drawn (hidden in a closed group, or not expandable).
+std::optional<core::LayoutOpening> describeOpening(const Presentation& closed, const Presentation& opened, int key)
+{
+    const NodeOrigin origin = key >= 0 ? NodeOrigin { NodeId(key), NodeId::none() } : NodeOrigin::ofGroup(-2 - key);
+    core::LayoutOpening opening;
+    opening.box = closed.indexOf(origin);
+    opening.cluster = clusterOfKey(opened.flat, key);
+    if (opening.box < 0 || opening.cluster < 0)
+        return std::nullopt;
+    for (const Cluster& c : opened.flat.clusters) {
+        int previous = -1;
+        for (std::size_t b = 0; b < closed.flat.clusters.size() && previous < 0; ++b)
+            if (closed.flat.clusters[b].owner == c.owner && closed.flat.clusters[b].group == c.group)
+                previous = static_cast<int>(b);
+        opening.previousCluster.push_back(previous);
+    }
+    // Closed boxes by origin, in order (a constant drawn beside each reader has several).
+    std::map<std::pair<int, int>, std::vector<int>> earlier;
+    for (std::size_t i = closed.origins.size(); i-- > 0;)
+        if (static_cast<int>(i) != opening.box)
+            earlier[{ closed.origins[i].top.value, closed.origins[i].inner.value }].push_back(static_cast<int>(i));
+    std::vector<bool> inside(opened.origins.size(), false);
+    for (const int member : clusterPart(opened.request, opening.cluster).nodes)
+        inside[static_cast<std::size_t>(member)] = true;
+    for (std::size_t i = 0; i < opened.origins.size(); ++i) {
+        int previous = -1;
+        if (!inside[i]) {
+            auto& candidates = earlier[{ opened.origins[i].top.value, opened.origins[i].inner.value }];
+            if (!candidates.empty()) {
+                previous = candidates.back();
+                candidates.pop_back();
+            }
+        }
+        opening.previousNode.push_back(previous);
+    }
+    return opening;
+}
+
+bool laidOutWhole(const std::shared_ptr<const Presentation>& presentation)
+{
+    return presentation && presentation->layout.nodes.size() == presentation->request.nodes.size();
+}
+
 } // namespace
 
 std::optional<OpeningPlan> planOpening(const Presentation& presentation,
@@ -248,50 +292,45 @@ std::optional<OpeningPlan> planOpening(const Presentation& presentation,
 {
     if (presentation.context.delegateNode.valid())
         return std::nullopt;
-    const FlatGraph& flat = presentation.flat;
     for (const int key : presentation.expanded) {
         std::set<int> fewer = presentation.expanded;
         fewer.erase(key);
         auto base = laidOut(presentationKey(presentation.context, fewer));
-        if (!base || base->layout.nodes.size() != base->request.nodes.size())
+        if (!laidOutWhole(base))
             continue;
-        const NodeOrigin origin = key >= 0 ? NodeOrigin { NodeId(key), NodeId::none() } : NodeOrigin::ofGroup(-2 - key);
-        const int box = base->indexOf(origin);
-        const int cluster = clusterOfKey(flat, key);
-        if (box < 0 || cluster < 0)
-            continue; // hidden in a closed group then, or not expandable
+        auto opening = describeOpening(*base, presentation, key);
+        if (!opening)
+            continue;
         OpeningPlan plan;
-        plan.opening.box = box;
-        plan.opening.cluster = cluster;
-        for (const Cluster& c : flat.clusters) {
-            int previous = -1;
-            for (std::size_t b = 0; b < base->flat.clusters.size() && previous < 0; ++b)
-                if (base->flat.clusters[b].owner == c.owner && base->flat.clusters[b].group == c.group)
-                    previous = static_cast<int>(b);
-            plan.opening.previousCluster.push_back(previous);
-        }
-        // Earlier boxes by origin, in order (a constant drawn beside each reader has several).
-        std::map<std::pair<int, int>, std::vector<int>> earlier;
-        for (std::size_t i = base->origins.size(); i-- > 0;)
-            if (static_cast<int>(i) != box)
-                earlier[{ base->origins[i].top.value, base->origins[i].inner.value }].push_back(static_cast<int>(i));
-        plan.part = clusterPart(presentation.request, cluster);
-        std::vector<bool> inside(presentation.origins.size(), false);
-        for (const int member : plan.part.nodes)
-            inside[static_cast<std::size_t>(member)] = true;
-        for (std::size_t i = 0; i < presentation.origins.size(); ++i) {
-            int previous = -1;
-            if (!inside[i]) {
-                auto& candidates = earlier[{ presentation.origins[i].top.value, presentation.origins[i].inner.value }];
-                if (!candidates.empty()) {
-                    previous = candidates.back();
-                    candidates.pop_back();
-                }
-            }
-            plan.opening.previousNode.push_back(previous);
-        }
+        plan.opening = std::move(*opening);
+        plan.part = clusterPart(presentation.request, plan.opening.cluster);
         plan.base = std::move(base);
         return plan;
+    }
+    return std::nullopt;
+}
+
+std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut)
+{
+    if (presentation.context.delegateNode.valid())
+        return std::nullopt;
+    for (std::size_t i = 0; i < presentation.origins.size(); ++i) {
+        const core::Node& node = presentation.flat.graph.nodes[i];
+        if (presentation.origins[i].inner.valid()
+            || !((node.kind == core::NodeKind::Delegate && node.subgraph) || node.kind == core::NodeKind::Group))
+            continue;
+        const int key = expandKeyOf(presentation.origins[i]);
+        std::set<int> more = presentation.expanded;
+        more.insert(key);
+        const auto opened = laidOut(presentationKey(presentation.context, more));
+        if (!laidOutWhole(opened))
+            continue;
+        const auto opening = describeOpening(presentation, *opened, key);
+        if (!opening)
+            continue;
+        if (auto layout = core::composeClosing(presentation.request, opened->request, opened->layout, *opening))
+            return layout;
     }
     return std::nullopt;
 }

@@ -87,6 +87,12 @@ struct OpeningPlan {
 std::optional<OpeningPlan> planOpening(const Presentation& presentation,
     const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut);
 
+/// The layout of `presentation` without Graphviz when `laidOut` (a cache lookup by key) has a
+/// layout of its expanded set plus one of the delegates or groups it draws closed: that
+/// drawing with the one frame shrunk back into its box (composeClosing); empty otherwise.
+std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut);
+
 /// Flattens and measures (UI thread: fonts). `expanded` is ignored inside a delegate view.
 /// `grouping` is the method's grouping when already computed (computed here when null).
 std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Document> document,

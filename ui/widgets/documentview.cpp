@@ -527,17 +527,24 @@ void DocumentView::expandAll()
     const auto presentation = this->presentation();
     if (!presentation || m_context.delegateNode.valid())
         return;
-    bool any = false;
+    int delegates = 0;
+    int inClosedGroups = 0;
     for (const Node& node : presentation->methodGraph().nodes)
         if (node.kind == NodeKind::Delegate && node.subgraph) {
             m_expanded.insert(node.id.value);
-            any = true;
+            ++delegates;
+            if (presentation->closedGroupOf(node.id) >= 0)
+                ++inClosedGroups;
         }
-    if (!any) {
+    if (delegates == 0) {
         Q_EMIT statusMessage(tr("No delegate here has a decoded inner graph; their payload facts are in the "
                                 "properties of each delegate"));
         return;
     }
+    // Groups stay as they are (opening them all would lay out the whole long method at once).
+    if (inClosedGroups > 0)
+        Q_EMIT statusMessage(tr(
+            "%n delegate(s) inside closed groups will show expanded when their group opens", nullptr, inClosedGroups));
     m_fitNext = true;
     request();
 }
