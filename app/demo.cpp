@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "demo.h"
+#include "app/demo.h"
 
 #include <QCoreApplication>
 #include <QDir>

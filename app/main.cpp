@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "cli/cli.h"
-#include "demo.h"
-#include "document/layoutservice.h"
-#include "document/timings.h"
-#include "widgets/mainwindow.h"
+#include "app/cli/cli.h"
+#include "app/demo.h"
+#include "ui/document/layoutservice.h"
+#include "ui/document/timings.h"
+#include "ui/widgets/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -2,14 +2,14 @@
 // etscope_bench: open + verify + analyse (openDocument) of synthetic and real programs, the
 // operator table, Graphviz layout, and writing synthetic programs; with graph sizes and
 // peak-memory counters.
-#include "peakrss.h"
+#include "bench/peakrss.h"
 
-#include "document/document.h"
-#include "graph/flatten.h"
-#include "layout/graphlayout.h"
-#include "stats/operatortable.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
+#include "core/layout/graphlayout.h"
+#include "core/stats/operatortable.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "peakrss.h"
+#include "bench/peakrss.h"
 
 #include <fstream>
 #include <malloc.h>

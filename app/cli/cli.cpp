@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "cli.h"
+#include "app/cli/cli.h"
 
-#include "arguments.h"
-#include "commands.h"
-#include "exportcommand.h"
-#include "gap.h"
+#include "app/cli/arguments.h"
+#include "app/cli/commands.h"
+#include "app/cli/exportcommand.h"
+#include "app/cli/gap.h"
 
-#include "layout/layoutwire.h"
+#include "core/layout/layoutwire.h"
 
 #include <csignal>
 #include <cstring>

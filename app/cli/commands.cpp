@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "commands.h"
-#include "util/jsontext.h"
+#include "app/cli/commands.h"
+#include "core/util/jsontext.h"
 
-#include "cli.h"
-#include "debug/edgegraph.h"
-#include "document/document.h"
-#include "report/reports.h"
-#include "stats/operatortable.h"
-#include "util/atomicfile.h"
+#include "app/cli/cli.h"
+#include "core/debug/edgegraph.h"
+#include "core/document/document.h"
+#include "core/report/reports.h"
+#include "core/stats/operatortable.h"
+#include "core/util/atomicfile.h"
 
 #include <iostream>
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "exportcommand.h"
+#include "app/cli/exportcommand.h"
 
-#include "cli.h"
-#include "commands.h"
-#include "document/document.h"
-#include "document/timings.h"
-#include "graph/graphscene.h"
-#include "graph/presentation.h"
-#include "graph/scenerenderer.h"
-#include "layout/graphlayout.h"
-#include "report/reports.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "core/document/document.h"
+#include "core/layout/graphlayout.h"
+#include "core/report/reports.h"
+#include "ui/document/timings.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/scenerenderer.h"
+#include "ui/models/presentation.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

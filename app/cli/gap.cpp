@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-#include "gap.h"
-#include "util/jsontext.h"
+#include "app/cli/gap.h"
+#include "core/util/jsontext.h"
 
-#include "cli.h"
-#include "commands.h"
-#include "debug/dumpcheck.h"
-#include "debug/etdump.h"
-#include "debug/etrecord.h"
-#include "debug/eventmapper.h"
-#include "debug/inspectortable.h"
-#include "debug/numericgap.h"
-#include "debug/runtimeprofile.h"
-#include "document/document.h"
-#include "report/reports.h"
+#include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "core/debug/dumpcheck.h"
+#include "core/debug/etdump.h"
+#include "core/debug/etrecord.h"
+#include "core/debug/eventmapper.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/numericgap.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/document/document.h"
+#include "core/report/reports.h"
 
 #include <iostream>
 

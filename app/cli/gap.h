@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "arguments.h"
+#include "app/cli/arguments.h"
 
 namespace etscope::app {
 

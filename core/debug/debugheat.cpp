@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "debugheat.h"
+#include "core/debug/debugheat.h"
 
 #include <algorithm>
 #include <cmath>

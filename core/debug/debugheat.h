@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "numericgap.h"
-#include "report/heattable.h"
-#include "runtimeprofile.h"
+#include "core/debug/numericgap.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/table/heattable.h"
 
 #include <string>
 #include <utility>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etdump.h"
-#include "etrecord.h"
+#include "core/debug/etdump.h"
+#include "core/debug/etrecord.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "dumpcheck.h"
+#include "core/debug/dumpcheck.h"
 
-#include "util/scalartype.h"
-#include "util/text.h"
+#include "core/util/scalartype.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etdump.h"
-#include "eventmapper.h"
+#include "core/debug/etdump.h"
+#include "core/debug/eventmapper.h"
 
 #include <optional>
 #include <string>

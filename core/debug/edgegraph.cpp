@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "edgegraph.h"
+#include "core/debug/edgegraph.h"
 
 #include <map>
 #include <set>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etrecord.h"
-#include "graph/graph.h"
+#include "core/debug/etrecord.h"
+#include "core/graph/graph.h"
 
 #include <memory>
 #include <string>

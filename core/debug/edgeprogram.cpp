@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "edgeprogram.h"
-#include "util/jsontext.h"
+#include "core/debug/edgeprogram.h"
+#include "core/util/jsontext.h"
 
-#include "util/text.h"
+#include "core/util/text.h"
 
 #include <nlohmann/json.hpp>
 

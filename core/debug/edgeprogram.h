@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/graph.h"
-#include "util/result.h"
+#include "core/graph/graph.h"
+#include "core/util/result.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "etdump.h"
+#include "core/debug/etdump.h"
 
-#include "pte/verify.h"
-#include "util/scalartype.h"
-#include "util/text.h"
+#include "core/pte/verify.h"
+#include "core/util/scalartype.h"
+#include "core/util/text.h"
 
 #include <etdump_generated.h>
 

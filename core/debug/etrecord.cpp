@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "etrecord.h"
-#include "util/jsontext.h"
+#include "core/debug/etrecord.h"
+#include "core/util/jsontext.h"
 
 #include <nlohmann/json.hpp>
 

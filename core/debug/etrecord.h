@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "edgeprogram.h"
-#include "stats/operatortable.h"
-#include "util/mappedfile.h"
-#include "util/result.h"
-#include "ziparchive.h"
+#include "core/debug/edgeprogram.h"
+#include "core/debug/ziparchive.h"
+#include "core/stats/operatortable.h"
+#include "core/util/mappedfile.h"
+#include "core/util/result.h"
 
 #include <cstdint>
 #include <map>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "eventmapper.h"
+#include "core/debug/eventmapper.h"
 
 #include <algorithm>
 #include <set>

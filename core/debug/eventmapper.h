@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etrecord.h"
-#include "graph/flatten.h"
-#include "graph/graph.h"
+#include "core/debug/etrecord.h"
+#include "core/graph/flatten.h"
+#include "core/graph/graph.h"
 
 #include <cstdint>
 #include <map>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "inspectortable.h"
-#include "util/jsontext.h"
-#include "util/text.h"
+#include "core/debug/inspectortable.h"
+#include "core/util/jsontext.h"
+#include "core/util/text.h"
 
-#include "util/mappedfile.h"
+#include "core/util/mappedfile.h"
 
 #include <nlohmann/json.hpp>
 

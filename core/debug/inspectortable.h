@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "numericgap.h"
+#include "core/debug/numericgap.h"
 
 #include <optional>
 #include <string>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "numericgap.h"
+#include "core/debug/numericgap.h"
 
-#include "dumpcheck.h"
-#include "util/scalartype.h"
-#include "util/text.h"
+#include "core/debug/dumpcheck.h"
+#include "core/util/scalartype.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etdump.h"
-#include "eventmapper.h"
-#include "pte/bundledprogram.h"
-#include "report/table.h"
+#include "core/debug/etdump.h"
+#include "core/debug/eventmapper.h"
+#include "core/pte/bundledprogram.h"
+#include "core/table/table.h"
 
 #include <optional>
 #include <span>

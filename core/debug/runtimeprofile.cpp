@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "runtimeprofile.h"
+#include "core/debug/runtimeprofile.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "etdump.h"
-#include "eventmapper.h"
-#include "report/table.h"
+#include "core/debug/etdump.h"
+#include "core/debug/eventmapper.h"
+#include "core/table/table.h"
 
 #include <cstdint>
 #include <string>

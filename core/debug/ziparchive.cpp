@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ziparchive.h"
+#include "core/debug/ziparchive.h"
 
 #include <zip.h>
 

@@ -5,10 +5,10 @@
 // multifunction models, "CMJR" + a JSON reference to a named-data blob holding that file system.
 // The Core ML model itself (protobuf) stays opaque; the file listing, the I/O names of
 // metadata.json and the debug maps of debug_info.json are decoded.
-#include "decoderutil.h"
-#include "delegate.h"
-#include "util/jsontext.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/util/jsontext.h"
+#include "core/util/text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "delegate.h"
+#include "core/delegates/delegate.h"
 
-#include "util/text.h"
+#include "core/util/text.h"
 
 #include <cstring>
 

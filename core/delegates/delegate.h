@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/graph.h"
-#include "pte/externaldata.h"
-#include "pte/program.h"
+#include "core/graph/graph.h"
+#include "core/pte/externaldata.h"
+#include "core/pte/program.h"
 
 #include <memory>
 #include <optional>

@@ -2,9 +2,9 @@
 // Arm Ethos-U payloads (facts sheet §3.4): a "vela_bin_stream" of blocks, each a 32-byte header
 // (16-byte name, uint32 unpadded size, 1-byte external flag, 11 reserved bytes) and its data
 // padded to 16. The command stream stays opaque; the I/O layout and memory sizes are decoded.
-#include "decoderutil.h"
-#include "delegate.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/util/text.h"
 
 #include <cstring>
 

@@ -3,11 +3,11 @@
 // of the constant segment at 8 and 16, then the MPSGraph FlatBuffer from byte 24 (its own
 // identifier, again "MP00", at byte 28). The node parameter tables are not in the sheet, so the
 // graph is described — node types, values, inputs/outputs, constants — but not wired.
-#include "decoderutil.h"
-#include "delegate.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/pte/verify.h"
+#include "core/util/text.h"
 #include "mps_generated.h"
-#include "pte/verify.h"
-#include "util/text.h"
 
 #include <cstring>
 #include <map>

@@ -11,9 +11,9 @@
 //                plugin sources); plain XML is accepted too.
 // When the six offsets do not describe the payload, a plain "<?xml … <net" anywhere in it is
 // used instead. The IR's layers become an inner graph; its edges section gives the wiring.
-#include "decoderutil.h"
-#include "delegate.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/util/text.h"
 
 #include <tinyxml2.h>
 

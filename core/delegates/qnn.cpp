@@ -2,9 +2,9 @@
 // Qualcomm QNN payloads (facts sheet §3.4): magic 0x5678ABCD (little-endian), an int64 graph
 // signature, a uint64 context-binary size, zero padding to 256 bytes, then the proprietary QNN
 // context binary, which stays opaque.
-#include "decoderutil.h"
-#include "delegate.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cstdio>

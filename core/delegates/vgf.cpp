@@ -13,9 +13,9 @@
 // In the sample the four sections are contiguous and the last one ends exactly at the payload's
 // end, which is how this decoder checks that it read the header right. The sections themselves
 // (SPIR-V modules, the model sequence, resources, weights) stay opaque.
-#include "decoderutil.h"
-#include "delegate.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/util/text.h"
 
 #include <cstring>
 

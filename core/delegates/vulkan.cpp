@@ -2,10 +2,10 @@
 // Vulkan delegate payloads (facts sheet §3.2): a VH00 header, then the VkGraph FlatBuffer
 // (identifier VK00), then the raw constant bytes. Decoded into an inner graph of the operator
 // calls; the call's node_id is the delegate debug id the runtime logs (§2.3).
-#include "decoderutil.h"
-#include "delegate.h"
-#include "pte/verify.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/pte/verify.h"
+#include "core/util/text.h"
 #include "vulkan_generated.h"
 
 #include <cstring>

@@ -2,11 +2,11 @@
 // XNNPACK delegate payloads (facts sheet §3.1): XH00 header + XN01 FlatBuffer, or the old bare
 // FlatBuffer (XN00/XN01). Decoded into an inner graph whose inputs/outputs carry their
 // position in the outer DelegateCall arguments (external_id).
-#include "decoderutil.h"
-#include "delegate.h"
-#include "pte/verify.h"
-#include "util/text.h"
-#include "xnnpacknodes.h"
+#include "core/delegates/decoderutil.h"
+#include "core/delegates/delegate.h"
+#include "core/delegates/xnnpacknodes.h"
+#include "core/pte/verify.h"
+#include "core/util/text.h"
 
 #include <cstring>
 #include <map>

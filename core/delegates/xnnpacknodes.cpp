@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Parameter tables of the XNNPACK node union (facts sheet §3.1): which value ids a node reads
 // and writes, and its parameters in the words a user of XNNPACK would recognise.
-#include "xnnpacknodes.h"
+#include "core/delegates/xnnpacknodes.h"
 
-#include "decoderutil.h"
-#include "util/text.h"
+#include "core/delegates/decoderutil.h"
+#include "core/util/text.h"
 
 #include <iterator>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "document.h"
+#include "core/document/document.h"
 
-#include "graph/graphbuilder.h"
-#include "util/text.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <chrono>

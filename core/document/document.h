@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debug/etdump.h"
-#include "debug/etrecord.h"
-#include "delegates/delegate.h"
-#include "graph/graph.h"
-#include "pte/bundledprogram.h"
-#include "pte/externaldata.h"
-#include "pte/program.h"
+#include "core/debug/etdump.h"
+#include "core/debug/etrecord.h"
+#include "core/delegates/delegate.h"
+#include "core/graph/graph.h"
+#include "core/pte/bundledprogram.h"
+#include "core/pte/externaldata.h"
+#include "core/pte/program.h"
 
 #include <atomic>
 #include <functional>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "etrecordgraphs.h"
+#include "core/document/etrecordgraphs.h"
 
-#include "debug/edgegraph.h"
-#include "util/text.h"
+#include "core/debug/edgegraph.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <set>

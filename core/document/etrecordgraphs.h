@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debug/edgegraph.h"
-#include "document.h"
+#include "core/debug/edgegraph.h"
+#include "core/document/document.h"
 
 namespace etscope::core {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "flatten.h"
+#include "core/graph/flatten.h"
 
 #include <algorithm>
 #include <map>

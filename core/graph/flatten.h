@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph.h"
-#include "grouping.h"
+#include "core/graph/graph.h"
+#include "core/graph/grouping.h"
 
 #include <functional>
 

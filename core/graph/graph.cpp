@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "graph.h"
+#include "core/graph/graph.h"
 
 namespace etscope::core {
 

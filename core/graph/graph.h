@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "util/ids.h"
-#include "util/result.h"
+#include "core/util/ids.h"
+#include "core/util/result.h"
 
 #include <cstddef>
 #include <cstdint>

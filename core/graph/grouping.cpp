@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "grouping.h"
+#include "core/graph/grouping.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "search.h"
+#include "core/graph/search.h"
 
-#include "util/text.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "flatten.h"
-#include "graph.h"
+#include "core/graph/flatten.h"
+#include "core/graph/graph.h"
 
 #include <string>
 #include <vector>

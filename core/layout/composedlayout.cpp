@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "composedlayout.h"
+#include "core/layout/composedlayout.h"
 
-#include "edgeroute.h"
+#include "core/layout/edgeroute.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 // Internal to core/layout: one Graphviz call, and the composition of several.
 
-#include "graphlayout.h"
+#include "core/layout/graphlayout.h"
 
 namespace etscope::core::detail {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "edgeroute.h"
+#include "core/layout/edgeroute.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "graphlayout.h"
+#include "core/layout/graphlayout.h"
 
-#include "composedlayout.h"
-#include "edgeroute.h"
-#include "rankdepth.h"
+#include "core/layout/composedlayout.h"
+#include "core/layout/edgeroute.h"
+#include "core/layout/rankdepth.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>

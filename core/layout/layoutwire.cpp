@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "layoutwire.h"
+#include "core/layout/layoutwire.h"
 
 #include <cerrno>
 #include <cstdint>

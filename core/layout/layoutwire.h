@@ -5,7 +5,7 @@
 // (`etscope layout-worker`): a worker can be killed when the user cancels, and a Graphviz
 // crash costs the worker, not the user's session.
 
-#include "graphlayout.h"
+#include "core/layout/graphlayout.h"
 
 #include <string>
 #include <string_view>

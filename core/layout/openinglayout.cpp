@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "openinglayout.h"
+#include "core/layout/openinglayout.h"
 
-#include "composedlayout.h"
-#include "edgeroute.h"
+#include "core/layout/composedlayout.h"
+#include "core/layout/edgeroute.h"
 
 #include <algorithm>
 #include <cmath>

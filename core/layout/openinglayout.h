@@ -5,7 +5,7 @@
 // mental map): only the inside of the opened cluster is laid out, and the earlier drawing
 // makes room for it.
 
-#include "graphlayout.h"
+#include "core/layout/graphlayout.h"
 
 #include <optional>
 #include <vector>

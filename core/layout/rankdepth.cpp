@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "rankdepth.h"
+#include "core/layout/rankdepth.h"
 
 #include <algorithm>
 

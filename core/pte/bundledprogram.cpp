@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "bundledprogram.h"
-#include "verify.h"
+#include "core/pte/bundledprogram.h"
+#include "core/pte/verify.h"
 
 #include "bundled_program_generated.h"
-#include "util/text.h"
+#include "core/util/text.h"
 
 #include <cctype>
 #include <cstring>

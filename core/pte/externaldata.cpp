@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "externaldata.h"
-#include "verify.h"
+#include "core/pte/externaldata.h"
+#include "core/pte/verify.h"
 
+#include "core/util/text.h"
 #include "flat_tensor_generated.h"
 #include "flat_tensor_v0_generated.h"
-#include "util/text.h"
 
 #include <algorithm>
 #include <cstring>

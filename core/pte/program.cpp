@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "program.h"
+#include "core/pte/program.h"
 
-#include "util/scalartype.h"
+#include "core/util/scalartype.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "util/mappedfile.h"
-#include "util/result.h"
+#include "core/util/mappedfile.h"
+#include "core/util/result.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Reads a .pte: size → identifier → extended header → Verifier → decode with semantic checks.
-#include "program.h"
-#include "verify.h"
+#include "core/pte/program.h"
+#include "core/pte/verify.h"
 
+#include "core/util/text.h"
 #include "program_generated.h"
-#include "util/text.h"
 
 #include <cctype>
 #include <cstring>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "reports.h"
+#include "core/report/reports.h"
 
-#include "debug/debugreports.h"
-#include "graph/flatten.h"
-#include "util/scalartype.h"
-#include "util/text.h"
+#include "core/debug/debugreports.h"
+#include "core/graph/flatten.h"
+#include "core/util/scalartype.h"
+#include "core/util/text.h"
 
 #include <map>
 #include <sstream>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "document/document.h"
-#include "stats/operatortable.h"
-#include "table.h"
+#include "core/document/document.h"
+#include "core/stats/operatortable.h"
+#include "core/table/table.h"
 
 #include <nlohmann/json.hpp>
 

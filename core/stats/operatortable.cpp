@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "operatortable.h"
+#include "core/stats/operatortable.h"
 
 #include <algorithm>
 #include <map>

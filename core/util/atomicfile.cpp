@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "atomicfile.h"
+#include "core/util/atomicfile.h"
 
 #include <cerrno>
 #include <cstdio>

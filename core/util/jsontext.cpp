@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "jsontext.h"
+#include "core/util/jsontext.h"
 
 #include <utility>
 #include <vector>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "mappedfile.h"
+#include "core/util/mappedfile.h"
 
 #include <cerrno>
 #include <cstring>

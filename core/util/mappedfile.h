@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "result.h"
+#include "core/util/result.h"
 
 #include <cstddef>
 #include <cstdint>

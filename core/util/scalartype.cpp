@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "scalartype.h"
+#include "core/util/scalartype.h"
 
 #include <array>
 #include <string_view>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "text.h"
+#include "core/util/text.h"
 
 #include <cstdio>
 

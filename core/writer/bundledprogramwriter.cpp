@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bundledprogramwriter.h"
+#include "core/writer/bundledprogramwriter.h"
 
-#include "programspec.h"
+#include "core/writer/programspec.h"
 
 #include "bundled_program_generated.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "pte/bundledprogram.h"
-#include "util/result.h"
-#include "util/scalartype.h"
+#include "core/pte/bundledprogram.h"
+#include "core/util/result.h"
+#include "core/util/scalartype.h"
 
 #include <cstdint>
 #include <string>

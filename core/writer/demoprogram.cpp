@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The bundled demo program (issue 6). Its instruction layout is documented in syntheticmodels.h
 // and pinned by tests/writer; the demo ETDump pair depends on it.
-#include "syntheticmodels.h"
+#include "core/writer/syntheticmodels.h"
 
-#include "segmentlayout.h"
-#include "xnnpackwriter.h"
+#include "core/writer/segmentlayout.h"
+#include "core/writer/xnnpackwriter.h"
 
 namespace etscope::core {
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The demo's ETDump pair: the forward pass of makeDemoProgram() evaluated from its own weights,
 // logged the way the runtime logs a run (facts sheet §4.3, §4.4; generated/README.md).
-#include "demorun.h"
+#include "core/writer/demorun.h"
 
-#include "debug/etdump.h"
-#include "syntheticmodels.h"
-#include "util/scalartype.h"
-#include "writer/debug/etdumpwriter.h"
+#include "core/debug/etdump.h"
+#include "core/util/scalartype.h"
+#include "core/writer/debug/etdumpwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "externaldatawriter.h"
+#include "core/writer/externaldatawriter.h"
 
-#include "segmentlayout.h"
+#include "core/writer/segmentlayout.h"
 
 #include "flat_tensor_generated.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "pte/program.h"
-#include "util/result.h"
+#include "core/pte/program.h"
+#include "core/util/result.h"
 
 #include <cstdint>
 #include <optional>

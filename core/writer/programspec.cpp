@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "programspec.h"
+#include "core/writer/programspec.h"
 
-#include "segmentlayout.h"
+#include "core/writer/segmentlayout.h"
 
 #include <algorithm>
 #include <map>

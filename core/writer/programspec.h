@@ -5,8 +5,8 @@
 // facts sheet §1.4 but say what a value *is*; the writer decides where bytes go (constant
 // segment, mutable-data segment, delegate and named-data segments) and which indices they get.
 
-#include "pte/program.h"
-#include "util/scalartype.h"
+#include "core/pte/program.h"
+#include "core/util/scalartype.h"
 
 #include <cstdint>
 #include <deque>

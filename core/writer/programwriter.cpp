@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Writes .pte files from ProgramSpec, following facts sheet §1.1–1.4: build the FlatBuffer,
 // splice the `eh00` header in at byte 8 when segments exist, append the segments.
-#include "programwriter.h"
+#include "core/writer/programwriter.h"
 
-#include "segmentlayout.h"
+#include "core/writer/segmentlayout.h"
 
+#include "core/util/atomicfile.h"
 #include "program_generated.h"
-#include "util/atomicfile.h"
 
 #include <numeric>
 #include <string_view>

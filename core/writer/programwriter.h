@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "writer/programspec.h"
+#include "core/writer/programspec.h"
 
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <cstdint>
 #include <span>

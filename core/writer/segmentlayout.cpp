@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "segmentlayout.h"
+#include "core/writer/segmentlayout.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "syntheticmodels.h"
+#include "core/writer/syntheticmodels.h"
 
-#include "segmentlayout.h"
-#include "xnnpackwriter.h"
+#include "core/writer/segmentlayout.h"
+#include "core/writer/xnnpackwriter.h"
 
 #include <algorithm>
 #include <bit>

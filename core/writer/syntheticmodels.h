@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "writer/programspec.h"
+#include "core/writer/programspec.h"
 
 #include <cstdint>
 #include <map>

@@ -2,9 +2,9 @@
 // etscope-synth — writes a synthetic program of a requested size and shape for tests and
 // benchmarks (usage below). Like etscope-writedemo it is a tool, so it prints. Exit codes:
 // 0 written, 1 the file could not be written, 2 bad arguments (one line on stderr).
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
-#include "writer/transformermodels.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
+#include "core/writer/transformermodels.h"
 
 #include <charconv>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "transformerblocks.h"
+#include "core/writer/transformerblocks.h"
 
-#include "segmentlayout.h"
-#include "syntheticmodels.h"
-#include "transformerxnnpack.h"
+#include "core/writer/segmentlayout.h"
+#include "core/writer/syntheticmodels.h"
+#include "core/writer/transformerxnnpack.h"
 
 #include <algorithm>
 #include <cmath>

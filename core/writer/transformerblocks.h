@@ -4,8 +4,8 @@
 // The method builder behind transformermodels.h: one method of attention blocks, portable or
 // lowered to XNNPACK, instruction by instruction.
 
-#include "writer/programspec.h"
-#include "writer/transformermodels.h"
+#include "core/writer/programspec.h"
+#include "core/writer/transformermodels.h"
 
 #include <cstdint>
 #include <map>

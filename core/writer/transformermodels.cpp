@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "transformermodels.h"
+#include "core/writer/transformermodels.h"
 
-#include "transformerblocks.h"
+#include "core/writer/transformerblocks.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // attention classifier for the portable CPU backend, and an LLM-like program whose blocks are
 // lowered to XNNPACK (one of them holding thousands of inner nodes) beside small getter methods.
 
-#include "writer/syntheticmodels.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "transformerxnnpack.h"
+#include "core/writer/transformerxnnpack.h"
 
-#include "segmentlayout.h"
-#include "syntheticmodels.h"
-#include "xnnpackwriter.h"
+#include "core/writer/segmentlayout.h"
+#include "core/writer/syntheticmodels.h"
+#include "core/writer/xnnpackwriter.h"
 
 #include <algorithm>
 #include <bit>

@@ -4,8 +4,8 @@
 // The XNNPACK side of the synthetic transformers (transformermodels.h): attention layers as one
 // XNNPACK graph, the way a partitioner lowers whole blocks of an exported model.
 
-#include "writer/programspec.h"
-#include "writer/transformermodels.h"
+#include "core/writer/programspec.h"
+#include "core/writer/transformermodels.h"
 
 #include <cstdint>
 #include <map>

@@ -3,9 +3,9 @@
 // demo.pte and, beside it, the ETDump pair the app attaches by name (demo.etdp + demo.debug.bin,
 // demo.reference.etdp + demo.reference.debug.bin). Run by the app build and installed with it.
 // The only place in core that prints: it is a tool.
-#include "writer/demorun.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
+#include "core/writer/demorun.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <cstdio>
 #include <string>

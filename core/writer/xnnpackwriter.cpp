@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // XNNPACK payloads (facts sheet §3.1): XH00 header, XN01 FlatBuffer, constant data.
-#include "xnnpackwriter.h"
+#include "core/writer/xnnpackwriter.h"
 
-#include "segmentlayout.h"
+#include "core/writer/segmentlayout.h"
 
 #include "xnnpack_generated.h"
 

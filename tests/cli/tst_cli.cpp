@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The headless CLI as a script would use it: exit codes, one-line errors, and the facts of every
 // real sample through `etscope info --json` and `etscope ops`.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
 #include <QFile>
 #include <QProcess>

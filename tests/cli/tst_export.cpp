@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `etscope export`: the GUI's renderer without a display, as CI scripts use it.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -37,12 +37,6 @@ QString sample(const std::string& relative)
     return QString::fromStdString(etscope::test::samplePath(relative));
 }
 
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestExport : public QObject {
@@ -74,7 +68,7 @@ private slots:
         const Run result = run({ QStringLiteral("export"), sample("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("-o"), out, QStringLiteral("--expand"), QStringLiteral("all") });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-        QVERIFY(readFile(out).startsWith(magic));
+        QVERIFY(etscope::test::readFile(out).startsWith(magic));
     }
 
     void svgContainsWhatTheGraphShows()
@@ -84,7 +78,7 @@ private slots:
                          QStringLiteral("-o"), out, QStringLiteral("--expand"), QStringLiteral("XnnpackBackend") })
                      .exitCode,
             0);
-        const QByteArray svg = readFile(out);
+        const QByteArray svg = etscope::test::readFile(out);
         for (const char* text :
             { "XnnpackBackend", "XNNStaticTranspose", "XNNNegate", "addmm.out", "dnf_xnnpack_training.pte — forward" })
             QVERIFY2(svg.contains(text), text);
@@ -94,14 +88,14 @@ private slots:
                          QStringLiteral("-o"), collapsed })
                      .exitCode,
             0);
-        QVERIFY(!readFile(collapsed).contains("XNNNegate"));
+        QVERIFY(!etscope::test::readFile(collapsed).contains("XNNNegate"));
 
         const QString one = m_dir.filePath(QStringLiteral("delegate.svg"));
         QCOMPARE(run({ QStringLiteral("export"), sample("dnf-executorch/dnf_xnnpack_training.pte"),
                          QStringLiteral("-o"), one, QStringLiteral("--delegate"), QStringLiteral("2") })
                      .exitCode,
             0);
-        const QByteArray inner = readFile(one);
+        const QByteArray inner = etscope::test::readFile(one);
         QVERIFY(inner.contains("XNNNegate"));
         QVERIFY(!inner.contains("addmm.out"));
     }
@@ -169,7 +163,7 @@ private slots:
             const QString out = m_dir.filePath(QStringLiteral("opaque.svg"));
             const Run result = run({ QStringLiteral("export"), sample(file), QStringLiteral("-o"), out });
             QVERIFY2(result.exitCode == 0, qPrintable(result.err));
-            QVERIFY(readFile(out).contains("Backend"));
+            QVERIFY(etscope::test::readFile(out).contains("Backend"));
         }
     }
 

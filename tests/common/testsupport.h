@@ -37,6 +37,13 @@ inline std::string testDataPath(const std::string& relative)
     return std::string(ETSCOPE_TEST_DATA_DIR "/") + relative;
 }
 
+/// The whole file, empty when it cannot be read.
+inline QByteArray readFile(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 } // namespace etscope::test
 
 #define ETSCOPE_REQUIRE_SAMPLES()                                                                                      \

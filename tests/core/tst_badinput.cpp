@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Bad input never crashes and never hangs; every error names the file, the reason and, where
 // known, the byte offset. Hostile files are made by damaging real samples in a temporary folder.
-#include "document/document.h"
-#include "testsupport.h"
-#include "util/text.h"
+#include "core/document/document.h"
+#include "core/util/text.h"
+#include "tests/common/testsupport.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Graph invariants on every real program: every consumed value has a producer, or is an input,
 // a constant or a view; edges are well formed; delegate boundaries connect.
-#include "document/document.h"
-#include "graph/flatten.h"
-#include "graph/graphbuilder.h"
-#include "testsupport.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // The operator occurrence table against hand counts. The KernelCall counts were made by
 // decoding each file with flatc and the project's schema and counting instructions per
 // operator by hand; the delegated counts are the XNNPACK node types listed in SOURCES.md.
-#include "document/document.h"
-#include "report/reports.h"
-#include "stats/operatortable.h"
-#include "testsupport.h"
+#include "core/document/document.h"
+#include "core/report/reports.h"
+#include "core/stats/operatortable.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 

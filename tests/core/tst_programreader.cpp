@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every file under ../shared/samples opens with its golden facts (transcribed from SOURCES.md,
 // which was decoded with the upstream schemas), or fails with a clear message.
-#include "document/document.h"
-#include "pte/externaldata.h"
-#include "testsupport.h"
+#include "core/document/document.h"
+#include "core/pte/externaldata.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Table renderers: quoting and escaping rules of each format, typed JSON, atomic writes.
-#include "report/table.h"
-#include "util/atomicfile.h"
-#include "util/jsontext.h"
+#include "core/table/table.h"
+#include "core/util/atomicfile.h"
+#include "core/util/jsontext.h"
 
 #include <QTemporaryDir>
 #include <QTest>

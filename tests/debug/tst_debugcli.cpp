@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The debug side of the CLI as a script would use it: `info` on ETDumps and ETRecords, `ops
 // --etrecord`, and every path of `gap` (exit codes 0/1/2, one-line errors naming the file).
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/etdump.h"
+#include "core/debug/etdump.h"
 
 #include <QFile>
 #include <QProcess>

@@ -2,10 +2,10 @@
 // Does an ETDump belong to the program? Every real ETDump of samples/generated fits the program
 // it was made from (README "How each file was produced"), and dumps of other samples are caught
 // by the kind of disagreement their events show. Debug buffers that are other files are named.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/dumpcheck.h"
-#include "document/document.h"
+#include "core/debug/dumpcheck.h"
+#include "core/document/document.h"
 
 #include <QTest>
 

@@ -2,19 +2,21 @@
 // An ETRecord's serialized programs as graphs (facts sheet §5.2, §5.3): placeholders, call
 // nodes and outputs wired by tensor names; lowered modules as delegate nodes that own their
 // original graph and expand in place; the real sample and a post-lowering graph by hand.
-#include "testsupport.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/edgegraph.h"
-#include "document/etrecordgraphs.h"
-#include "graph/flatten.h"
-#include "report/reports.h"
-#include "stats/operatortable.h"
+#include "core/debug/edgegraph.h"
+#include "core/document/etrecordgraphs.h"
+#include "core/graph/flatten.h"
+#include "core/report/reports.h"
+#include "core/stats/operatortable.h"
 
 #include <QTest>
 
 #include <algorithm>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
 
@@ -83,13 +85,6 @@ const Node& named(const Graph& graph, const std::string& label)
     if (it == graph.nodes.end())
         qFatal("no node %s", label.c_str());
     return *it;
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    if (const auto value = node.attributes.find(name))
-        return std::string(*value);
-    return {};
 }
 
 } // namespace

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The ETDump reader on every real ETDump: the 41 files of samples/generated (facts from their
 // README table) and samples/executorch/etdump.etdp (SOURCES.md), plus bad input.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/etdump.h"
-#include "util/scalartype.h"
+#include "core/debug/etdump.h"
+#include "core/util/scalartype.h"
 
 #include <QTest>
 

@@ -2,16 +2,16 @@
 // Cases no public ETDump covers, made by the project's ETDump and debug-buffer writers
 // (core/writer/debug): round trips of real dumps, the plain (not size-prefixed) form, and runs
 // that differ from a real one by known amounts, with the gap computed by hand.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/dumpcheck.h"
-#include "debug/numericgap.h"
-#include "document/document.h"
-#include "util/scalartype.h"
-#include "writer/debug/etdumpwriter.h"
-#include "writer/demorun.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
+#include "core/debug/dumpcheck.h"
+#include "core/debug/numericgap.h"
+#include "core/document/document.h"
+#include "core/util/scalartype.h"
+#include "core/writer/debug/etdumpwriter.h"
+#include "core/writer/demorun.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <QTest>
 

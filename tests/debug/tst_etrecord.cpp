@@ -2,10 +2,10 @@
 // The ETRecord reader on the real samples/executorch/etrecord.bin (facts from SOURCES.md and the
 // archive's own JSON) and the archive limits. Archives no public file covers (hostile names,
 // zip bombs, a populated delegate_map, lowered modules) are in tst_debugfixtures.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/etrecord.h"
-#include "util/mappedfile.h"
+#include "core/debug/etrecord.h"
+#include "core/util/mappedfile.h"
 
 #include <QTest>
 

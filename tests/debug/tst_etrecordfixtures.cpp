@@ -2,14 +2,14 @@
 // Cases no public ETRecord covers, made by the project's ETRecord writer (core/writer/debug):
 // a post-lowering graph with lowered modules (XNNPACK and an opaque QNN partition), a populated
 // delegate_map and num_outs map, hostile archives, and events joined to nodes through them.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/etrecord.h"
-#include "debug/inspectortable.h"
-#include "debug/numericgap.h"
-#include "debug/runtimeprofile.h"
-#include "document/document.h"
-#include "writer/debug/etrecordwriter.h"
+#include "core/debug/etrecord.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/numericgap.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/document/document.h"
+#include "core/writer/debug/etrecordwriter.h"
 
 #include <QTest>
 

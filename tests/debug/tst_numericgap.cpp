@@ -3,12 +3,12 @@
 // themselves and with the bundled program's expected outputs, and Inspector tables (the §7
 // DataFrame columns, as pandas writes them) mapped onto real programs. Perturbed runs written
 // by the project's ETDump writer are in tst_debugfixtures.
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/debugheat.h"
-#include "debug/inspectortable.h"
-#include "debug/numericgap.h"
-#include "document/document.h"
+#include "core/debug/debugheat.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/numericgap.h"
+#include "core/document/document.h"
 
 #include <QTest>
 

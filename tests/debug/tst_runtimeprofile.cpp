@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Runtime events placed on the program graph and timed: the real ETDumps of samples/generated
 // against the programs they were made from (README "How each file was produced").
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
 
-#include "debug/debugheat.h"
-#include "debug/runtimeprofile.h"
-#include "document/document.h"
+#include "core/debug/debugheat.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/document/document.h"
 
 #include <QTest>
 

@@ -5,17 +5,19 @@
 // end ({"nodes":[{name, kind 0 file / 1 directory, dataRegion{offset,size}, children}]}), root
 // holding model.mlpackage/, metadata.json (inputNames, outputNames, identifier) and
 // debug_info.json; or "CMJR" + {"version","key","functionName"} naming a named-data blob.
-#include "delegates/delegate.h"
-#include "document/document.h"
-#include "testsupport.h"
-#include "writer/programwriter.h"
-#include "writer/vulkan/coremlpayloadwriter.h"
+#include "core/delegates/delegate.h"
+#include "core/document/document.h"
+#include "core/writer/payloads/coremlpayloadwriter.h"
+#include "core/writer/programwriter.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
 #include <algorithm>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 Q_DECLARE_METATYPE(std::vector<std::uint8_t>)
 
@@ -24,22 +26,6 @@ namespace {
 std::vector<std::uint8_t> bytesOf(const std::string& text)
 {
     return { text.begin(), text.end() };
-}
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
-
-bool anyWarning(const DelegateInfo& info, const std::string& text)
-{
-    for (const Warning& w : info.warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
 }
 
 const std::string kManifest = R"({"fileFormatVersion":"1.0.0"})";

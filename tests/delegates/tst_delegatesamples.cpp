@@ -3,35 +3,22 @@
 // delegate inputs/outputs wired to the DelegateCall's own arguments, and the opaque backends
 // described with the facts their headers hold (Ethos-U, VGF, QNN, OpenVINO). The expected
 // numbers were read off the sample bytes by hand (hex dumps), not produced by ETScope.
-#include "document/document.h"
-#include "graph/flatten.h"
-#include "testsupport.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
 #include <map>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 Q_DECLARE_METATYPE(std::string)
 Q_DECLARE_METATYPE(std::vector<Attribute>)
 
 namespace {
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    if (const auto value = node.attributes.find(name))
-        return std::string(*value);
-    return "(no attribute '" + name + "')";
-}
 
 std::map<std::string, int> operatorTypes(const Graph& graph)
 {

@@ -5,9 +5,9 @@
 // could be decoded it says why in a warning. The mutations follow the layouts of facts sheet
 // §3.1 (XH00 sizes at 14 and 22), §3.4 (vela block size at 16, QNN binary size at 12) and the
 // headers the decoders read (VGF sections at 16.., OpenVINO offsets at 0..47).
-#include "delegates/delegate.h"
-#include "document/document.h"
-#include "testsupport.h"
+#include "core/delegates/delegate.h"
+#include "core/document/document.h"
+#include "tests/common/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QTest>

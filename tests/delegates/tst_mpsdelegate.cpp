@@ -3,31 +3,17 @@
 // as no public MPS-delegated .pte exists. Layout per facts sheet §3.3: "MP00" at bytes 4–7,
 // constant-segment offset and size at 8 and 16, the MPSGraph FlatBuffer from byte 24 with its own
 // "MP00" at 28; node tags 7 MPSAdd, 9 MPSMul, 53 MPSMatMul; MPSDataType 2 = f32, 1 = f16.
-#include "delegates/delegate.h"
-#include "testsupport.h"
-#include "writer/vulkan/mpspayloadwriter.h"
+#include "core/delegates/delegate.h"
+#include "core/writer/payloads/mpspayloadwriter.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
-
-bool anyWarning(const DelegateInfo& info, const std::string& text)
-{
-    for (const Warning& w : info.warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 {

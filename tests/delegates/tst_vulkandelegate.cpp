@@ -5,41 +5,20 @@
 // BoolList, ValueList, String, SymInt; call args = schema args + one output id (a ValueList for
 // multi-output calls); input_ids[i] ↔ DelegateCall args[i], output_ids[j] ↔ args[n_in + j];
 // node_id is the delegate debug id (§2.3).
-#include "delegates/delegate.h"
-#include "document/document.h"
-#include "graph/flatten.h"
-#include "testsupport.h"
-#include "writer/programwriter.h"
-#include "writer/vulkan/vulkanpayloadwriter.h"
+#include "core/delegates/delegate.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
+#include "core/writer/payloads/vulkanpayloadwriter.h"
+#include "core/writer/programwriter.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    if (const auto value = node.attributes.find(name))
-        return std::string(*value);
-    return "(no attribute '" + name + "')";
-}
-
-const Node* nodeWithValue(const Graph& graph, NodeKind kind, std::int32_t value)
-{
-    for (const Node& node : graph.nodes)
-        if (node.kind == kind && node.value.value == value)
-            return &node;
-    return nullptr;
-}
 
 const Node* operatorNamed(const Graph& graph, const std::string& name)
 {
@@ -168,14 +147,6 @@ DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::strin
     ref.backendId = backendId;
     ref.payload = { 0, payload.size() };
     return describePayload(empty, ref, payload, {}, "fixture");
-}
-
-bool anyWarning(const DelegateInfo& info, const std::string& text)
-{
-    for (const Warning& w : info.warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
 }
 
 } // namespace

@@ -4,40 +4,19 @@
 // constant buffers, every node type of the union with its ports (facts sheet §3.1 parameter
 // tables), per-channel / per-group / per-token quantization, node types from the future and
 // values that point nowhere.
-#include "delegates/delegate.h"
-#include "testsupport.h"
-#include "writer/xnnpackwriter.h"
+#include "core/delegates/delegate.h"
+#include "core/writer/xnnpackwriter.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
 #include <map>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
-
-std::string attribute(const Node& node, const std::string& name)
-{
-    if (const auto value = node.attributes.find(name))
-        return std::string(*value);
-    return "(no attribute '" + name + "')";
-}
-
-bool anyWarning(const DelegateInfo& info, const std::string& text)
-{
-    for (const Warning& w : info.warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
 
 DelegateInfo describe(const XnnGraphSpec& graph, const XnnWriteOptions& options = {})
 {

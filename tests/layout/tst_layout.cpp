@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Graphviz layout through core/layout: geometry is plain, y points down, clusters hold their
 // members, edges run from their source to their target.
-#include "layout/edgeroute.h"
-#include "layout/graphlayout.h"
-#include "layout/layoutwire.h"
-#include "layout/openinglayout.h"
-#include "layout/rankdepth.h"
-#include "testsupport.h"
+#include "core/layout/edgeroute.h"
+#include "core/layout/graphlayout.h"
+#include "core/layout/layoutwire.h"
+#include "core/layout/openinglayout.h"
+#include "core/layout/rankdepth.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Every item model under QAbstractItemModelTester, plus the operator table's sorting rules
 // (Total stays last in both orders) and filtering, on real samples.
-#include "document/document.h"
-#include "graph/search.h"
-#include "models/heatmapmodel.h"
-#include "models/operatortablemodel.h"
-#include "models/propertiesmodel.h"
-#include "models/searchmodel.h"
-#include "stats/operatortable.h"
-#include "testsupport.h"
+#include "core/document/document.h"
+#include "core/graph/search.h"
+#include "core/stats/operatortable.h"
+#include "tests/common/testsupport.h"
+#include "ui/models/heatmapmodel.h"
+#include "ui/models/operatortablemodel.h"
+#include "ui/models/propertiesmodel.h"
+#include "ui/models/searchmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

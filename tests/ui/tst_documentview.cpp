@@ -2,23 +2,23 @@
 // The desktop app offscreen, as a user drives it: open samples, expand and collapse delegates,
 // open one in its own tab, sort/filter the operator table, select a row and see the nodes
 // highlighted, search, and export pictures and tables.
-#include "document/debugsession.h"
-#include "document/documentcontroller.h"
-#include "graph/graphscene.h"
-#include "graph/graphview.h"
-#include "models/heatmapmodel.h"
-#include "models/operatortablemodel.h"
-#include "models/propertiesmodel.h"
-#include "models/searchmodel.h"
-#include "testsupport.h"
-#include "widgets/documentview.h"
-#include "widgets/heatmappanel.h"
-#include "widgets/mainwindow.h"
-#include "widgets/operatorpanel.h"
-#include "writer/demorun.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
-#include "writer/transformermodels.h"
+#include "core/writer/demorun.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
+#include "core/writer/transformermodels.h"
+#include "tests/common/testsupport.h"
+#include "ui/document/debugsession.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/graphview.h"
+#include "ui/models/heatmapmodel.h"
+#include "ui/models/operatortablemodel.h"
+#include "ui/models/propertiesmodel.h"
+#include "ui/models/searchmodel.h"
+#include "ui/widgets/documentview.h"
+#include "ui/widgets/heatmappanel.h"
+#include "ui/widgets/mainwindow.h"
+#include "ui/widgets/operatorpanel.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -77,12 +77,6 @@ int delegateCount(const Graph& graph)
 {
     return static_cast<int>(std::count_if(
         graph.nodes.begin(), graph.nodes.end(), [](const Node& n) { return n.kind == NodeKind::Delegate; }));
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace
@@ -349,9 +343,9 @@ private slots:
         QVERIFY2(f.view->exportImage(png, &error), qPrintable(error));
         QVERIFY2(f.view->exportImage(svg, &error), qPrintable(error));
         QVERIFY2(f.view->exportImage(pdf, &error), qPrintable(error));
-        QVERIFY(readFile(png).startsWith("\x89PNG\r\n\x1a\n"));
-        QVERIFY(readFile(pdf).startsWith("%PDF-"));
-        const QByteArray svgText = readFile(svg);
+        QVERIFY(etscope::test::readFile(png).startsWith("\x89PNG\r\n\x1a\n"));
+        QVERIFY(etscope::test::readFile(pdf).startsWith("%PDF-"));
+        const QByteArray svgText = etscope::test::readFile(svg);
         QVERIFY(svgText.contains("<svg"));
         for (const char* text : { "XnnpackBackend", "XNNFullyConnected", "XNNMultiply", "select_copy.int_out",
                  "index_select.out", "stress_mlp.pte" })
@@ -362,14 +356,14 @@ private slots:
         const QString csv = dir.filePath(QStringLiteral("ops.csv"));
         f.view->operatorPanel()->proxy()->sort(OperatorTableModel::Delegated, Qt::DescendingOrder);
         QVERIFY2(f.view->exportTable(csv, TableFormat::Csv, &error), qPrintable(error));
-        const QList<QByteArray> lines = readFile(csv).trimmed().split('\n');
+        const QList<QByteArray> lines = etscope::test::readFile(csv).trimmed().split('\n');
         QCOMPARE(
             lines.first(), QByteArray("op_type,occurrences_in_delegated_graphs,occurrences_in_non_delegated_graphs"));
         QCOMPARE(lines.at(1), QByteArray("XNNFullyConnected,10,0")); // in the order shown
         QCOMPARE(lines.last(), QByteArray("Total,15,12"));
         const QString md = dir.filePath(QStringLiteral("ops.md"));
         QVERIFY(f.view->exportTable(md, TableFormat::Markdown, &error));
-        QVERIFY(readFile(md).contains("Total delegated subgraphs: 2"));
+        QVERIFY(etscope::test::readFile(md).contains("Total delegated subgraphs: 2"));
         QVERIFY(f.view->printout().contains(QStringLiteral("backend_id: XnnpackBackend")));
     }
 
@@ -408,14 +402,14 @@ private slots:
         QString error;
         QVERIFY2(
             f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.png")), &error), qPrintable(error));
-        QVERIFY(readFile(dir.filePath(QStringLiteral("heat.png"))).startsWith("\x89PNG"));
+        QVERIFY(etscope::test::readFile(dir.filePath(QStringLiteral("heat.png"))).startsWith("\x89PNG"));
         QVERIFY2(
             f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.svg")), &error), qPrintable(error));
-        QVERIFY(readFile(dir.filePath(QStringLiteral("heat.svg"))).contains("index_select.out"));
+        QVERIFY(etscope::test::readFile(dir.filePath(QStringLiteral("heat.svg"))).contains("index_select.out"));
         QVERIFY(
             f.view->heatmapPanel()->exportTable(dir.filePath(QStringLiteral("heat.csv")), TableFormat::Csv, &error));
-        QVERIFY(
-            readFile(dir.filePath(QStringLiteral("heat.csv"))).startsWith("node,top_node,inner_node,instruction\n"));
+        QVERIFY(etscope::test::readFile(dir.filePath(QStringLiteral("heat.csv")))
+                    .startsWith("node,top_node,inner_node,instruction\n"));
         QVERIFY(!f.view->heatmapPanel()->exportImage(dir.filePath(QStringLiteral("heat.pdf")), &error));
     }
 

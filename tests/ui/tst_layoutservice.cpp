@@ -2,8 +2,8 @@
 // The layout service runs Graphviz in helper processes (etscope --layout-worker): the same
 // geometry as in process, Cancel kills a running layout, a crash is retried with safer
 // attributes, and no helper means layouts still happen in process.
-#include "document/layoutservice.h"
-#include "testsupport.h"
+#include "tests/common/testsupport.h"
+#include "ui/document/layoutservice.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

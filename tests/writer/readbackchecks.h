@@ -3,9 +3,9 @@
 
 // Checks on a program read back through openDocument, for tests of the synthetic generators.
 
-#include "document/document.h"
-#include "graph/graph.h"
-#include "stats/operatortable.h"
+#include "core/document/document.h"
+#include "core/graph/graph.h"
+#include "core/stats/operatortable.h"
 
 #include <QString>
 #include <QStringList>

@@ -2,17 +2,17 @@
 // The .ptd and .bpte writers, read back by the real readers. Fixtures follow facts sheet §1.9
 // (FT01 + FH01 named-data layout, external tensors resolved by fully qualified name) and §6
 // (BundledProgram BP08 with the program embedded in place).
-#include "testsupport.h"
-#include "writertestsupport.h"
+#include "tests/common/testsupport.h"
+#include "tests/writer/writertestsupport.h"
 
-#include "document/document.h"
-#include "pte/bundledprogram.h"
-#include "pte/externaldata.h"
-#include "util/text.h"
-#include "writer/bundledprogramwriter.h"
-#include "writer/externaldatawriter.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
+#include "core/document/document.h"
+#include "core/pte/bundledprogram.h"
+#include "core/pte/externaldata.h"
+#include "core/util/text.h"
+#include "core/writer/bundledprogramwriter.h"
+#include "core/writer/externaldatawriter.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Long methods cut into groups: every instruction in exactly one run, cuts between transformer
 // blocks, closed groups drawn as one box with their edges merged, open groups as a frame.
-#include "graph/flatten.h"
-#include "graph/grouping.h"
-#include "layout/rankdepth.h"
-#include "writer/transformermodels.h"
-#include "writertestsupport.h"
+#include "core/graph/flatten.h"
+#include "core/graph/grouping.h"
+#include "core/layout/rankdepth.h"
+#include "core/writer/transformermodels.h"
+#include "tests/writer/writertestsupport.h"
 
 #include <QTest>
 

@@ -2,11 +2,11 @@
 // Programs written by core/writer read back through the real reader with every fact intact.
 // Fixtures follow facts sheet §1.1–1.4: layout and extended header (§1.1, §1.2), segments and
 // their order/alignment (§1.3), the schema tables and the tensor storage rules (§1.4).
-#include "testsupport.h"
-#include "writertestsupport.h"
+#include "tests/common/testsupport.h"
+#include "tests/writer/writertestsupport.h"
 
-#include "util/text.h"
-#include "writer/programwriter.h"
+#include "core/util/text.h"
+#include "core/writer/programwriter.h"
 
 #include <QTest>
 

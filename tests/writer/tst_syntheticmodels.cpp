@@ -3,15 +3,15 @@
 // openDocument: the operator table equals the counts they were built with, and their graphs
 // keep the invariants. The programs follow facts sheet §1.3–1.7 (out-variant KernelCall args,
 // DelegateCall inputs then outputs) and §3.1 for their XNNPACK partitions.
-#include "testsupport.h"
-#include "writertestsupport.h"
+#include "tests/common/testsupport.h"
+#include "tests/writer/writertestsupport.h"
 
-#include "document/document.h"
-#include "graph/graphbuilder.h"
-#include "stats/operatortable.h"
-#include "writer/demorun.h"
-#include "writer/programwriter.h"
-#include "writer/syntheticmodels.h"
+#include "core/document/document.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "core/stats/operatortable.h"
+#include "core/writer/demorun.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 
 #include <QDir>
 #include <QProcess>

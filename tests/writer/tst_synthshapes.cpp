@@ -4,15 +4,15 @@
 // block order, residuals and the shared scale constant are real graph edges, planned activations
 // are never overwritten while still to be read, and the LLM's large XNNPACK call decodes to the
 // requested number of inner nodes beside its getter methods.
-#include "readbackchecks.h"
-#include "testsupport.h"
-#include "writertestsupport.h"
+#include "tests/common/testsupport.h"
+#include "tests/writer/readbackchecks.h"
+#include "tests/writer/writertestsupport.h"
 
-#include "document/document.h"
-#include "graph/graphbuilder.h"
-#include "stats/operatortable.h"
-#include "writer/programwriter.h"
-#include "writer/transformermodels.h"
+#include "core/document/document.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "core/stats/operatortable.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/transformermodels.h"
 
 #include <QFile>
 #include <QProcess>

@@ -2,14 +2,15 @@
 // XNNPACK payloads written by core/writer decode, through the real decoder, to the inner graph
 // they describe. Fixtures follow facts sheet §3.1: XH00 header, XN01/XN00 FlatBuffer, constant
 // data (entry 0 reserved), external ids = positions in the DelegateCall args.
-#include "testsupport.h"
-#include "writertestsupport.h"
+#include "tests/common/graphchecks.h"
+#include "tests/common/testsupport.h"
+#include "tests/writer/writertestsupport.h"
 
-#include "delegates/delegate.h"
-#include "graph/graphbuilder.h"
-#include "util/text.h"
-#include "writer/programwriter.h"
-#include "writer/xnnpackwriter.h"
+#include "core/delegates/delegate.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "core/util/text.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/xnnpackwriter.h"
 
 #include <QTest>
 
@@ -19,6 +20,7 @@
 #include <set>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
 
@@ -30,13 +32,6 @@ std::vector<std::uint8_t> pattern(std::size_t size, std::uint8_t start)
     return bytes;
 }
 
-std::string attribute(const Node& node, const std::string& name)
-{
-    if (const auto value = node.attributes.find(name))
-        return std::string(*value);
-    return "(absent)";
-}
-
 /// True when some attribute value of `node` contains every one of `needles` (the decoder's
 /// wording is its own; the facts in it are what the writer controls).
 bool mentions(const Node& node, std::initializer_list<const char*> needles)
@@ -45,14 +40,6 @@ bool mentions(const Node& node, std::initializer_list<const char*> needles)
         return std::all_of(needles.begin(), needles.end(),
             [&](const char* needle) { return a.value.find(needle) != std::string::npos; });
     });
-}
-
-const Node* nodeWithValue(const Graph& graph, NodeKind kind, std::uint32_t id)
-{
-    for (const Node& node : graph.nodes)
-        if (node.kind == kind && node.value.value == static_cast<std::int32_t>(id))
-            return &node;
-    return nullptr;
 }
 
 /// The delegate of a one-delegate program, described by the real decoder.

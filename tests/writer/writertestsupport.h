@@ -4,11 +4,11 @@
 // Helpers shared by the writer tests: write with the project's writers, read back with the real
 // readers, and compare byte ranges.
 
-#include "document/document.h"
-#include "pte/program.h"
-#include "util/mappedfile.h"
-#include "util/result.h"
-#include "writer/programwriter.h"
+#include "core/document/document.h"
+#include "core/pte/program.h"
+#include "core/util/mappedfile.h"
+#include "core/util/result.h"
+#include "core/writer/programwriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>

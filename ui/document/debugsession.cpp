@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "debugsession.h"
+#include "ui/document/debugsession.h"
 
-#include "debug/debugheat.h"
-#include "debug/dumpcheck.h"
-#include "debug/eventmapper.h"
-#include "debug/runtimeprofile.h"
-#include "document/etrecordgraphs.h"
+#include "core/debug/debugheat.h"
+#include "core/debug/dumpcheck.h"
+#include "core/debug/eventmapper.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/document/etrecordgraphs.h"
 
 #include <QDir>
 #include <QFileInfo>

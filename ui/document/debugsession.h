@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debug/etdump.h"
-#include "debug/etrecord.h"
-#include "debug/inspectortable.h"
-#include "debug/numericgap.h"
-#include "document/document.h"
-#include "report/heattable.h"
-#include "stats/operatortable.h"
+#include "core/debug/etdump.h"
+#include "core/debug/etrecord.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/numericgap.h"
+#include "core/document/document.h"
+#include "core/stats/operatortable.h"
+#include "core/table/heattable.h"
 
 #include <QString>
 

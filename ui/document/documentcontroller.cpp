@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "documentcontroller.h"
+#include "ui/document/documentcontroller.h"
 
-#include "document/etrecordgraphs.h"
-#include "layoutservice.h"
-#include "timings.h"
-#include "whenfinished.h"
+#include "core/document/etrecordgraphs.h"
+#include "ui/document/layoutservice.h"
+#include "ui/document/timings.h"
+#include "ui/document/whenfinished.h"
 
-#include "layout/graphlayout.h"
+#include "core/layout/graphlayout.h"
 
 #include <QFileInfo>
 #include <QPointer>

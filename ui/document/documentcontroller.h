@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debugsession.h"
-#include "document/document.h"
-#include "graph/presentation.h"
+#include "core/document/document.h"
+#include "ui/document/debugsession.h"
+#include "ui/models/presentation.h"
 
 #include <QElapsedTimer>
 #include <QHash>

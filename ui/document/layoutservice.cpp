@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "layoutservice.h"
+#include "ui/document/layoutservice.h"
 
-#include "layout/layoutwire.h"
-#include "whenfinished.h"
+#include "core/layout/layoutwire.h"
+#include "ui/document/whenfinished.h"
 
 #include <QProcess>
 #include <QThreadPool>

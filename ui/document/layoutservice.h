@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "layout/graphlayout.h"
+#include "core/layout/graphlayout.h"
 
 #include <QObject>
 #include <QPointer>

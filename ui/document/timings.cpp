@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "timings.h"
+#include "ui/document/timings.h"
 
 #include <QTimer>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "graphitems.h"
-#include "scenerenderer.h"
+#include "ui/graph/graphitems.h"
+#include "ui/graph/scenerenderer.h"
 
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>

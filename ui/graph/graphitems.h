@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/flatten.h"
-#include "nodestyle.h"
+#include "core/graph/flatten.h"
+#include "ui/models/nodestyle.h"
 
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "graphscene.h"
+#include "ui/graph/graphscene.h"
 
-#include "util/text.h"
+#include "core/util/text.h"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QPainterPath>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graphitems.h"
-#include "presentation.h"
+#include "ui/graph/graphitems.h"
+#include "ui/models/presentation.h"
 
 #include <QGraphicsScene>
 #include <QHash>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "graphview.h"
+#include "ui/graph/graphview.h"
 
 #include <QMouseEvent>
 #include <QScrollBar>

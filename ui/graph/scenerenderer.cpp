@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "scenerenderer.h"
+#include "ui/graph/scenerenderer.h"
 
-#include "nodestyle.h"
-#include "presentation.h"
-#include "util/atomicfile.h"
+#include "core/util/atomicfile.h"
+#include "ui/models/nodestyle.h"
+#include "ui/models/presentation.h"
 
 #include <QBuffer>
 #include <QFileInfo>

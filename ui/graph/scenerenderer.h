@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "util/result.h"
+#include "core/util/result.h"
 
 #include <QByteArray>
 #include <QColor>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "heatmapmodel.h"
+#include "ui/models/heatmapmodel.h"
 
 #include <algorithm>
 #include <cmath>

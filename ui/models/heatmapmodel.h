@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "report/heattable.h"
+#include "core/table/heattable.h"
 
 #include <QAbstractTableModel>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "operatortablemodel.h"
+#include "ui/models/operatortablemodel.h"
 
 #include <QFont>
 

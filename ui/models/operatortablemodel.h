@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "stats/operatortable.h"
+#include "core/stats/operatortable.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "propertiesmodel.h"
+#include "ui/models/propertiesmodel.h"
 
-#include "debug/edgegraph.h"
+#include "core/debug/edgegraph.h"
 
-#include "graph/graphbuilder.h"
-#include "util/scalartype.h"
-#include "util/text.h"
+#include "core/methodgraph/graphbuilder.h"
+#include "core/util/scalartype.h"
+#include "core/util/text.h"
 
 #include <set>
 

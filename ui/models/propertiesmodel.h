@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "document/document.h"
-#include "graph/flatten.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
 
 #include <QStandardItemModel>
 

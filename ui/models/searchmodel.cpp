@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "searchmodel.h"
+#include "ui/models/searchmodel.h"
 
 namespace etscope::ui {
 

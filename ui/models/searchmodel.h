@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/search.h"
+#include "core/graph/search.h"
 
 #include <QAbstractListModel>
 

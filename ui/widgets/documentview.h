@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/flatten.h"
-#include "graph/presentation.h"
-#include "report/heattable.h"
-#include "report/table.h"
+#include "core/graph/flatten.h"
+#include "core/table/heattable.h"
+#include "core/table/table.h"
+#include "ui/models/presentation.h"
 
 #include <QWidget>
 

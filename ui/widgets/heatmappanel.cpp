@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "heatmappanel.h"
+#include "ui/widgets/heatmappanel.h"
 
-#include "graph/nodestyle.h"
-#include "graph/scenerenderer.h"
-#include "util/atomicfile.h"
+#include "core/util/atomicfile.h"
+#include "ui/graph/scenerenderer.h"
+#include "ui/models/nodestyle.h"
 
 #include <QBuffer>
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/flatten.h"
-#include "models/heatmapmodel.h"
+#include "core/graph/flatten.h"
+#include "ui/models/heatmapmodel.h"
 
 #include <QWidget>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "mainwindow.h"
+#include "ui/widgets/mainwindow.h"
 
-#include "document/documentcontroller.h"
-#include "documentview.h"
-#include "graph/graphview.h"
-#include "operatorpanel.h"
-#include "util/text.h"
+#include "core/util/text.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/graph/graphview.h"
+#include "ui/widgets/documentview.h"
+#include "ui/widgets/operatorpanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/presentation.h"
+#include "ui/models/presentation.h"
 
 #include <QMainWindow>
 #include <QStringList>

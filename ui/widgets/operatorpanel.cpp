@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "operatorpanel.h"
+#include "ui/widgets/operatorpanel.h"
 
-#include "models/operatortablemodel.h"
+#include "ui/models/operatortablemodel.h"
 
 #include <QApplication>
 #include <QClipboard>

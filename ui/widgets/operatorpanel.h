@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "report/table.h"
-#include "stats/operatortable.h"
+#include "core/stats/operatortable.h"
+#include "core/table/table.h"
 
 #include <QWidget>
 

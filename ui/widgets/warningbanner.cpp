@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "warningbanner.h"
+#include "ui/widgets/warningbanner.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>

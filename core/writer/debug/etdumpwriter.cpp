@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "etdumpwriter.h"
+#include "core/writer/debug/etdumpwriter.h"
 
-#include "util/scalartype.h"
+#include "core/util/scalartype.h"
 
 #include <etdump_generated.h>
 

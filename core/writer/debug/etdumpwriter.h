@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debug/etdump.h"
+#include "core/debug/etdump.h"
 
 #include <cstdint>
 #include <span>

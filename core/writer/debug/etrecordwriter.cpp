@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "etrecordwriter.h"
+#include "core/writer/debug/etrecordwriter.h"
 
 #include <zip.h>
 

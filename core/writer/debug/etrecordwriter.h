@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "debug/etrecord.h"
+#include "core/debug/etrecord.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "delegates/delegate.h"
-#include "graph.h"
-#include "pte/program.h"
+#include "core/delegates/delegate.h"
+#include "core/graph/graph.h"
+#include "core/pte/program.h"
 
 #include <map>
 #include <span>

@@ -3,7 +3,7 @@
 // "VH00", uint16 header length 30, uint32 flatbuffer offset (32) and size, uint32 offset of the
 // constant bytes (16-aligned) and uint64 their size, zero padding to 32; then the VkGraph
 // FlatBuffer (identifier VK00) padded to 16, then the constant bytes padded to 16.
-#include "vulkanpayloadwriter.h"
+#include "core/writer/payloads/vulkanpayloadwriter.h"
 
 #include "vulkan_generated.h"
 

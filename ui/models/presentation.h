@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "document/document.h"
-#include "graph/flatten.h"
-#include "layout/graphlayout.h"
-#include "layout/openinglayout.h"
+#include "core/document/document.h"
+#include "core/graph/flatten.h"
+#include "core/layout/graphlayout.h"
+#include "core/layout/openinglayout.h"
 
 #include <QSizeF>
 #include <QString>

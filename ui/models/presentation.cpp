@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "presentation.h"
+#include "ui/models/presentation.h"
 
-#include "nodestyle.h"
-#include "util/text.h"
+#include "core/util/text.h"
+#include "ui/models/nodestyle.h"
 
 #include <QFontMetricsF>
 #include <QStringList>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "nodestyle.h"
+#include "ui/models/nodestyle.h"
 
 #include <QHash>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "table.h"
-#include "util/jsontext.h"
+#include "core/table/table.h"
+#include "core/util/jsontext.h"
 
 #include <nlohmann/json.hpp>
 

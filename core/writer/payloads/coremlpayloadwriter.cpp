@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "coremlpayloadwriter.h"
+#include "core/writer/payloads/coremlpayloadwriter.h"
 
 #include <nlohmann/json.hpp>
 

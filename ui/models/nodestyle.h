@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/graph.h"
+#include "core/graph/graph.h"
 
 #include <QColor>
 #include <QFont>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "heattable.h"
+#include "core/table/heattable.h"
 
 #include <algorithm>
 #include <cmath>

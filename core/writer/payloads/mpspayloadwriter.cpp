@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "mpspayloadwriter.h"
+#include "core/writer/payloads/mpspayloadwriter.h"
 
 #include "mps_generated.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "graph/flatten.h"
-#include "table.h"
+#include "core/graph/flatten.h"
+#include "core/table/table.h"
 
 #include <optional>
 #include <string>

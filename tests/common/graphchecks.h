@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Lookups tests make on decoded delegates and graphs. For tests that link core.
+
+#include "core/delegates/delegate.h"
+#include "core/graph/graph.h"
+
+#include <cstdint>
+#include <string>
+
+namespace etscope::test {
+
+/// A delegate fact's value, or a text naming the missing fact (so a QCOMPARE shows it).
+inline std::string fact(const core::DelegateInfo& info, const std::string& name)
+{
+    for (const core::Attribute& a : info.facts)
+        if (a.name == name)
+            return a.value;
+    return "(no fact '" + name + "')";
+}
+
+/// A node attribute's value, or a text naming the missing attribute.
+inline std::string attribute(const core::Node& node, const std::string& name)
+{
+    if (const auto value = node.attributes.find(name))
+        return std::string(*value);
+    return "(no attribute '" + name + "')";
+}
+
+/// True when some warning of the delegate contains `text`.
+inline bool anyWarning(const core::DelegateInfo& info, const std::string& text)
+{
+    for (const core::Warning& w : info.warnings)
+        if (w.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+/// The first node of `kind` that stands for value `value`, nullptr when none does.
+inline const core::Node* nodeWithValue(const core::Graph& graph, core::NodeKind kind, std::int64_t value)
+{
+    for (const core::Node& node : graph.nodes)
+        if (node.kind == kind && node.value.value == value)
+            return &node;
+    return nullptr;
+}
+
+} // namespace etscope::test
