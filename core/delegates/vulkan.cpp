@@ -4,6 +4,7 @@
 // calls; the call's node_id is the delegate debug id the runtime logs (§2.3).
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/delegates/payloadheader.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 #include "vulkan_generated.h"
@@ -17,7 +18,6 @@ namespace fbv = etscope::fb::vulkan;
 
 namespace {
 
-constexpr std::size_t kHeaderLength = 30;
 constexpr std::size_t kListPreview = 16; ///< literal list items shown before "…"
 
 std::string dataTypeName(int type)
@@ -441,36 +441,14 @@ bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
     std::span<const std::uint8_t> flatbuffer = payload;
     std::optional<std::span<const std::uint8_t>> bytes;
     std::string unknownBytes = "no VH00 header, so the constant bytes cannot be located";
-    if (std::memcmp(payload.data() + 4, "VH00", 4) == 0) {
-        if (payload.size() < kHeaderLength)
-            return fail("the VH00 header is truncated: " + std::to_string(payload.size()) + " of 30 bytes");
-        const std::uint16_t headerLength = readLe16(payload.data() + 8);
-        const std::uint32_t fbOffset = readLe32(payload.data() + 10);
-        const std::uint32_t fbSize = readLe32(payload.data() + 14);
-        const std::uint32_t bytesOffset = readLe32(payload.data() + 18);
-        const std::uint64_t bytesSize = readLe64(payload.data() + 22);
-        info.facts.push_back({ "header", "VH00, length " + std::to_string(headerLength) });
-        info.facts.push_back(
-            { "graph bytes", std::to_string(fbSize) + " at payload offset " + std::to_string(fbOffset) });
-        info.facts.push_back(
-            { "constant bytes", std::to_string(bytesSize) + " at payload offset " + std::to_string(bytesOffset) });
-        if (headerLength < kHeaderLength)
-            return fail("VH00 header length " + std::to_string(headerLength) + " is below 30", 8);
-        if (!detail::rangeInside(payload.size(), fbOffset, fbSize) || fbOffset < kHeaderLength)
-            return fail("the VH00 header places the graph outside the payload (offset " + std::to_string(fbOffset)
-                    + ", size " + std::to_string(fbSize) + ", payload " + std::to_string(payload.size()) + ")",
-                10);
-        flatbuffer = payload.subspan(fbOffset, fbSize);
-        if (detail::rangeInside(payload.size(), bytesOffset, bytesSize)) {
-            bytes = payload.subspan(bytesOffset, static_cast<std::size_t>(bytesSize));
-        } else {
+    if (hasPayloadHeader(payload, "VH00")) {
+        const auto header = readPayloadHeader(context, info, "VH00", "constant bytes");
+        if (!header)
+            return false;
+        flatbuffer = header->graph;
+        bytes = header->constants;
+        if (!bytes)
             unknownBytes = "the header's constant range is damaged";
-            // The graph is still readable; only constant locations become unknown.
-            context.warn(info,
-                "the VH00 header places the constant bytes outside the payload (offset " + std::to_string(bytesOffset)
-                    + ", size " + std::to_string(bytesSize) + ")",
-                18);
-        }
     } else {
         info.facts.push_back({ "header", "none (bare VK00 FlatBuffer)" });
     }

@@ -4,6 +4,7 @@
 // position in the outer DelegateCall arguments (external_id).
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/delegates/payloadheader.h"
 #include "core/delegates/xnnpacknodes.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
@@ -62,7 +63,9 @@ std::string flagsText(std::uint32_t flags)
 /// Reads the XNNPACK graph of one payload into an inner Graph.
 class XnnpackReader {
 public:
-    XnnpackReader(const DelegateContext& context, const fbx::XNNGraph& root, std::span<const std::uint8_t> constantData)
+    /// `constantData`: the constant area; nullopt when the header's range for it is damaged.
+    XnnpackReader(const DelegateContext& context, const fbx::XNNGraph& root,
+        std::optional<std::span<const std::uint8_t>> constantData)
         : m_context(context)
         , m_root(root)
         , m_constantData(constantData)
@@ -90,7 +93,7 @@ private:
 
     const DelegateContext& m_context;
     const fbx::XNNGraph& m_root;
-    std::span<const std::uint8_t> m_constantData;
+    std::optional<std::span<const std::uint8_t>> m_constantData;
     std::shared_ptr<Graph> m_graph = std::make_shared<Graph>();
     std::map<std::uint32_t, XValueFacts> m_values; ///< by id_out (normally the position; never assumed)
     std::map<std::uint32_t, NodeId> m_producer;
@@ -111,9 +114,12 @@ std::string XnnpackReader::constantText(std::uint32_t index) const
             return "named data '" + key + "', "
                 + (size ? std::to_string(*size) + " bytes" : "not found in the program or an attached .ptd");
         }
-        const bool inside = detail::rangeInside(m_constantData.size(), entry->offset(), entry->size());
-        return std::to_string(entry->size()) + " bytes at constant-data offset " + std::to_string(entry->offset())
-            + (inside ? "" : " (outside the constant data!)");
+        const std::string text
+            = std::to_string(entry->size()) + " bytes at constant-data offset " + std::to_string(entry->offset());
+        if (!m_constantData)
+            return text + " (the header's constant range is damaged)";
+        const bool inside = detail::rangeInside(m_constantData->size(), entry->offset(), entry->size());
+        return text + (inside ? "" : " (outside the constant data!)");
     }
     const auto* legacy = m_root.constant_buffer();
     if (legacy && index < legacy->size()) {
@@ -450,34 +456,14 @@ bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
         return fail("payload of " + std::to_string(payload.size()) + " bytes is too small for an XNNPACK graph");
 
     std::span<const std::uint8_t> flatbuffer = payload;
-    std::span<const std::uint8_t> constantData;
-    bool hasHeader = false;
-    if (std::memcmp(payload.data() + 4, "XH00", 4) == 0) {
-        if (payload.size() < 30)
-            return fail("the XH00 header is truncated");
-        hasHeader = true;
-        const std::uint16_t headerLength = readLe16(payload.data() + 8);
-        const std::uint32_t fbOffset = readLe32(payload.data() + 10);
-        const std::uint32_t fbSize = readLe32(payload.data() + 14);
-        const std::uint32_t cdOffset = readLe32(payload.data() + 18);
-        const std::uint64_t cdSize = readLe64(payload.data() + 22);
-        info.facts.push_back({ "header", "XH00, length " + std::to_string(headerLength) });
-        info.facts.push_back(
-            { "graph bytes", std::to_string(fbSize) + " at payload offset " + std::to_string(fbOffset) });
-        info.facts.push_back(
-            { "constant data bytes", std::to_string(cdSize) + " at payload offset " + std::to_string(cdOffset) });
-        if (headerLength < 30)
-            return fail("XH00 header length " + std::to_string(headerLength) + " is below 30", 8);
-        if (!detail::rangeInside(payload.size(), fbOffset, fbSize))
-            return fail("the XH00 header places the graph outside the payload (offset " + std::to_string(fbOffset)
-                    + ", size " + std::to_string(fbSize) + ", payload " + std::to_string(payload.size()) + ")",
-                10);
-        if (!detail::rangeInside(payload.size(), cdOffset, cdSize))
-            return fail("the XH00 header places constant data outside the payload (offset " + std::to_string(cdOffset)
-                    + ", size " + std::to_string(cdSize) + ")",
-                18);
-        flatbuffer = payload.subspan(fbOffset, fbSize);
-        constantData = payload.subspan(cdOffset, static_cast<std::size_t>(cdSize));
+    std::optional<std::span<const std::uint8_t>> constantData = std::span<const std::uint8_t>();
+    const bool hasHeader = hasPayloadHeader(payload, "XH00");
+    if (hasHeader) {
+        const auto header = readPayloadHeader(context, info, "XH00", "constant data bytes");
+        if (!header)
+            return false;
+        flatbuffer = header->graph;
+        constantData = header->constants;
     }
     if (flatbuffer.size() < 8)
         return fail("the XNNPACK graph is too small");

@@ -15,6 +15,8 @@
 
 #include <QTest>
 
+#include <cstring>
+
 using namespace etscope::core;
 using namespace etscope::test;
 
@@ -340,6 +342,16 @@ private slots:
             QVERIFY(weight);
             QVERIFY(attribute(*weight, "bytes").ends_with("(the header's constant range is damaged)"));
         }
+    }
+
+    // A payload that announces VH00 but ends before the header's 30 bytes.
+    void truncatedHeader()
+    {
+        std::vector<std::uint8_t> payload(20, 0);
+        std::memcpy(payload.data() + 4, "VH00", 4);
+        const DelegateInfo info = describe(payload);
+        QCOMPARE(info.format, std::string("opaque"));
+        QVERIFY(anyWarning(info, "the VH00 header is truncated: 20 of 30 bytes"));
     }
 
     void verifierFailure()

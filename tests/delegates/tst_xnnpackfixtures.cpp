@@ -11,6 +11,7 @@
 
 #include <QTest>
 
+#include <cstring>
 #include <map>
 
 using namespace etscope::core;
@@ -234,26 +235,59 @@ private slots:
     void lyingHeader_data()
     {
         QTest::addColumn<int>("offset");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<qulonglong>("value");
         QTest::addColumn<QString>("warning");
-        QTest::addRow("header length") << 8 << QStringLiteral("header length 0 is below 30");
-        QTest::addRow("graph size") << 14 << QStringLiteral("places the graph outside the payload");
-        QTest::addRow("constant size") << 22 << QStringLiteral("places constant data outside the payload");
+        QTest::addColumn<bool>("decoded");
+        QTest::addRow("header length") << 8 << 2 << 0ull << QStringLiteral("XH00 header length 0 is below 30") << false;
+        QTest::addRow("graph size") << 14 << 4 << 0xFFFFFFF0ull
+                                    << QStringLiteral("places the graph outside the payload") << false;
+        QTest::addRow("graph inside the header")
+            << 10 << 4 << 8ull << QStringLiteral("places the graph outside the payload") << false;
+        // Only the constant locations become unknown: the graph is still drawn (as for VH00).
+        QTest::addRow("constant size") << 22 << 4 << 0xFFFFFFF0ull
+                                       << QStringLiteral("places the constant bytes outside the payload") << true;
     }
 
-    // XH00 fields (facts sheet §3.1 table) that lie: a warning naming the field's problem.
+    // XH00 fields (facts sheet §3.1 table) that lie: a warning naming the field's problem; the
+    // same reader and the same decisions as for Vulkan's VH00 header (tst_vulkandelegate).
     void lyingHeader()
     {
         QFETCH(int, offset);
+        QFETCH(int, width);
+        QFETCH(qulonglong, value);
         QFETCH(QString, warning);
+        QFETCH(bool, decoded);
         XnnGraphSpec graph;
         const auto x = graph.addExternalInput(xnn::datatype::Fp32, { 4 });
         const auto y = graph.addExternalOutput(xnn::datatype::Fp32, { 4 });
         graph.addNode(XnnNodeSpec::unary(XnnNodeType::Abs, x, y));
         auto payload = writeXnnpackPayload(graph);
         QVERIFY(payload);
-        const std::uint64_t lie = offset == 8 ? 0 : 0xFFFFFFF0u;
-        for (int i = 0; i < (offset == 8 ? 2 : 4); ++i)
-            (*payload)[static_cast<std::size_t>(offset + i)] = static_cast<std::uint8_t>(lie >> (8 * i));
+        for (int i = 0; i < width; ++i)
+            (*payload)[static_cast<std::size_t>(offset + i)] = static_cast<std::uint8_t>(value >> (8 * i));
+        const DelegateInfo info = describeAt1000(*payload);
+        QCOMPARE(info.format, std::string(decoded ? "xnnpack" : "opaque"));
+        QVERIFY2(anyWarning(info, warning.toStdString()),
+            info.warnings.empty() ? "no warning" : info.warnings.front().message.c_str());
+        QVERIFY(fact(info, "header").starts_with("XH00"));
+        // The warning's offset is the field's byte in the file (payload at file offset 1000).
+        QCOMPARE(*info.warnings.front().offset, std::uint64_t(1000 + (offset == 8 ? 8 : offset == 22 ? 18 : 10)));
+    }
+
+    // A payload that announces XH00 but ends before the header's 30 bytes.
+    void truncatedHeader()
+    {
+        std::vector<std::uint8_t> payload(20, 0);
+        std::memcpy(payload.data() + 4, "XH00", 4);
+        const DelegateInfo info = describeAt1000(payload);
+        QCOMPARE(info.format, std::string("opaque"));
+        QVERIFY(anyWarning(info, "the XH00 header is truncated: 20 of 30 bytes"));
+    }
+
+private:
+    static DelegateInfo describeAt1000(const std::vector<std::uint8_t>& payload)
+    {
         static const Program empty = [] {
             Program p;
             p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
@@ -261,12 +295,8 @@ private slots:
         }();
         DelegateRef ref;
         ref.backendId = "XnnpackBackend";
-        ref.payload = { 1000, payload->size() };
-        const DelegateInfo info = describePayload(empty, ref, *payload, {}, "fixture");
-        QCOMPARE(info.format, std::string("opaque"));
-        QVERIFY(anyWarning(info, warning.toStdString()));
-        // The warning's offset is the field's byte in the file (payload at file offset 1000).
-        QCOMPARE(*info.warnings.front().offset, std::uint64_t(1000 + (offset == 8 ? 8 : offset == 14 ? 10 : 18)));
+        ref.payload = { 1000, payload.size() };
+        return describePayload(empty, ref, payload, {}, "fixture");
     }
 };
 
