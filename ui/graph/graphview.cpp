@@ -102,7 +102,7 @@ void GraphView::wheelEvent(QWheelEvent* event)
         QGraphicsView::wheelEvent(event);
         return;
     }
-    zoomBy(std::pow(1.15, steps));
+    zoomBy(std::pow(kWheelZoomStep, steps));
     event->accept();
 }
 

@@ -5,6 +5,11 @@
 
 namespace etscope::ui {
 
+/// One step of Ctrl++ / Ctrl+− and of the toolbar's zoom buttons.
+constexpr double kZoomStep = 1.25;
+/// One notch of the mouse wheel.
+constexpr double kWheelZoomStep = 1.15;
+
 /// The zoomable, pannable view of a GraphScene: wheel and Ctrl+/− zoom around the cursor,
 /// dragging the background pans, Fit shows everything.
 class GraphView : public QGraphicsView {

@@ -5,36 +5,29 @@
 
 #include "core/graph/search.h"
 #include "core/report/reports.h"
-#include "core/util/atomicfile.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/timings.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
-#include "ui/graph/scenerenderer.h"
-#include "ui/models/nodestyle.h"
 #include "ui/models/operatortablemodel.h"
 #include "ui/models/propertiesmodel.h"
 #include "ui/models/searchmodel.h"
+#include "ui/widgets/exports.h"
+#include "ui/widgets/graphpanel.h"
 #include "ui/widgets/heatmappanel.h"
 #include "ui/widgets/operatorpanel.h"
+#include "ui/widgets/searchpanel.h"
 #include "ui/widgets/warningbanner.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
-#include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
-#include <QRegularExpression>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -47,35 +40,16 @@ using namespace etscope::core;
 
 namespace {
 
-/// Holds the graph view and places the overlays (legend, minimap, busy panel) on top of it.
-class GraphArea : public QWidget {
-public:
-    explicit GraphArea(QWidget* parent)
-        : QWidget(parent)
-    {
-    }
-    QWidget* view = nullptr;
-    QWidget* minimap = nullptr;
-    QWidget* legend = nullptr;
-    QWidget* busy = nullptr;
-
-protected:
-    void resizeEvent(QResizeEvent*) override
-    {
-        if (view)
-            view->setGeometry(rect());
-        if (minimap)
-            minimap->setGeometry(width() - 236, height() - 176, 220, 160);
-        if (legend) {
-            legend->adjustSize();
-            legend->move(10, 10);
-        }
-        if (busy) {
-            busy->adjustSize();
-            busy->move((width() - busy->width()) / 2, (height() - busy->height()) / 2);
-        }
-    }
-};
+constexpr QSize kToolbarIconSize { 16, 16 };
+constexpr int kSearchMinimumWidth = 280; ///< the search box's placeholder stays readable
+constexpr QMargins kBreadcrumbMargins { 8, 2, 8, 2 };
+constexpr int kRowSpacing = 2; ///< between toolbar, breadcrumb, banner and the panes
+/// Initial splitter sizes: graph | side panes, and side tabs above the properties (room for a
+/// node's properties without dragging the splitter).
+constexpr int kGraphWidth = 900;
+constexpr int kSideWidth = 420;
+constexpr int kSideTabsHeight = 480;
+constexpr int kPropertiesHeight = 420;
 
 } // namespace
 
@@ -143,7 +117,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         // Files without a graph (external data): their facts fill the tab.
         m_banner->setWarnings(document->warnings);
         m_properties->showDocument(*document, -1);
-        m_graphArea->hide();
+        m_graph->hide();
         m_sideTabs->hide();
         m_breadcrumb->hide();
         for (QToolBar* toolbar : findChildren<QToolBar*>())
@@ -155,8 +129,31 @@ DocumentView::~DocumentView() = default;
 
 void DocumentView::buildUi()
 {
+    QToolBar* toolbar = buildToolbar();
+    m_breadcrumb = new QLabel(this);
+    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
+    m_breadcrumb->setTextFormat(Qt::RichText);
+    m_breadcrumb->setContentsMargins(kBreadcrumbMargins);
+    connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString&) {
+        Q_EMIT showParentRequested(GraphContext { m_context.method, NodeId::none() });
+    });
+    m_banner = new WarningBanner(this);
+    QWidget* panes = buildPanes();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(kRowSpacing);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_breadcrumb);
+    layout->addWidget(m_banner);
+    layout->addWidget(panes, 1);
+    connectScene();
+}
+
+QToolBar* DocumentView::buildToolbar()
+{
     auto* toolbar = new QToolBar(this);
-    toolbar->setIconSize(QSize(16, 16));
+    toolbar->setIconSize(kToolbarIconSize);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_methodBox = new QComboBox(this);
     m_methodBox->setObjectName(QStringLiteral("methodBox"));
@@ -173,34 +170,27 @@ void DocumentView::buildUi()
     collapse->setEnabled(!m_context.delegateNode.valid());
     toolbar->addSeparator();
     toolbar->addAction(tr("Fit"), this, [this] { m_view->fitAll(); })->setToolTip(tr("Show the whole graph (Ctrl+0)"));
-    toolbar->addAction(tr("−"), this, [this] { m_view->zoomBy(1 / 1.25); })->setToolTip(tr("Zoom out (Ctrl+−)"));
-    toolbar->addAction(tr("+"), this, [this] { m_view->zoomBy(1.25); })->setToolTip(tr("Zoom in (Ctrl++)"));
+    toolbar->addAction(tr("−"), this, [this] { m_view->zoomBy(1 / kZoomStep); })->setToolTip(tr("Zoom out (Ctrl+−)"));
+    toolbar->addAction(tr("+"), this, [this] { m_view->zoomBy(kZoomStep); })->setToolTip(tr("Zoom in (Ctrl++)"));
     toolbar->addSeparator();
     m_searchEdit = new QLineEdit(this);
     m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
     m_searchEdit->setPlaceholderText(tr("Search names, op types, backends, shapes (Ctrl+F)"));
     m_searchEdit->setClearButtonEnabled(true);
-    m_searchEdit->setMinimumWidth(280);
+    m_searchEdit->setMinimumWidth(kSearchMinimumWidth);
     toolbar->addWidget(m_searchEdit);
     toolbar->addSeparator();
     toolbar->addAction(tr("Export image…"), this, &DocumentView::exportImageInteractive)
         ->setToolTip(tr("Save the graph as PNG, SVG or PDF"));
+    return toolbar;
+}
 
-    m_breadcrumb = new QLabel(this);
-    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
-    m_breadcrumb->setTextFormat(Qt::RichText);
-    m_breadcrumb->setContentsMargins(8, 2, 8, 2);
-    connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString&) {
-        Q_EMIT showParentRequested(GraphContext { m_context.method, NodeId::none() });
-    });
-    m_banner = new WarningBanner(this);
-
-    m_scene = new GraphScene(this);
-    auto* area = new GraphArea(this);
-    m_graphArea = area;
-    m_view = new GraphView(area);
-    m_view->setScene(m_scene);
-    m_view->setObjectName(QStringLiteral("graphView"));
+QWidget* DocumentView::buildPanes()
+{
+    m_graph = new GraphPanel(this);
+    m_scene = m_graph->scene();
+    m_view = m_graph->view();
+    connect(m_graph, &GraphPanel::cancelRequested, m_controller, &DocumentController::stop);
     connect(m_view, &GraphView::painted, this, [this] {
         if (!m_awaitingFirstPaint)
             return;
@@ -208,30 +198,6 @@ void DocumentView::buildUi()
         timings::report("first-paint", m_controller->millisecondsSinceRequest());
         Q_EMIT firstPainted();
     });
-    m_minimap = new Minimap(m_view, area);
-    m_legend = new QLabel(area);
-    m_legend->setObjectName(QStringLiteral("legend"));
-    m_legend->setStyleSheet(QStringLiteral(
-        "QLabel { background: rgba(255,255,255,220); border: 1px solid #ccc; border-radius: 3px; padding: 4px; }"));
-    m_busyPanel = new QFrame(area);
-    m_busyPanel->setObjectName(QStringLiteral("busyPanel"));
-    // By name: a plain QFrame rule would also box the label inside (QLabel is a QFrame).
-    m_busyPanel->setStyleSheet(
-        QStringLiteral("#busyPanel { background: white; border: 1px solid #999; border-radius: 4px; }"));
-    auto* busyLayout = new QVBoxLayout(m_busyPanel);
-    m_busyLabel = new QLabel(m_busyPanel);
-    auto* busyBar = new QProgressBar(m_busyPanel);
-    busyBar->setRange(0, 0);
-    auto* cancel = new QPushButton(tr("Cancel"), m_busyPanel);
-    busyLayout->addWidget(m_busyLabel);
-    busyLayout->addWidget(busyBar);
-    busyLayout->addWidget(cancel);
-    connect(cancel, &QPushButton::clicked, m_controller, &DocumentController::stop);
-    m_busyPanel->hide();
-    area->view = m_view;
-    area->minimap = m_minimap;
-    area->legend = m_legend;
-    area->busy = m_busyPanel;
 
     m_operators = new OperatorPanel(this);
     m_properties = new PropertiesModel(this);
@@ -246,20 +212,13 @@ void DocumentView::buildUi()
     connect(
         m_properties, &QAbstractItemModel::rowsInserted, m_propertiesView, [this] { m_propertiesView->expandAll(); });
 
-    auto* searchPage = new QWidget(this);
-    m_searchModel = new SearchModel(this);
-    m_searchView = new QListView(searchPage);
-    m_searchView->setModel(m_searchModel);
-    m_searchView->setObjectName(QStringLiteral("searchResults"));
-    m_searchStatus = new QLabel(tr("Type in the search box (Ctrl+F)."), searchPage);
-    auto* searchLayout = new QVBoxLayout(searchPage);
-    searchLayout->setContentsMargins(4, 4, 4, 4);
-    searchLayout->addWidget(m_searchStatus);
-    searchLayout->addWidget(m_searchView, 1);
+    m_search = new SearchPanel(m_searchEdit, this);
+    connect(m_search, &SearchPanel::searchRequested, this, &DocumentView::runSearch);
+    connect(m_search, &SearchPanel::nodeRequested, this, &DocumentView::selectNode);
 
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_operators, tr("Operators"));
-    m_sideTabs->addTab(searchPage, tr("Search"));
+    m_sideTabs->addTab(m_search, tr("Search"));
     m_heatmap = new HeatmapPanel(this);
     m_sideTabs->addTab(m_heatmap, tr("Heatmap"));
     connect(
@@ -271,44 +230,23 @@ void DocumentView::buildUi()
     side->addWidget(m_propertiesView);
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
-    side->setSizes({ 480, 420 }); // room for a node's properties without dragging the splitter
+    side->setSizes({ kSideTabsHeight, kPropertiesHeight });
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(area);
+    split->addWidget(m_graph);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 900, 420 });
+    split->setSizes({ kGraphWidth, kSideWidth });
+    connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
+    connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
+    connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
+    connect(m_operators, &OperatorPanel::exportRequested, this, &DocumentView::exportTableInteractive);
+    return split;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(toolbar);
-    layout->addWidget(m_breadcrumb);
-    layout->addWidget(m_banner);
-    layout->addWidget(split, 1);
-
-    m_searchDebounce = new QTimer(this);
-    m_searchDebounce->setSingleShot(true);
-    m_searchDebounce->setInterval(200);
-    connect(m_searchEdit, &QLineEdit::textChanged, m_searchDebounce, qOverload<>(&QTimer::start));
-    connect(m_searchDebounce, &QTimer::timeout, this, [this] { runSearch(m_searchEdit->text()); });
-    connect(m_searchEdit, &QLineEdit::returnPressed, this, [this] {
-        // Enter walks the results; a fresh search only when the text changed since the last one.
-        if (m_searchDebounce->isActive() || m_searchEdit->text() != m_searchedText) {
-            m_searchDebounce->stop();
-            runSearch(m_searchEdit->text());
-            m_searchView->setCurrentIndex({});
-        }
-        if (m_searchModel->rowCount() == 0)
-            return;
-        const int next = (m_searchView->currentIndex().row() + 1) % m_searchModel->rowCount();
-        activateSearchResult(next);
-    });
-    connect(m_searchView, &QListView::activated, this,
-        [this](const QModelIndex& index) { activateSearchResult(index.row()); });
-    connect(m_searchView, &QListView::clicked, this,
-        [this](const QModelIndex& index) { activateSearchResult(index.row()); });
-
+/// What clicks in the graph do: select, show properties, expand, open a delegate's tab.
+void DocumentView::connectScene()
+{
     connect(m_scene, &GraphScene::nodeSelected, this, &DocumentView::onNodeSelected);
     connect(m_scene, &GraphScene::selectionCleared, this, [this] {
         const auto document = m_controller->document();
@@ -347,10 +285,11 @@ void DocumentView::buildUi()
         else if (node.kind == NodeKind::Delegate && !m_context.delegateNode.valid())
             Q_EMIT openDelegateRequested(m_context.method, origin.top);
     });
-    connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
-    connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
-    connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
-    connect(m_operators, &OperatorPanel::exportRequested, this, &DocumentView::exportTableInteractive);
+}
+
+SearchModel* DocumentView::searchModel() const
+{
+    return m_search->model();
 }
 
 std::shared_ptr<const Presentation> DocumentView::presentation() const
@@ -395,19 +334,12 @@ void DocumentView::request()
 
 void DocumentView::setMinimapVisible(bool visible)
 {
-    m_minimap->setVisible(visible);
+    m_graph->setMinimapVisible(visible);
 }
 
 void DocumentView::showBusy(bool busy, const QString& text)
 {
-    m_busyLabel->setText(text);
-    m_busyPanel->setVisible(busy);
-    if (busy) {
-        m_busyPanel->adjustSize();
-        m_busyPanel->move(
-            (m_graphArea->width() - m_busyPanel->width()) / 2, (m_graphArea->height() - m_busyPanel->height()) / 2);
-        m_busyPanel->raise();
-    }
+    m_graph->showBusy(busy, text);
 }
 
 void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)
@@ -420,9 +352,9 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     timings::report("scene", timings::millisecondsSince(building));
     if (m_firstShow)
         m_awaitingFirstPaint = true;
-    updateLegend();
+    m_graph->updateLegend(presentation.get());
     m_scene->setHeat(m_heatmap->graphHeat());
-    m_minimap->refit();
+    m_graph->minimap()->refit();
     if (m_firstShow) {
         m_firstShow = false;
         m_fitNext = false;
@@ -448,30 +380,6 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     Q_EMIT statusMessage(
         tr("%1 nodes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
     Q_EMIT presentationShown();
-}
-
-void DocumentView::updateLegend()
-{
-    const auto presentation = this->presentation();
-    if (!presentation) {
-        m_legend->hide();
-        return;
-    }
-    std::map<QString, QColor> backends;
-    for (const Node& node : presentation->methodGraph().nodes)
-        if (node.kind == NodeKind::Delegate)
-            backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
-    if (backends.empty()) {
-        m_legend->hide();
-        return;
-    }
-    QString html = QStringLiteral("<b>Backends</b>");
-    for (const auto& [name, colour] : backends)
-        html += QStringLiteral("<br/><span style=\"color:%1\">■</span> %2").arg(colour.name(), name.toHtmlEscaped());
-    m_legend->setText(html);
-    m_legend->adjustSize();
-    m_legend->show();
-    m_legend->raise();
 }
 
 std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) const
@@ -679,7 +587,7 @@ void DocumentView::walkMatches(int step)
 
 void DocumentView::focusSearch()
 {
-    m_sideTabs->setCurrentIndex(1);
+    m_sideTabs->setCurrentWidget(m_search);
     m_searchEdit->setFocus();
     m_searchEdit->selectAll();
 }
@@ -689,47 +597,23 @@ void DocumentView::runSearch(const QString& text)
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
-    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
-    m_searchedText = text;
-    std::vector<SearchHit> hits = searchGraph(top, text.trimmed().toStdString());
-    if (m_context.delegateNode.valid())
-        hits.erase(std::remove_if(hits.begin(), hits.end(),
-                       [&](const SearchHit& hit) {
-                           return hit.origin.top != m_context.delegateNode || !hit.origin.inner.valid();
-                       }),
-            hits.end());
-    m_searchModel->setResults(&top, std::move(hits));
-    if (text.trimmed().isEmpty())
-        m_searchStatus->setText(tr("Type in the search box (Ctrl+F)."));
-    else
-        m_searchStatus->setText(tr("%n result(s) — Enter jumps to the next", nullptr, m_searchModel->rowCount()));
+    m_search->search(
+        *document->methods[static_cast<std::size_t>(m_context.method)].graph, text, m_context.delegateNode);
     if (!text.trimmed().isEmpty())
-        m_sideTabs->setCurrentIndex(1);
+        m_sideTabs->setCurrentWidget(m_search);
 }
 
 void DocumentView::activateSearchResult(int row)
 {
-    if (row < 0 || row >= m_searchModel->rowCount())
-        return;
-    m_searchView->setCurrentIndex(m_searchModel->index(row));
-    selectNode(m_searchModel->hits()[static_cast<std::size_t>(row)].origin);
+    m_search->activate(row);
 }
 
 bool DocumentView::exportImage(const QString& path, QString* error)
 {
-    const auto presentation = this->presentation();
-    if (!presentation) {
-        if (error)
-            *error = tr("Nothing to export yet: the layout is still running.");
-        return false;
-    }
-    const RenderOptions options = reportOptions(*presentation, QFileInfo(m_controller->path()).fileName());
-    if (auto failure = exportScene(*m_scene, path, options)) {
-        if (error)
-            *error = QString::fromStdString(failure->message());
-        return false;
-    }
-    return true;
+    const auto failure = exportGraphImage(*m_scene, m_controller->path(), path);
+    if (failure && error)
+        *error = *failure;
+    return !failure;
 }
 
 bool DocumentView::exportTable(const QString& path, TableFormat format, QString* error)
@@ -737,12 +621,10 @@ bool DocumentView::exportTable(const QString& path, TableFormat format, QString*
     Table table = m_operators->visibleTable();
     table.title
         = QStringLiteral("Operators of %1 — %2").arg(QFileInfo(m_controller->path()).fileName(), title()).toStdString();
-    if (auto failure = writeFileAtomically(path.toStdString(), renderTable(table, format))) {
-        if (error)
-            *error = QString::fromStdString(failure->message());
-        return false;
-    }
-    return true;
+    const auto failure = exportTableFile(table, format, path);
+    if (failure && error)
+        *error = *failure;
+    return !failure;
 }
 
 void DocumentView::refreshDebugData()
@@ -792,37 +674,27 @@ QString DocumentView::printout() const
 
 void DocumentView::exportImageInteractive()
 {
-    // "<file>-<method>" or "<file>-<method>_<backend>_<n>" for a delegate tab.
     const auto document = m_controller->document();
-    QString graph = document ? contextTitle(*document, m_context) : QString();
-    graph.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
-    if (graph.isEmpty())
-        graph = QStringLiteral("graph");
-    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QLatin1Char('-') + graph;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export image"), base + QStringLiteral(".svg"), tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportImage(path, &error))
-        QMessageBox::critical(this, tr("Export failed"), error);
-    else
-        Q_EMIT statusMessage(tr("Saved %1").arg(path));
+    const QString base
+        = graphImageBaseName(m_controller->path(), document ? contextTitle(*document, m_context) : QString());
+    const QString saved = saveWithDialog(this, tr("Export image"), base + QStringLiteral(".svg"),
+        tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"),
+        [this](const QString& path) { return exportGraphImage(*m_scene, m_controller->path(), path); });
+    if (!saved.isEmpty())
+        Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }
 
 void DocumentView::exportTableInteractive(TableFormat format)
 {
     const QString extension = QString::fromLatin1(tableFormatExtension(format).data());
     const QString base = QFileInfo(m_controller->path()).completeBaseName() + QStringLiteral("-operators.") + extension;
-    const QString path
-        = QFileDialog::getSaveFileName(this, tr("Export operator table"), base, tr("Table (*.%1)").arg(extension));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!exportTable(path, format, &error))
-        QMessageBox::critical(this, tr("Export failed"), error);
-    else
-        Q_EMIT statusMessage(tr("Saved %1").arg(path));
+    const QString saved = saveWithDialog(this, tr("Export operator table"), base, tr("Table (*.%1)").arg(extension),
+        [this, format](const QString& path) {
+            QString error;
+            return exportTable(path, format, &error) ? std::nullopt : std::optional<QString>(error);
+        });
+    if (!saved.isEmpty())
+        Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }
 
 } // namespace etscope::ui

@@ -15,16 +15,14 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QListView;
-class QProgressBar;
-class QPushButton;
 class QTabWidget;
-class QTimer;
+class QToolBar;
 class QTreeView;
 
 namespace etscope::ui {
 
 class DocumentController;
+class GraphPanel;
 class GraphScene;
 class GraphView;
 class HeatmapPanel;
@@ -32,6 +30,7 @@ class Minimap;
 class OperatorPanel;
 class PropertiesModel;
 class SearchModel;
+class SearchPanel;
 class WarningBanner;
 
 /// One tab: the graph of a method (or of one delegate), its operator table, properties,
@@ -53,7 +52,7 @@ public:
     OperatorPanel* operatorPanel() const { return m_operators; }
     HeatmapPanel* heatmapPanel() const { return m_heatmap; }
     PropertiesModel* propertiesModel() const { return m_properties; }
-    SearchModel* searchModel() const { return m_searchModel; }
+    SearchModel* searchModel() const;
     QLineEdit* searchEdit() const { return m_searchEdit; }
     QComboBox* methodBox() const { return m_methodBox; }
 
@@ -93,6 +92,9 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    QToolBar* buildToolbar();
+    QWidget* buildPanes();
+    void connectScene();
     void request();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
@@ -102,7 +104,6 @@ private:
     void onNodeSelected(const core::NodeOrigin& origin);
     void showBusy(bool busy, const QString& text = {});
     void updateBreadcrumb();
-    void updateLegend();
     std::optional<QPointF> anchorPosition(const core::NodeOrigin& owner) const;
 
     DocumentController* m_controller;
@@ -115,27 +116,19 @@ private:
     int m_matchIndex = -1;
     QString m_matchType;
 
-    GraphScene* m_scene = nullptr;
-    GraphView* m_view = nullptr;
-    Minimap* m_minimap = nullptr;
-    QWidget* m_graphArea = nullptr;
-    QLabel* m_legend = nullptr;
-    QWidget* m_busyPanel = nullptr;
-    QLabel* m_busyLabel = nullptr;
+    GraphPanel* m_graph = nullptr;
+    GraphScene* m_scene = nullptr; ///< m_graph's
+    GraphView* m_view = nullptr; ///< m_graph's
     QLabel* m_breadcrumb = nullptr;
     WarningBanner* m_banner = nullptr;
     QComboBox* m_methodBox = nullptr;
     QLineEdit* m_searchEdit = nullptr;
-    QTimer* m_searchDebounce = nullptr;
-    QString m_searchedText; ///< text of the results shown: Enter walks them while it is unchanged
+    SearchPanel* m_search = nullptr;
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
-    SearchModel* m_searchModel = nullptr;
-    QListView* m_searchView = nullptr;
-    QLabel* m_searchStatus = nullptr;
     bool m_firstShow = true;
     bool m_awaitingFirstPaint = false;
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)

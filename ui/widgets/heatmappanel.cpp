@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/heatmappanel.h"
 
-#include "core/util/atomicfile.h"
 #include "ui/graph/scenerenderer.h"
 #include "ui/models/nodestyle.h"
+#include "ui/widgets/exports.h"
 
 #include <QBuffer>
 #include <QCheckBox>
@@ -345,12 +345,10 @@ core::Table HeatmapPanel::visibleTable() const
 
 bool HeatmapPanel::exportTable(const QString& path, core::TableFormat format, QString* error) const
 {
-    if (auto failure = core::writeFileAtomically(path.toStdString(), core::renderTable(visibleTable(), format))) {
-        if (error)
-            *error = QString::fromStdString(failure->message());
-        return false;
-    }
-    return true;
+    const auto failure = exportTableFile(visibleTable(), format, path);
+    if (failure && error)
+        *error = *failure;
+    return !failure;
 }
 
 bool HeatmapPanel::exportImage(const QString& path, QString* error)
@@ -405,13 +403,10 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
         QPainter painter(&generator);
         sheet.render(&painter);
     }
-    if (auto failure = core::writeFileAtomically(
-            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())))) {
-        if (error)
-            *error = QString::fromStdString(failure->message());
-        return false;
-    }
-    return true;
+    const auto failure = exportBytes(path, bytes);
+    if (failure && error)
+        *error = *failure;
+    return !failure;
 }
 
 } // namespace etscope::ui

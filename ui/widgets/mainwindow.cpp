@@ -40,6 +40,13 @@ const char* const kRecentKey = "recentFiles";
 const char* const kMinimapKey = "showMinimap";
 const char* const kErrorProperty = "etscopeError";
 
+constexpr QSize kWindowSize { 1400, 900 };
+/// Side margins of the pages that stand in for a document (opening, error, welcome).
+constexpr int kOpeningMargin = 200;
+constexpr int kErrorMargin = 120;
+constexpr int kWelcomeMargin = 160;
+constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
+
 /// Shown while a file opens: what is happening, how far, and a way out.
 QWidget* openingPage(DocumentController* controller, const QString& path)
 {
@@ -56,7 +63,7 @@ QWidget* openingPage(DocumentController* controller, const QString& path)
     layout->addWidget(phase, 0, Qt::AlignHCenter);
     layout->addWidget(cancel, 0, Qt::AlignHCenter);
     layout->addStretch();
-    page->setContentsMargins(200, 0, 200, 0);
+    page->setContentsMargins(kOpeningMargin, 0, kOpeningMargin, 0);
     QObject::connect(controller, &DocumentController::progress, bar, [bar, phase](int percent, const QString& text) {
         bar->setValue(percent);
         phase->setText(text);
@@ -83,7 +90,7 @@ QWidget* errorPage(const QString& path, const QString& message, QTabWidget* tabs
     layout->addWidget(text); // full width: a centred word-wrapped label would shrink to its first word
     layout->addWidget(close, 0, Qt::AlignHCenter);
     layout->addStretch();
-    page->setContentsMargins(120, 0, 120, 0);
+    page->setContentsMargins(kErrorMargin, 0, kErrorMargin, 0);
     QObject::connect(close, &QPushButton::clicked, page, [tabs, page] {
         tabs->removeTab(tabs->indexOf(page));
         page->deleteLater();
@@ -110,7 +117,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
     buildMenus();
     m_tabs->addTab(welcomePage(), tr("Welcome"));
-    resize(1400, 900);
+    resize(kWindowSize);
 }
 
 MainWindow::~MainWindow() = default;
@@ -133,8 +140,17 @@ QWidget* MainWindow::welcomePage()
     layout->addWidget(text);
     layout->addWidget(open, 0, Qt::AlignLeft);
     layout->addStretch();
-    page->setContentsMargins(160, 0, 160, 0);
+    page->setContentsMargins(kWelcomeMargin, 0, kWelcomeMargin, 0);
     return page;
+}
+
+void MainWindow::addViewActions(QMenu* menu, const std::vector<ViewAction>& actions)
+{
+    for (const ViewAction& action : actions)
+        menu->addAction(tr(action.text), action.shortcut, this, [this, run = action.run] {
+            if (DocumentView* view = currentView())
+                run(*view);
+        });
 }
 
 void MainWindow::buildMenus()
@@ -143,10 +159,9 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
-    file->addAction(tr("&Reload"), QKeySequence::Refresh, this, [this] {
-        if (DocumentView* view = currentView())
-            openFile(view->controller()->path());
-    });
+    addViewActions(file, { { QT_TR_NOOP("&Reload"), QKeySequence::Refresh, [this](DocumentView& view) {
+                                openFile(view.controller()->path());
+                            } } });
     file->addSeparator();
     QMenu* attachMenu = file->addMenu(tr("&Attach Debug Data"));
     attachMenu->setToolTipsVisible(true);
@@ -161,58 +176,47 @@ void MainWindow::buildMenus()
         attachMenu->addAction(tr(label), this, [this, k] { attachDialog(k); });
     }
     file->addSeparator();
-    file->addAction(tr("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
-        if (DocumentView* view = currentView())
-            view->exportImageInteractive();
-    });
+    addViewActions(file,
+        { { QT_TR_NOOP("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+            [](DocumentView& view) { view.exportImageInteractive(); } } });
     QMenu* tables = file->addMenu(tr("Export Operator &Table"));
-    const std::pair<const char*, core::TableFormat> formats[] = { { "CSV…", core::TableFormat::Csv },
-        { "TSV…", core::TableFormat::Tsv }, { "Markdown…", core::TableFormat::Markdown },
-        { "HTML…", core::TableFormat::Html }, { "JSON…", core::TableFormat::Json } };
-    for (const auto& [name, format] : formats) {
-        const core::TableFormat f = format;
-        tables->addAction(QLatin1String(name), this, [this, f] {
-            if (DocumentView* view = currentView())
-                Q_EMIT view->operatorPanel()->exportRequested(f);
-        });
-    }
+    const std::pair<const char*, core::TableFormat> formats[] = { { QT_TR_NOOP("CSV…"), core::TableFormat::Csv },
+        { QT_TR_NOOP("TSV…"), core::TableFormat::Tsv }, { QT_TR_NOOP("Markdown…"), core::TableFormat::Markdown },
+        { QT_TR_NOOP("HTML…"), core::TableFormat::Html }, { QT_TR_NOOP("JSON…"), core::TableFormat::Json } };
+    std::vector<ViewAction> tableActions;
+    for (const auto& [name, format] : formats)
+        tableActions.push_back(
+            { name, {}, [f = format](DocumentView& view) { Q_EMIT view.operatorPanel()->exportRequested(f); } });
+    addViewActions(tables, tableActions);
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Find…"), QKeySequence::Find, this, [this] {
-        if (DocumentView* view = currentView())
-            view->focusSearch();
-    });
-    edit->addAction(tr("Copy Graph &Printout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, [this] {
-        if (DocumentView* view = currentView()) {
-            QApplication::clipboard()->setText(view->printout());
-            statusBar()->showMessage(tr("Copied the graph printout (format_delegated_graph style)"), 4000);
-        }
-    });
+    addViewActions(edit,
+        {
+            { QT_TR_NOOP("&Find…"), QKeySequence::Find, [](DocumentView& view) { view.focusSearch(); } },
+            { QT_TR_NOOP("Copy Graph &Printout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                [this](DocumentView& view) {
+                    QApplication::clipboard()->setText(view.printout());
+                    statusBar()->showMessage(
+                        tr("Copied the graph printout (format_delegated_graph style)"), kStatusMilliseconds);
+                } },
+        });
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-    viewMenu->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] {
-        if (DocumentView* view = currentView())
-            view->graphView()->zoomBy(1.25);
-    });
-    viewMenu->addAction(tr("Zoom In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [this] {
-        if (DocumentView* view = currentView())
-            view->graphView()->zoomBy(1.25);
-    });
-    viewMenu->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] {
-        if (DocumentView* view = currentView())
-            view->graphView()->zoomBy(1 / 1.25);
-    });
-    viewMenu->addAction(tr("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] {
-        if (DocumentView* view = currentView())
-            view->graphView()->fitAll();
-    });
-    viewMenu->addAction(tr("Actual &Size"), QKeySequence(Qt::CTRL | Qt::Key_1), this, [this] {
-        if (DocumentView* view = currentView())
-            view->graphView()->setZoom(1.0);
-    });
+    const auto zoomIn = [](DocumentView& view) { view.graphView()->zoomBy(kZoomStep); };
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("Zoom &In"), QKeySequence::ZoomIn, zoomIn },
+            { QT_TR_NOOP("Zoom In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), zoomIn },
+            { QT_TR_NOOP("Zoom &Out"), QKeySequence::ZoomOut,
+                [](DocumentView& view) { view.graphView()->zoomBy(1 / kZoomStep); } },
+            { QT_TR_NOOP("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0),
+                [](DocumentView& view) { view.graphView()->fitAll(); } },
+            { QT_TR_NOOP("Actual &Size"), QKeySequence(Qt::CTRL | Qt::Key_1),
+                [](DocumentView& view) { view.graphView()->setZoom(1.0); } },
+        });
     QAction* minimap = viewMenu->addAction(tr("Show &Minimap"));
     minimap->setCheckable(true);
     minimap->setChecked(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
@@ -223,14 +227,13 @@ void MainWindow::buildMenus()
                 view->setMinimapVisible(visible);
     });
     viewMenu->addSeparator();
-    viewMenu->addAction(tr("&Expand All Delegates"), QKeySequence(Qt::CTRL | Qt::Key_E), this, [this] {
-        if (DocumentView* view = currentView())
-            view->expandAll();
-    });
-    viewMenu->addAction(tr("&Collapse All Delegates"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this, [this] {
-        if (DocumentView* view = currentView())
-            view->collapseAll();
-    });
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("&Expand All Delegates"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                [](DocumentView& view) { view.expandAll(); } },
+            { QT_TR_NOOP("&Collapse All Delegates"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                [](DocumentView& view) { view.collapseAll(); } },
+        });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, [this] {

@@ -3,8 +3,12 @@
 
 #include "ui/models/presentation.h"
 
+#include <QKeySequence>
 #include <QMainWindow>
 #include <QStringList>
+
+#include <functional>
+#include <vector>
 
 class QLabel;
 class QMenu;
@@ -61,6 +65,13 @@ private:
     QString attachTo(DocumentView* view, int kind, const QString& path);
     void attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments);
     void buildMenus();
+    /// An action on the current tab: menu text, shortcut (may be empty), what it does.
+    struct ViewAction {
+        const char* text; ///< untranslated (QT_TR_NOOP)
+        QKeySequence shortcut;
+        std::function<void(DocumentView&)> run;
+    };
+    void addViewActions(QMenu* menu, const std::vector<ViewAction>& actions);
     void openDialog();
     void attachDialog(int kind);
     void addRecent(const QString& path);

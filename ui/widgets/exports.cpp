@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#include "ui/widgets/exports.h"
+
+#include "core/util/atomicfile.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/scenerenderer.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QRegularExpression>
+
+namespace etscope::ui {
+
+std::optional<QString> exportGraphImage(GraphScene& scene, const QString& sourcePath, const QString& path)
+{
+    const auto presentation = scene.presentation();
+    if (!presentation)
+        return QObject::tr("Nothing to export yet: the layout is still running.");
+    const RenderOptions options = reportOptions(*presentation, QFileInfo(sourcePath).fileName());
+    if (auto failure = exportScene(scene, path, options))
+        return QString::fromStdString(failure->message());
+    return std::nullopt;
+}
+
+std::optional<QString> exportTableFile(const core::Table& table, core::TableFormat format, const QString& path)
+{
+    if (auto failure = core::writeFileAtomically(path.toStdString(), core::renderTable(table, format)))
+        return QString::fromStdString(failure->message());
+    return std::nullopt;
+}
+
+std::optional<QString> exportBytes(const QString& path, const QByteArray& bytes)
+{
+    if (auto failure = core::writeFileAtomically(
+            path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))))
+        return QString::fromStdString(failure->message());
+    return std::nullopt;
+}
+
+QString graphImageBaseName(const QString& sourcePath, const QString& graphTitle)
+{
+    QString graph = graphTitle;
+    graph.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
+    if (graph.isEmpty())
+        graph = QStringLiteral("graph");
+    return QFileInfo(sourcePath).completeBaseName() + QLatin1Char('-') + graph;
+}
+
+QString saveWithDialog(QWidget* parent, const QString& caption, const QString& suggested, const QString& filters,
+    const std::function<std::optional<QString>(const QString& path)>& write)
+{
+    const QString path = QFileDialog::getSaveFileName(parent, caption, suggested, filters);
+    if (path.isEmpty())
+        return {};
+    if (const auto error = write(path)) {
+        QMessageBox::critical(parent, QObject::tr("Export failed"), *error);
+        return {};
+    }
+    return path;
+}
+
+} // namespace etscope::ui

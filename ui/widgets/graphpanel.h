@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "ui/models/presentation.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace etscope::ui {
+
+class GraphScene;
+class GraphView;
+class Minimap;
+
+/// The graph area of a tab: the scene in its view, with the overlays placed on top of it — the
+/// backend legend (top-left), the minimap (bottom-right) and the busy panel with Cancel
+/// (centred) while a layout runs.
+class GraphPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit GraphPanel(QWidget* parent = nullptr);
+
+    GraphScene* scene() const { return m_scene; }
+    GraphView* view() const { return m_view; }
+    Minimap* minimap() const { return m_minimap; }
+
+    /// Shows or hides the busy panel with its text.
+    void showBusy(bool busy, const QString& text = {});
+    /// The legend of the delegate backends drawn in `presentation` (hidden when there are none).
+    void updateLegend(const Presentation* presentation);
+    void setMinimapVisible(bool visible);
+
+Q_SIGNALS:
+    void cancelRequested();
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void placeBusyPanel();
+
+    GraphScene* m_scene = nullptr;
+    GraphView* m_view = nullptr;
+    Minimap* m_minimap = nullptr;
+    QLabel* m_legend = nullptr;
+    QWidget* m_busyPanel = nullptr;
+    QLabel* m_busyLabel = nullptr;
+};
+
+} // namespace etscope::ui

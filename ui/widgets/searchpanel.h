@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/graph/graph.h"
+#include "core/graph/search.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QListView;
+class QTimer;
+
+namespace etscope::ui {
+
+class SearchModel;
+
+/// The Search tab: the hits of the search box (which lives in the tab's toolbar) over a
+/// method's graph, searched 200 ms after typing stops; Enter walks the hits, a click or
+/// Enter on one selects its node.
+class SearchPanel : public QWidget {
+    Q_OBJECT
+public:
+    /// `edit` is the search box; `delegateScope` keeps only the hits inside that delegate
+    /// (a delegate's own tab), none for the whole method.
+    SearchPanel(QLineEdit* edit, QWidget* parent = nullptr);
+
+    SearchModel* model() const { return m_model; }
+    /// Searches `top` for `text` now and shows the hits.
+    void search(const core::Graph& top, const QString& text, core::NodeId delegateScope);
+    /// Selects hit `row` and asks for its node.
+    void activate(int row);
+
+Q_SIGNALS:
+    /// The text to search for: call search() with the graph it is about.
+    void searchRequested(const QString& text);
+    void nodeRequested(const core::NodeOrigin& origin);
+
+private:
+    QLineEdit* m_edit;
+    SearchModel* m_model = nullptr;
+    QListView* m_view = nullptr;
+    QLabel* m_status = nullptr;
+    QTimer* m_debounce = nullptr;
+    QString m_searchedText; ///< text of the hits shown: Enter walks them while it is unchanged
+};
+
+} // namespace etscope::ui
