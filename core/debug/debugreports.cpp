@@ -130,7 +130,7 @@ json etdumpInfoJson(const ETDump& dump)
     for (std::size_t r = 0; r < dump.runs.size(); ++r)
         for (const DebugEvent& event : dump.runs[r].debugEvents)
             for (const DebugTensor& tensor : event.value.tensors)
-                tensors.push_back({ { "run", r }, { "instruction", event.instructionId },
+                tensors.push_back({ { "run", r }, { "instruction", event.instructionId.value },
                     { "output", event.value.output }, { "delegate_debug_id", event.delegateIdentifier() },
                     { "dtype", scalarTypeName(tensor.scalarType) }, { "sizes", tensor.sizes },
                     { "strides", tensor.strides }, { "offset", tensor.offset }, { "bytes", tensor.byteSize() },

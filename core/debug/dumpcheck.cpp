@@ -178,13 +178,13 @@ std::string instructionRange(std::size_t instructions)
 }
 
 /// Looks the instruction up; records an unknown id.
-const Node* instructionNode(Context& c, int instruction, const std::string& what)
+const Node* instructionNode(Context& c, InstructionId instruction, const std::string& what)
 {
-    const NodeId id = c.mapper.instructionNode(0, instruction);
+    const NodeId id = c.mapper.instructionNode(ChainIndex(0), instruction);
     if (id.valid())
         return &c.graph.node(id);
     c.recorder.mismatch(InstructionIdKind,
-        what + " at instruction " + std::to_string(instruction) + ", but method '" + c.mapper.method() + "' "
+        what + " at instruction " + std::to_string(instruction.value) + ", but method '" + c.mapper.method() + "' "
             + instructionRange(c.instructions));
     return nullptr;
 }
@@ -201,14 +201,14 @@ void checkXnnpackFamily(Context& c, const Node& delegate, const ProfileEvent& ev
         if (std::find(types.begin(), types.end(), inner.opType) != types.end())
             return;
     c.recorder.mismatch(EventName,
-        "delegate event '" + event.delegateDebugIdStr + "' at instruction " + std::to_string(event.instructionId)
+        "delegate event '" + event.delegateDebugIdStr + "' at instruction " + std::to_string(event.instructionId.value)
             + ", but the " + delegate.label + " delegate there has no " + types.front() + " node");
 }
 
 void checkProfileEvents(Context& c, const RunBlock& block)
 {
     for (const ProfileEvent& event : block.profileEvents) {
-        if (event.isFramework() || event.chainIndex != 0)
+        if (event.isFramework() || event.chainIndex.value != 0)
             continue;
         const std::string what = event.isDelegateInternal() ? "delegate event '" + event.delegateIdentifier() + "'"
                                                             : "event " + event.name;
@@ -221,7 +221,7 @@ void checkProfileEvents(Context& c, const RunBlock& block)
             : nameFits(*node, event.name);
         if (fits && !*fits)
             c.recorder.mismatch(EventName,
-                what + " at instruction " + std::to_string(event.instructionId) + ", where the program runs "
+                what + " at instruction " + std::to_string(event.instructionId.value) + ", where the program runs "
                     + describeNode(*node));
         else if (event.isDelegateInternal())
             checkXnnpackFamily(c, *node, event);
@@ -257,8 +257,8 @@ void checkTensor(
 void checkDebugEvents(Context& c, const RunBlock& block)
 {
     // Values an instruction logged, in order (one kernel may log several outs).
-    std::vector<int> order;
-    std::map<int, std::vector<const DebugEvent*>> byInstruction;
+    std::vector<InstructionId> order;
+    std::map<InstructionId, std::vector<const DebugEvent*>> byInstruction;
     std::vector<const DebugEvent*> outputs;
     for (const DebugEvent& event : block.debugEvents) {
         if (event.value.output)
@@ -270,7 +270,7 @@ void checkDebugEvents(Context& c, const RunBlock& block)
             events.push_back(&event);
         }
     }
-    for (const int instruction : order) {
+    for (const InstructionId instruction : order) {
         const auto& events = byInstruction[instruction];
         c.recorder.check();
         const Node* node = instructionNode(c, instruction, "logged value");
@@ -279,7 +279,7 @@ void checkDebugEvents(Context& c, const RunBlock& block)
         // A delegate call logs every argument (§4.3), so its values come in whole calls.
         if (node->kind == NodeKind::Delegate && (node->args.empty() || events.size() % node->args.size() != 0)) {
             c.recorder.mismatch(TensorKind,
-                "instruction " + std::to_string(instruction) + " (" + describeNode(*node) + ") logged "
+                "instruction " + std::to_string(instruction.value) + " (" + describeNode(*node) + ") logged "
                     + std::to_string(events.size()) + " value(s), the call has " + std::to_string(node->args.size())
                     + " argument(s)");
             continue;
@@ -287,7 +287,7 @@ void checkDebugEvents(Context& c, const RunBlock& block)
         for (std::size_t k = 0; k < events.size(); ++k)
             if (events[k]->value.kind == DebugValue::Kind::Tensor && !events[k]->value.tensors.empty())
                 checkTensor(c, events[k]->value.tensors.front(), candidateValues(c, *node, k),
-                    "instruction " + std::to_string(instruction) + " (" + describeNode(*node) + ")");
+                    "instruction " + std::to_string(instruction.value) + " (" + describeNode(*node) + ")");
     }
     if (outputs.empty())
         return;

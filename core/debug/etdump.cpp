@@ -133,9 +133,9 @@ RunBlock readBlock(const fbe::RunData* run, std::size_t index, std::vector<Warni
             if (const auto* p = e->profile_event()) {
                 ProfileEvent event;
                 event.name = str(p->name());
-                event.chainIndex = p->chain_index();
-                event.instructionId = p->instruction_id();
-                event.delegateDebugIdInt = p->delegate_debug_id_int();
+                event.chainIndex = ChainIndex(p->chain_index());
+                event.instructionId = InstructionId(p->instruction_id());
+                event.delegateDebugIdInt = DelegateDebugId(p->delegate_debug_id_int());
                 event.delegateDebugIdStr = str(p->delegate_debug_id_str());
                 if (p->delegate_debug_metadata())
                     event.delegateDebugMetadata.assign(
@@ -153,8 +153,8 @@ RunBlock readBlock(const fbe::RunData* run, std::size_t index, std::vector<Warni
             } else if (const auto* d = e->debug_event()) {
                 DebugEvent event;
                 event.chainIndex = d->chain_index();
-                event.instructionId = d->instruction_id();
-                event.delegateDebugIdInt = d->delegate_debug_id_int();
+                event.instructionId = InstructionId(d->instruction_id());
+                event.delegateDebugIdInt = DelegateDebugId(d->delegate_debug_id_int());
                 event.delegateDebugIdStr = str(d->delegate_debug_id_str());
                 event.name = str(d->name());
                 event.value = readValue(d->debug_entry(), problems);
@@ -247,7 +247,7 @@ std::string ProfileEvent::delegateIdentifier() const
 {
     if (!delegateDebugIdStr.empty())
         return delegateDebugIdStr;
-    return delegateDebugIdInt != -1 ? std::to_string(delegateDebugIdInt) : std::string();
+    return delegateDebugIdInt.value != -1 ? std::to_string(delegateDebugIdInt.value) : std::string();
 }
 
 std::uint64_t ProfileEvent::duration() const
@@ -264,7 +264,14 @@ std::string DebugEvent::delegateIdentifier() const
 {
     if (!delegateDebugIdStr.empty())
         return delegateDebugIdStr;
-    return delegateDebugIdInt != -1 ? std::to_string(delegateDebugIdInt) : std::string();
+    return delegateDebugIdInt.value != -1 ? std::to_string(delegateDebugIdInt.value) : std::string();
+}
+
+ChainIndex DebugEvent::chain() const
+{
+    return chainIndex <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())
+        ? ChainIndex(static_cast<std::int32_t>(chainIndex))
+        : ChainIndex::none();
 }
 
 std::vector<std::size_t> ETDump::executeBlocks() const
@@ -366,7 +373,7 @@ void attachDebugBuffer(ETDump& dump, std::shared_ptr<const MappedFile> buffer)
                     continue;
                 if (++outside <= kMaxBufferWarnings)
                     dump.warnings.push_back({ buffer->path() + ": a " + scalarTypeName(tensor.scalarType) + " tensor "
-                            + formatShape(tensor.sizes) + " of instruction " + std::to_string(event.instructionId)
+                            + formatShape(tensor.sizes) + " of instruction " + std::to_string(event.instructionId.value)
                             + " needs bytes " + std::to_string(tensor.offset) + "+" + std::to_string(bytes)
                             + " but the buffer has " + std::to_string(size),
                         std::nullopt });

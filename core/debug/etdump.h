@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/util/ids.h"
 #include "core/util/mappedfile.h"
 #include "core/util/result.h"
 
@@ -42,17 +43,17 @@ std::string_view debugValueKindName(DebugValue::Kind kind);
 
 struct ProfileEvent {
     std::string name; ///< empty for delegate-internal events
-    std::int32_t chainIndex = 0; ///< -1 outside any instruction
-    std::int32_t instructionId = -1;
-    std::int32_t delegateDebugIdInt = -1;
+    ChainIndex chainIndex { 0 }; ///< none outside any instruction (framework events)
+    InstructionId instructionId;
+    DelegateDebugId delegateDebugIdInt;
     std::string delegateDebugIdStr;
     std::vector<std::uint8_t> delegateDebugMetadata;
     std::uint64_t startTime = 0;
     std::uint64_t endTime = 0;
     std::size_t sequence = 0; ///< position in RunData.events
 
-    bool isDelegateInternal() const { return delegateDebugIdInt != -1 || !delegateDebugIdStr.empty(); }
-    bool isFramework() const { return chainIndex == -1; }
+    bool isDelegateInternal() const { return delegateDebugIdInt.value != -1 || !delegateDebugIdStr.empty(); }
+    bool isFramework() const { return chainIndex.value == -1; }
     /// The delegate identifier as text (the string, else the integer), empty when none.
     std::string delegateIdentifier() const;
     /// end − start in ticks, allowing one 32-bit wrap-around as the Inspector does.
@@ -66,16 +67,18 @@ struct AllocationEvent {
 };
 
 struct DebugEvent {
-    std::uint64_t chainIndex = 0; ///< UINT64_MAX for program outputs logged after execution
-    std::int32_t instructionId = -1;
-    std::int32_t delegateDebugIdInt = -1;
+    std::uint64_t chainIndex = 0; ///< the wire's u64; UINT64_MAX for program outputs logged after execution
+    InstructionId instructionId;
+    DelegateDebugId delegateDebugIdInt;
     std::string delegateDebugIdStr;
     std::string name;
     DebugValue value;
     std::size_t sequence = 0;
 
-    bool isDelegateInternal() const { return delegateDebugIdInt != -1 || !delegateDebugIdStr.empty(); }
+    bool isDelegateInternal() const { return delegateDebugIdInt.value != -1 || !delegateDebugIdStr.empty(); }
     std::string delegateIdentifier() const;
+    /// The chain as an id: none for UINT64_MAX (after execution) and values no chain can have.
+    ChainIndex chain() const;
 };
 
 /// One `RunData` block: `Default` (load) or `Execute` (one per Method::execute).

@@ -105,33 +105,33 @@ EventMapper::EventMapper(const Graph& graph, const ETRecord* record, std::string
             m_byInstruction[node.instruction.value] = node.id;
 }
 
-NodeId EventMapper::instructionNode(int chain, int instruction) const
+NodeId EventMapper::instructionNode(ChainIndex chain, InstructionId instruction) const
 {
-    if (chain != 0)
+    if (chain.value != 0)
         return NodeId::none();
-    const auto it = m_byInstruction.find(instruction);
+    const auto it = m_byInstruction.find(instruction.value);
     return it == m_byInstruction.end() ? NodeId::none() : it->second;
 }
 
-EventPlacement EventMapper::placeInstruction(int chain, int instruction) const
+EventPlacement EventMapper::placeInstruction(ChainIndex chain, InstructionId instruction) const
 {
     EventPlacement placement;
     placement.origin = { instructionNode(chain, instruction), NodeId::none() };
     placement.matched = placement.origin.top.valid();
     placement.rule = placement.matched ? "instruction" : "";
-    if (m_record && chain == 0)
-        placement.debugHandles = m_record->handlesOf(m_method, instruction);
+    if (m_record && chain.value == 0)
+        placement.debugHandles = m_record->handlesOf(m_method, instruction.value);
     return placement;
 }
 
-EventPlacement EventMapper::placeDelegateEvent(
-    int chain, int instruction, std::int32_t idInt, const std::string& idStr, DelegateEventCursor& cursor) const
+EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId instruction, DelegateDebugId idInt,
+    const std::string& idStr, DelegateEventCursor& cursor) const
 {
     EventPlacement placement = placeInstruction(chain, instruction);
-    const std::string identifier = !idStr.empty() ? idStr : std::to_string(idInt);
-    if (m_record && chain == 0) {
+    const std::string identifier = !idStr.empty() ? idStr : std::to_string(idInt.value);
+    if (m_record && chain.value == 0) {
         // Inspector rules: a map entry without the identifier yields no handles at all.
-        if (auto handles = m_record->delegateHandles(m_method, instruction, identifier))
+        if (auto handles = m_record->delegateHandles(m_method, instruction.value, identifier))
             placement.debugHandles = std::move(*handles);
     }
     if (!placement.matched)
@@ -141,9 +141,9 @@ EventPlacement EventMapper::placeDelegateEvent(
     if (delegate.kind != NodeKind::Delegate || !delegate.subgraph)
         return placement;
     const Graph& inner = *delegate.subgraph;
-    if (idInt != -1 && idStr.empty()) {
+    if (idInt.value != -1 && idStr.empty()) {
         for (const Node& node : inner.nodes)
-            if (node.kind == NodeKind::Operator && delegateDebugIdOf(node) == idInt) {
+            if (node.kind == NodeKind::Operator && delegateDebugIdOf(node) == idInt.value) {
                 placement.origin.inner = node.id;
                 placement.rule = inner.format == "vulkan" ? "vulkan node id" : "delegate debug id";
                 return placement;
@@ -158,7 +158,7 @@ EventPlacement EventMapper::placeDelegateEvent(
                 candidates.push_back(node.id);
         if (!candidates.empty()) {
             // A delegate called again in the same run starts its families over.
-            const int k = cursor.seen[{ instruction, family }]++;
+            const int k = cursor.seen[{ instruction.value, family }]++;
             placement.origin.inner = candidates[static_cast<std::size_t>(k) % candidates.size()];
             placement.rule = "xnnpack order";
             return placement;
@@ -195,14 +195,14 @@ std::vector<std::string> EventMapper::edgeNodeNames(const std::vector<std::int64
     return names;
 }
 
-int EventMapper::delegateOutputCount(int instruction) const
+int EventMapper::delegateOutputCount(InstructionId instruction) const
 {
     if (m_record) {
         const std::map<int, int> counts = m_record->delegateOutputCounts(m_method);
-        if (const auto it = counts.find(instruction); it != counts.end())
+        if (const auto it = counts.find(instruction.value); it != counts.end())
             return it->second;
     }
-    const NodeId id = instructionNode(0, instruction);
+    const NodeId id = instructionNode(ChainIndex(0), instruction);
     if (!id.valid())
         return -1;
     const Node& node = m_graph.node(id);

@@ -45,24 +45,24 @@ public:
     EventMapper(const Graph& graph, const ETRecord* record = nullptr, std::string method = "forward");
 
     /// The node executing `instruction` of chain 0; none when no node does (or chain != 0).
-    NodeId instructionNode(int chain, int instruction) const;
+    NodeId instructionNode(ChainIndex chain, InstructionId instruction) const;
 
     /// An event logged by the instruction itself (kernel, DELEGATE_CALL, OPERATOR_CALL, …).
-    EventPlacement placeInstruction(int chain, int instruction) const;
+    EventPlacement placeInstruction(ChainIndex chain, InstructionId instruction) const;
 
     /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
     /// debug id; XNNPACK profiling names → the k-th node of the family in inner execution
     /// order; otherwise the ETRecord delegate_map → inner nodes carrying the handles. Falls back
     /// to the delegate node itself (rule "delegate").
-    EventPlacement placeDelegateEvent(
-        int chain, int instruction, std::int32_t idInt, const std::string& idStr, DelegateEventCursor& cursor) const;
+    EventPlacement placeDelegateEvent(ChainIndex chain, InstructionId instruction, DelegateDebugId idInt,
+        const std::string& idStr, DelegateEventCursor& cursor) const;
 
     /// Edge-graph node names carrying any of `handles` (needs an ETRecord).
     std::vector<std::string> edgeNodeNames(const std::vector<std::int64_t>& handles) const;
 
     /// Outputs of the DelegateCall at `instruction`: the ETRecord map, else the graph's split
     /// (args − inputs); -1 when unknown.
-    int delegateOutputCount(int instruction) const;
+    int delegateOutputCount(InstructionId instruction) const;
 
     const Graph& graph() const { return m_graph; }
     const ETRecord* record() const { return m_record; }

@@ -530,8 +530,8 @@ GapReport mapInspectorTable(
                             instruction = std::max(instruction.value_or(id), id);
         }
         if (instruction) {
-            row.origin = { mapper.instructionNode(0, *instruction), NodeId::none() };
-            row.instruction = *instruction;
+            row.instruction = InstructionId(*instruction);
+            row.origin = { mapper.instructionNode(ChainIndex(0), row.instruction), NodeId::none() };
             if (inner && inner->top == row.origin.top)
                 row.origin = *inner;
         } else if (inner) {
@@ -557,8 +557,8 @@ GapReport mapInspectorTable(
         row.matched = row.origin.top.valid();
         if (row.matched) {
             row.label = mapper.label(row.origin);
-            if (row.instruction < 0)
-                row.instruction = graph.node(row.origin.top).instruction.value;
+            if (row.instruction.value < 0)
+                row.instruction = graph.node(row.origin.top).instruction;
         } else {
             ++unmatched;
             row.label = in.aotOps.empty() ? "(no node)" : in.aotOps.back();

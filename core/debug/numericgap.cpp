@@ -80,7 +80,7 @@ std::vector<std::pair<const DebugEvent*, std::size_t>> items(const std::vector<c
     return result;
 }
 
-using GroupKey = std::tuple<std::uint64_t, std::int32_t, std::int32_t, std::string>;
+using GroupKey = std::tuple<std::uint64_t, InstructionId, DelegateDebugId, std::string>;
 
 struct Collected {
     std::vector<GroupKey> order;
@@ -112,8 +112,8 @@ const RunBlock* executeBlock(const ETDump& dump, std::size_t index)
 }
 
 /// Delegate calls log every argument; only the last num_outs are outputs (facts sheet §4.3).
-std::vector<const DebugEvent*> delegateOutputs(
-    const std::vector<const DebugEvent*>& events, const EventMapper& mapper, int instruction, std::string& caveat)
+std::vector<const DebugEvent*> delegateOutputs(const std::vector<const DebugEvent*>& events, const EventMapper& mapper,
+    InstructionId instruction, std::string& caveat)
 {
     const int outs = mapper.delegateOutputCount(instruction);
     if (outs < 0 || static_cast<std::size_t>(outs) > events.size()) {
@@ -312,8 +312,8 @@ GapReport compareETDumps(
     DelegateEventCursor cursor;
     for (const GroupKey& key : a.order) {
         const auto& [chain, instruction, idInt, idStr] = key;
-        const int chainIndex = chain == std::numeric_limits<std::uint64_t>::max() ? -1 : static_cast<int>(chain);
-        const bool internal = idInt != -1 || !idStr.empty();
+        const ChainIndex chainIndex = a.groups.at(key).front()->chain();
+        const bool internal = idInt.value != -1 || !idStr.empty();
         EventPlacement placement = internal ? mapper.placeDelegateEvent(chainIndex, instruction, idInt, idStr, cursor)
                                             : mapper.placeInstruction(chainIndex, instruction);
         std::string caveat;
@@ -334,14 +334,14 @@ GapReport compareETDumps(
             GapRow row;
             row.origin = placement.origin;
             row.matched = placement.matched;
-            row.label
-                = placement.matched ? mapper.label(placement.origin) : "instruction " + std::to_string(instruction);
+            row.label = placement.matched ? mapper.label(placement.origin)
+                                          : "instruction " + std::to_string(instruction.value);
             row.runtimeOp = placement.matched ? mapper.graph().node(placement.origin.top).opType : std::string();
             if (delegateCall)
                 row.runtimeOp = "DELEGATE_CALL";
             row.instruction = instruction;
             row.outputIndex = static_cast<int>(i);
-            row.delegateIdentifier = internal ? (idStr.empty() ? std::to_string(idInt) : idStr) : std::string();
+            row.delegateIdentifier = internal ? (idStr.empty() ? std::to_string(idInt.value) : idStr) : std::string();
             row.debugHandles = placement.debugHandles;
             row.aotOps = mapper.edgeNodeNames(placement.debugHandles);
             const Extracted runValue = extract(run, *runItems[i].first, runItems[i].second, options.maxElements);
@@ -507,7 +507,7 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJ
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const GapRow& row = report.rows[r];
         std::vector<TableCell> cells { static_cast<long long>(r), row.label, row.runtimeOp,
-            static_cast<long long>(row.instruction), static_cast<long long>(row.outputIndex),
+            static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
             row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
         std::string nonFinite;
         for (const GapMetric m : metrics) {

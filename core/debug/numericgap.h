@@ -47,7 +47,7 @@ struct GapRow {
     bool matched = false; ///< the row found a node of the graph
     std::string label; ///< node label ("aten::add.out", "XnnpackBackend › XNNConv2d", "output 0")
     std::string runtimeOp; ///< event or op name as the runtime knows it
-    int instruction = -1;
+    InstructionId instruction;
     int outputIndex = 0; ///< which output of the node
     std::string delegateIdentifier;
     std::vector<std::int64_t> shape; ///< of the run side

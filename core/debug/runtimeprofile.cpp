@@ -10,7 +10,7 @@ namespace etscope::core {
 
 namespace {
 
-using RowKey = std::tuple<std::string, std::string, std::int32_t, std::int32_t, std::int32_t, std::string, int>;
+using RowKey = std::tuple<std::string, std::string, ChainIndex, InstructionId, DelegateDebugId, std::string, int>;
 
 bool isInstructionSpan(const std::string& name)
 {
@@ -187,7 +187,7 @@ Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapp
         cells.emplace_back(row.blockName);
         cells.emplace_back(row.name);
         cells.emplace_back(row.placement.matched ? mapper.label(row.placement.origin) : std::string());
-        cells.emplace_back(static_cast<long long>(row.instruction));
+        cells.emplace_back(static_cast<long long>(row.instruction.value));
         cells.emplace_back(row.delegateIdentifier);
         cells.emplace_back(static_cast<long long>(row.stats.count));
         for (const double v :
@@ -215,7 +215,7 @@ Table nodeTimingTable(const RuntimeProfile& profile)
     for (const NodeTiming& timing : profile.nodes) {
         const ProfileRow& row = profile.rows[timing.row];
         const TimingStats& k = timing.kernel;
-        std::vector<TableCell> cells { timing.label, row.name, static_cast<long long>(row.instruction),
+        std::vector<TableCell> cells { timing.label, row.name, static_cast<long long>(row.instruction.value),
             static_cast<long long>(k.count) };
         for (const double v : { k.min, k.p50, k.p90, k.avg, k.max })
             cells.emplace_back(profile.toMs(v));

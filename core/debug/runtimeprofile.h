@@ -41,8 +41,8 @@ struct ProfileRow {
     std::string name; ///< the event name, or the delegate identifier for delegate-internal events
     Scope scope = Scope::Kernel;
     std::string blockName; ///< "Execute", or the block of framework events
-    std::int32_t chain = 0;
-    std::int32_t instruction = -1;
+    ChainIndex chain { 0 }; ///< none for framework events
+    InstructionId instruction;
     std::string delegateIdentifier;
     int occurrence = 0; ///< 0 for the first time the event appears in a block
     EventPlacement placement;

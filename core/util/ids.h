@@ -30,6 +30,11 @@ using NodeId = Id<struct NodeIdTag>;
 using ValueIndex = Id<struct ValueIndexTag>;
 using InstructionId = Id<struct InstructionIdTag>;
 using DelegateIndex = Id<struct DelegateIndexTag>;
+/// An execution chain of a method (ETDump's chain_index); none for events outside any chain.
+using ChainIndex = Id<struct ChainIndexTag>;
+/// A delegate's integer debug identifier (ETDump's delegate_debug_id_int); none when the event
+/// has none.
+using DelegateDebugId = Id<struct DelegateDebugIdTag>;
 
 } // namespace etscope::core
 

@@ -191,7 +191,7 @@ public:
     {
         DebugEvent event;
         event.chainIndex = output ? std::numeric_limits<std::uint64_t>::max() : 0;
-        event.instructionId = instruction;
+        event.instructionId = InstructionId(instruction);
         event.value.kind = DebugValue::Kind::Tensor;
         event.value.rawKind = 5;
         event.value.output = output;
@@ -256,8 +256,8 @@ private:
     {
         ProfileEvent event;
         event.name = std::move(name);
-        event.chainIndex = chain;
-        event.instructionId = instruction;
+        event.chainIndex = ChainIndex(chain);
+        event.instructionId = InstructionId(instruction);
         event.startTime = start;
         event.endTime = end;
         event.sequence = m_sequence++;

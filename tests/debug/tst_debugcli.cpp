@@ -59,7 +59,7 @@ std::map<std::pair<std::string, int>, std::vector<double>> rawDurations(const QS
     for (const std::size_t b : dump->executeBlocks())
         for (const etscope::core::ProfileEvent& e : dump->runs[b].profileEvents)
             if (!e.isFramework())
-                durations[{ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId }].push_back(
+                durations[{ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId.value }].push_back(
                     static_cast<double>(e.duration()) / 1e6);
     return durations;
 }

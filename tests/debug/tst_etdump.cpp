@@ -186,7 +186,7 @@ private slots:
             d += static_cast<int>(block.debugEvents.size());
             for (const ProfileEvent& e : block.profileEvents) {
                 dp += e.delegateDebugIdStr.empty() ? 0 : 1;
-                QCOMPARE(e.delegateDebugIdInt, -1);
+                QCOMPARE(e.delegateDebugIdInt, DelegateDebugId::none());
                 // Delegate-internal events carry no name; everything else does.
                 QCOMPARE(e.name.empty(), e.isDelegateInternal());
                 QVERIFY(e.endTime >= e.startTime);
@@ -197,10 +197,12 @@ private slots:
                 // Program outputs come after execution: chain -1 as ulong, instruction 0.
                 if (e.value.output) {
                     QCOMPARE(e.chainIndex, std::numeric_limits<std::uint64_t>::max());
-                    QCOMPARE(e.instructionId, 0);
+                    QCOMPARE(e.instructionId, InstructionId(0));
+                    QCOMPARE(e.chain(), ChainIndex::none());
                 } else {
                     QCOMPARE(e.chainIndex, std::uint64_t(0));
-                    QVERIFY(e.instructionId >= 0);
+                    QCOMPARE(e.chain(), ChainIndex(0));
+                    QVERIFY(e.instructionId.valid());
                 }
                 QCOMPARE(e.value.kind, DebugValue::Kind::Tensor);
                 QVERIFY(e.name.empty());
@@ -216,7 +218,7 @@ private slots:
         QCOMPARE(dump->runs.front().name, std::string("Default"));
         QCOMPARE(dump->runs.front().profileEvents.size(), std::size_t(2));
         for (const ProfileEvent& e : dump->runs.front().profileEvents)
-            QCOMPARE(e.chainIndex, -1);
+            QCOMPARE(e.chainIndex, ChainIndex::none());
 
         // The debug buffer beside the file, by the generated/ naming.
         QVERIFY(!attachDebugBufferOrDefault(dump.value(), {}));

@@ -173,7 +173,7 @@ private slots:
         RunBlock run = block("Execute");
         ProfileEvent event;
         event.name = "native_call_add.out";
-        event.instructionId = 3;
+        event.instructionId = InstructionId(3);
         event.startTime = 100;
         event.endTime = 250;
         run.profileEvents.push_back(event);
@@ -188,7 +188,7 @@ private slots:
         QVERIFY2(dump.ok(), dump.ok() ? "" : dump.error().message().c_str());
         QVERIFY(!dump->sizePrefixed);
         QCOMPARE(dump->runs[0].profileEvents[0].duration(), std::uint64_t(150));
-        QCOMPARE(dump->runs[0].profileEvents[0].instructionId, 3);
+        QCOMPARE(dump->runs[0].profileEvents[0].instructionId, InstructionId(3));
         QCOMPARE(dump->runs[0].allocators, std::vector<std::string> { "planned" });
         QCOMPARE(dump->runs[0].allocationEvents[0].size, std::uint64_t(4096));
         QVERIFY(dump->warnings.empty());
@@ -201,7 +201,7 @@ private slots:
         RunBlock run = block("Execute");
         const auto debug = [&](DebugValue value, std::size_t sequence) {
             DebugEvent event;
-            event.instructionId = 1;
+            event.instructionId = InstructionId(1);
             event.value = std::move(value);
             event.sequence = sequence;
             return event;
@@ -219,7 +219,7 @@ private slots:
             = { DebugTensor { scalar_type::Float, { 2 }, { 1 }, -1 }, DebugTensor { scalar_type::Long, {}, {}, -1 } };
         DebugValue unknown { DebugValue::Kind::Unknown, 42 };
         run.debugEvents = { debug(i, 0), debug(b, 1), debug(f, 2), debug(d, 3), debug(list, 4), debug(unknown, 5) };
-        run.debugEvents[5].delegateDebugIdInt = 12;
+        run.debugEvents[5].delegateDebugIdInt = DelegateDebugId(12);
         run.allocationEvents.push_back({ 3, 64, 6 });
         auto dump = readETDump(MappedFile::fromBytes("kinds.etdp", writeETDump({ run })));
         QVERIFY(dump.ok());
@@ -271,7 +271,7 @@ private slots:
             DebugBufferWriter buffer;
             RunBlock run = block("Execute");
             DebugEvent event;
-            event.instructionId = 0;
+            event.instructionId = InstructionId(0);
             event.value.kind = DebugValue::Kind::Tensor;
             event.value.rawKind = 5;
             event.value.tensors.push_back(
@@ -310,8 +310,8 @@ private slots:
         // output (k = 22) by +1 on each of its 32·256 elements gives MSE 1, L1 8192, max 1.
         const Document document = program("djl-executorch-engine/stress_mlp.pte");
         const ETDump real = realDump("stress_mlp/stress_mlp.intermediates.etdp");
-        QCOMPARE(real.runs[1].debugEvents[18].instructionId, 13);
-        QCOMPARE(real.runs[1].debugEvents[22].instructionId, 13);
+        QCOMPARE(real.runs[1].debugEvents[18].instructionId, InstructionId(13));
+        QCOMPARE(real.runs[1].debugEvents[22].instructionId, InstructionId(13));
         const EventMapper mapper(*document.methods.front().graph);
         const ETDump inputChanged = rewrite(real, [](std::size_t k, std::vector<double>& v) {
             if (k == 18)

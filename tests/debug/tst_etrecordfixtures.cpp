@@ -276,22 +276,24 @@ private slots:
         const Document document = program("djl-executorch-engine/stress_mlp.pte", &record);
         const Graph& graph = *document.methods.front().graph;
         const EventMapper mapper(graph, &record, "forward");
-        const EventPlacement kernel = mapper.placeInstruction(0, 2);
+        const EventPlacement kernel = mapper.placeInstruction(ChainIndex(0), InstructionId(2));
         QCOMPARE(kernel.debugHandles, std::vector<std::int64_t> { 5 });
         QCOMPARE(mapper.edgeNodeNames(kernel.debugHandles), std::vector<std::string> { "aten_select_copy_int" });
         DelegateEventCursor cursor;
-        const EventPlacement mapped = mapper.placeDelegateEvent(0, 13, -1, "fc_first", cursor);
+        const EventPlacement mapped
+            = mapper.placeDelegateEvent(ChainIndex(0), InstructionId(13), DelegateDebugId::none(), "fc_first", cursor);
         QCOMPARE(mapped.rule, std::string("delegate_map"));
         const Node& inner = graph.node(mapped.origin.top).subgraph->node(mapped.origin.inner);
         QCOMPARE(inner.opType, std::string("XNNFullyConnected"));
         QCOMPARE(inner.debugHandle, std::optional<std::uint32_t>(9));
         // XNNPACK's own names still go by operator order; their handles are empty (Inspector rule).
-        const EventPlacement named = mapper.placeDelegateEvent(0, 13, -1, "Add (ND) #1", cursor);
+        const EventPlacement named = mapper.placeDelegateEvent(
+            ChainIndex(0), InstructionId(13), DelegateDebugId::none(), "Add (ND) #1", cursor);
         QCOMPARE(named.rule, std::string("xnnpack order"));
         QVERIFY(named.debugHandles.empty());
         // num_outs from the record wins over the graph's split (2 outputs at instruction 6).
-        QCOMPARE(EventMapper(graph).delegateOutputCount(6), 2);
-        QCOMPARE(mapper.delegateOutputCount(6), 1);
+        QCOMPARE(EventMapper(graph).delegateOutputCount(InstructionId(6)), 2);
+        QCOMPARE(mapper.delegateOutputCount(InstructionId(6)), 1);
     }
 
     void recordChangesTheGap()
@@ -312,7 +314,7 @@ private slots:
         const RuntimeProfile profile = buildRuntimeProfile(*profileDump, mapper);
         bool named = false;
         for (const ProfileRow& row : profile.rows)
-            if (row.instruction == 2 && row.scope == ProfileRow::Scope::Kernel) {
+            if (row.instruction == InstructionId(2) && row.scope == ProfileRow::Scope::Kernel) {
                 QCOMPARE(row.edgeNodes, std::vector<std::string> { "aten_select_copy_int" });
                 named = true;
             }
@@ -322,7 +324,7 @@ private slots:
             = parseInspectorTable("aot_debug_handle,runtime_debug_handle,gap\n\"(5,)\",\"(5,)\",[0.0]\n", "t.csv");
         QVERIFY(rows.ok());
         const GapReport imported = mapInspectorTable(*rows, mapper, GapMetric::Mse, "t.csv");
-        QCOMPARE(imported.rows[0].instruction, 2);
+        QCOMPARE(imported.rows[0].instruction, InstructionId(2));
         QVERIFY(imported.rows[0].matched);
     }
 
@@ -347,10 +349,12 @@ private slots:
         top.addNode(delegate);
         const EventMapper mapper(top);
         DelegateEventCursor cursor;
-        const EventPlacement placement = mapper.placeDelegateEvent(0, 0, 20, "", cursor);
+        const EventPlacement placement
+            = mapper.placeDelegateEvent(ChainIndex(0), InstructionId(0), DelegateDebugId(20), "", cursor);
         QCOMPARE(placement.rule, std::string("vulkan node id"));
         QCOMPARE(placement.origin.inner, NodeId(2));
-        QCOMPARE(mapper.placeDelegateEvent(0, 0, 99, "", cursor).rule, std::string("delegate"));
+        QCOMPARE(mapper.placeDelegateEvent(ChainIndex(0), InstructionId(0), DelegateDebugId(99), "", cursor).rule,
+            std::string("delegate"));
     }
 
     void hostileArchives_data()

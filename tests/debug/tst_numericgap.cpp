@@ -185,13 +185,13 @@ private slots:
         QCOMPARE(delegateRows, 3);
         // The delegate at 13 compares its output [32, 256], not its [32, 256]/[1, 256] inputs.
         const GapRow& last = report.rows[14];
-        QCOMPARE(last.instruction, 13);
+        QCOMPARE(last.instruction, InstructionId(13));
         QCOMPARE(last.shape, (std::vector<std::int64_t> { 32, 256 }));
         QCOMPARE(report.rows.back().label, std::string("output 0"));
         QCOMPARE(graphOf(document).node(report.rows.back().origin.top).kind, NodeKind::Output);
         // Rows are in execution order.
         for (std::size_t r = 1; r + 1 < report.rows.size(); ++r)
-            QVERIFY(report.rows[r - 1].instruction <= report.rows[r].instruction);
+            QVERIFY(report.rows[r - 1].instruction.value <= report.rows[r].instruction.value);
     }
 
     void gapHeat()
@@ -435,7 +435,7 @@ private slots:
         QCOMPARE(conv.imported, std::vector<double> { 0.25 });
         QVERIFY(conv.metrics);
         QCOMPARE(conv.metrics->mse, 0.25);
-        QCOMPARE(conv.instruction, 0);
+        QCOMPARE(conv.instruction, InstructionId(0));
         QVERIFY(!report.rows[1].matched);
         QCOMPARE(report.warnings.size(), std::size_t(1));
         const Table table = gapTable(report);
@@ -474,9 +474,9 @@ private slots:
             "order.tsv");
         QVERIFY(rows.ok());
         const GapReport report = mapInspectorTable(*rows, mapper, GapMetric::L1, "order.tsv");
-        QCOMPARE(report.rows[0].instruction, 2);
-        QCOMPARE(report.rows[1].instruction, 3);
-        QCOMPARE(report.rows[2].instruction, 9);
+        QCOMPARE(report.rows[0].instruction, InstructionId(2));
+        QCOMPARE(report.rows[1].instruction, InstructionId(3));
+        QCOMPARE(report.rows[2].instruction, InstructionId(9));
         QCOMPARE(report.rows[2].label, std::string("aten::clamp.out"));
         QVERIFY(report.warnings.empty());
     }

@@ -103,7 +103,7 @@ private slots:
             // native_call_<op>.<overload> runs the node whose operator is <ns>::<op>.<overload>.
             QVERIFY(row.name.starts_with("native_call_"));
             const Node& node = loaded->graph->node(row.placement.origin.top);
-            QCOMPARE(node.instruction.value, row.instruction);
+            QCOMPARE(node.instruction, row.instruction);
             QVERIFY2(node.opType.ends_with("::" + row.name.substr(12)), node.opType.c_str());
             QCOMPARE(row.placement.rule, std::string("instruction"));
         }
@@ -128,15 +128,15 @@ private slots:
         QVERIFY(loaded);
         const EventMapper mapper(*loaded->graph);
         const RuntimeProfile profile = buildRuntimeProfile(loaded->dump, mapper);
-        std::map<int, std::vector<const ProfileRow*>> byInstruction;
+        std::map<InstructionId, std::vector<const ProfileRow*>> byInstruction;
         for (const ProfileRow& row : profile.rows)
             if (row.scope == ProfileRow::Scope::DelegateInternal)
                 byInstruction[row.instruction].push_back(&row);
         QCOMPARE(byInstruction.size(), std::size_t(2));
-        QCOMPARE(byInstruction[6].size(), std::size_t(2));
-        QCOMPARE(byInstruction[13].size(), std::size_t(13));
+        QCOMPARE(byInstruction[InstructionId(6)].size(), std::size_t(2));
+        QCOMPARE(byInstruction[InstructionId(13)].size(), std::size_t(13));
         for (const auto& [instruction, rows] : byInstruction) {
-            const NodeId top = mapper.instructionNode(0, instruction);
+            const NodeId top = mapper.instructionNode(ChainIndex(0), instruction);
             std::map<std::string, int> seenPerFamily;
             std::set<std::int32_t> distinct;
             for (const ProfileRow* row : rows) {
@@ -161,7 +161,8 @@ private slots:
         for (const NodeTiming& timing : profile.nodes)
             innerTimings += timing.origin.inner.valid() ? 1 : 0;
         QCOMPARE(innerTimings, std::size_t(15));
-        const NodeTiming* delegate = profile.timingOf({ mapper.instructionNode(0, 13), NodeId::none() });
+        const NodeTiming* delegate
+            = profile.timingOf({ mapper.instructionNode(ChainIndex(0), InstructionId(13)), NodeId::none() });
         QVERIFY(delegate);
         QCOMPARE(profile.rows[delegate->row].name, std::string("DELEGATE_CALL"));
     }
@@ -359,7 +360,7 @@ private slots:
         QCOMPARE(table.rows.size(), std::size_t(12 + 2 + 15));
         std::map<std::pair<std::string, int>, double> raw;
         for (const ProfileEvent& e : loaded->dump.runs[loaded->dump.executeBlocks().front()].profileEvents)
-            raw.try_emplace({ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId },
+            raw.try_emplace({ e.name.empty() ? e.delegateIdentifier() : e.name, e.instructionId.value },
                 static_cast<double>(e.endTime - e.startTime));
         int inner = 0;
         for (const auto& row : table.rows) {

@@ -89,8 +89,9 @@ flatbuffers::Offset<fbe::RunData> runOffset(flatbuffers::FlatBufferBuilder& fbb,
         if (o.kind == 0) {
             const ProfileEvent& p = run.profileEvents[o.index];
             const auto metadata = p.delegateDebugMetadata.empty() ? 0 : fbb.CreateVector(p.delegateDebugMetadata);
-            const auto event = fbe::CreateProfileEvent(fbb, optionalString(fbb, p.name), p.chainIndex, p.instructionId,
-                p.delegateDebugIdInt, optionalString(fbb, p.delegateDebugIdStr), metadata, p.startTime, p.endTime);
+            const auto event = fbe::CreateProfileEvent(fbb, optionalString(fbb, p.name), p.chainIndex.value,
+                p.instructionId.value, p.delegateDebugIdInt.value, optionalString(fbb, p.delegateDebugIdStr), metadata,
+                p.startTime, p.endTime);
             events.push_back(fbe::CreateEvent(fbb, event, 0, 0));
         } else if (o.kind == 1) {
             const AllocationEvent& a = run.allocationEvents[o.index];
@@ -98,8 +99,8 @@ flatbuffers::Offset<fbe::RunData> runOffset(flatbuffers::FlatBufferBuilder& fbb,
         } else {
             const DebugEvent& d = run.debugEvents[o.index];
             const auto value = valueOffset(fbb, d.value);
-            const auto event = fbe::CreateDebugEvent(fbb, d.chainIndex, d.instructionId, value, d.delegateDebugIdInt,
-                optionalString(fbb, d.delegateDebugIdStr), optionalString(fbb, d.name));
+            const auto event = fbe::CreateDebugEvent(fbb, d.chainIndex, d.instructionId.value, value,
+                d.delegateDebugIdInt.value, optionalString(fbb, d.delegateDebugIdStr), optionalString(fbb, d.name));
             events.push_back(fbe::CreateEvent(fbb, 0, 0, event));
         }
     }
