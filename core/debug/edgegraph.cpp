@@ -113,8 +113,8 @@ private:
         node.kind = edgeNode.lowered ? NodeKind::Delegate : NodeKind::Operator;
         node.label = shortEdgeTarget(edgeNode.target);
         node.opType = edgeNode.opType();
-        if (edgeNode.debugHandle && *edgeNode.debugHandle > 0 && *edgeNode.debugHandle <= UINT32_MAX)
-            node.debugHandle = static_cast<std::uint32_t>(*edgeNode.debugHandle);
+        if (edgeNode.debugHandle && edgeNode.debugHandle->value > 0 && edgeNode.debugHandle->value <= UINT32_MAX)
+            node.debugHandle = edgeNode.debugHandle;
         node.attributes.push_back({ "name", edgeNode.name });
         node.attributes.push_back({ "target", edgeNode.target });
         std::vector<std::string> inputs;

@@ -127,7 +127,7 @@ std::string metadataText(const json& value)
     return jsonDisplayText(value);
 }
 
-std::optional<std::int64_t> parseHandle(const json& value)
+std::optional<DebugHandle> parseHandle(const json& value)
 {
     std::int64_t handle = 0;
     if (value.is_number_integer())
@@ -139,7 +139,7 @@ std::optional<std::int64_t> parseHandle(const json& value)
         handle = std::stoll(text);
     } else
         return std::nullopt;
-    return handle > 0 ? std::optional<std::int64_t>(handle) : std::nullopt;
+    return handle > 0 ? std::optional<DebugHandle>(DebugHandle(handle)) : std::nullopt;
 }
 
 std::shared_ptr<const LoweredModule> parseLowered(
@@ -266,7 +266,7 @@ std::size_t EdgeProgram::loweredModuleCount() const
     return count;
 }
 
-std::vector<const EdgeNode*> EdgeProgram::nodesWithHandle(std::int64_t handle) const
+std::vector<const EdgeNode*> EdgeProgram::nodesWithHandle(DebugHandle handle) const
 {
     std::vector<const EdgeNode*> found;
     for (const EdgeNode& node : nodes) {

@@ -40,7 +40,7 @@ struct EdgeNode {
     std::string target; ///< "executorch.exir.dialects.edge.ops.aten.mul.Tensor", …
     std::vector<EdgeArgument> inputs;
     std::vector<std::string> outputs; ///< tensor names the node produces
-    std::optional<std::int64_t> debugHandle; ///< AOT debug handle (absent or 0 = unset)
+    std::optional<DebugHandle> debugHandle; ///< AOT debug handle (absent or 0 = unset)
     std::string stackTrace;
     std::string nnModuleStack;
     std::vector<Attribute> metadata; ///< every metadata entry as stored
@@ -71,7 +71,7 @@ struct EdgeProgram {
     std::size_t nodeCountRecursive() const;
     std::size_t loweredModuleCount() const;
     /// Nodes carrying `handle`, recursing into lowered modules (graph order, outer first).
-    std::vector<const EdgeNode*> nodesWithHandle(std::int64_t handle) const;
+    std::vector<const EdgeNode*> nodesWithHandle(DebugHandle handle) const;
 };
 
 /// Builds an EdgeProgram from the parsed JSON of a serialized ExportedProgram. Accepts both

@@ -55,15 +55,15 @@ std::optional<int> parseInstruction(const std::string& key)
     return std::stoi(key);
 }
 
-template <typename J> std::vector<std::int64_t> handleList(const J& value)
+template <typename J> std::vector<DebugHandle> handleList(const J& value)
 {
-    std::vector<std::int64_t> handles;
+    std::vector<DebugHandle> handles;
     if (value.is_number_integer())
-        handles.push_back(value.template get<std::int64_t>());
+        handles.push_back(DebugHandle(value.template get<std::int64_t>()));
     else if (value.is_array())
         for (const J& h : value)
             if (h.is_number_integer())
-                handles.push_back(h.template get<std::int64_t>());
+                handles.push_back(DebugHandle(h.template get<std::int64_t>()));
     return handles;
 }
 
@@ -312,16 +312,16 @@ std::vector<std::string> ETRecord::methods() const
     return { names.begin(), names.end() };
 }
 
-std::vector<std::int64_t> ETRecord::handlesOf(std::string_view method, int instruction) const
+std::vector<DebugHandle> ETRecord::handlesOf(std::string_view method, int instruction) const
 {
     const auto m = debugHandleMap.find(std::string(method));
     if (m == debugHandleMap.end())
         return {};
     const auto it = m->second.find(instruction);
-    return it == m->second.end() ? std::vector<std::int64_t>() : it->second.handles;
+    return it == m->second.end() ? std::vector<DebugHandle>() : it->second.handles;
 }
 
-std::optional<std::vector<std::int64_t>> ETRecord::delegateHandles(
+std::optional<std::vector<DebugHandle>> ETRecord::delegateHandles(
     std::string_view method, int instruction, const std::string& identifier) const
 {
     const auto m = delegateMap.find(std::string(method));
@@ -330,7 +330,7 @@ std::optional<std::vector<std::int64_t>> ETRecord::delegateHandles(
     const auto it = m->second.find(instruction);
     if (it == m->second.end())
         return std::nullopt;
-    std::vector<std::int64_t> result;
+    std::vector<DebugHandle> result;
     for (const auto& [key, handles] : it->second.identifiers)
         if (key == identifier)
             result = handles;
@@ -390,7 +390,7 @@ Result<OperatorTable> etrecordOperatorTable(const ETRecord& record, std::string_
         return makeError(Error::Code::Usage, record.path,
             "the ETRecord has no edge-dialect program for method '" + std::string(method) + "'");
     // Pre-lowering graph: the DelegateCall handle lists say which nodes went to a delegate.
-    std::set<std::int64_t> delegatedHandles;
+    std::set<DebugHandle> delegatedHandles;
     int subgraphs = 0;
     if (const auto map = record.debugHandleMap.find(edge->method); map != record.debugHandleMap.end())
         for (const auto& [instruction, entry] : map->second)

@@ -43,13 +43,13 @@ struct DelegateMapEntry {
     std::string backend; ///< the "name" field: backend id
     /// delegate debug identifier → AOT debug handles, in the order the JSON lists them (the
     /// Inspector's substring rule depends on it).
-    std::vector<std::pair<std::string, std::vector<std::int64_t>>> identifiers;
+    std::vector<std::pair<std::string, std::vector<DebugHandle>>> identifiers;
 };
 
 /// instruction id → handles. KernelCall entries hold one handle, DelegateCall entries a list
 /// (`isList` tells them apart, as the JSON does).
 struct DebugHandleEntry {
-    std::vector<std::int64_t> handles;
+    std::vector<DebugHandle> handles;
     bool isList = false;
 };
 
@@ -74,11 +74,11 @@ struct ETRecord {
     /// Method names found in any of the graphs and maps.
     std::vector<std::string> methods() const;
     /// Handles of an instruction (empty when the map has none).
-    std::vector<std::int64_t> handlesOf(std::string_view method, int instruction) const;
+    std::vector<DebugHandle> handlesOf(std::string_view method, int instruction) const;
     /// The AOT handles a delegate-internal identifier stands for, following the Inspector
     /// (facts sheet §2.4): exact key, then every key that is a substring of the identifier, the
     /// last one winning. nullopt when the instruction has no delegate_map entry.
-    std::optional<std::vector<std::int64_t>> delegateHandles(
+    std::optional<std::vector<DebugHandle>> delegateHandles(
         std::string_view method, int instruction, const std::string& identifier) const;
 };
 

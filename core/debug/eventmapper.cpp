@@ -165,7 +165,7 @@ EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId i
         }
     }
     if (!placement.debugHandles.empty()) {
-        const std::set<std::int64_t> handles(placement.debugHandles.begin(), placement.debugHandles.end());
+        const std::set<DebugHandle> handles(placement.debugHandles.begin(), placement.debugHandles.end());
         for (const Node& node : inner.nodes)
             if (node.kind == NodeKind::Operator && node.debugHandle && handles.count(*node.debugHandle)) {
                 placement.origin.inner = node.id;
@@ -176,7 +176,7 @@ EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId i
     return placement;
 }
 
-std::vector<std::string> EventMapper::edgeNodeNames(const std::vector<std::int64_t>& handles) const
+std::vector<std::string> EventMapper::edgeNodeNames(const std::vector<DebugHandle>& handles) const
 {
     std::vector<std::string> names;
     if (!m_record)
@@ -184,8 +184,8 @@ std::vector<std::string> EventMapper::edgeNodeNames(const std::vector<std::int64
     const ETRecordGraph* edge = m_record->edgeProgram(m_method);
     if (!edge)
         return names;
-    std::set<std::int64_t> seen;
-    for (const std::int64_t handle : handles) {
+    std::set<DebugHandle> seen;
+    for (const DebugHandle handle : handles) {
         if (!seen.insert(handle).second)
             continue;
         for (const EdgeNode* node : edge->program->nodesWithHandle(handle))

@@ -19,7 +19,7 @@ struct EventPlacement {
     /// How it was matched: "instruction", "xnnpack order", "vulkan node id", "delegate_map",
     /// "delegate" (the delegate node only) or "" when unmatched.
     std::string rule;
-    std::vector<std::int64_t> debugHandles; ///< AOT handles from the ETRecord, when attached
+    std::vector<DebugHandle> debugHandles; ///< AOT handles from the ETRecord, when attached
 };
 
 /// Per-run state for delegate-internal events: how many events of each operator family each
@@ -58,7 +58,7 @@ public:
         const std::string& idStr, DelegateEventCursor& cursor) const;
 
     /// Edge-graph node names carrying any of `handles` (needs an ETRecord).
-    std::vector<std::string> edgeNodeNames(const std::vector<std::int64_t>& handles) const;
+    std::vector<std::string> edgeNodeNames(const std::vector<DebugHandle>& handles) const;
 
     /// Outputs of the DelegateCall at `instruction`: the ETRecord map, else the graph's split
     /// (args − inputs); -1 when unknown.

@@ -167,6 +167,14 @@ std::vector<std::int64_t> integersIn(const json& cell, int depth = 0)
     return result;
 }
 
+std::vector<DebugHandle> handlesIn(const json& cell)
+{
+    std::vector<DebugHandle> handles;
+    for (const std::int64_t v : integersIn(cell))
+        handles.push_back(DebugHandle(v));
+    return handles;
+}
+
 std::vector<double> floatsIn(const json& cell, int depth = 0)
 {
     std::vector<double> result;
@@ -455,11 +463,11 @@ Result<std::vector<InspectorRow>> parseInspectorTable(const std::string& text, c
                 "row " + std::to_string(r)
                     + " has no 'gap' or no debug-handle column: not a calculate_numeric_gap table");
         InspectorRow parsed;
-        parsed.aotDebugHandle = integersIn(cell("aot_debug_handle"));
+        parsed.aotDebugHandle = handlesIn(cell("aot_debug_handle"));
         parsed.aotOps = namesIn(cell("aot_ops"));
         parsed.aotOutput = tensorsIn(cell("aot_intermediate_output"));
         parsed.runtimeOps = namesIn(cell("runtime_ops"));
-        parsed.runtimeDebugHandle = integersIn(cell("runtime_debug_handle"));
+        parsed.runtimeDebugHandle = handlesIn(cell("runtime_debug_handle"));
         parsed.runtimeOutput = tensorsIn(cell("runtime_intermediate_output"));
         parsed.gap = floatsIn(cell("gap"));
         const json& traces = cell("stacktraces");
@@ -492,19 +500,19 @@ GapReport mapInspectorTable(
     const Graph& graph = mapper.graph();
 
     // Inner nodes carrying AOT handles (XNNPACK stores one per node), in execution order.
-    std::vector<std::pair<NodeOrigin, std::int64_t>> handled;
+    std::vector<std::pair<NodeOrigin, DebugHandle>> handled;
     for (const Node& top : graph.nodes)
         if (top.kind == NodeKind::Delegate && top.subgraph)
             for (const Node& inner : top.subgraph->nodes)
                 if (inner.kind == NodeKind::Operator && inner.debugHandle)
-                    handled.push_back({ { top.id, inner.id }, static_cast<std::int64_t>(*inner.debugHandle) });
+                    handled.push_back({ { top.id, inner.id }, *inner.debugHandle });
     std::map<std::string, int> seenOps;
     std::size_t unmatched = 0;
     for (const InspectorRow& in : rows) {
         GapRow row;
-        const std::vector<std::int64_t>& handles
+        const std::vector<DebugHandle>& handles
             = in.runtimeDebugHandle.empty() ? in.aotDebugHandle : in.runtimeDebugHandle;
-        const std::set<std::int64_t> handleSet(handles.begin(), handles.end());
+        const std::set<DebugHandle> handleSet(handles.begin(), handles.end());
         row.debugHandles = handles;
         row.aotOps = in.aotOps;
         row.imported = in.gap;
@@ -525,7 +533,7 @@ GapReport mapInspectorTable(
         if (const ETRecord* record = mapper.record()) {
             if (const auto map = record->debugHandleMap.find(mapper.method()); map != record->debugHandleMap.end())
                 for (const auto& [id, entry] : map->second)
-                    for (const std::int64_t h : entry.handles)
+                    for (const DebugHandle h : entry.handles)
                         if (handleSet.count(h))
                             instruction = std::max(instruction.value_or(id), id);
         }

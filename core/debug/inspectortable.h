@@ -18,11 +18,11 @@ struct PrintedTensor {
 
 /// One row of the Inspector's calculate_numeric_gap DataFrame (facts sheet §7).
 struct InspectorRow {
-    std::vector<std::int64_t> aotDebugHandle;
+    std::vector<DebugHandle> aotDebugHandle;
     std::vector<std::string> aotOps;
     std::vector<PrintedTensor> aotOutput; ///< one, or several for a list cell
     std::vector<std::string> runtimeOps;
-    std::vector<std::int64_t> runtimeDebugHandle;
+    std::vector<DebugHandle> runtimeDebugHandle;
     std::vector<PrintedTensor> runtimeOutput;
     std::vector<double> gap;
     std::string stackTraces; ///< the cell as printed

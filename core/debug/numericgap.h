@@ -52,7 +52,7 @@ struct GapRow {
     std::string delegateIdentifier;
     std::vector<std::int64_t> shape; ///< of the run side
     std::string dtype; ///< of the run side
-    std::vector<std::int64_t> debugHandles;
+    std::vector<DebugHandle> debugHandles;
     std::vector<std::string> aotOps; ///< ETRecord / Inspector node names
     std::optional<GapMetrics> metrics; ///< absent when the values could not be compared
     std::vector<double> imported; ///< the Inspector's own `gap` list (imported tables)

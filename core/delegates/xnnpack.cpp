@@ -310,7 +310,7 @@ void XnnpackReader::addNodes()
         node.attributes.push_back({ "node index", std::to_string(n) });
         node.attributes.push_back({ "node type tag", std::to_string(tag) });
         if (xnode && xnode->debug_handle() != kNoDebugHandle) {
-            node.debugHandle = xnode->debug_handle();
+            node.debugHandle = DebugHandle(xnode->debug_handle());
             node.attributes.push_back({ "debug handle", std::to_string(xnode->debug_handle()) });
         }
         const auto portText = [&](std::uint32_t id) {

@@ -120,7 +120,7 @@ struct Node {
     ValueIndex value; ///< Input/Output/Constant/State/View: the value index in its graph
     DelegateIndex delegate; ///< Delegate nodes: index into the method's delegate table
     int argPosition = -1; ///< inner Input/Output: position in the outer DelegateCall's args
-    std::optional<std::uint32_t> debugHandle; ///< AOT debug handle when the format stores it
+    std::optional<DebugHandle> debugHandle; ///< AOT debug handle when the format stores it
     /// Inner nodes: the backend's own id for runtime events (Vulkan OperatorCall.node_id, facts §2.3),
     /// matched against ETDump's delegate_debug_id_int.
     std::optional<std::int64_t> delegateDebugId;

@@ -36,6 +36,28 @@ using ChainIndex = Id<struct ChainIndexTag>;
 /// has none.
 using DelegateDebugId = Id<struct DelegateDebugIdTag>;
 
+/// An ahead-of-time debug handle: the exporter's identity of a graph node, which ETRecord's
+/// debug_handle_map and delegate_map, an XNNPACK node's debug_handle, an edge program node's
+/// meta and the Inspector's tables all refer to. Absent handles are std::optional, not a value.
+struct DebugHandle {
+    std::int64_t value = 0;
+
+    constexpr DebugHandle() = default;
+    constexpr explicit DebugHandle(std::int64_t v)
+        : value(v)
+    {
+    }
+    constexpr bool operator==(const DebugHandle& other) const { return value == other.value; }
+    constexpr bool operator!=(const DebugHandle& other) const { return value != other.value; }
+    constexpr bool operator<(const DebugHandle& other) const { return value < other.value; }
+};
+
+/// JSON (nlohmann, found by argument-dependent lookup): a handle is its number.
+template <typename Json> void to_json(Json& json, const DebugHandle& handle)
+{
+    json = handle.value;
+}
+
 } // namespace etscope::core
 
 template <typename Tag> struct std::hash<etscope::core::Id<Tag>> {

@@ -7,7 +7,9 @@
 #include "core/graph/graph.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace etscope::test {
 
@@ -44,6 +46,15 @@ inline const core::Node* nodeWithValue(const core::Graph& graph, core::NodeKind 
         if (node.kind == kind && node.value.value == value)
             return &node;
     return nullptr;
+}
+
+/// Debug handles from numbers, for expectations and fixtures.
+inline std::vector<core::DebugHandle> handles(std::initializer_list<std::int64_t> values)
+{
+    std::vector<core::DebugHandle> out;
+    for (const std::int64_t value : values)
+        out.push_back(core::DebugHandle(value));
+    return out;
 }
 
 } // namespace etscope::test

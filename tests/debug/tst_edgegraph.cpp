@@ -29,7 +29,7 @@ EdgeNode call(const std::string& name, const std::string& op, std::vector<std::s
         n.inputs.push_back({ i == 0 ? "self" : "other", "as_tensor", { inputs[i] }, {} });
     n.inputs.push_back({ "alpha", "as_int", {}, "1" });
     n.outputs = { name };
-    n.debugHandle = handle;
+    n.debugHandle = DebugHandle(handle);
     n.stackTrace = "  File \"model.py\", line " + std::to_string(handle) + ", in forward";
     return n;
 }
@@ -114,7 +114,7 @@ private slots:
         const Node& mm = named(*graph, "aten.mm.default");
         QCOMPARE(mm.kind, NodeKind::Operator);
         QCOMPARE(mm.opType, std::string("aten_mm_default"));
-        QCOMPARE(mm.debugHandle, std::optional<std::uint32_t>(1));
+        QCOMPARE(mm.debugHandle, std::optional<DebugHandle>(DebugHandle(1)));
         QCOMPARE(attribute(mm, "name"), std::string("aten_mm_default"));
         QCOMPARE(attribute(mm, "alpha"), std::string("1"));
         QVERIFY(attribute(mm, "stack_trace").find("line 1,") != std::string::npos);
@@ -200,12 +200,12 @@ private slots:
         // instructions 6 and 13 are its two XNNPACK calls, 2 a kernel).
         ETRecord record;
         record.numOutsMap["forward"] = { { 6, 1 }, { 13, 1 } };
-        record.debugHandleMap["forward"][2] = { { 5 }, false };
+        record.debugHandleMap["forward"][2] = { handles({ 5 }), false };
         QVERIFY(!etrecordMismatch(record, *stress->program));
         record.numOutsMap["forward"][2] = 1;
         QVERIFY(etrecordMismatch(record, *stress->program)->find("no DelegateCall") != std::string::npos);
         record.numOutsMap["forward"].erase(2);
-        record.debugHandleMap["forward"][40] = { { 5 }, false };
+        record.debugHandleMap["forward"][40] = { handles({ 5 }), false };
         QVERIFY(etrecordMismatch(record, *stress->program)->find("which has 14 instructions") != std::string::npos);
         // Edge programs only for methods the program lacks.
         ETRecord other;

@@ -2,6 +2,7 @@
 // The ETRecord reader on the real samples/executorch/etrecord.bin (facts from SOURCES.md and the
 // archive's own JSON) and the archive limits. Archives no public file covers (hostile names,
 // zip bombs, a populated delegate_map, lowered modules) are in tst_debugfixtures.
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/etrecord.h"
@@ -10,6 +11,7 @@
 #include <QTest>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
 
@@ -65,7 +67,7 @@ private slots:
         const EdgeNode& node = program.nodes.front();
         QCOMPARE(node.name, std::string("aten_mul_tensor"));
         QCOMPARE(node.target, std::string("executorch.exir.dialects.edge.ops.aten.mul.Tensor"));
-        QCOMPARE(node.debugHandle, std::optional<std::int64_t>(2));
+        QCOMPARE(node.debugHandle, std::optional<DebugHandle>(DebugHandle(2)));
         QCOMPARE(node.inputs.size(), std::size_t(2));
         QCOMPARE(node.inputs[0].name, std::string("self"));
         QCOMPARE(node.inputs[0].kind, std::string("as_tensor"));
@@ -79,8 +81,8 @@ private slots:
         // tensor_values: FLOAT (serializer numbering 7) of shape [3, 2].
         QCOMPARE(program.tensors.at("arg0_1").dtype, std::string("FLOAT"));
         QCOMPARE(program.tensors.at("arg0_1").shape, (std::vector<std::int64_t> { 3, 2 }));
-        QCOMPARE(program.nodesWithHandle(2).size(), std::size_t(1));
-        QVERIFY(program.nodesWithHandle(3).empty());
+        QCOMPARE(program.nodesWithHandle(DebugHandle(2)).size(), std::size_t(1));
+        QVERIFY(program.nodesWithHandle(DebugHandle(3)).empty());
     }
 
     void otherGraphsAndMaps()

@@ -2,6 +2,7 @@
 // Cases no public ETRecord covers, made by the project's ETRecord writer (core/writer/debug):
 // a post-lowering graph with lowered modules (XNNPACK and an opaque QNN partition), a populated
 // delegate_map and num_outs map, hostile archives, and events joined to nodes through them.
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/etrecord.h"
@@ -14,6 +15,7 @@
 #include <QTest>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
 
@@ -26,7 +28,8 @@ EdgeNode node(const std::string& name, const std::string& target, std::vector<st
     for (std::size_t i = 0; i < inputs.size(); ++i)
         n.inputs.push_back({ i == 0 ? "self" : "other", "as_tensor", { inputs[i] }, {} });
     n.outputs = { name };
-    n.debugHandle = handle;
+    if (handle)
+        n.debugHandle = DebugHandle(*handle);
     if (handle)
         n.stackTrace = "  File \"model.py\", line " + std::to_string(10 + *handle) + ", in forward\n";
     return n;
@@ -135,10 +138,11 @@ ETRecordWriteSpec stressRecord()
         node("aten_linear_default", "executorch.exir.dialects.edge.ops.aten.linear.default", { "x" }, 9),
         node("aten_add_tensor", "executorch.exir.dialects.edge.ops.aten.add.Tensor", { "x" }, 8) };
     spec.edgePrograms = { { "forward", edge } };
-    spec.debugHandleMap["forward"][2] = { { 5 }, false };
-    spec.debugHandleMap["forward"][13] = { { 8, 9, 11 }, true };
+    spec.debugHandleMap["forward"][2] = { handles({ 5 }), false };
+    spec.debugHandleMap["forward"][13] = { handles({ 8, 9, 11 }), true };
     // The delegate_map of instruction 13 names an identifier the runtime might log.
-    spec.delegateMap["forward"][13] = { "XnnpackBackend", { { "fc_first", { 9 } }, { "add", { 8 } } } };
+    spec.delegateMap["forward"][13]
+        = { "XnnpackBackend", { { "fc_first", handles({ 9 }) }, { "add", handles({ 8 }) } } };
     spec.numOutsMap["forward"][6] = 1;
     spec.numOutsMap["forward"][13] = 1;
     return spec;
@@ -177,11 +181,11 @@ private slots:
         const EdgeProgram& inner = *call.lowered->originalModule;
         QCOMPARE(inner.nodes[1].name, std::string("aten_add_tensor_1"));
         QCOMPARE(inner.nodes[1].inputs[0].tensors, std::vector<std::string> { "aten_add_tensor" });
-        QCOMPARE(inner.nodes[1].debugHandle, std::optional<std::int64_t>(5));
+        QCOMPARE(inner.nodes[1].debugHandle, std::optional<DebugHandle>(DebugHandle(5)));
         QVERIFY(inner.nodes[1].stackTrace.find("line 15") != std::string::npos);
         // Handles are found through lowered modules.
-        QCOMPARE(program.nodesWithHandle(6).size(), std::size_t(1));
-        QCOMPARE(program.nodesWithHandle(6).front()->name, std::string("aten_mul_tensor"));
+        QCOMPARE(program.nodesWithHandle(DebugHandle(6)).size(), std::size_t(1));
+        QCOMPARE(program.nodesWithHandle(DebugHandle(6)).front()->name, std::string("aten_mul_tensor"));
         QCOMPARE(program.tensors.at("x").shape, (std::vector<std::int64_t> { 1, 3, -1 }));
     }
 
@@ -236,8 +240,8 @@ private slots:
         pre.nodes = { node("aten_sub_tensor", "…sub.Tensor", { "x" }, 1),
             node("aten_convolution_default", "…", { "x" }, 2), node("aten_relu_default", "…", { "x" }, 3) };
         spec.edgePrograms = { { "forward", pre } };
-        spec.debugHandleMap["forward"][0] = { { 1 }, false };
-        spec.debugHandleMap["forward"][1] = { { 2, 3 }, true };
+        spec.debugHandleMap["forward"][0] = { handles({ 1 }), false };
+        spec.debugHandleMap["forward"][1] = { handles({ 2, 3 }), true };
         const ETRecord record = readBack(written(spec));
         auto table = etrecordOperatorTable(record, "forward");
         QVERIFY(table.ok());
@@ -250,7 +254,7 @@ private slots:
     void mapsRoundTrip()
     {
         const ETRecord record = readBack(written(stressRecord()));
-        QCOMPARE(record.handlesOf("forward", 2), std::vector<std::int64_t> { 5 });
+        QCOMPARE(record.handlesOf("forward", 2), handles({ 5 }));
         QVERIFY(!record.debugHandleMap.at("forward").at(2).isList);
         QVERIFY(record.debugHandleMap.at("forward").at(13).isList);
         QCOMPARE(record.delegateMap.at("forward").at(13).backend, std::string("XnnpackBackend"));
@@ -259,12 +263,12 @@ private slots:
         QCOMPARE(record.methods(), std::vector<std::string> { "forward" });
         // §2.4 lookups: exact key; keys contained in the identifier override, the last winning;
         // an instruction without an entry → nullopt; an unknown identifier → no handles.
-        QCOMPARE(record.delegateHandles("forward", 13, "fc_first"),
-            std::optional<std::vector<std::int64_t>>(std::vector<std::int64_t> { 9 }));
+        QCOMPARE(
+            record.delegateHandles("forward", 13, "fc_first"), std::optional<std::vector<DebugHandle>>(handles({ 9 })));
         QCOMPARE(record.delegateHandles("forward", 13, "fc_first then add"),
-            std::optional<std::vector<std::int64_t>>(std::vector<std::int64_t> { 8 }));
+            std::optional<std::vector<DebugHandle>>(handles({ 8 })));
         QCOMPARE(record.delegateHandles("forward", 13, "nothing"),
-            std::optional<std::vector<std::int64_t>>(std::vector<std::int64_t> {}));
+            std::optional<std::vector<DebugHandle>>(std::vector<DebugHandle> {}));
         QVERIFY(!record.delegateHandles("forward", 6, "fc_first"));
     }
 
@@ -277,7 +281,7 @@ private slots:
         const Graph& graph = *document.methods.front().graph;
         const EventMapper mapper(graph, &record, "forward");
         const EventPlacement kernel = mapper.placeInstruction(ChainIndex(0), InstructionId(2));
-        QCOMPARE(kernel.debugHandles, std::vector<std::int64_t> { 5 });
+        QCOMPARE(kernel.debugHandles, handles({ 5 }));
         QCOMPARE(mapper.edgeNodeNames(kernel.debugHandles), std::vector<std::string> { "aten_select_copy_int" });
         DelegateEventCursor cursor;
         const EventPlacement mapped
@@ -285,7 +289,7 @@ private slots:
         QCOMPARE(mapped.rule, std::string("delegate_map"));
         const Node& inner = graph.node(mapped.origin.top).subgraph->node(mapped.origin.inner);
         QCOMPARE(inner.opType, std::string("XNNFullyConnected"));
-        QCOMPARE(inner.debugHandle, std::optional<std::uint32_t>(9));
+        QCOMPARE(inner.debugHandle, std::optional<DebugHandle>(DebugHandle(9)));
         // XNNPACK's own names still go by operator order; their handles are empty (Inspector rule).
         const EventPlacement named = mapper.placeDelegateEvent(
             ChainIndex(0), InstructionId(13), DelegateDebugId::none(), "Add (ND) #1", cursor);

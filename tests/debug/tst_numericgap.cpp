@@ -3,6 +3,7 @@
 // themselves and with the bundled program's expected outputs, and Inspector tables (the §7
 // DataFrame columns, as pandas writes them) mapped onto real programs. Perturbed runs written
 // by the project's ETDump writer are in tst_debugfixtures.
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/debugheat.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 Q_DECLARE_METATYPE(std::string)
 
@@ -526,7 +528,7 @@ private slots:
             "aot_debug_handle,gap,aot_intermediate_output\n\"(1e300, -5)\",\"" + deep + "\",\"" + deep + "\"\n",
             "deep.csv");
         QVERIFY(rows.ok());
-        QCOMPARE((*rows)[0].aotDebugHandle, std::vector<std::int64_t> { -5 });
+        QCOMPARE((*rows)[0].aotDebugHandle, handles({ -5 }));
         QVERIFY((*rows)[0].aotOutput.empty());
         const std::string nested
             = "[{\"aot_debug_handle\": " + std::string(500, '[') + "1" + std::string(500, ']') + ", \"gap\": [1e300]}]";

@@ -192,7 +192,7 @@ private slots:
             if (node.kind != NodeKind::Operator)
                 continue;
             QVERIFY(node.debugHandle.has_value());
-            QCOMPARE(attribute(node, "debug handle"), std::to_string(*node.debugHandle));
+            QCOMPARE(attribute(node, "debug handle"), std::to_string(node.debugHandle->value));
             ++withHandle;
         }
         QCOMPARE(withHandle, 13);

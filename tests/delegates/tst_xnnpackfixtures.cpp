@@ -140,7 +140,7 @@ private slots:
                 continue;
             const XnnNodeType type = types[n++];
             QCOMPARE(node.opType, xnnNodeTypeName(type));
-            QCOMPARE(*node.debugHandle, static_cast<std::uint32_t>(type) + 100);
+            QCOMPARE(*node.debugHandle, DebugHandle(static_cast<std::int64_t>(type) + 100));
             QCOMPARE(static_cast<int>(inner.inEdges(node.id).size()), portsRead(type));
         }
         // Parameters are read from each table.

@@ -4,6 +4,7 @@
 #include "core/document/document.h"
 #include "core/graph/search.h"
 #include "core/stats/operatortable.h"
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 #include "ui/models/heatmapmodel.h"
 #include "ui/models/operatortablemodel.h"
@@ -14,6 +15,7 @@
 #include <QTest>
 
 using namespace etscope::core;
+using namespace etscope::test;
 using namespace etscope::ui;
 
 #include <limits>
@@ -116,7 +118,7 @@ private slots:
         EdgeNode select;
         select.name = "aten_select_copy_int";
         select.target = "executorch.exir.dialects.edge.ops.aten.select_copy.int";
-        select.debugHandle = 777;
+        select.debugHandle = DebugHandle(777);
         select.stackTrace = "File \"model.py\", line 7, in forward";
         EdgeNode mul = select;
         mul.name = "aten_mul_tensor";
@@ -126,7 +128,7 @@ private slots:
         ETRecord record;
         record.edgePrograms.push_back({ "edge_dialect_exported_program/forward", "edge_dialect_exported_program",
             "forward", std::make_shared<EdgeProgram>(edge) });
-        record.debugHandleMap["forward"][kernel->instruction.value] = { { 777 }, false };
+        record.debugHandleMap["forward"][kernel->instruction.value] = { handles({ 777 }), false };
 
         PropertiesModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

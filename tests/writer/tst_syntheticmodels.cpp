@@ -3,6 +3,7 @@
 // openDocument: the operator table equals the counts they were built with, and their graphs
 // keep the invariants. The programs follow facts sheet §1.3–1.7 (out-variant KernelCall args,
 // DelegateCall inputs then outputs) and §3.1 for their XNNPACK partitions.
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
 
@@ -22,6 +23,7 @@
 #include <fstream>
 
 using namespace etscope::core;
+using namespace etscope::test;
 
 namespace {
 
@@ -193,7 +195,7 @@ private slots:
         std::vector<std::pair<std::string, std::uint32_t>> inner;
         for (const Node& node : xnnpack.innerGraph->nodes)
             if (node.kind == NodeKind::Operator)
-                inner.emplace_back(node.opType, node.debugHandle.value_or(0));
+                inner.emplace_back(node.opType, node.debugHandle.value_or(DebugHandle(0)).value);
         const std::vector<std::pair<std::string, std::uint32_t>> expectedInner { { "XNNStaticTranspose", 1 },
             { "XNNConv2d", 2 }, { "XNNClamp", 3 }, { "XNNStaticTranspose", 4 } };
         QCOMPARE(inner, expectedInner);

@@ -169,7 +169,7 @@ private slots:
         for (std::size_t i = 0; i < nodes.size(); ++i) {
             const Node& node = *operators[i];
             QCOMPARE(node.opType, xnnNodeTypeName(nodes[i].type));
-            QCOMPARE(node.debugHandle, std::optional<std::uint32_t>(10 + i));
+            QCOMPARE(node.debugHandle, std::optional<DebugHandle>(DebugHandle(10 + i)));
             std::set<std::int32_t> expected;
             for (const std::uint32_t id : nodes[i].inputs)
                 if (id != xnn::kInvalidId)

@@ -24,7 +24,7 @@ QString tooltipFor(const Presentation& presentation, const GraphAdjacency& adjac
     if (node.instruction.valid())
         html += QStringLiteral(" · instruction %1").arg(node.instruction.value);
     if (node.debugHandle)
-        html += QStringLiteral(" · debug handle %1").arg(*node.debugHandle);
+        html += QStringLiteral(" · debug handle %1").arg(node.debugHandle->value);
     QStringList inputs;
     QStringList outputs;
     for (const std::size_t e : adjacency.in[index])

@@ -174,18 +174,18 @@ void PropertiesModel::showEdge(
 }
 
 void PropertiesModel::showSource(
-    const ETRecord& record, const std::string& method, const std::vector<std::int64_t>& handles)
+    const ETRecord& record, const std::string& method, const std::vector<DebugHandle>& handles)
 {
     const ETRecordGraph* edge = record.edgeProgram(method);
     if (handles.empty() || !edge || !edge->program)
         return;
     QStandardItem* group = addGroup(tr("Source (ETRecord)"));
     QStringList handleText;
-    for (const std::int64_t handle : handles)
-        handleText << QString::number(handle);
+    for (const DebugHandle handle : handles)
+        handleText << QString::number(handle.value);
     addRow(group, tr("debug handles"), handleText.join(QStringLiteral(", ")));
     std::set<const EdgeNode*> shown;
-    for (const std::int64_t handle : handles)
+    for (const DebugHandle handle : handles)
         for (const EdgeNode* node : edge->program->nodesWithHandle(handle)) {
             if (!shown.insert(node).second)
                 continue;
@@ -252,7 +252,7 @@ void PropertiesModel::showNode(
     if (node.argPosition >= 0)
         addRow(group, tr("argument position"), QString::number(node.argPosition));
     if (node.debugHandle)
-        addRow(group, tr("debug handle"), QString::number(*node.debugHandle));
+        addRow(group, tr("debug handle"), QString::number(node.debugHandle->value));
     if (node.inferred)
         addRow(group, tr("inferred"), tr("wiring found by a rule, not stored in the file"));
 
@@ -307,8 +307,8 @@ void PropertiesModel::showNode(
         }
     }
     if (record && !document.etrecord) {
-        std::vector<std::int64_t> handles;
-        if (inner && node.debugHandle && *node.debugHandle != 65535)
+        std::vector<DebugHandle> handles;
+        if (inner && node.debugHandle && node.debugHandle->value != 65535)
             handles.push_back(*node.debugHandle);
         else if (!inner && node.instruction.valid())
             handles = record->handlesOf(method.name, node.instruction.value);

@@ -30,7 +30,8 @@ public:
     void clearAll();
 
 private:
-    void showSource(const core::ETRecord& record, const std::string& method, const std::vector<std::int64_t>& handles);
+    void showSource(
+        const core::ETRecord& record, const std::string& method, const std::vector<core::DebugHandle>& handles);
     QStandardItem* addGroup(const QString& title);
     static void addRow(QStandardItem* group, const QString& name, const QString& value);
 };

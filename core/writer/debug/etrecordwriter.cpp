@@ -118,7 +118,7 @@ json edgeProgramJson(const EdgeProgram& program)
         for (const Attribute& entry : node.metadata)
             metadata[entry.name] = entry.value;
         if (node.debugHandle && !metadata.contains("debug_handle"))
-            metadata["debug_handle"] = std::to_string(*node.debugHandle);
+            metadata["debug_handle"] = std::to_string(node.debugHandle->value);
         if (!node.stackTrace.empty() && !metadata.contains("stack_trace"))
             metadata["stack_trace"] = node.stackTrace;
         if (!node.nnModuleStack.empty() && !metadata.contains("nn_module_stack"))
