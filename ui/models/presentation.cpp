@@ -241,12 +241,14 @@ int clusterOfKey(const FlatGraph& flat, int key)
     return -1;
 }
 
-/// How `opened` differs from `closed` when its expanded set has `key` more, empty when the
-/// key's box or cluster is not drawn (hidden in a closed group, or not expandable).
-std::optional<core::LayoutOpening> describeOpening(const Presentation& closed, const Presentation& opened, int key)
+/// How `opened` differs from `closed` when its expanded set has `key` more (the plan without
+/// its base), empty when the key's box or cluster is not drawn (hidden in a closed group, or
+/// not expandable).
+std::optional<OpeningPlan> describeOpening(const Presentation& closed, const Presentation& opened, int key)
 {
     const NodeOrigin origin = key >= 0 ? NodeOrigin { NodeId(key), NodeId::none() } : NodeOrigin::ofGroup(-2 - key);
-    core::LayoutOpening opening;
+    OpeningPlan plan;
+    core::LayoutOpening& opening = plan.opening;
     opening.box = closed.indexOf(origin);
     opening.cluster = clusterOfKey(opened.flat, key);
     if (opening.box < 0 || opening.cluster < 0)
@@ -263,8 +265,9 @@ std::optional<core::LayoutOpening> describeOpening(const Presentation& closed, c
     for (std::size_t i = closed.origins.size(); i-- > 0;)
         if (static_cast<int>(i) != opening.box)
             earlier[{ closed.origins[i].top.value, closed.origins[i].inner.value }].push_back(static_cast<int>(i));
+    plan.part = clusterPart(opened.request, opening.cluster);
     std::vector<bool> inside(opened.origins.size(), false);
-    for (const int member : clusterPart(opened.request, opening.cluster).nodes)
+    for (const int member : plan.part.nodes)
         inside[static_cast<std::size_t>(member)] = true;
     for (std::size_t i = 0; i < opened.origins.size(); ++i) {
         int previous = -1;
@@ -277,7 +280,7 @@ std::optional<core::LayoutOpening> describeOpening(const Presentation& closed, c
         }
         opening.previousNode.push_back(previous);
     }
-    return opening;
+    return plan;
 }
 
 bool laidOutWhole(const std::shared_ptr<const Presentation>& presentation)
@@ -298,13 +301,10 @@ std::optional<OpeningPlan> planOpening(const Presentation& presentation,
         auto base = laidOut(presentationKey(presentation.context, fewer));
         if (!laidOutWhole(base))
             continue;
-        auto opening = describeOpening(*base, presentation, key);
-        if (!opening)
+        auto plan = describeOpening(*base, presentation, key);
+        if (!plan)
             continue;
-        OpeningPlan plan;
-        plan.opening = std::move(*opening);
-        plan.part = clusterPart(presentation.request, plan.opening.cluster);
-        plan.base = std::move(base);
+        plan->base = std::move(base);
         return plan;
     }
     return std::nullopt;
@@ -326,10 +326,10 @@ std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentati
         const auto opened = laidOut(presentationKey(presentation.context, more));
         if (!laidOutWhole(opened))
             continue;
-        const auto opening = describeOpening(presentation, *opened, key);
-        if (!opening)
+        const auto plan = describeOpening(presentation, *opened, key);
+        if (!plan)
             continue;
-        if (auto layout = core::composeClosing(presentation.request, opened->request, opened->layout, *opening))
+        if (auto layout = core::composeClosing(presentation.request, opened->request, opened->layout, plan->opening))
             return layout;
     }
     return std::nullopt;
