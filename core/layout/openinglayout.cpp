@@ -79,6 +79,13 @@ struct Growth {
         const double shift = (width - boxWidth) * sideways(p.y);
         return { p.x > left + boxWidth + shift ? p.x - shift : p.x, closeY()(p.y) };
     }
+    /// True for a frame (other than the opened one and those around it) that stands beside the
+    /// opened frame: its right side right of the box's centre and its rows, in the opened
+    /// drawing, meeting the frame's. Its members would have to move unevenly.
+    bool besideFrame(double right, double openedTop, double openedBottom) const
+    {
+        return right > left + boxWidth / 2 && openedTop < top + height + kFade && openedBottom > top - kFade;
+    }
     bool inFrame(LayoutPoint p) const
     {
         return p.x > left - 0.5 && p.x < left + width + 0.5 && p.y > top - 0.5 && p.y < top + height + 0.5;
@@ -269,8 +276,7 @@ std::optional<LayoutResult> composeOpening(const LayoutRequest& request, const L
         LayoutPoint b = growth.open({ earlier.x + earlier.width, earlier.y + earlier.height });
         if (aroundBox[c]) {
             b.x = growth.openX(earlier.x + earlier.width);
-        } else if (earlier.x + earlier.width > box.x && a.y < growth.top + growth.height + kFade
-            && b.y > growth.top - kFade) {
+        } else if (growth.besideFrame(earlier.x + earlier.width, a.y, b.y)) {
             return std::nullopt;
         }
         result.clusters[c] = { a.x, a.y, b.x - a.x, b.y - a.y };
@@ -378,9 +384,8 @@ std::optional<LayoutResult> composeClosing(const LayoutRequest& request, const L
         LayoutPoint b = growth.close({ wide.x + wide.width, wide.y + wide.height });
         if (aroundBox[static_cast<std::size_t>(p)]) {
             b.x = growth.closeX(wide.x + wide.width);
-        } else if (wide.x + wide.width > growth.left + growth.boxWidth / 2
-            && wide.y < growth.top + growth.height + kFade && wide.y + wide.height > growth.top - kFade) {
-            return std::nullopt; // a frame beside the opened one
+        } else if (growth.besideFrame(wide.x + wide.width, wide.y, wide.y + wide.height)) {
+            return std::nullopt;
         }
         result.clusters[static_cast<std::size_t>(p)] = { a.x, a.y, b.x - a.x, b.y - a.y };
     }
@@ -427,6 +432,7 @@ std::optional<LayoutResult> composeClosing(const LayoutRequest& request, const L
             continue;
         }
         std::vector<LayoutPoint>& points = edge.points;
+        // Never both: the box has no edge to itself (openedEdges leaves out edges inside).
         if (toBox) {
             // Up to the last knot before the route first reaches the frame, then into the box.
             std::size_t keep = 0;
@@ -440,8 +446,7 @@ std::optional<LayoutResult> composeClosing(const LayoutRequest& request, const L
             detail::appendCurve(points, points.back(), { tip.x, tip.y - kArrowHeadLength });
             edge.arrowTip = tip;
             edge.hasArrow = true;
-        }
-        if (fromBox) {
+        } else if (fromBox) {
             // From the box to the first knot after the route last leaves the frame.
             std::size_t from = points.size() - 1;
             from -= from % 3;
@@ -457,9 +462,8 @@ std::optional<LayoutResult> composeClosing(const LayoutRequest& request, const L
             detail::appendCurve(route, start, kept.front());
             route.insert(route.end(), kept.begin() + 1, kept.end());
             points = std::move(route);
-            if (!toBox)
-                edge.arrowTip = growth.close(edge.arrowTip);
-        } else if (!toBox) {
+            edge.arrowTip = growth.close(edge.arrowTip);
+        } else {
             for (LayoutPoint& p : points)
                 p = growth.close(p);
             edge.arrowTip = growth.close(edge.arrowTip);
