@@ -104,9 +104,3 @@ function(etscope_core_area area)
     target_link_libraries(${target} PUBLIC ${uses} ${A_PUBLIC_LIBS} PRIVATE ${A_PRIVATE_LIBS})
     etscope_check_layers(${target} ALLOWED ${reach} FORBID "^Q")
 endfunction()
-
-# The folders an area may include (itself and everything below it), for targets above core.
-function(etscope_core_reach out area)
-    get_property(reach GLOBAL PROPERTY ETSCOPE_REACH_${area})
-    set(${out} "${reach}" PARENT_SCOPE)
-endfunction()

@@ -610,21 +610,20 @@ void DocumentView::activateSearchResult(int row)
 
 bool DocumentView::exportImage(const QString& path, QString* error)
 {
-    const auto failure = exportGraphImage(*m_scene, m_controller->path(), path);
-    if (failure && error)
-        *error = *failure;
-    return !failure;
+    return succeeded(exportGraphImage(*m_scene, m_controller->path(), path), error);
 }
 
 bool DocumentView::exportTable(const QString& path, TableFormat format, QString* error)
 {
+    return succeeded(exportTableFile(operatorTable(), format, path), error);
+}
+
+Table DocumentView::operatorTable() const
+{
     Table table = m_operators->visibleTable();
     table.title
         = QStringLiteral("Operators of %1 — %2").arg(QFileInfo(m_controller->path()).fileName(), title()).toStdString();
-    const auto failure = exportTableFile(table, format, path);
-    if (failure && error)
-        *error = *failure;
-    return !failure;
+    return table;
 }
 
 void DocumentView::refreshDebugData()
@@ -689,10 +688,7 @@ void DocumentView::exportTableInteractive(TableFormat format)
     const QString extension = QString::fromLatin1(tableFormatExtension(format).data());
     const QString base = QFileInfo(m_controller->path()).completeBaseName() + QStringLiteral("-operators.") + extension;
     const QString saved = saveWithDialog(this, tr("Export operator table"), base, tr("Table (*.%1)").arg(extension),
-        [this, format](const QString& path) {
-            QString error;
-            return exportTable(path, format, &error) ? std::nullopt : std::optional<QString>(error);
-        });
+        [this, format](const QString& path) { return exportTableFile(operatorTable(), format, path); });
     if (!saved.isEmpty())
         Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }

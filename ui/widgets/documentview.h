@@ -92,6 +92,8 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    /// The visible operator rows, titled with the file and this tab.
+    core::Table operatorTable() const;
     QToolBar* buildToolbar();
     QWidget* buildPanes();
     void connectScene();

@@ -38,6 +38,13 @@ std::optional<QString> exportBytes(const QString& path, const QByteArray& bytes)
     return std::nullopt;
 }
 
+bool succeeded(const std::optional<QString>& failure, QString* error)
+{
+    if (failure && error)
+        *error = *failure;
+    return !failure;
+}
+
 QString graphImageBaseName(const QString& sourcePath, const QString& graphTitle)
 {
     QString graph = graphTitle;

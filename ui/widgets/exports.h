@@ -27,6 +27,10 @@ std::optional<QString> exportTableFile(const core::Table& table, core::TableForm
 /// Bytes written atomically. Empty on success, else the reason.
 std::optional<QString> exportBytes(const QString& path, const QByteArray& bytes);
 
+/// For the bool-and-error-text API of the panels: true when `failure` is empty, else sets
+/// `error` (when given) to it and returns false.
+bool succeeded(const std::optional<QString>& failure, QString* error);
+
 /// "<file>-<graph>" for a picture of graph `graphTitle` of `sourcePath`, safe as a file name.
 QString graphImageBaseName(const QString& sourcePath, const QString& graphTitle);
 

@@ -37,8 +37,7 @@ GraphPanel::GraphPanel(QWidget* parent)
         "QLabel { background: rgba(255,255,255,220); border: 1px solid #ccc; border-radius: 3px; padding: 4px; }"));
     m_legend->hide();
 
-    auto* busy = new QFrame(this);
-    m_busyPanel = busy;
+    m_busyPanel = new QFrame(this);
     m_busyPanel->setObjectName(QStringLiteral("busyPanel"));
     // By name: a plain QFrame rule would also box the label inside (QLabel is a QFrame).
     m_busyPanel->setStyleSheet(

@@ -345,10 +345,7 @@ core::Table HeatmapPanel::visibleTable() const
 
 bool HeatmapPanel::exportTable(const QString& path, core::TableFormat format, QString* error) const
 {
-    const auto failure = exportTableFile(visibleTable(), format, path);
-    if (failure && error)
-        *error = *failure;
-    return !failure;
+    return succeeded(exportTableFile(visibleTable(), format, path), error);
 }
 
 bool HeatmapPanel::exportImage(const QString& path, QString* error)
@@ -403,10 +400,7 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
         QPainter painter(&generator);
         sheet.render(&painter);
     }
-    const auto failure = exportBytes(path, bytes);
-    if (failure && error)
-        *error = *failure;
-    return !failure;
+    return succeeded(exportBytes(path, bytes), error);
 }
 
 } // namespace etscope::ui
