@@ -311,13 +311,13 @@ GapReport compareETDumps(
             std::nullopt });
     DelegateEventCursor cursor;
     for (const GroupKey& key : a.order) {
-        const auto& [chain, instruction, idInt, idStr] = key;
-        const ChainIndex chainIndex = a.groups.at(key).front()->chain();
-        const bool internal = idInt.value != -1 || !idStr.empty();
-        EventPlacement placement = internal ? mapper.placeDelegateEvent(chainIndex, instruction, idInt, idStr, cursor)
-                                            : mapper.placeInstruction(chainIndex, instruction);
-        std::string caveat;
+        const auto& [wireChain, instruction, idInt, idStr] = key;
         std::vector<const DebugEvent*> runEvents = a.groups.at(key);
+        const ChainIndex chain = runEvents.front()->chain(); // the group's events share wireChain
+        const bool internal = idInt.value != -1 || !idStr.empty();
+        EventPlacement placement = internal ? mapper.placeDelegateEvent(chain, instruction, idInt, idStr, cursor)
+                                            : mapper.placeInstruction(chain, instruction);
+        std::string caveat;
         std::vector<const DebugEvent*> refEvents;
         if (const auto it = b.groups.find(key); it != b.groups.end())
             refEvents = it->second;
