@@ -150,11 +150,15 @@ std::shared_ptr<const LoweredModule> parseLowered(
         return nullptr;
     auto lowered = std::make_shared<LoweredModule>();
     lowered->name = first.name;
-    const json module = json::parse(value->get<std::string>(), nullptr, false);
-    if (module.is_discarded() || !module.is_object() || jsonDepth(module) > kMaxJsonDepth) {
-        warnings.push_back({ where + ": " + first.name + " is not valid JSON", std::nullopt });
+    JsonProblem problem;
+    const std::optional<json> parsed = parseJson<json>(value->get<std::string>(), problem);
+    if (!parsed || !parsed->is_object()) {
+        warnings.push_back({ where + ": " + first.name + ": "
+                + (parsed ? std::string("the lowered module is not a JSON object") : problem.reason),
+            std::nullopt });
         return lowered;
     }
+    const json& module = *parsed;
     lowered->backendId = stringField(module, "backend_id");
     lowered->processedBytes = base64Length(stringField(module, "processed_bytes"));
     if (const auto specs = module.find("compile_specs"); specs != module.end() && specs->is_array()) {
@@ -300,8 +304,8 @@ Result<EdgeProgram> parseEdgeProgram(const json& root, const std::string& where,
     EdgeProgram program;
     if (const auto version = root.find("schema_version"); version != root.end()) {
         if (version->is_object())
-            program.schemaVersion
-                = std::to_string(version->value("major", 0)) + "." + std::to_string(version->value("minor", 0));
+            program.schemaVersion = std::to_string(jsonInteger(*version, "major").value_or(0)) + "."
+                + std::to_string(jsonInteger(*version, "minor").value_or(0));
         else if (version->is_number_integer())
             program.schemaVersion = std::to_string(version->get<int>());
     }

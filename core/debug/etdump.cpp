@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/debug/etdump.h"
+#include "core/util/guard.h"
 
 #include "core/pte/verify.h"
 #include "core/util/scalartype.h"
@@ -37,7 +38,7 @@ std::string str(const flatbuffers::String* s)
 
 template <typename T> std::vector<std::int64_t> longs(const flatbuffers::Vector<T>* v)
 {
-    return v ? std::vector<std::int64_t>(v->begin(), v->end()) : std::vector<std::int64_t>();
+    return vectorValues<std::int64_t>(v);
 }
 
 DebugTensor readTensor(const fbe::TensorValue* t)
@@ -292,7 +293,7 @@ std::size_t ETDump::tensorCount() const
     return count;
 }
 
-Result<ETDump> readETDump(std::shared_ptr<const MappedFile> file)
+static Result<ETDump> readETDumpUnguarded(std::shared_ptr<const MappedFile> file)
 {
     const std::string& path = file->path();
     const auto bytes = file->bytes();
@@ -338,6 +339,11 @@ Result<ETDump> readETDump(std::shared_ptr<const MappedFile> file)
             dump.runs.push_back(
                 readBlock(root->run_data()->Get(static_cast<flatbuffers::uoffset_t>(i)), i, dump.warnings));
     return dump;
+}
+
+Result<ETDump> readETDump(std::shared_ptr<const MappedFile> file)
+{
+    return guardedRead<ETDump>(file->path(), "the ETDump", [&] { return readETDumpUnguarded(file); });
 }
 
 Result<ETDump> readETDumpFile(const std::string& path)

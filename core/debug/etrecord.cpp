@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/debug/etrecord.h"
+#include "core/util/guard.h"
 #include "core/util/jsontext.h"
 
 #include <nlohmann/json.hpp>
@@ -110,13 +111,11 @@ template <typename J> Result<J> RecordReader::parse(const ZipEntry& entry)
     auto bytes = text(entry);
     if (!bytes)
         return bytes.error();
-    J value = J::parse(bytes.value(), nullptr, false);
-    if (value.is_discarded())
-        return mapError(entry, "not valid JSON");
-    // Deeper documents would overflow the stack of every recursive json operation (copy, dump).
-    if (jsonDepth(value) > kMaxJsonDepth)
-        return mapError(entry, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    return value;
+    JsonProblem problem;
+    auto value = parseJson<J>(bytes.value(), problem);
+    if (!value)
+        return mapError(entry, problem.reason);
+    return std::move(*value);
 }
 
 void RecordReader::readGraph(const ZipEntry& entry, const std::string& role)
@@ -341,7 +340,7 @@ std::optional<std::vector<DebugHandle>> ETRecord::delegateHandles(
     return result;
 }
 
-Result<ETRecord> readETRecord(std::shared_ptr<const MappedFile> file, const ETRecordLimits& limits)
+static Result<ETRecord> readETRecordUnguarded(std::shared_ptr<const MappedFile> file, const ETRecordLimits& limits)
 {
     auto archive = ZipArchive::open(file, limits.zip);
     if (!archive)
@@ -352,6 +351,11 @@ Result<ETRecord> readETRecord(std::shared_ptr<const MappedFile> file, const ETRe
     if (auto error = reader.run())
         return *error;
     return record;
+}
+
+Result<ETRecord> readETRecord(std::shared_ptr<const MappedFile> file, const ETRecordLimits& limits)
+{
+    return guardedRead<ETRecord>(file->path(), "the ETRecord", [&] { return readETRecordUnguarded(file, limits); });
 }
 
 Result<ETRecord> readETRecordFile(const std::string& path, const ETRecordLimits& limits)

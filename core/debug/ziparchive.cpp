@@ -82,6 +82,44 @@ const ZipEntry* ZipArchive::find(std::string_view name) const
     return nullptr;
 }
 
+namespace {
+
+/// libzip's error code in this tool's words (its own strings, "No such file" or "Zip archive
+/// inconsistent", read like an operating-system failure and name no part of the archive).
+std::string zipProblem(int code)
+{
+    switch (code) {
+    case ZIP_ER_NOZIP:
+        return "not a ZIP archive";
+    case ZIP_ER_INCONS:
+        return "the central directory and the entries disagree";
+    case ZIP_ER_EXISTS:
+        return "two entries share one name";
+    case ZIP_ER_NOENT:
+    case ZIP_ER_READ:
+    case ZIP_ER_SEEK:
+    case ZIP_ER_EOF:
+        return "an offset points outside the archive";
+    case ZIP_ER_CRC:
+        return "the CRC of the data does not match";
+    case ZIP_ER_ZLIB:
+    case ZIP_ER_COMPRESSED_DATA:
+        return "the compressed data is damaged";
+    case ZIP_ER_COMPNOTSUPP:
+        return "a compression method this build does not read";
+    case ZIP_ER_ENCRNOTSUPP:
+    case ZIP_ER_NOPASSWD:
+    case ZIP_ER_WRONGPASSWD:
+        return "encrypted entries are not supported";
+    case ZIP_ER_MEMORY:
+        return "out of memory";
+    default:
+        return "damaged (libzip error " + std::to_string(code) + ")";
+    }
+}
+
+} // namespace
+
 Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits)
 {
     const std::string& path = file->path();
@@ -95,22 +133,19 @@ Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, cons
     zip_error_init(&error);
     zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
     if (!source) {
-        const std::string reason = zip_error_strerror(&error);
+        const int code = zip_error_code_zip(&error);
         zip_error_fini(&error);
-        return makeError(Error::Code::Io, path, "cannot read the archive: " + reason);
+        return makeError(Error::Code::Io, path, "cannot read the archive: " + zipProblem(code));
     }
     impl->archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
     if (!impl->archive) {
         const int code = zip_error_code_zip(&error);
-        const std::string reason = zip_error_strerror(&error);
         zip_source_free(source);
         zip_error_fini(&error);
         if (code == ZIP_ER_NOZIP)
-            return makeError(Error::Code::BadIdentifier, path, "not a ZIP archive");
+            return makeError(Error::Code::BadIdentifier, path, zipProblem(code));
         // libzip finds duplicate names itself (its name hash) before any entry is listed.
-        return makeError(Error::Code::Corrupt, path,
-            code == ZIP_ER_EXISTS ? "damaged ZIP archive: two entries share one name"
-                                  : "damaged ZIP archive: " + reason);
+        return makeError(Error::Code::Corrupt, path, "damaged ZIP archive: " + zipProblem(code));
     }
     zip_error_fini(&error);
 
@@ -178,7 +213,7 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry) const
     zip_file_t* handle = zip_fopen_index(m_impl->archive, entry.index, 0);
     if (!handle)
         return makeError(Error::Code::Corrupt, path,
-            entryError(entry.name, std::string("cannot open: ") + zip_strerror(m_impl->archive)));
+            entryError(entry.name, "cannot open: " + zipProblem(zip_error_code_zip(zip_get_error(m_impl->archive)))));
     std::string data;
     data.resize(static_cast<std::size_t>(entry.size));
     std::uint64_t done = 0;
@@ -187,7 +222,8 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry) const
         const zip_int64_t n = zip_fread(handle, data.data() + done, entry.size - done);
         if (n < 0) {
             failure = makeError(Error::Code::Corrupt, path,
-                entryError(entry.name, std::string("cannot inflate: ") + zip_file_strerror(handle)));
+                entryError(
+                    entry.name, "cannot inflate: " + zipProblem(zip_error_code_zip(zip_file_get_error(handle)))));
             break;
         }
         if (n == 0)

@@ -74,27 +74,8 @@ std::string reversedJsonTail(std::span<const std::uint8_t> payload, std::size_t&
 /// Parses JSON text whose bracket nesting stays within kMaxNesting; null otherwise.
 json parseBounded(std::string_view text)
 {
-    int depth = 0;
-    bool inString = false;
-    bool escaped = false;
-    for (const char c : text) {
-        if (inString) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '{' || c == '[') {
-            if (++depth > kMaxNesting)
-                return json();
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-    return json::parse(text, nullptr, false);
+    JsonProblem problem;
+    return parseJson<json>(text, problem, kMaxNesting).value_or(json());
 }
 
 std::uint64_t unsignedOf(const json& object, const char* key)
@@ -115,14 +96,16 @@ void collectFiles(const json& nodes, std::size_t index, const std::string& prefi
         return;
     }
     const json& node = nodes[index];
-    const int kind = node.value("kind", -1);
+    const std::int64_t kind = jsonInteger(node, "kind").value_or(-1);
     if (kind == kKindFile) {
-        const json region = node.value("dataRegion", json::object());
-        files.push_back({ prefix, unsignedOf(region, "offset"), unsignedOf(region, "size") });
+        static const json none = json::object();
+        const json* region = jsonMember(node, "dataRegion");
+        files.push_back(
+            { prefix, unsignedOf(region ? *region : none, "offset"), unsignedOf(region ? *region : none, "size") });
     } else if (kind == kKindDirectory) {
-        const json children = node.value("children", json::object());
-        if (children.is_object())
-            for (const auto& [name, child] : children.items())
+        const json* children = jsonMember(node, "children");
+        if (children && children->is_object())
+            for (const auto& [name, child] : children->items())
                 if (child.is_number_unsigned())
                     collectFiles(nodes, child.get<std::size_t>(), prefix.empty() ? name : prefix + "/" + name,
                         depth + 1, seen, files, problems);
@@ -253,8 +236,8 @@ bool decodeCoreMl(const DelegateContext& context, DelegateInfo& info)
         for (const char* key : { "version", "key", "functionName" })
             if (reference.contains(key))
                 info.facts.push_back({ std::string("reference ") + key, jsonDisplayText(reference[key]) });
-        const std::string key = reference.value("key", std::string());
-        const std::string function = reference.value("functionName", std::string());
+        const std::string key = jsonString(reference, "key").value_or("");
+        const std::string function = jsonString(reference, "functionName").value_or("");
         const auto blob = key.empty() ? std::nullopt : context.namedData(key);
         if (!blob) {
             context.warn(

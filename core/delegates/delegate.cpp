@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/delegates/delegate.h"
+#include "core/util/guard.h"
 
 #include "core/util/text.h"
 
@@ -69,7 +70,16 @@ constexpr Decoder kDecoders[] = {
 bool attempt(const Decoder& decoder, const DelegateContext& context, DelegateInfo& info, bool keepFacts)
 {
     DelegateInfo trial = info;
-    if (decoder.decode(context, trial)) {
+    bool decoded = false;
+    try {
+        decoded = decoder.decode(context, trial);
+    } catch (...) {
+        // The describer's exception boundary: whatever a decoder throws becomes a warning and
+        // the delegate is shown as an opaque, described node.
+        context.warn(
+            trial, std::string(decoder.backendId) + " decoder stopped: " + exceptionText(std::current_exception()));
+    }
+    if (decoded) {
         info = std::move(trial);
         return true;
     }

@@ -64,7 +64,7 @@ template <typename Vector, typename Format> std::string listPreview(const Vector
                 out += ", … (" + std::to_string(items->size()) + " items)";
                 break;
             }
-            out += (i ? ", " : "") + format(items->Get(i));
+            out += (i ? ", " : "") + format(vectorElement(*items, i));
         }
     }
     return out + "]";

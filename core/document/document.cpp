@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/document/document.h"
+#include "core/util/guard.h"
 
 #include "core/methodgraph/graphbuilder.h"
 #include "core/util/text.h"
@@ -225,7 +226,7 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
     return std::nullopt;
 }
 
-Result<Document> openDocument(const std::string& path, const OpenOptions& options)
+static Result<Document> openDocumentUnguarded(const std::string& path, const OpenOptions& options)
 {
     const auto started = std::chrono::steady_clock::now();
     const auto since = [](std::chrono::steady_clock::time_point from) {
@@ -305,6 +306,11 @@ Result<Document> openDocument(const std::string& path, const OpenOptions& option
     document.analyseMilliseconds = since(analysing);
     report(options, 100, "done");
     return document;
+}
+
+Result<Document> openDocument(const std::string& path, const OpenOptions& options)
+{
+    return guardedRead<Document>(path, "the file", [&] { return openDocumentUnguarded(path, options); });
 }
 
 } // namespace etscope::core

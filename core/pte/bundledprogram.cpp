@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/pte/bundledprogram.h"
 #include "core/pte/verify.h"
+#include "core/util/guard.h"
 
 #include "bundled_program_generated.h"
 #include "core/util/text.h"
@@ -52,7 +53,7 @@ BundledValue decodeValue(const fbb::Value* value, const std::uint8_t* fileBase)
 
 } // namespace
 
-Result<BundledProgram> readBundledProgram(std::shared_ptr<const MappedFile> file)
+static Result<BundledProgram> readBundledProgramUnguarded(std::shared_ptr<const MappedFile> file)
 {
     const std::string& path = file->path();
     const auto bytes = file->bytes();
@@ -112,6 +113,12 @@ Result<BundledProgram> readBundledProgram(std::shared_ptr<const MappedFile> file
         }
     }
     return bundled;
+}
+
+Result<BundledProgram> readBundledProgram(std::shared_ptr<const MappedFile> file)
+{
+    return guardedRead<BundledProgram>(
+        file->path(), "the bundled program", [&] { return readBundledProgramUnguarded(file); });
 }
 
 } // namespace etscope::core

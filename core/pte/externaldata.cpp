@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/pte/externaldata.h"
 #include "core/pte/verify.h"
+#include "core/util/guard.h"
 
 #include "core/util/text.h"
 #include "flat_tensor_generated.h"
@@ -33,6 +34,10 @@ TensorLayout layoutOf(
 // current one has three. The root vtable tells which one a file uses.
 bool rootHasFourthField(const std::uint8_t* base, std::uint64_t size)
 {
+    // The header's flatbuffer offset and size come from the file: the FlatBuffer they announce
+    // may be shorter than its own root offset (size - 4 would wrap).
+    if (size < 8)
+        return false;
     const std::uint32_t root = readLe32(base);
     if (root > size - 4)
         return false;
@@ -54,7 +59,7 @@ const NamedDataEntry* ExternalData::find(std::string_view key) const
     return it == entries.end() ? nullptr : &*it;
 }
 
-Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
+static Result<ExternalData> readExternalDataUnguarded(std::shared_ptr<const MappedFile> file)
 {
     ExternalData data;
     data.file = file;
@@ -181,6 +186,12 @@ Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
         }
     }
     return data;
+}
+
+Result<ExternalData> readExternalData(std::shared_ptr<const MappedFile> file)
+{
+    return guardedRead<ExternalData>(
+        file->path(), "the external data file", [&] { return readExternalDataUnguarded(file); });
 }
 
 Result<ExternalData> readExternalDataFile(const std::string& path)

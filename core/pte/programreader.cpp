@@ -2,6 +2,7 @@
 // Reads a .pte: size → identifier → extended header → Verifier → decode with semantic checks.
 #include "core/pte/program.h"
 #include "core/pte/verify.h"
+#include "core/util/guard.h"
 
 #include "core/util/text.h"
 #include "program_generated.h"
@@ -99,8 +100,7 @@ std::optional<Error> ProgramDecoder::decodeSegments(const fbp::Program& root)
 
     if (const auto* constantSegment = root.constant_segment()) {
         m_program.constantSegment.segmentIndex = constantSegment->segment_index();
-        if (const auto* offsets = constantSegment->offsets())
-            m_program.constantSegment.offsets.assign(offsets->begin(), offsets->end());
+        m_program.constantSegment.offsets = vectorValues(constantSegment->offsets());
         if (!m_program.constantSegment.offsets.empty()) {
             m_program.hasConstantSegment = true;
             if (m_program.constantSegment.segmentIndex >= m_program.segments.size())
@@ -134,8 +134,7 @@ std::optional<Error> ProgramDecoder::decodeSegments(const fbp::Program& root)
             SubsegmentOffsets sub;
             if (entry) {
                 sub.segmentIndex = entry->segment_index();
-                if (entry->offsets())
-                    sub.offsets.assign(entry->offsets()->begin(), entry->offsets()->end());
+                sub.offsets = vectorValues(entry->offsets());
                 if (!sub.offsets.empty() && sub.segmentIndex >= m_program.segments.size())
                     return corrupt("mutable data segment " + std::to_string(i) + " names segment "
                             + std::to_string(sub.segmentIndex) + ", but there are only "
@@ -272,13 +271,11 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         break;
     case fbp::KernelTypes::IntListValue:
         value.kind = Value::Kind::IntList;
-        if (const auto* items = evalue->val_as_IntListValue()->items())
-            value.items.assign(items->begin(), items->end());
+        value.items = vectorValues<decltype(value.items)::value_type>(evalue->val_as_IntListValue()->items());
         break;
     case fbp::KernelTypes::DoubleListValue:
         value.kind = Value::Kind::DoubleList;
-        if (const auto* items = evalue->val_as_DoubleListValue()->items())
-            value.doubles.assign(items->begin(), items->end());
+        value.doubles = vectorValues(evalue->val_as_DoubleListValue()->items());
         break;
     case fbp::KernelTypes::BoolListValue:
         value.kind = Value::Kind::BoolList;
@@ -427,8 +424,8 @@ std::optional<Error> ProgramDecoder::decodeMethod(const fbp::ExecutionPlan& plan
         if (meta->encoded_out_str())
             method.outputSpec = meta->encoded_out_str()->str();
     }
-    if (const auto* sizes = plan.non_const_buffer_sizes())
-        method.nonConstBufferSizes.assign(sizes->begin(), sizes->end());
+    method.nonConstBufferSizes
+        = vectorValues<decltype(method.nonConstBufferSizes)::value_type>(plan.non_const_buffer_sizes());
 
     if (const auto* operators = plan.operators()) {
         for (const auto* op : *operators) {
@@ -591,7 +588,7 @@ std::optional<Error> ProgramDecoder::decode(const fbp::Program& root)
 
 } // namespace
 
-Result<Program> readProgram(std::shared_ptr<const MappedFile> file, std::optional<ByteRange> region)
+static Result<Program> readProgramUnguarded(std::shared_ptr<const MappedFile> file, std::optional<ByteRange> region)
 {
     Program program;
     program.file = file;
@@ -678,6 +675,11 @@ Result<Program> readProgram(std::shared_ptr<const MappedFile> file, std::optiona
     if (auto error = decoder.decode(*root))
         return *error;
     return program;
+}
+
+Result<Program> readProgram(std::shared_ptr<const MappedFile> file, std::optional<ByteRange> region)
+{
+    return guardedRead<Program>(file->path(), "the program", [&] { return readProgramUnguarded(file, region); });
 }
 
 Result<Program> readProgramFile(const std::string& path)

@@ -4,6 +4,9 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
 
 namespace etscope::core {
 
@@ -28,6 +31,34 @@ bool verifyFlatbuffer(const std::uint8_t* data, std::uint64_t size, const char* 
         return false;
     flatbuffers::Verifier verifier(data, static_cast<std::size_t>(size), verifierOptions());
     return sizePrefixed ? verifier.VerifySizePrefixedBuffer<Root>(identifier) : verifier.VerifyBuffer<Root>(identifier);
+}
+
+// The Verifier checks that a vector's length word is 4-byte aligned, not that 8-byte elements
+// ([long], [ulong], [double]) are 8-byte aligned: a crafted file can place them 4 bytes off, and
+// reading them in place is a misaligned load. These copy them out wherever they lie
+// (FlatBuffers data is little-endian, as is every host ETScope builds for).
+static_assert(FLATBUFFERS_LITTLEENDIAN, "vector elements are copied as stored");
+
+/// Element `i` (< size()) of a scalar vector.
+template <typename T> T vectorElement(const flatbuffers::Vector<T>& vector, flatbuffers::uoffset_t i)
+{
+    static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>);
+    T value;
+    std::memcpy(&value, vector.Data() + static_cast<std::size_t>(i) * sizeof(T), sizeof(T));
+    return value;
+}
+
+/// All elements of a scalar vector, converted to `Out`; empty for a missing vector.
+template <typename Out = void, typename T>
+auto vectorValues(const flatbuffers::Vector<T>* vector) -> std::vector<std::conditional_t<std::is_void_v<Out>, T, Out>>
+{
+    std::vector<std::conditional_t<std::is_void_v<Out>, T, Out>> values;
+    if (!vector)
+        return values;
+    values.reserve(vector->size());
+    for (flatbuffers::uoffset_t i = 0; i < vector->size(); ++i)
+        values.push_back(static_cast<std::conditional_t<std::is_void_v<Out>, T, Out>>(vectorElement(*vector, i)));
+    return values;
 }
 
 } // namespace etscope::core

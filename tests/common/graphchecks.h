@@ -30,13 +30,19 @@ inline std::string attribute(const core::Node& node, const std::string& name)
     return "(no attribute '" + name + "')";
 }
 
-/// True when some warning of the delegate contains `text`.
-inline bool anyWarning(const core::DelegateInfo& info, const std::string& text)
+/// True when some warning contains `text`.
+inline bool anyWarning(const std::vector<core::Warning>& warnings, const std::string& text)
 {
-    for (const core::Warning& w : info.warnings)
+    for (const core::Warning& w : warnings)
         if (w.message.find(text) != std::string::npos)
             return true;
     return false;
+}
+
+/// True when some warning of the delegate contains `text`.
+inline bool anyWarning(const core::DelegateInfo& info, const std::string& text)
+{
+    return anyWarning(info.warnings, text);
 }
 
 /// The first node of `kind` that stands for value `value`, nullptr when none does.

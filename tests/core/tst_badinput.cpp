@@ -2,6 +2,8 @@
 // Bad input never crashes and never hangs; every error names the file, the reason and, where
 // known, the byte offset. Hostile files are made by damaging real samples in a temporary folder.
 #include "core/document/document.h"
+#include "core/pte/verify.h"
+#include "core/util/guard.h"
 #include "core/util/text.h"
 #include "tests/common/testsupport.h"
 
@@ -41,6 +43,12 @@ void putLe64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t val
 {
     for (int i = 0; i < 8; ++i)
         bytes[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+
+void putLe32AtPointer(std::uint8_t* at, std::uint32_t value)
+{
+    for (int i = 0; i < 4; ++i)
+        at[i] = static_cast<std::uint8_t>(value >> (8 * i));
 }
 
 using Mutation = std::vector<std::uint8_t> (*)(std::vector<std::uint8_t>);
@@ -301,6 +309,51 @@ private slots:
             rejected += openDamaged("zeroed@" + std::to_string(at) + ":" + sample, bytes) ? 0 : 1;
         }
         QVERIFY(rejected > 0);
+    }
+
+    // Regression rows for what the fuzzers found (fuzz/, issue 12); the sanitizer build (preset
+    // asan) turns a relapse into a failure.
+
+    void flatTensorShorterThanItsRoot()
+    {
+        // The FH01 header announced a FlatBuffer of 2 bytes at offset 0: the layout probe
+        // computed size - 4 and read the root offset far outside the file.
+        std::vector<std::uint8_t> bytes = readAll(etscope::test::samplePath("executorch/xor.ptd"));
+        putLe64(bytes, 16, 0);
+        putLe64(bytes, 24, 2);
+        QVERIFY(!openDamaged("short-root.ptd", bytes));
+    }
+
+    void eightByteVectorElementsOffAlignment()
+    {
+        // The Verifier checks a vector's 4-byte length word, not that [long]/[ulong]/[double]
+        // elements sit on 8 bytes; a crafted program placed constant_segment.offsets and
+        // non_const_buffer_sizes 4 bytes off. Elements are copied out, never loaded in place.
+        alignas(8) std::uint8_t storage[4 + 3 * 8] {};
+        std::uint8_t* vector = storage; // the length word on 8 bytes, so the elements lie 4 bytes off
+        putLe32AtPointer(vector, 3);
+        const std::uint64_t values[] { 7, 1ull << 40, ~0ull };
+        std::memcpy(vector + 4, values, sizeof values);
+        const auto* offsets = reinterpret_cast<const flatbuffers::Vector<std::uint64_t>*>(vector);
+        QVERIFY(reinterpret_cast<std::uintptr_t>(offsets->Data()) % 8 != 0);
+        QCOMPARE(vectorValues(offsets), (std::vector<std::uint64_t> { 7, 1ull << 40, ~0ull }));
+        QCOMPARE(vectorElement(*offsets, 1), std::uint64_t(1) << 40);
+        QCOMPARE(vectorValues<std::int64_t>(offsets).back(), std::int64_t(-1));
+        QVERIFY(vectorValues(static_cast<const flatbuffers::Vector<double>*>(nullptr)).empty());
+    }
+
+    void exceptionsStopAtTheReader()
+    {
+        // Whatever escapes a reader becomes an Error naming the file and what was read.
+        const auto thrown = guardedRead<int>(
+            "f.pte", "the program", []() -> Result<int> { throw std::out_of_range("vector::_M_range_check"); });
+        QVERIFY(!thrown.ok());
+        QCOMPARE(int(thrown.error().code), int(Error::Code::Corrupt));
+        QCOMPARE(thrown.error().message(), std::string("f.pte: could not read the program: vector::_M_range_check"));
+        const auto memory = guardedRead<int>("f.etdp", "the ETDump", []() -> Result<int> { throw std::bad_alloc(); });
+        QCOMPARE(int(memory.error().code), int(Error::Code::Limit));
+        QCOMPARE(memory.error().message(), std::string("f.etdp: ran out of memory reading the ETDump"));
+        QCOMPARE(guardedRead<int>("f", "x", []() -> Result<int> { return 4; }).value(), 4);
     }
 };
 

@@ -382,6 +382,15 @@ private slots:
             << 7 << int(Error::Code::Corrupt) << QStringLiteral("expected a JSON object");
         QTest::addRow("duplicate names") << 8 << int(Error::Code::Corrupt)
                                          << QStringLiteral("two entries share one name");
+        // Used to overflow the stack: the ordered delegate_map was copied into plain JSON to
+        // measure its depth, and that copy recursed once per level.
+        QTest::addRow("delegate_map nested 100,000 levels")
+            << 9 << int(Error::Code::Corrupt)
+            << QStringLiteral("entry 'delegate_map': JSON nested deeper than 1000 levels");
+        QTest::addRow("map with a syntax error")
+            << 10 << int(Error::Code::Corrupt)
+            << QStringLiteral(
+                   "entry 'instruction_id_to_num_outs_map': not valid JSON: parse error at line 1, column 13");
     }
 
     void hostileArchives()
@@ -420,6 +429,15 @@ private slots:
             entries.push_back({ "debug_handle_map", "{}", false });
             entries.push_back({ "debug_handle_mbp", "{}", false });
             break;
+        case 9:
+            entries.push_back({ "delegate_map",
+                "{\"forward\": {\"0\": {\"delegate_map\": " + std::string(100000, '[') + std::string(100000, ']')
+                    + "}}}",
+                false });
+            break;
+        case 10:
+            entries.push_back({ "instruction_id_to_num_outs_map", "{\"forward\": x}", false });
+            break;
         }
         std::vector<std::uint8_t> bytes = zip(entries);
         // libzip refuses to write control characters or two entries of one name: patch the name
@@ -451,6 +469,29 @@ private slots:
         QCOMPARE(record.otherGraphs.size(), std::size_t(0));
         QCOMPARE(record.delegateOutputCounts("forward").size(), std::size_t(2));
         QCOMPARE(record.entries.back().role, std::string("companion"));
+    }
+
+    void hostileGraphsAreWarnings()
+    {
+        // Graphs of the wrong types or nested too deeply are skipped with a warning naming the
+        // entry; nothing throws out of the reader (schema_version.major used to, as a string).
+        ETRecordWriteSpec spec = stressRecord();
+        spec.extraEntries = {
+            { "edge_after_transform/forward",
+                R"({"schema_version": {"major": "5", "minor": [4]}, "graph_module": {"graph": {"nodes": [7, {"name": 3,
+                   "target": {"x": 1}, "inputs": {"a": 1}, "outputs": "y", "metadata": {"debug_handle": "12x"}}]}}})",
+                false },
+            { "edge_after_transform/deep", std::string(5000, '[') + std::string(5000, ']'), false },
+        };
+        const ETRecord record = readBack(written(spec));
+        QCOMPARE(record.otherGraphs.size(), std::size_t(1));
+        const EdgeProgram& odd = *record.otherGraphs.front().program;
+        QCOMPARE(odd.schemaVersion, std::string("0.0"));
+        QCOMPARE(odd.nodes.size(), std::size_t(1));
+        QCOMPARE(odd.nodes.front().name, std::string("node_1"));
+        QVERIFY(!odd.nodes.front().debugHandle);
+        QVERIFY(anyWarning(record.warnings, "node 0 is not an object"));
+        QVERIFY(anyWarning(record.warnings, "entry 'edge_after_transform/deep': JSON nested deeper than 1000 levels"));
     }
 
     void compressedEntriesRead()

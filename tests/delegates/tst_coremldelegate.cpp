@@ -198,6 +198,12 @@ private slots:
                 + std::to_string(i - 1) + "}}";
         QTest::addRow("shared directories") << withTable(shared + "]}") << QStringLiteral("shared") << true;
         QTest::addRow("CMJR garbage") << bytesOf("CMJR{not json") << QStringLiteral("not a JSON object") << false;
+        // Members of the wrong type used to throw out of nlohmann's value() and end the process.
+        QTest::addRow("CMJR key of the wrong type") << bytesOf(R"(CMJR{"key":7,"functionName":[1]})")
+                                                    << QStringLiteral("model '' is not in the program") << true;
+        QTest::addRow("kind and regions of the wrong type") << withTable(
+            R"({"nodes":[{"name":"f","kind":"0"},{"name":"g","kind":0,"dataRegion":[1]},{"name":"root","kind":1,"children":{"f":0,"g":1}}]})")
+                                                            << QStringLiteral("has kind -1") << true;
     }
 
     void hostileTables()

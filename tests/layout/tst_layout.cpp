@@ -119,7 +119,8 @@ private slots:
         const std::string frame = frameBytes("abc");
         std::string_view payload;
         QCOMPARE(*takeFrame(std::string_view(frame).substr(0, 5), payload), std::size_t(0));
-        QCOMPARE(*takeFrame(frame + "rest", payload), std::size_t(11));
+        const std::string framed = frame + "rest"; // payload points into it
+        QCOMPARE(*takeFrame(framed, payload), std::size_t(11));
         QCOMPARE(payload, std::string_view("abc"));
         const std::string huge(8, '\xFF');
         QVERIFY(!takeFrame(huge, payload));

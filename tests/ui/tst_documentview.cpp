@@ -20,9 +20,11 @@
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/operatorpanel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -680,6 +682,31 @@ private slots:
         QCOMPARE(message.count(), 1);
         QVERIFY(message.front().front().toString().contains(QStringLiteral("No delegate here has a decoded")));
         QCOMPARE(shown.count(), 0);
+    }
+
+    void closingATabWhileItOpensDropsTheResult()
+    {
+        // The open runs on a worker; closing its tab first must cancel it and drop the result
+        // (it used to delete the freed "Opening…" page when the result arrived).
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        QSignalSpy failed(&window, &MainWindow::documentFailed);
+        window.openFile(QString::fromStdString(etscope::test::samplePath("dnf-executorch/dnf_xnnpack_training.pte")));
+        QCOMPARE(window.tabs()->count(), 1);
+        QPointer<QObject> controller = window.tabs()->widget(0)->property("etscopeOpening").value<QObject*>();
+        QVERIFY(controller);
+        QSignalSpy destroyed(controller.data(), &QObject::destroyed);
+        const auto actions = window.findChildren<QAction*>();
+        const auto close = std::find_if(
+            actions.begin(), actions.end(), [](const QAction* a) { return a->text() == QStringLiteral("&Close Tab"); });
+        QVERIFY(close != actions.end());
+        (*close)->trigger();
+        QVERIFY(destroyed.count() > 0 || destroyed.wait(20000));
+        QTest::qWait(200);
+        QCOMPARE(opened.count(), 0);
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(window.tabs()->count(), 1);
+        QCOMPARE(window.tabs()->widget(0)->objectName(), QStringLiteral("welcome"));
     }
 
     void mainWindowTabsAndErrors()

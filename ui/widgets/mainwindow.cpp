@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -39,6 +40,9 @@ constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kMinimapKey = "showMinimap";
 const char* const kErrorProperty = "etscopeError";
+/// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
+/// cancels the open and drops its result).
+const char* const kOpeningProperty = "etscopeOpening";
 
 constexpr QSize kWindowSize { 1400, 900 };
 /// Side margins of the pages that stand in for a document (opening, error, welcome).
@@ -51,6 +55,7 @@ constexpr int kStatusMilliseconds = 4000; ///< how long a transient status messa
 QWidget* openingPage(DocumentController* controller, const QString& path)
 {
     auto* page = new QWidget();
+    page->setProperty(kOpeningProperty, QVariant::fromValue<QObject*>(controller));
     auto* layout = new QVBoxLayout(page);
     auto* title = new QLabel(QObject::tr("Opening <b>%1</b>…").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
     auto* phase = new QLabel(page);
@@ -412,10 +417,16 @@ void MainWindow::openProgram(
     m_titleNote = titleNote;
 
     auto* controller = new DocumentController(this);
-    QWidget* placeholder = openingPage(controller, path);
+    // The tab may be closed before the open finishes: closeTab then deletes the controller, so
+    // these handlers never run; the guard also drops a result whose page is already gone.
+    QPointer<QWidget> placeholder = openingPage(controller, path);
     const int index = m_tabs->addTab(placeholder, QFileInfo(path).fileName());
     m_tabs->setCurrentIndex(index);
     connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path, attachments] {
+        if (!placeholder) {
+            controller->deleteLater();
+            return;
+        }
         const int at = m_tabs->indexOf(placeholder);
         m_tabs->removeTab(at);
         placeholder->deleteLater();
@@ -425,6 +436,9 @@ void MainWindow::openProgram(
         Q_EMIT documentOpened(path);
     });
     const auto fail = [this, controller, placeholder, path](const QString& message) {
+        controller->deleteLater();
+        if (!placeholder)
+            return;
         const int at = m_tabs->indexOf(placeholder);
         m_tabs->removeTab(at);
         placeholder->deleteLater();
@@ -434,7 +448,6 @@ void MainWindow::openProgram(
         m_tabs->setTabToolTip(at, message);
         m_tabs->setCurrentIndex(at);
         statusBar()->showMessage(message, 10000);
-        controller->deleteLater();
         Q_EMIT documentFailed(path, message);
     };
     connect(controller, &DocumentController::failed, this, fail);
@@ -480,6 +493,12 @@ void MainWindow::closeTab(int index)
     DocumentController* controller = view ? view->controller() : nullptr;
     m_tabs->removeTab(index);
     page->deleteLater();
+    if (auto* opening = qobject_cast<DocumentController*>(page->property(kOpeningProperty).value<QObject*>())) {
+        // Closed while still opening: cancel the job and forget it; its result has no tab.
+        opening->disconnect(this);
+        opening->stop();
+        opening->deleteLater();
+    }
     if (controller) {
         bool stillUsed = false;
         for (int i = 0; i < m_tabs->count(); ++i)

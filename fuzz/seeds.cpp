@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+// etscope-fuzz-seeds SAMPLES_DIR OUT_DIR: writes the seed corpora of the fuzz targets, one
+// directory per target, from the real samples (read in place, recognised by their magic, never
+// copied into the source tree) plus a few synthetic inputs for formats no sample has.
+// Program-like samples also give up their delegate payloads, one directory per format.
+#include "core/debug/etrecord.h"
+#include "core/debug/ziparchive.h"
+#include "core/delegates/delegate.h"
+#include "core/document/document.h"
+#include "core/pte/bundledprogram.h"
+#include "core/pte/program.h"
+#include "core/util/mappedfile.h"
+#include "core/util/text.h"
+#include "fuzz/fuzzsupport.h"
+#include "fuzz/seedwriter.h"
+#include "fuzz/syntheticseeds.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace etscope::core;
+using etscope::fuzz::SeedWriter;
+namespace fs = std::filesystem;
+
+// Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
+constexpr const char* kCorpora[]
+    = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector", "xnnpack", "vulkan", "delegates" };
+
+void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
+{
+    for (const Method& method : program.methods) {
+        for (std::size_t d = 0; d < method.delegates.size(); ++d) {
+            const DelegateRef& ref = method.delegates[d];
+            const auto payload = program.bytes(ref.payload);
+            if (payload.empty())
+                continue;
+            // The decoder that recognised it knows best (a renamed backend); else the backend id.
+            const DelegateInfo info = describeDelegate(program, ref, {}, "seed");
+            const std::string_view format = info.format != "opaque" ? std::string_view(info.format)
+                                                                    : etscope::fuzz::formatOfBackend(ref.backendId);
+            if (!format.empty())
+                etscope::fuzz::writePayloadSeed(
+                    out, format, name + "." + method.name + "." + std::to_string(d), payload);
+        }
+    }
+}
+
+/// The entry's pick in kETRecordJsonEntries: its own name, else one of the same role.
+std::optional<std::uint8_t> etrecordJsonSelector(const ETRecordEntry& entry)
+{
+    const auto& names = etscope::fuzz::kETRecordJsonEntries;
+    auto it = std::find(names.begin(), names.end(), entry.name);
+    if (it == names.end() && entry.role == "edge_program")
+        it = std::find(names.begin(), names.end(), "edge_dialect_exported_program/forward");
+    if (it == names.end() && entry.role == "graph")
+        it = std::find(names.begin(), names.end(), "edge_after_transform/forward");
+    if (it == names.end())
+        return std::nullopt;
+    return static_cast<std::uint8_t>(it - names.begin());
+}
+
+/// The ETRecord's JSON entries as `etrecordjson` seeds: one per entry, and all of them together
+/// after the synthetic maps (which come first so that they win over a sample's empty maps).
+void writeETRecordParts(SeedWriter& out, const std::shared_ptr<const MappedFile>& file, const std::string& name)
+{
+    auto record = readETRecord(file);
+    auto archive = ZipArchive::open(file);
+    if (!record || !archive)
+        return;
+    std::vector<std::uint8_t> all = etscope::fuzz::syntheticETRecordMaps();
+    for (const ETRecordEntry& entry : record->entries) {
+        const auto selector = etrecordJsonSelector(entry);
+        const ZipEntry* zipEntry = archive->find(entry.name);
+        if (!selector || !zipEntry)
+            continue;
+        auto text = archive->read(*zipEntry);
+        if (!text)
+            continue;
+        std::vector<std::uint8_t> part { *selector };
+        part.insert(part.end(), text->begin(), text->end());
+        std::string entryName = entry.name;
+        std::replace(entryName.begin(), entryName.end(), '/', '_');
+        out.write("etrecordjson", name + "." + entryName, part);
+        all.push_back(etscope::fuzz::kPartSeparator);
+        all.insert(all.end(), part.begin(), part.end());
+    }
+    out.write("etrecordjson", name + ".all", all);
+    etscope::fuzz::writeETRecordArchiveSeed(out, name + ".all.zip", all);
+}
+
+/// A size-prefixed ETDump followed by its debug buffer: the `etdump` target's input form.
+void writeETDumpWithBuffer(SeedWriter& out, const MappedFile& dump, const fs::path& dumpPath, const std::string& name)
+{
+    const auto bytes = dump.bytes();
+    const fs::path bufferPath = defaultDebugBufferPath(dumpPath.string());
+    std::error_code ec;
+    if (bytes.size() < 12 || std::memcmp(bytes.data() + 8, "ED00", 4) != 0 || !fs::is_regular_file(bufferPath, ec))
+        return;
+    const std::uint64_t dumpEnd = 4 + static_cast<std::uint64_t>(readLe32(bytes.data()));
+    auto buffer = MappedFile::open(bufferPath.string());
+    if (dumpEnd > bytes.size() || !buffer)
+        return;
+    std::vector<std::uint8_t> seed(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(dumpEnd));
+    const auto tail = buffer.value()->bytes();
+    seed.insert(seed.end(), tail.begin(), tail.end());
+    out.write("etdump", name + "+debug", seed);
+}
+
+void writeSampleSeeds(SeedWriter& out, const fs::path& path, const std::string& name)
+{
+    auto file = MappedFile::open(path.string());
+    if (!file)
+        return;
+    const auto bytes = file.value()->bytes();
+    switch (detectFileKind(bytes)) {
+    case FileKind::Program:
+        out.write("program", name, bytes);
+        if (auto program = readProgram(file.value()))
+            writeDelegatePayloads(out, program.value(), name);
+        break;
+    case FileKind::BundledProgram:
+        out.write("bpte", name, bytes);
+        if (auto bundled = readBundledProgram(file.value())) {
+            // The embedded program on its own is a program seed too.
+            out.write("program", name + ".program", bundled->program.bytes(bundled->program.region));
+            writeDelegatePayloads(out, bundled->program, name);
+        }
+        break;
+    case FileKind::ExternalData:
+        out.write("ptd", name, bytes);
+        break;
+    case FileKind::ETDump:
+        out.write("etdump", name, bytes);
+        writeETDumpWithBuffer(out, *file.value(), path, name);
+        break;
+    case FileKind::ETRecord:
+        out.write("etrecord", name, bytes);
+        writeETRecordParts(out, file.value(), name);
+        break;
+    case FileKind::Unknown:
+        // Damaged programs (corrupt.pte) are worth starting from too.
+        if (path.extension() == ".pte")
+            out.write("program", name, bytes);
+        break;
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc != 3) {
+        std::cerr << "usage: etscope-fuzz-seeds SAMPLES_DIR OUT_DIR\n";
+        return 2;
+    }
+    const fs::path samples = argv[1];
+    std::error_code ec;
+    if (!fs::is_directory(samples, ec)) {
+        std::cerr << "etscope-fuzz-seeds: " << samples << " is not a directory\n";
+        return 1;
+    }
+    SeedWriter out(argv[2]);
+    for (const char* corpus : kCorpora)
+        out.ensure(corpus);
+
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::recursive_directory_iterator(samples, ec))
+        if (entry.is_regular_file())
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& path : files) {
+        std::string name = fs::relative(path, samples).string();
+        std::replace(name.begin(), name.end(), '/', '_');
+        writeSampleSeeds(out, path, name);
+    }
+    etscope::fuzz::writeSyntheticSeeds(out);
+
+    for (const auto& [corpus, count] : out.counts())
+        std::cout << corpus << ": " << count << " seed(s)\n";
+    return 0;
+}

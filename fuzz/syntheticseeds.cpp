@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+#include "fuzz/syntheticseeds.h"
+
+#include "core/writer/payloads/coremlpayloadwriter.h"
+#include "core/writer/payloads/mpspayloadwriter.h"
+#include "core/writer/payloads/vulkanpayloadwriter.h"
+#include "fuzz/etrecordparts.h"
+#include "fuzz/fuzzsupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+namespace etscope::fuzz {
+
+using namespace etscope::core;
+
+namespace {
+
+std::vector<std::uint8_t> bytesOf(std::string_view text)
+{
+    return { text.begin(), text.end() };
+}
+
+/// Two calls over every value kind the Vulkan graph has, constants inline and in named data.
+void writeVulkanSeeds(SeedWriter& out)
+{
+    namespace dt = vk::datatype;
+    VulkanPayloadWriter writer;
+    const std::vector<std::uint8_t> weights(64, 0x3c);
+    const auto input = writer.addTensor({ dt::Float32, { 1, 4 } });
+    const auto weight = writer.addTensor({ dt::Float32, { 4, 4 }, writer.addConstantBytes(weights) });
+    const auto bias = writer.addTensor({ dt::Float32, { 4 }, writer.addNamedConstant(std::string(kNamedDataKey)) });
+    const auto hidden = writer.addTensor({ dt::Float16, { 1, 4 }, -1, 0 });
+    const auto output = writer.addTensor({ dt::Float32, { 1, 4 }, -1, 1, 1, 0, dt::Float16 });
+    const auto list = writer.addValueList({ input, hidden });
+    const std::int32_t scalars[] = { writer.addNull(), writer.addInt(2), writer.addDouble(0.5), writer.addBool(true),
+        writer.addString("linear"), writer.addSymInt(4), writer.addIntList({ 1, 4 }), writer.addDoubleList({ 0.5 }),
+        writer.addBoolList({ true, false }) };
+    writer.addCall(0, "aten.linear.default", { input, weight, bias, hidden });
+    std::vector<std::int32_t> args { hidden, list };
+    args.insert(args.end(), std::begin(scalars), std::end(scalars));
+    args.push_back(output);
+    writer.addCall(1, "aten.add.Tensor", args);
+    writer.setInputs({ static_cast<std::uint32_t>(input) });
+    writer.setOutputs({ static_cast<std::uint32_t>(output) });
+    writer.setShaderCount(2);
+    writePayloadSeed(out, "vulkan", "synthetic.vh00", writer.write());
+    VulkanWriteOptions bare;
+    bare.header = false;
+    writePayloadSeed(out, "vulkan", "synthetic.vk00", writer.write(bare));
+}
+
+void writeCoreMlSeeds(SeedWriter& out)
+{
+    const std::vector<CoreMlFileSpec> files {
+        { "metadata.json", bytesOf(R"({"identifier":"fuzz","inputNames":["x"],"outputNames":["y","z"]})") },
+        { "debug_info.json",
+            bytesOf(
+                R"({"versionInfo":{"coremltools":"8.0"},"debugSymbolToOperationPath":{"add_0":[{"Type":"Program"}]},)"
+                R"("debugSymbolToHandles":{"add_0":[1,2]}})") },
+        { "model.mlpackage/Manifest.json", bytesOf(R"({"fileFormatVersion":"1.0.0","itemInfoEntries":{}})") },
+        { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", std::vector<std::uint8_t>(48, 0x08) },
+    };
+    writePayloadSeed(out, "coreml", "synthetic.files", writeCoreMlPayload(files));
+    writePayloadSeed(out, "coreml", "synthetic.cmjr", writeCoreMlReference(std::string(kNamedDataKey), "forward"));
+}
+
+void writeMpsSeeds(SeedWriter& out)
+{
+    MpsGraphSpec graph;
+    graph.nodeTags = { 7, 2, 49 };
+    graph.values = { { 2, { 1, 4 } }, { 2, { 1, 4 }, 16, 0 }, { 1, { 1, 4 } }, { 2, { 1, 4 } } };
+    graph.inputIds = { 0 };
+    graph.outputIds = { 3 };
+    graph.constantIds = { 1 };
+    graph.constantSegment = std::vector<std::uint8_t>(16, 0x40);
+    writePayloadSeed(out, "mps", "synthetic", writeMpsPayload(graph));
+}
+
+/// The calculate_numeric_gap DataFrame (facts sheet §7) as pandas writes it, in every form the
+/// reader recognises: two rows, a delegate call with a list cell and a kernel with a scalar.
+void writeInspectorSeeds(SeedWriter& out)
+{
+    const char* columns[] = { "aot_debug_handle", "aot_ops", "aot_intermediate_output", "runtime_ops",
+        "runtime_debug_handle", "runtime_intermediate_output", "gap", "stacktraces" };
+    const std::vector<std::vector<std::string>> rows {
+        { "(3,)", "['aten_convolution_default']", "tensor([[0.5000, -1.2500],\n        [2.0000, 3.0000]])",
+            "['DELEGATE_CALL']", "(1, 3)", "[tensor([[0.5000, -1.2500], [2.0000, 3.0000]]), tensor([1., nan])]",
+            "[0.0, 1.5e-07]", "{'aten_convolution_default': 'File \"model.py\", line 12'}" },
+        { "(4,)", "['aten_add_tensor']", "tensor(2.)", "['native_call_add.out']", "(4,)",
+            "tensor([2.0000, ..., inf], dtype=torch.float64)", "[-inf]", "" },
+    };
+    // CSV and TSV with pandas' unnamed index column; fields quoted as to_csv quotes them.
+    for (const char separator : { ',', '\t' }) {
+        const auto quoted = [separator](const std::string& field) {
+            if (field.find_first_of(std::string("\"\n") + separator) == std::string::npos)
+                return field;
+            std::string text = "\"";
+            for (const char c : field)
+                text += c == '"' ? std::string("\"\"") : std::string(1, c);
+            return text + "\"";
+        };
+        std::string text;
+        for (const char* column : columns)
+            text += std::string(1, separator) + column;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            text += "\n" + std::to_string(r);
+            for (const std::string& field : rows[r])
+                text += separator + quoted(field);
+        }
+        out.write("inspector", separator == ',' ? "synthetic.csv" : "synthetic.tsv", text + "\n");
+    }
+    // JSON in the orients of DataFrame.to_json.
+    using nlohmann::ordered_json;
+    ordered_json records = ordered_json::array();
+    ordered_json byColumn = ordered_json::object();
+    ordered_json byIndex = ordered_json::object();
+    ordered_json split { { "columns", columns }, { "index", { 0, 1 } }, { "data", ordered_json::array() } };
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        ordered_json record = ordered_json::object();
+        for (std::size_t c = 0; c < rows[r].size(); ++c) {
+            record[columns[c]] = rows[r][c];
+            byColumn[columns[c]][std::to_string(r)] = rows[r][c];
+        }
+        byIndex[std::to_string(r)] = record;
+        split["data"].push_back(rows[r]);
+        records.push_back(std::move(record));
+    }
+    ordered_json table { { "schema", { { "fields", ordered_json::array() }, { "pandas_version", "1.4.0" } } },
+        { "data", records } };
+    out.write("inspector", "synthetic.records.json", records.dump());
+    out.write("inspector", "synthetic.columns.json", byColumn.dump());
+    out.write("inspector", "synthetic.index.json", byIndex.dump());
+    out.write("inspector", "synthetic.split.json", split.dump());
+    out.write("inspector", "synthetic.table.json", table.dump(2));
+}
+
+} // namespace
+
+std::vector<std::uint8_t> syntheticETRecordMaps()
+{
+    const auto indexOf = [](std::string_view name) {
+        for (std::size_t i = 0; i < kETRecordJsonEntries.size(); ++i)
+            if (kETRecordJsonEntries[i] == name)
+                return static_cast<std::uint8_t>(i);
+        return std::uint8_t { 0 };
+    };
+    // A raw-string delimiter of its own: the delegate identifiers hold ")".
+    const std::pair<std::string_view, std::string_view> maps[] = {
+        { "debug_handle_map", R"json({"forward": {"0": [1, 2], "1": 3, "2": [4]}})json" },
+        { "delegate_map",
+            R"json({"forward": {"0": {"name": "XnnpackBackend", "delegate_map": {"Add (ND)": [1], "1": [1, 2]}}}})json" },
+        { "instruction_id_to_num_outs_map", R"json({"forward": {"0": 1, "2": 2}})json" },
+        { "export_graph_id", "140234" },
+    };
+    std::vector<std::uint8_t> parts;
+    for (const auto& [name, text] : maps) {
+        if (!parts.empty())
+            parts.push_back(kPartSeparator);
+        parts.push_back(indexOf(name));
+        parts.insert(parts.end(), text.begin(), text.end());
+    }
+    return parts;
+}
+
+void writeETRecordArchiveSeed(SeedWriter& out, const std::string& name, std::span<const std::uint8_t> parts)
+{
+    if (const auto archive = etrecordArchiveFromParts(parts))
+        out.write("etrecord", name, *archive);
+}
+
+void writeSyntheticSeeds(SeedWriter& out)
+{
+    writeVulkanSeeds(out);
+    writeCoreMlSeeds(out);
+    writeMpsSeeds(out);
+    writeInspectorSeeds(out);
+    const std::vector<std::uint8_t> maps = syntheticETRecordMaps();
+    out.write("etrecordjson", "synthetic.maps", maps);
+    writeETRecordArchiveSeed(out, "synthetic.maps.zip", maps);
+}
+
+} // namespace etscope::fuzz
