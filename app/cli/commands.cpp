@@ -9,6 +9,7 @@
 #include "core/stats/operatortable.h"
 #include "core/util/atomicfile.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace etscope::app {
@@ -41,18 +42,38 @@ std::optional<Document> openForCommand(const std::string& command, const Argumen
     return std::move(document).value();
 }
 
-int emit(const std::string& command, const Arguments& args, const std::string& text)
+Output::Output(const Arguments& args)
 {
-    if (!args.has("output")) {
+    if (args.has("output"))
+        m_file.emplace(args.value("output"));
+}
+
+void Output::write(std::string_view text)
+{
+    if (m_file)
+        m_file->write(text);
+    else
         std::cout << text;
+}
+
+int Output::finish(const std::string& command)
+{
+    if (!m_file) {
         std::cout.flush();
         return std::cout ? ExitOk : ExitInput;
     }
-    if (auto error = writeFileAtomically(args.value("output"), text)) {
+    if (auto error = m_file->commit()) {
         std::cerr << "etscope " << command << ": " << error->message() << "\n";
         return ExitInput;
     }
     return ExitOk;
+}
+
+int emit(const std::string& command, const Arguments& args, const std::string& text)
+{
+    Output output(args);
+    output.write(text);
+    return output.finish(command);
 }
 
 namespace {
@@ -97,14 +118,34 @@ std::optional<CommandGraph> graphForCommand(const std::string& command, const Do
             return std::nullopt;
         return CommandGraph { document.analysis(*method)->graph, method->name };
     }
+    if (views.empty()) {
+        // Bad input, not a usage error: say why the record holds no graph (an entry that did
+        // not parse names itself and its JSON error among the warnings).
+        std::string why = "the ETRecord holds no graph to show";
+        const auto& warnings = document.etrecord->warnings;
+        auto reason = std::find_if(warnings.begin(), warnings.end(), [](const Warning& w) {
+            return w.message.find("entry 'edge_dialect_exported_program") != std::string::npos;
+        });
+        if (reason == warnings.end())
+            reason = std::find_if(warnings.begin(), warnings.end(),
+                [](const Warning& w) { return w.message.find("entry '") != std::string::npos; });
+        if (reason != warnings.end()) {
+            const std::string prefix = document.path + ": ";
+            why += ": "
+                + (reason->message.starts_with(prefix) ? reason->message.substr(prefix.size()) : reason->message);
+        }
+        std::cerr << "etscope " << command << ": " << document.path << ": " << why << "\n";
+        exitCode = ExitInput;
+        return std::nullopt;
+    }
     const ETRecordGraphView* view = selectETRecordGraph(views, args.value("method"));
     if (!view) {
         std::string known;
         for (const ETRecordGraphView& v : views)
             known += (known.empty() ? "" : ", ") + v.name;
         std::cerr << "etscope " << command << ": " << document.path << ": no graph for '" << args.value("method")
-                  << "' (graphs: " << (known.empty() ? "none" : known) << ")\n";
-        exitCode = views.empty() ? ExitInput : ExitUsage;
+                  << "' (graphs: " << known << ")\n";
+        exitCode = ExitUsage;
         return std::nullopt;
     }
     return CommandGraph { view->graph, view->name, view };

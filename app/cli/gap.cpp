@@ -147,16 +147,64 @@ bool checkBlock(const ETDump& dump, const std::string& option, std::size_t block
 }
 
 /// Warnings on stderr (also in the notes), and for CSV/TSV, which have no notes, the notes too.
-void printDiagnostics(
-    const std::string& command, const std::vector<Warning>& warnings, const Table& table, TableFormat format)
+void printDiagnostics(const std::string& command, const std::vector<Warning>& warnings,
+    const std::vector<std::string>& notes, TableFormat format)
 {
     for (const Warning& warning : warnings)
         std::cerr << "etscope " << command << ": warning: " << warning.message << "\n";
     if (format != TableFormat::Csv && format != TableFormat::Tsv)
         return;
-    for (const std::string& note : table.notes)
+    for (const std::string& note : notes)
         if (note.rfind("warning: ", 0) != 0)
             std::cerr << "etscope " << command << ": " << note << "\n";
+}
+
+/// `gap --inspector-table`: the table is read twice and never held. The first pass checks it
+/// (nothing is written when it fails), measures the text columns and gathers the warnings JSON
+/// lists first; the second renders blocks of rows as they are mapped. A million-row table stays
+/// within a few hundred MB.
+int streamInspectorGap(
+    const Arguments& args, const EventMapper& mapper, std::optional<GapMetric> only, TableFormat format)
+{
+    const GapMetric metric = only.value_or(GapMetric::Mse);
+    constexpr std::size_t kBlockRows = 4096;
+    const std::string path = args.value("inspector-table");
+    const GapTableLayout layout(only, true, format == TableFormat::Json);
+    TableRenderer renderer(
+        format, format == TableFormat::Text ? std::string() : "Numeric gap (inspector)", layout.columns());
+    std::size_t number = 0;
+    auto checked = importInspectorTable(path, mapper, metric, [&](GapRow&& row) {
+        if (format == TableFormat::Text)
+            renderer.measure({ layout.row(row, number) });
+        ++number;
+    });
+    if (!checked)
+        return fail("gap", checked.error());
+    const std::vector<std::string> notes = layout.notes(checked.value());
+
+    Output output(args);
+    std::vector<std::vector<TableCell>> block;
+    bool begun = false;
+    const auto flush = [&] {
+        if (!begun) {
+            output.write(renderer.begin(block.empty() ? nullptr : &block.front(), notes));
+            begun = true;
+        }
+        output.write(renderer.rows(block));
+        block.clear();
+    };
+    number = 0;
+    auto rendered = importInspectorTable(path, mapper, metric, [&](GapRow&& row) {
+        block.push_back(layout.row(row, number++));
+        if (block.size() == kBlockRows)
+            flush();
+    });
+    if (!rendered) // the file changed between the passes
+        return fail("gap", rendered.error());
+    flush();
+    output.write(renderer.end(notes));
+    printDiagnostics("gap", checked->warnings, notes, format);
+    return output.finish("gap");
 }
 
 } // namespace
@@ -207,14 +255,10 @@ int runGap(const Arguments& args)
     const std::optional<Document>& document = target.document;
     const EventMapper& mapper = *target.mapper;
 
+    if (inspector)
+        return streamInspectorGap(args, mapper, metric, *format);
     GapReport report;
-    if (inspector) {
-        auto rows = readInspectorTable(args.value("inspector-table"));
-        if (!rows)
-            return fail("gap", rows.error());
-        report
-            = mapInspectorTable(rows.value(), mapper, metric.value_or(GapMetric::Mse), args.value("inspector-table"));
-    } else {
+    {
         const auto run = openDump("gap", args.value("etdump"), args.value("debug-buffer"), exitCode);
         if (!run)
             return exitCode;
@@ -244,7 +288,7 @@ int runGap(const Arguments& args)
     Table table = gapTable(report, metric, *format == TableFormat::Json);
     if (*format == TableFormat::Text)
         table.title.clear();
-    printDiagnostics("gap", report.warnings, table, *format);
+    printDiagnostics("gap", report.warnings, table.notes, *format);
     return emit("gap", args, renderTable(table, *format));
 }
 
@@ -280,7 +324,7 @@ int runProfile(const Arguments& args)
         table.notes.push_back("warning: " + warning.message);
     if (*format == TableFormat::Text)
         table.title.clear();
-    printDiagnostics("profile", warnings, table, *format);
+    printDiagnostics("profile", warnings, table.notes, *format);
     return emit("profile", args, renderTable(table, *format));
 }
 

@@ -13,32 +13,37 @@ std::optional<double> cell(double value)
     return std::isnan(value) ? std::nullopt : std::optional<double>(value);
 }
 
+constexpr GapMetric kGapMetrics[] { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine,
+    GapMetric::MaxAbs };
+
 } // namespace
 
 HeatTable gapHeatTable(const GapReport& report)
 {
     HeatTable table;
     table.title = "Numeric gap (" + report.mode + ")";
-    const std::vector<GapMetric> metrics { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine,
-        GapMetric::MaxAbs };
-    for (const GapMetric metric : metrics)
+    for (const GapMetric metric : kGapMetrics)
         table.columns.push_back(
             { std::string(gapMetricName(metric)), gapHigherIsWorse(metric), metric == GapMetric::Snr ? "dB" : "" });
     const bool imported = report.importedMetric.has_value();
     if (imported)
         table.columns.push_back({ "inspector " + std::string(gapMetricName(*report.importedMetric)),
             gapHigherIsWorse(*report.importedMetric), *report.importedMetric == GapMetric::Snr ? "dB" : "" });
-    for (const GapRow& row : report.rows) {
-        HeatTable::Row heat;
-        heat.origin = row.matched ? row.origin : NodeOrigin { NodeId::none(), NodeId::none() };
-        heat.label = row.outputIndex > 0 ? row.label + " [" + std::to_string(row.outputIndex) + "]" : row.label;
-        for (const GapMetric metric : metrics)
-            heat.values.push_back(row.metrics ? cell(row.metrics->value(metric)) : std::nullopt);
-        if (imported)
-            heat.values.push_back(row.imported.empty() ? std::nullopt : cell(row.imported.back()));
-        table.rows.push_back(std::move(heat));
-    }
+    for (const GapRow& row : report.rows)
+        table.rows.push_back(gapHeatRow(row, imported));
     return table;
+}
+
+HeatTable::Row gapHeatRow(const GapRow& row, bool imported)
+{
+    HeatTable::Row heat;
+    heat.origin = row.matched ? row.origin : NodeOrigin { NodeId::none(), NodeId::none() };
+    heat.label = row.outputIndex > 0 ? row.label + " [" + std::to_string(row.outputIndex) + "]" : row.label;
+    for (const GapMetric metric : kGapMetrics)
+        heat.values.push_back(row.metrics ? cell(row.metrics->value(metric)) : std::nullopt);
+    if (imported)
+        heat.values.push_back(row.imported.empty() ? std::nullopt : cell(row.imported.back()));
+    return heat;
 }
 
 HeatTable timingHeatTable(const RuntimeProfile& profile)

@@ -16,6 +16,9 @@ namespace etscope::core {
 /// (its last value). Values that could not be computed, and SNR's NaN (two zero tensors), are
 /// empty cells; an identical pair's SNR stays +inf, which paints as best.
 HeatTable gapHeatTable(const GapReport& report);
+/// One row of gapHeatTable (`imported`: the report has an Inspector gap column), for rows that
+/// arrive one at a time and are not kept as GapRows.
+HeatTable::Row gapHeatRow(const GapRow& row, bool imported);
 
 /// Node timings as heat: one row per timed node (execution order), columns p50, p90, avg, min,
 /// max in ms, the OPERATOR_CALL span's p50 where one was logged, and last the count of samples

@@ -3,8 +3,11 @@
 
 #include "core/debug/numericgap.h"
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope::core {
@@ -28,27 +31,80 @@ struct InspectorRow {
     std::string stackTraces; ///< the cell as printed
 };
 
-/// Parses the DataFrame saved as CSV, TSV (`to_csv(sep="\t")`) or JSON (`to_json` with orient
-/// records, columns, index, split or table). The format is recognised from the text. Columns
-/// are found by name (an unnamed index column is ignored); `runtime_debug_handle` or
-/// `aot_debug_handle`, and `gap`, must exist. Fails (Error::Corrupt, naming `path` and the line
-/// or row) on malformed text.
-Result<std::vector<InspectorRow>> parseInspectorTable(const std::string& text, const std::string& path);
+/// An imported table: its rows, and the rows skipped for malformed cells (one warning each,
+/// naming the row, the column and the cell).
+struct InspectorTable {
+    std::vector<InspectorRow> rows;
+    std::vector<Warning> warnings;
+};
 
-/// Reads and parses a file (at most `maxBytes`).
-Result<std::vector<InspectorRow>> readInspectorTable(const std::string& path, std::uint64_t maxBytes = 256ull << 20);
+/// Receives each row as soon as it is read.
+using InspectorRowSink = std::function<void(InspectorRow&&)>;
+
+/// Inspector tables larger than this are refused (Error::Limit): 256 MiB, about two million
+/// rows of small tensors. Reading streams, so memory follows the rows kept, not the file.
+constexpr std::uint64_t kMaxInspectorTableBytes = 256ull << 20;
+
+/// Reads the DataFrame saved as CSV, TSV (`to_csv(sep="\t")`) or JSON (`to_json` with orient
+/// records, columns, index, split or table), handing each row to `sink`; the format is
+/// recognised from the text. Streams: CSV and the records, split and table orients hold one row
+/// at a time; the columns and index orients hold the table's rows, never a JSON document.
+/// Columns are found by name (an unnamed index column is ignored); `runtime_debug_handle` or
+/// `aot_debug_handle`, and `gap`, must exist. A row with a malformed cell (an unterminated
+/// `tensor([1., 2.`, handles `(a,b)`) is skipped with a warning; malformed text fails
+/// (Error::Corrupt naming `path` and the line, row or byte offset). Returns the warnings.
+Result<std::vector<Warning>> readInspectorRows(
+    std::string_view text, const std::string& path, const InspectorRowSink& sink);
+
+/// readInspectorRows into a table.
+Result<InspectorTable> parseInspectorTable(std::string_view text, const std::string& path);
+
+/// readInspectorRows on a file (at most `maxBytes`, mapped, never copied).
+Result<std::vector<Warning>> readInspectorTableFile(
+    const std::string& path, const InspectorRowSink& sink, std::uint64_t maxBytes = kMaxInspectorTableBytes);
+
+/// Reads a whole file into a table (at most `maxBytes`).
+Result<InspectorTable> readInspectorTable(const std::string& path, std::uint64_t maxBytes = kMaxInspectorTableBytes);
 
 /// Parses one tensor cell: "tensor(2.)", "tensor([[1., 2.]], dtype=torch.float64)",
 /// "[tensor([1.]), tensor([2.])]" or plain nested lists. Empty when the cell holds no numbers.
 std::vector<PrintedTensor> parsePrintedTensors(const std::string& cell);
 
-/// Places imported rows on the graph: through debug handles (inner XNNPACK nodes carrying
-/// them; top-level instructions via the ETRecord's debug_handle_map, the largest instruction id
-/// winning as in the Inspector), else by runtime op order (the k-th `native_call_<op>` row ↔
-/// the k-th node of that operator, the k-th `DELEGATE_CALL` ↔ the k-th delegate). Metrics are
-/// recomputed from the printed tensors when both sides are complete and of equal size; the
-/// Inspector's own gap list is kept in GapRow::imported. `metric` names what that list holds.
+/// Places imported rows on the graph, one at a time: through debug handles (inner XNNPACK
+/// nodes carrying them; top-level instructions via the ETRecord's debug_handle_map, the largest
+/// instruction id winning as in the Inspector), else by runtime op order (the k-th
+/// `native_call_<op>` row ↔ the k-th node of that operator, the k-th `DELEGATE_CALL` ↔ the k-th
+/// delegate). Metrics are recomputed from the printed tensors when both sides are complete and
+/// of equal size; the Inspector's own gap list is kept in GapRow::imported. `metric` names what
+/// that list holds. The printed tensors are not kept.
+class InspectorGapMapper {
+public:
+    /// Receives each mapped row instead of the report (which then keeps none).
+    using RowHandler = std::function<void(GapRow&&)>;
+
+    InspectorGapMapper(const EventMapper& mapper, GapMetric metric, const std::string& source, RowHandler handler = {});
+    void add(const InspectorRow& row);
+    /// The report, with `readWarnings` (skipped rows) first.
+    GapReport finish(std::vector<Warning> readWarnings);
+
+private:
+    const EventMapper& m_mapper;
+    RowHandler m_handler;
+    GapReport m_report;
+    std::size_t m_rows = 0;
+    std::vector<std::pair<NodeOrigin, DebugHandle>> m_handled;
+    std::map<std::string, int> m_seenOps;
+    std::size_t m_unmatched = 0;
+};
+
+/// All rows of `table` through an InspectorGapMapper.
 GapReport mapInspectorTable(
-    const std::vector<InspectorRow>& rows, const EventMapper& mapper, GapMetric metric, const std::string& source);
+    const InspectorTable& table, const EventMapper& mapper, GapMetric metric, const std::string& source);
+
+/// Reads a table file straight onto the graph: rows are mapped as they are read and only the
+/// report is kept. With `handler`, each mapped row goes there instead and the report holds the
+/// warnings alone (the command line renders a million rows without holding them).
+Result<GapReport> importInspectorTable(const std::string& path, const EventMapper& mapper, GapMetric metric,
+    const InspectorGapMapper::RowHandler& handler = {}, std::uint64_t maxBytes = kMaxInspectorTableBytes);
 
 } // namespace etscope::core

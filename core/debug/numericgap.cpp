@@ -485,67 +485,91 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
     return report;
 }
 
-Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJson)
+GapTableLayout::GapTableLayout(std::optional<GapMetric> only, bool imported, bool forJson)
+    : imported(imported)
+    , forJson(forJson)
 {
-    Table table;
-    table.title = "Numeric gap (" + report.mode + ")";
-    table.columns = { "#", "node", "runtime_op", "instruction", "output", "shape", "dtype" };
-    std::vector<GapMetric> metrics;
     if (only)
         metrics = { *only };
     else
         metrics = { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine, GapMetric::MaxAbs };
+}
+
+std::vector<std::string> GapTableLayout::columns() const
+{
+    std::vector<std::string> names { "#", "node", "runtime_op", "instruction", "output", "shape", "dtype" };
     for (const GapMetric m : metrics)
-        table.columns.push_back(std::string(gapMetricName(m)));
-    const bool imported = report.mode == "inspector";
+        names.push_back(std::string(gapMetricName(m)));
     if (imported)
-        table.columns.push_back("inspector_gap");
-    table.columns.push_back("aot_ops");
-    table.columns.push_back("problem");
+        names.push_back("inspector_gap");
+    names.push_back("aot_ops");
+    names.push_back("problem");
     if (forJson)
-        table.columns.push_back("non_finite");
-    for (std::size_t r = 0; r < report.rows.size(); ++r) {
-        const GapRow& row = report.rows[r];
-        std::vector<TableCell> cells { static_cast<long long>(r), row.label, row.runtimeOp,
-            static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
-            row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
-        std::string nonFinite;
-        for (const GapMetric m : metrics) {
-            if (!row.metrics) {
-                cells.emplace_back(std::string());
-                continue;
-            }
-            const double value = row.metrics->value(m);
-            if (!std::isfinite(value)) // cellText spells them inf, -inf and nan
-                nonFinite += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "="
-                    + cellText(TableCell(value));
-            cells.emplace_back(value);
+        names.push_back("non_finite");
+    return names;
+}
+
+std::vector<TableCell> GapTableLayout::row(const GapRow& row, std::size_t number) const
+{
+    std::vector<TableCell> cells { static_cast<long long>(number), row.label, row.runtimeOp,
+        static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
+        row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
+    std::string nonFinite;
+    for (const GapMetric m : metrics) {
+        if (!row.metrics) {
+            cells.emplace_back(std::string());
+            continue;
         }
-        if (imported) {
-            std::string gap;
-            for (const double g : row.imported)
-                gap += (gap.empty() ? "" : ", ") + cellText(TableCell(g));
-            cells.emplace_back(gap);
-        }
-        std::string ops;
-        for (const std::string& op : row.aotOps)
-            ops += (ops.empty() ? "" : ", ") + op;
-        cells.emplace_back(ops);
-        cells.emplace_back(row.problem);
-        if (forJson)
-            cells.emplace_back(nonFinite);
-        table.rows.push_back(std::move(cells));
+        const double value = row.metrics->value(m);
+        if (!std::isfinite(value)) // cellText spells them inf, -inf and nan
+            nonFinite
+                += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "=" + cellText(TableCell(value));
+        cells.emplace_back(value);
     }
-    table.notes.push_back("reference: " + report.reference);
-    table.notes.push_back("run: " + report.run);
+    if (imported) {
+        std::string gap;
+        for (const double g : row.imported)
+            gap += (gap.empty() ? "" : ", ") + cellText(TableCell(g));
+        cells.emplace_back(gap);
+    }
+    std::string ops;
+    for (const std::string& op : row.aotOps)
+        ops += (ops.empty() ? "" : ", ") + op;
+    cells.emplace_back(ops);
+    cells.emplace_back(row.problem);
+    if (forJson)
+        cells.emplace_back(nonFinite);
+    return cells;
+}
+
+std::vector<std::string> GapTableLayout::notes(const GapReport& report) const
+{
+    std::vector<std::string> lines { "reference: " + report.reference, "run: " + report.run };
     if (report.importedMetric)
-        table.notes.push_back(
+        lines.push_back(
             "inspector_gap holds the Inspector's " + std::string(gapMetricName(*report.importedMetric)) + " values");
     if (forJson)
-        table.notes.push_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
+        lines.push_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
     for (const Warning& warning : report.warnings)
-        table.notes.push_back("warning: " + warning.message);
+        lines.push_back("warning: " + warning.message);
+    return lines;
+}
+
+Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJson)
+{
+    const GapTableLayout layout(only, report.mode == "inspector", forJson);
+    Table table;
+    table.title = gapTableTitle(report);
+    table.columns = layout.columns();
+    for (std::size_t r = 0; r < report.rows.size(); ++r)
+        table.rows.push_back(layout.row(report.rows[r], r));
+    table.notes = layout.notes(report);
     return table;
+}
+
+std::string gapTableTitle(const GapReport& report)
+{
+    return "Numeric gap (" + report.mode + ")";
 }
 
 } // namespace etscope::core

@@ -110,4 +110,21 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
 /// JSON writes each of them as null.
 Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nullopt, bool forJson = false);
 
+/// "Numeric gap (inspector)".
+std::string gapTableTitle(const GapReport& report);
+
+/// The parts of gapTable, for rendering a report a block of rows at a time (TableRenderer).
+struct GapTableLayout {
+    GapTableLayout(std::optional<GapMetric> only, bool imported, bool forJson);
+    std::vector<std::string> columns() const;
+    /// The cells of one row; `number` fills the "#" column.
+    std::vector<TableCell> row(const GapRow& row, std::size_t number) const;
+    /// Reference, run, what inspector_gap holds and the report's warnings.
+    std::vector<std::string> notes(const GapReport& report) const;
+
+    std::vector<GapMetric> metrics;
+    bool imported = false;
+    bool forJson = false;
+};
+
 } // namespace etscope::core

@@ -83,147 +83,203 @@ std::size_t displayWidth(const std::string& text)
         std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-std::string renderText(const Table& table)
+/// nlohmann's indented dump, placed `indent` spaces in (every line after the first). Like every
+/// JSON the tool writes, objects list their keys sorted.
+std::string indented(const nlohmann::json& value, std::size_t indent)
 {
-    std::vector<std::size_t> widths(table.columns.size(), 0);
-    for (std::size_t c = 0; c < table.columns.size(); ++c)
-        widths[c] = displayWidth(table.columns[c]);
-    for (const auto& row : table.rows)
-        for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], displayWidth(cellText(row[c])));
-    std::ostringstream out;
-    if (!table.title.empty())
-        out << table.title << "\n";
-    const auto line = [&](const std::vector<std::string>& cells, const std::vector<bool>& rightAlign) {
-        std::string text;
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const std::size_t pad = widths[c] - std::min(widths[c], displayWidth(cells[c]));
-            if (c)
-                text += "  ";
-            if (rightAlign[c])
-                text += std::string(pad, ' ') + cells[c];
-            else
-                text += cells[c] + (c + 1 < cells.size() ? std::string(pad, ' ') : std::string());
-        }
-        out << text << "\n";
-    };
-    line(table.columns, std::vector<bool>(table.columns.size(), false));
-    std::string rule;
-    for (std::size_t c = 0; c < widths.size(); ++c)
-        rule += (c ? "  " : "") + std::string(widths[c], '-');
-    out << rule << "\n";
-    for (const auto& row : table.rows) {
-        std::vector<std::string> cells;
-        std::vector<bool> right;
-        for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            cells.push_back(c < row.size() ? cellText(row[c]) : std::string());
-            right.push_back(c < row.size() && isNumeric(row[c]));
-        }
-        line(cells, right);
+    const std::string text = jsonText(value, 2);
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        out += c;
+        if (c == '\n')
+            out.append(indent, ' ');
     }
-    if (!table.notes.empty())
-        out << "\n";
-    for (const std::string& note : table.notes)
-        out << note << "\n";
-    return out.str();
-}
-
-std::string renderSeparated(const Table& table, char separator)
-{
-    std::ostringstream out;
-    const auto escape = [&](const std::string& text) { return separator == ',' ? escapeCsv(text) : escapeTsv(text); };
-    for (std::size_t c = 0; c < table.columns.size(); ++c)
-        out << (c ? std::string(1, separator) : std::string()) << escape(table.columns[c]);
-    out << "\n";
-    for (const auto& row : table.rows) {
-        for (std::size_t c = 0; c < table.columns.size(); ++c)
-            out << (c ? std::string(1, separator) : std::string())
-                << escape(c < row.size() ? cellText(row[c]) : std::string());
-        out << "\n";
-    }
-    return out.str();
-}
-
-std::string renderMarkdown(const Table& table)
-{
-    std::ostringstream out;
-    if (!table.title.empty())
-        out << "### " << escapeMarkdown(table.title) << "\n\n";
-    out << "|";
-    for (const std::string& column : table.columns)
-        out << " " << escapeMarkdown(column) << " |";
-    out << "\n|";
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
-        const bool numeric = !table.rows.empty() && c < table.rows.front().size() && isNumeric(table.rows.front()[c]);
-        out << (numeric ? "---:|" : "---|");
-    }
-    out << "\n";
-    for (const auto& row : table.rows) {
-        out << "|";
-        for (std::size_t c = 0; c < table.columns.size(); ++c)
-            out << " " << escapeMarkdown(c < row.size() ? cellText(row[c]) : std::string()) << " |";
-        out << "\n";
-    }
-    if (!table.notes.empty())
-        out << "\n";
-    for (const std::string& note : table.notes)
-        out << escapeMarkdown(note) << "  \n";
-    return out.str();
-}
-
-std::string renderHtml(const Table& table)
-{
-    std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>"
-        << escapeHtml(table.title.empty() ? "ETScope table" : table.title)
-        << "</title>\n<style>\nbody{font-family:sans-serif}table{border-collapse:collapse}"
-           "th,td{border:1px solid #bbb;padding:2px "
-           "8px}th{background:#eee}td.n{text-align:right}\n</style>\n</head>\n<body>\n";
-    if (!table.title.empty())
-        out << "<h3>" << escapeHtml(table.title) << "</h3>\n";
-    out << "<table>\n<thead><tr>";
-    for (const std::string& column : table.columns)
-        out << "<th>" << escapeHtml(column) << "</th>";
-    out << "</tr></thead>\n<tbody>\n";
-    for (const auto& row : table.rows) {
-        out << "<tr>";
-        for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            const bool numeric = c < row.size() && isNumeric(row[c]);
-            out << (numeric ? "<td class=\"n\">" : "<td>")
-                << escapeHtml(c < row.size() ? cellText(row[c]) : std::string()) << "</td>";
-        }
-        out << "</tr>\n";
-    }
-    out << "</tbody>\n</table>\n";
-    for (const std::string& note : table.notes)
-        out << "<p>" << escapeHtml(note) << "</p>\n";
-    out << "</body>\n</html>\n";
-    return out.str();
-}
-
-std::string renderJson(const Table& table)
-{
-    nlohmann::ordered_json json;
-    if (!table.title.empty())
-        json["title"] = table.title;
-    json["columns"] = table.columns;
-    json["rows"] = nlohmann::ordered_json::array();
-    for (const auto& row : table.rows) {
-        nlohmann::ordered_json object = nlohmann::ordered_json::object();
-        for (std::size_t c = 0; c < table.columns.size(); ++c) {
-            if (c >= row.size()) {
-                object[table.columns[c]] = nullptr;
-                continue;
-            }
-            std::visit([&](const auto& v) { object[table.columns[c]] = v; }, row[c]);
-        }
-        json["rows"].push_back(std::move(object));
-    }
-    json["notes"] = table.notes;
-    return jsonText(json, 2) + "\n";
+    return out;
 }
 
 } // namespace
+
+TableRenderer::TableRenderer(TableFormat format, std::string title, std::vector<std::string> columns)
+    : m_format(format)
+    , m_title(std::move(title))
+    , m_columns(std::move(columns))
+{
+    for (const std::string& column : m_columns)
+        m_widths.push_back(displayWidth(column));
+}
+
+void TableRenderer::measure(const std::vector<std::vector<TableCell>>& rows)
+{
+    if (m_format != TableFormat::Text)
+        return;
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.size() && c < m_widths.size(); ++c)
+            m_widths[c] = std::max(m_widths[c], displayWidth(cellText(row[c])));
+}
+
+std::string TableRenderer::textLine(const std::vector<std::string>& cells, const std::vector<bool>& rightAlign) const
+{
+    std::string text;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        const std::size_t pad = m_widths[c] - std::min(m_widths[c], displayWidth(cells[c]));
+        if (c)
+            text += "  ";
+        if (rightAlign[c])
+            text += std::string(pad, ' ') + cells[c];
+        else
+            text += cells[c] + (c + 1 < cells.size() ? std::string(pad, ' ') : std::string());
+    }
+    return text + "\n";
+}
+
+std::string TableRenderer::separatedLine(const std::vector<std::string>& cells) const
+{
+    const bool csv = m_format == TableFormat::Csv;
+    std::string line;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        line += (c ? (csv ? "," : "\t") : "") + (csv ? escapeCsv(cells[c]) : escapeTsv(cells[c]));
+    return line + "\n";
+}
+
+std::string TableRenderer::begin(const std::vector<TableCell>* firstRow, const std::vector<std::string>& notes)
+{
+    std::ostringstream out;
+    switch (m_format) {
+    case TableFormat::Text: {
+        if (!m_title.empty())
+            out << m_title << "\n";
+        out << textLine(m_columns, std::vector<bool>(m_columns.size(), false));
+        std::string rule;
+        for (std::size_t c = 0; c < m_widths.size(); ++c)
+            rule += (c ? "  " : "") + std::string(m_widths[c], '-');
+        out << rule << "\n";
+        break;
+    }
+    case TableFormat::Csv:
+    case TableFormat::Tsv:
+        out << separatedLine(m_columns);
+        break;
+    case TableFormat::Markdown:
+        if (!m_title.empty())
+            out << "### " << escapeMarkdown(m_title) << "\n\n";
+        out << "|";
+        for (const std::string& column : m_columns)
+            out << " " << escapeMarkdown(column) << " |";
+        out << "\n|";
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            const bool numeric = firstRow && c < firstRow->size() && isNumeric((*firstRow)[c]);
+            out << (numeric ? "---:|" : "---|");
+        }
+        out << "\n";
+        break;
+    case TableFormat::Html:
+        out << "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>"
+            << escapeHtml(m_title.empty() ? "ETScope table" : m_title)
+            << "</title>\n<style>\nbody{font-family:sans-serif}table{border-collapse:collapse}"
+               "th,td{border:1px solid #bbb;padding:2px "
+               "8px}th{background:#eee}td.n{text-align:right}\n</style>\n</head>\n<body>\n";
+        if (!m_title.empty())
+            out << "<h3>" << escapeHtml(m_title) << "</h3>\n";
+        out << "<table>\n<thead><tr>";
+        for (const std::string& column : m_columns)
+            out << "<th>" << escapeHtml(column) << "</th>";
+        out << "</tr></thead>\n<tbody>\n";
+        break;
+    case TableFormat::Json: // keys in sorted order: columns, notes, rows, title
+        out << "{\n  \"columns\": " << indented(nlohmann::json(m_columns), 2)
+            << ",\n  \"notes\": " << indented(nlohmann::json(notes), 2) << ",\n  \"rows\": [";
+        break;
+    }
+    return out.str();
+}
+
+std::string TableRenderer::rows(const std::vector<std::vector<TableCell>>& rows)
+{
+    std::ostringstream out;
+    const auto text = [](const std::vector<TableCell>& row, std::size_t c) {
+        return c < row.size() ? cellText(row[c]) : std::string();
+    };
+    for (const auto& row : rows) {
+        switch (m_format) {
+        case TableFormat::Text: {
+            std::vector<std::string> cells;
+            std::vector<bool> right;
+            for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                cells.push_back(text(row, c));
+                right.push_back(c < row.size() && isNumeric(row[c]));
+            }
+            out << textLine(cells, right);
+            break;
+        }
+        case TableFormat::Csv:
+        case TableFormat::Tsv: {
+            std::vector<std::string> cells;
+            for (std::size_t c = 0; c < m_columns.size(); ++c)
+                cells.push_back(text(row, c));
+            out << separatedLine(cells);
+            break;
+        }
+        case TableFormat::Markdown:
+            out << "|";
+            for (std::size_t c = 0; c < m_columns.size(); ++c)
+                out << " " << escapeMarkdown(text(row, c)) << " |";
+            out << "\n";
+            break;
+        case TableFormat::Html:
+            out << "<tr>";
+            for (std::size_t c = 0; c < m_columns.size(); ++c)
+                out << (c < row.size() && isNumeric(row[c]) ? "<td class=\"n\">" : "<td>") << escapeHtml(text(row, c))
+                    << "</td>";
+            out << "</tr>\n";
+            break;
+        case TableFormat::Json: {
+            nlohmann::json object = nlohmann::json::object();
+            for (std::size_t c = 0; c < m_columns.size(); ++c) {
+                if (c >= row.size()) {
+                    object[m_columns[c]] = nullptr;
+                    continue;
+                }
+                std::visit([&](const auto& v) { object[m_columns[c]] = v; }, row[c]);
+            }
+            out << (m_rows ? ",\n    " : "\n    ") << indented(object, 4);
+            break;
+        }
+        }
+        ++m_rows;
+    }
+    return out.str();
+}
+
+std::string TableRenderer::end(const std::vector<std::string>& notes)
+{
+    std::ostringstream out;
+    switch (m_format) {
+    case TableFormat::Text:
+    case TableFormat::Markdown:
+        if (!notes.empty())
+            out << "\n";
+        for (const std::string& note : notes)
+            out << (m_format == TableFormat::Text ? note + "\n" : escapeMarkdown(note) + "  \n");
+        break;
+    case TableFormat::Csv:
+    case TableFormat::Tsv:
+        break;
+    case TableFormat::Html:
+        out << "</tbody>\n</table>\n";
+        for (const std::string& note : notes)
+            out << "<p>" << escapeHtml(note) << "</p>\n";
+        out << "</body>\n</html>\n";
+        break;
+    case TableFormat::Json:
+        out << (m_rows ? "\n  ]" : "]");
+        if (!m_title.empty())
+            out << ",\n  \"title\": " << jsonText(nlohmann::json(m_title));
+        out << "\n}\n";
+        break;
+    }
+    return out.str();
+}
 
 std::optional<TableFormat> parseTableFormat(std::string_view name)
 {
@@ -280,21 +336,12 @@ std::string cellText(const TableCell& cell)
 
 std::string renderTable(const Table& table, TableFormat format)
 {
-    switch (format) {
-    case TableFormat::Text:
-        return renderText(table);
-    case TableFormat::Csv:
-        return renderSeparated(table, ',');
-    case TableFormat::Tsv:
-        return renderSeparated(table, '\t');
-    case TableFormat::Markdown:
-        return renderMarkdown(table);
-    case TableFormat::Html:
-        return renderHtml(table);
-    case TableFormat::Json:
-        return renderJson(table);
-    }
-    return {};
+    TableRenderer renderer(format, table.title, table.columns);
+    renderer.measure(table.rows);
+    std::string text = renderer.begin(table.rows.empty() ? nullptr : &table.rows.front(), table.notes);
+    text += renderer.rows(table.rows);
+    text += renderer.end(table.notes);
+    return text;
 }
 
 } // namespace etscope::core

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,33 @@ std::optional<TableFormat> parseTableFormat(std::string_view name);
 std::string_view tableFormatExtension(TableFormat format);
 
 std::string cellText(const TableCell& cell);
+
+/// Renders a table a part at a time, for tables too large to hold at once (a million-row gap
+/// table): begin(), then rows() for each part in order, then end(). The concatenation is
+/// exactly renderTable's text. Text needs every row's width first (measure() them all before
+/// begin()) and JSON its notes; CSV, TSV, Markdown and HTML render in one pass.
+class TableRenderer {
+public:
+    TableRenderer(TableFormat format, std::string title, std::vector<std::string> columns);
+    /// Text: widens the columns to fit `rows`. Other formats: nothing.
+    void measure(const std::vector<std::vector<TableCell>>& rows);
+    /// What comes before the rows. Markdown right-aligns the columns where `firstRow` is numeric.
+    /// JSON lists the `notes` here (its keys are sorted), so they must be known first.
+    std::string begin(const std::vector<TableCell>* firstRow, const std::vector<std::string>& notes);
+    std::string rows(const std::vector<std::vector<TableCell>>& rows);
+    /// What comes after the rows, with `notes` where text, Markdown and HTML have them.
+    std::string end(const std::vector<std::string>& notes);
+
+private:
+    std::string textLine(const std::vector<std::string>& cells, const std::vector<bool>& rightAlign) const;
+    std::string separatedLine(const std::vector<std::string>& cells) const; ///< CSV or TSV
+
+    TableFormat m_format;
+    std::string m_title;
+    std::vector<std::string> m_columns;
+    std::vector<std::size_t> m_widths;
+    std::size_t m_rows = 0;
+};
 
 /// Renders the table. CSV follows RFC 4180 quoting; TSV replaces tabs/newlines in cells by
 /// spaces; Markdown escapes pipes; HTML escapes markup; JSON is {"columns", "rows", "notes"}

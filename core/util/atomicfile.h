@@ -8,6 +8,30 @@
 
 namespace etscope::core {
 
+/// Writes a file in parts, atomically: into a temporary file in the same folder, which commit()
+/// flushes and renames over `path`. Destroyed without commit(), or after a failed write, it
+/// removes the temporary file and leaves any existing file untouched.
+class AtomicFileWriter {
+public:
+    explicit AtomicFileWriter(std::string path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter&) = delete;
+    AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+    /// False once anything failed (the error comes from commit()).
+    bool write(std::string_view contents);
+    std::optional<Error> commit();
+
+private:
+    void abandon();
+    void fail(const char* what);
+
+    std::string m_path;
+    std::string m_temporary;
+    int m_fd = -1;
+    std::optional<Error> m_error;
+};
+
 /// Writes `contents` to `path` atomically: a temporary file in the same folder, flushed, then
 /// renamed over the target. A reader never sees a half-written file and a failure leaves any
 /// existing file untouched.

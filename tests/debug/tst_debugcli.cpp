@@ -4,6 +4,7 @@
 #include "tests/common/testsupport.h"
 
 #include "core/debug/etdump.h"
+#include "core/writer/debug/etrecordwriter.h"
 
 #include <QFile>
 #include <QProcess>
@@ -194,6 +195,44 @@ private slots:
         const Run badMethod = run({ QStringLiteral("ops"), sample("executorch/add.pte"), QStringLiteral("--etrecord"),
             sample("executorch/etrecord.bin"), QStringLiteral("--method"), QStringLiteral("nope") });
         QCOMPARE(badMethod.exitCode, 1);
+    }
+
+    void damagedETRecordEntries()
+    {
+        // Bad input is exit 2 with the entry and the JSON error named, not a usage error.
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, std::vector<etscope::core::ZipWriteEntry> entries) {
+            auto bytes = etscope::core::writeZip(entries);
+            QFile file(dir.filePath(name));
+            if (!bytes.ok() || !file.open(QIODevice::WriteOnly))
+                return QString();
+            file.write(reinterpret_cast<const char*>(bytes->data()), static_cast<qint64>(bytes->size()));
+            return file.fileName();
+        };
+        const QString damaged = write(QStringLiteral("damaged.etrecord"),
+            { { "ETRECORD_V0", "", false }, { "edge_dialect_exported_program", "{\"graph_module\": {\"gra", false } });
+        const QString bare = write(QStringLiteral("bare.etrecord"), { { "ETRECORD_V0", "", false } });
+        QVERIFY(!damaged.isEmpty() && !bare.isEmpty());
+        for (const QString& command : { QStringLiteral("ops"), QStringLiteral("graph") }) {
+            const Run broken = run({ command, damaged });
+            QCOMPARE(broken.exitCode, 2);
+            QCOMPARE(broken.err,
+                QStringLiteral("etscope ") + command + QStringLiteral(": ") + damaged
+                    + QStringLiteral(
+                        ": the ETRecord holds no graph to show: entry 'edge_dialect_exported_program': "
+                        "not valid JSON: parse error at line 1, column 23: syntax error while parsing "
+                        "object key - invalid string: missing closing quote; last read: '\"gra'; expected string "
+                        "literal\n"));
+            const Run empty = run({ command, bare });
+            QCOMPARE(empty.exitCode, 2);
+            QVERIFY2(
+                empty.err.endsWith(QStringLiteral(": the ETRecord holds no graph to show\n")), qPrintable(empty.err));
+        }
+        // info describes what is there and exits 0: the entry and its warning are listed.
+        const Run info = run({ QStringLiteral("info"), damaged });
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY(
+            info.out.contains(QStringLiteral("not valid JSON")) || info.err.contains(QStringLiteral("not valid JSON")));
     }
 
     void gapAgainstAnotherRun()

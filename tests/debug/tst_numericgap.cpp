@@ -424,9 +424,9 @@ private slots:
         const EventMapper mapper(graphOf(document));
         auto rows = parseInspectorTable(kConvCsv, "gap.csv");
         QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
-        QCOMPARE(rows->size(), std::size_t(2));
-        QCOMPARE((*rows)[0].runtimeOutput.size(), std::size_t(2));
-        QCOMPARE((*rows)[0].aotOps, std::vector<std::string> { "aten_convolution_default" });
+        QCOMPARE(rows->rows.size(), std::size_t(2));
+        QCOMPARE(rows->rows[0].runtimeOutput.size(), std::size_t(2));
+        QCOMPARE(rows->rows[0].aotOps, std::vector<std::string> { "aten_convolution_default" });
         const GapReport report = mapInspectorTable(*rows, mapper, GapMetric::Mse, "gap.csv");
         QCOMPARE(report.rows.size(), std::size_t(2));
         const GapRow& conv = report.rows[0];
@@ -511,7 +511,7 @@ private slots:
         const Document document = program("djl-executorch-engine/spike_conv.pte");
         auto rows = parseInspectorTable(text, "gap.json");
         QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
-        QCOMPARE(rows->size(), std::size_t(1));
+        QCOMPARE(rows->rows.size(), std::size_t(1));
         const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "gap.json");
         QVERIFY(report.rows[0].origin.inner.valid());
         QVERIFY(report.rows[0].metrics);
@@ -521,21 +521,29 @@ private slots:
 
     void inspectorHostileCells()
     {
-        // Deep nesting and absurd numbers in cells: parsed or ignored, never a crash.
+        // Deep nesting and absurd numbers in cells: parsed, or the row skipped with a warning,
+        // never a crash. A tensor print nested beyond any real tensor is malformed.
         std::string deep(100000, '[');
         deep += std::string(100000, ']');
-        auto rows = parseInspectorTable(
-            "aot_debug_handle,gap,aot_intermediate_output\n\"(1e300, -5)\",\"" + deep + "\",\"" + deep + "\"\n",
+        auto rows = parseInspectorTable("aot_debug_handle,gap,aot_intermediate_output\n\"(1e300, -5)\",\"" + deep
+                + "\",\"\"\n\"(2,)\",[0],\"" + deep + "\"\n",
             "deep.csv");
         QVERIFY(rows.ok());
-        QCOMPARE((*rows)[0].aotDebugHandle, handles({ -5 }));
-        QVERIFY((*rows)[0].aotOutput.empty());
+        QCOMPARE(rows->rows.size(), std::size_t(1));
+        QCOMPARE(rows->rows[0].aotDebugHandle, handles({ -5 }));
+        QVERIFY(rows->rows[0].gap.empty());
+        QCOMPARE(rows->warnings.size(), std::size_t(1));
+        QVERIFY2(rows->warnings[0].message.starts_with(
+                     "deep.csv: row 1: aot_intermediate_output '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[…' is not a "
+                     "complete tensor print; row skipped"),
+            rows->warnings[0].message.c_str());
+        // Nesting within the JSON limit: a handle list is read by its numbers, without recursion.
         const std::string nested
             = "[{\"aot_debug_handle\": " + std::string(500, '[') + "1" + std::string(500, ']') + ", \"gap\": [1e300]}]";
         auto json = parseInspectorTable(nested, "deep.json");
         QVERIFY(json.ok());
-        QVERIFY((*json)[0].aotDebugHandle.empty()); // beyond the nesting limit
-        QCOMPARE((*json)[0].gap, std::vector<double> { 1e300 });
+        QCOMPARE(json->rows[0].aotDebugHandle, handles({ 1 }));
+        QCOMPARE(json->rows[0].gap, std::vector<double> { 1e300 });
         // Nested beyond what any recursive JSON operation can take: refused by name, no crash.
         const std::string hostile
             = "[{\"gap\": [1], \"stacktraces\": " + std::string(60000, '[') + std::string(60000, ']') + "}]";
@@ -543,6 +551,65 @@ private slots:
         QVERIFY(!refused.ok());
         QVERIFY(QString::fromStdString(refused.error().message()).contains(QStringLiteral("hostile.json")));
         QVERIFY(QString::fromStdString(refused.error().message()).contains(QStringLiteral("nested deeper")));
+    }
+
+    void inspectorMalformedCellsSkipRows_data()
+    {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<QString>("warning");
+        // Cells the walk-through found accepted silently: each row is skipped, named, and the
+        // rows around it still load.
+        QTest::addRow("unterminated tensor")
+            << std::string(
+                   "aot_debug_handle,aot_intermediate_output,gap\n1,tensor([1.]),[0]\n2,\"tensor([1., 2.\",[0]\n"
+                   "3,tensor(2.),[0]\n")
+            << QStringLiteral("row 1: aot_intermediate_output 'tensor([1., 2.' is not a complete tensor print");
+        QTest::addRow("handles of names")
+            << std::string("runtime_debug_handle\tgap\n(1,)\t[0]\n(a,b)\t[0]\n[3]\t[0]\n")
+            << QStringLiteral("row 1: runtime_debug_handle '(a,b)' is not a list of integers");
+        QTest::addRow("json records") << std::string(
+            R"js([{"aot_debug_handle":[1],"gap":[0]},{"aot_debug_handle":"(x)","gap":[0]},)js"
+            R"js({"aot_debug_handle":3,"gap":[0]}])js")
+                                      << QStringLiteral("row 1: aot_debug_handle '(x)' is not a list of integers");
+    }
+
+    void inspectorMalformedCellsSkipRows()
+    {
+        QFETCH(std::string, text);
+        QFETCH(QString, warning);
+        auto table = parseInspectorTable(text, "t");
+        QVERIFY2(table.ok(), table.ok() ? "" : table.error().message().c_str());
+        QCOMPARE(table->rows.size(), std::size_t(2));
+        QCOMPARE(table->warnings.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(table->warnings[0].message),
+            QStringLiteral("t: ") + warning + QStringLiteral("; row skipped"));
+        // The skip reaches the report's warnings.
+        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        const GapReport report = mapInspectorTable(*table, EventMapper(graphOf(document)), GapMetric::Mse, "t");
+        QCOMPARE(report.rows.size(), std::size_t(2));
+        QVERIFY(anyWarning(report.warnings, warning.toStdString()));
+    }
+
+    void inspectorTablesStream()
+    {
+        // Rows reach the sink one by one, in the file's order, for CSV and streamed JSON orients.
+        std::string csv = "aot_debug_handle,gap\n";
+        std::string records = "[";
+        for (int i = 0; i < 1000; ++i) {
+            csv += "\"(" + std::to_string(i) + ",)\",[" + std::to_string(i) + "]\n";
+            records += std::string(i ? "," : "") + "{\"aot_debug_handle\":[" + std::to_string(i) + "],\"gap\":[0]}";
+        }
+        records += "]";
+        for (const std::string& text : { csv, records }) {
+            std::vector<std::int64_t> seen;
+            auto warnings = readInspectorRows(text, "big", [&](InspectorRow&& row) {
+                seen.push_back(row.aotDebugHandle.empty() ? -1 : row.aotDebugHandle.front().value);
+            });
+            QVERIFY(warnings.ok());
+            QCOMPARE(seen.size(), std::size_t(1000));
+            QCOMPARE(seen[0], std::int64_t(0));
+            QCOMPARE(seen[999], std::int64_t(999));
+        }
     }
 
     void inspectorBadTables_data()

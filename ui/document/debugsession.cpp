@@ -25,8 +25,8 @@ QStringList DebugSession::describe() const
                          run->buffer ? QObject::tr(" (with debug buffer)") : QString());
     if (reference)
         lines << QObject::tr("reference: %1").arg(QString::fromStdString(reference->path()));
-    if (!inspector.empty())
-        lines << QObject::tr("Inspector table: %1 (%2 rows)").arg(inspectorPath).arg(inspector.size());
+    if (!inspectorPath.isEmpty())
+        lines << QObject::tr("Inspector table: %1 (%2 rows)").arg(inspectorPath).arg(inspectorRows);
     return lines;
 }
 
@@ -41,10 +41,16 @@ std::vector<HeatTable> DebugSession::heatTables(
     const EventMapper mapper(graph, etrecord.get(), method.name);
 
     std::optional<GapReport> gap;
+    std::vector<HeatTable::Row> streamed; // Inspector rows, mapped as they are read
     if (run && reference) {
         gap = compareETDumps(*run, *reference, mapper);
-    } else if (!inspector.empty()) {
-        gap = mapInspectorTable(inspector, mapper, inspectorMetric, inspectorPath.toStdString());
+    } else if (!inspectorPath.isEmpty()) {
+        auto imported = importInspectorTable(inspectorPath.toStdString(), mapper, inspectorMetric,
+            [&](GapRow&& row) { streamed.push_back(gapHeatRow(row, true)); });
+        if (imported)
+            gap = std::move(imported).value();
+        else
+            warnings.push_back({ imported.error().message(), std::nullopt });
     } else if (run && document.bundled) {
         auto bundled = compareWithBundled(*run, *document.bundled, *document.program, mapper);
         if (bundled)
@@ -55,13 +61,15 @@ std::vector<HeatTable> DebugSession::heatTables(
     if (gap) {
         warnings.insert(warnings.end(), gap->warnings.begin(), gap->warnings.end());
         HeatTable table = gapHeatTable(*gap);
+        if (!streamed.empty())
+            table.rows = std::move(streamed);
         table.title = "Numeric gap — " + (gap->run.empty() ? std::string("run") : gap->run) + " vs "
             + (gap->reference.empty() ? std::string("reference") : gap->reference);
         tables.push_back(std::move(table));
     }
     // The gap comparisons check the run against the program themselves; a run shown only for
     // its timings is checked here, so another model's ETDump does not pass in silence.
-    const bool runChecked = run && (reference || (document.bundled && inspector.empty()));
+    const bool runChecked = run && (reference || (document.bundled && inspectorPath.isEmpty()));
     if (run && !runChecked) {
         const auto fit = dumpFitWarnings(checkDumpFitsProgram(*run, mapper), "run " + run->path(), method.name);
         warnings.insert(warnings.end(), fit.begin(), fit.end());
@@ -115,11 +123,13 @@ std::optional<Error> attach(DebugSession& session, AttachKind kind, const QStrin
         return std::nullopt;
     }
     case AttachKind::InspectorTable: {
-        auto rows = readInspectorTable(file);
-        if (!rows)
-            return rows.error();
-        session.inspector = std::move(rows).value();
+        // Checked whole now, so a bad table is refused when attached; its rows are not kept.
+        std::size_t rows = 0;
+        auto checked = readInspectorTableFile(file, [&](InspectorRow&&) { ++rows; });
+        if (!checked)
+            return checked.error();
         session.inspectorPath = path;
+        session.inspectorRows = rows;
         return std::nullopt;
     }
     }

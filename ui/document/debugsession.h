@@ -24,11 +24,13 @@ struct DebugSession {
     std::shared_ptr<const core::ETRecord> etrecord;
     std::shared_ptr<const core::ETDump> run;
     std::shared_ptr<const core::ETDump> reference;
-    std::vector<core::InspectorRow> inspector;
+    /// An attached Inspector table is read again, streaming, whenever its heat table is built:
+    /// a million-row table is never held, only what is shown.
     QString inspectorPath;
+    std::size_t inspectorRows = 0; ///< counted when attached
     core::GapMetric inspectorMetric = core::GapMetric::Mse;
 
-    bool empty() const { return !etrecord && !run && !reference && inspector.empty(); }
+    bool empty() const { return !etrecord && !run && !reference && inspectorPath.isEmpty(); }
     /// One line per attachment, for the status bar and the heatmap panel.
     QStringList describe() const;
 
