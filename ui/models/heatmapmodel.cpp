@@ -38,7 +38,13 @@ std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::s
 
 double HeatScale::position(const core::HeatTable& table, std::size_t column, double value) const
 {
-    const auto [lo, hi] = bounds(table, column);
+    return position(table, column, value, bounds(table, column));
+}
+
+double HeatScale::position(
+    const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const
+{
+    const auto [lo, hi] = bounds;
     const bool worse = column < table.columns.size() ? table.columns[column].higherIsWorse : true;
     return core::heatPosition(value, lo, hi, logScale, worse);
 }
@@ -57,33 +63,47 @@ HeatmapModel::HeatmapModel(QObject* parent)
 
 void HeatmapModel::setTable(core::HeatTable table)
 {
+    setTable(std::make_shared<const core::HeatTable>(std::move(table)));
+}
+
+void HeatmapModel::setTable(std::shared_ptr<const core::HeatTable> table)
+{
     beginResetModel();
-    m_table = std::move(table);
+    m_table = table ? std::move(table) : std::make_shared<const core::HeatTable>();
+    updateBounds();
     endResetModel();
+}
+
+void HeatmapModel::updateBounds()
+{
+    m_bounds.clear();
+    for (std::size_t c = 0; c < m_table->columns.size(); ++c)
+        m_bounds.push_back(m_scale.bounds(*m_table, c));
 }
 
 void HeatmapModel::setScale(const HeatScale& scale)
 {
     m_scale = scale;
+    updateBounds();
     if (rowCount() > 0)
         Q_EMIT dataChanged(index(0, 1), index(rowCount() - 1, columnCount() - 1), { PositionRole, FlaggedRole });
 }
 
 int HeatmapModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_table.rows.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_table->rows.size());
 }
 
 int HeatmapModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_table.columns.size()) + 1;
+    return parent.isValid() ? 0 : static_cast<int>(m_table->columns.size()) + 1;
 }
 
 QVariant HeatmapModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const core::HeatTable::Row& row = m_table.rows[static_cast<std::size_t>(index.row())];
+    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(index.row())];
     if (role == TopNodeRole)
         return row.origin.top.value;
     if (role == InnerNodeRole)
@@ -102,14 +122,16 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return value ? QVariant(*value) : QVariant();
     case PositionRole:
-        return value ? QVariant(m_scale.position(m_table, column, *value)) : QVariant();
+        return value && column < m_bounds.size()
+            ? QVariant(m_scale.position(*m_table, column, *value, m_bounds[column]))
+            : QVariant();
     case FlaggedRole:
-        return value && m_scale.beyondThreshold(m_table, column, *value);
+        return value && m_scale.beyondThreshold(*m_table, column, *value);
     case Qt::TextAlignmentRole:
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         return value ? QStringLiteral("%1: %2").arg(
-                   QString::fromStdString(m_table.columns[column].name), QString::number(*value, 'g', 10))
+                   QString::fromStdString(m_table->columns[column].name), QString::number(*value, 'g', 10))
                      : tr("no data for this node");
     default:
         return {};
@@ -123,7 +145,7 @@ QVariant HeatmapModel::headerData(int section, Qt::Orientation orientation, int 
     if (section == 0)
         return tr("node");
     const auto column = static_cast<std::size_t>(section - 1);
-    return column < m_table.columns.size() ? QString::fromStdString(m_table.columns[column].name) : QVariant();
+    return column < m_table->columns.size() ? QString::fromStdString(m_table->columns[column].name) : QVariant();
 }
 
 } // namespace etscope::ui

@@ -5,7 +5,10 @@
 
 #include <QAbstractTableModel>
 
+#include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace etscope::ui {
 
@@ -19,8 +22,11 @@ struct HeatScale {
 
     /// [low, high] actually used for `column` of `table`.
     std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
-    /// Position in [0, 1] (1 = worst) of a value of `column`.
+    /// Position in [0, 1] (1 = worst) of a value of `column`. Computes the bounds: for every
+    /// row of a table, take bounds() once and use the overload below.
     double position(const core::HeatTable& table, std::size_t column, double value) const;
+    double position(
+        const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const;
     bool beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const;
 };
 
@@ -41,7 +47,8 @@ public:
     explicit HeatmapModel(QObject* parent = nullptr);
 
     void setTable(core::HeatTable table);
-    const core::HeatTable& table() const { return m_table; }
+    void setTable(std::shared_ptr<const core::HeatTable> table);
+    const core::HeatTable& table() const { return *m_table; }
     void setScale(const HeatScale& scale);
     const HeatScale& scale() const { return m_scale; }
 
@@ -51,8 +58,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    core::HeatTable m_table;
+    void updateBounds();
+
+    std::shared_ptr<const core::HeatTable> m_table = std::make_shared<const core::HeatTable>();
     HeatScale m_scale;
+    std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
 };
 
 } // namespace etscope::ui

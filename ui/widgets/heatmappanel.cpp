@@ -184,14 +184,16 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
 
 void HeatmapPanel::setTables(std::vector<core::HeatTable> tables)
 {
-    m_tables = std::move(tables);
+    m_tables.clear();
+    for (core::HeatTable& table : tables)
+        m_tables.push_back(std::make_shared<const core::HeatTable>(std::move(table)));
     const QSignalBlocker blocker(m_source);
     m_source->clear();
-    for (const core::HeatTable& table : m_tables)
-        m_source->addItem(QString::fromStdString(table.title.substr(0, table.title.find(" — "))));
+    for (const auto& table : m_tables)
+        m_source->addItem(QString::fromStdString(table->title.substr(0, table->title.find(" — "))));
     m_source->setEnabled(m_tables.size() > 1);
     if (m_tables.empty()) {
-        m_model->setTable({});
+        m_model->setTable(core::HeatTable {});
         m_column->clear();
         m_status->setText(tr("No runtime data yet: attach an ETDump (and a reference ETDump, or an Inspector gap "
                              "table) from the File menu."));
@@ -213,6 +215,11 @@ void HeatmapPanel::setCurrentTable(int index)
 }
 
 void HeatmapPanel::setTable(core::HeatTable table)
+{
+    setTable(std::make_shared<const core::HeatTable>(std::move(table)));
+}
+
+void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
 {
     const int previous = m_column->currentIndex();
     m_model->setTable(std::move(table));
@@ -312,13 +319,14 @@ std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHea
         return heat;
     const core::HeatTable& table = m_model->table();
     const auto c = static_cast<std::size_t>(column);
+    const auto bounds = m_model->scale().bounds(table, c);
     for (const core::HeatTable::Row& row : table.rows) {
         if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
             continue;
         // A node with several rows (one per output) is painted with its worst one, and a
         // collapsed delegate with the worst of its own rows and its inner nodes' rows.
         const double value = *row.values[c];
-        const double position = m_model->scale().position(table, c, value);
+        const double position = m_model->scale().position(table, c, value, bounds);
         const QString text
             = QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3);
         const auto paint = [&](std::pair<int, int> key, const QString& label) {

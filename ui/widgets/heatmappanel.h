@@ -42,6 +42,7 @@ public:
     explicit HeatmapPanel(QWidget* parent = nullptr);
 
     void setTable(core::HeatTable table);
+    void setTable(std::shared_ptr<const core::HeatTable> table);
     /// Several sources (numeric gap, latency, …): a combo picks the one shown.
     void setTables(std::vector<core::HeatTable> tables);
     int tableCount() const { return static_cast<int>(m_tables.size()); }
@@ -71,7 +72,8 @@ private:
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QComboBox* m_source;
-    std::vector<core::HeatTable> m_tables;
+    /// Shared with the model: a million-row table is held once.
+    std::vector<std::shared_ptr<const core::HeatTable>> m_tables;
     QComboBox* m_column;
     QComboBox* m_scaleBox;
     QCheckBox* m_autoRange;
