@@ -171,7 +171,7 @@ int streamInspectorGap(
     const std::string path = args.value("inspector-table");
     const GapTableLayout layout(only, true, format == TableFormat::Json);
     TableRenderer renderer(
-        format, format == TableFormat::Text ? std::string() : "Numeric gap (inspector)", layout.columns());
+        format, format == TableFormat::Text ? std::string() : gapTableTitle("inspector"), layout.columns());
     std::size_t number = 0;
     auto checked = importInspectorTable(path, mapper, metric, [&](GapRow&& row) {
         if (format == TableFormat::Text)

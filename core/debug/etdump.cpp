@@ -36,19 +36,14 @@ std::string str(const flatbuffers::String* s)
     return s ? s->str() : std::string();
 }
 
-template <typename T> std::vector<std::int64_t> longs(const flatbuffers::Vector<T>* v)
-{
-    return vectorValues<std::int64_t>(v);
-}
-
 DebugTensor readTensor(const fbe::TensorValue* t)
 {
     DebugTensor tensor;
     if (!t)
         return tensor;
     tensor.scalarType = t->scalar_type();
-    tensor.sizes = longs(t->sizes());
-    tensor.strides = longs(t->strides());
+    tensor.sizes = vectorValues<std::int64_t>(t->sizes());
+    tensor.strides = vectorValues<std::int64_t>(t->strides());
     tensor.offset = t->offset();
     return tensor;
 }

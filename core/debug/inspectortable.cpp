@@ -574,11 +574,8 @@ public:
 
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& error) override
     {
-        std::string reason = error.what();
-        if (const std::size_t start = reason.find("] "); start != std::string::npos)
-            reason.erase(0, start + 2);
-        m_error = makeError(
-            Error::Code::Corrupt, m_path, "not valid JSON: " + reason, position > 0 ? position - 1 : position);
+        m_error = makeError(Error::Code::Corrupt, m_path, "not valid JSON: " + jsonErrorText(error),
+            position > 0 ? position - 1 : position);
         return false;
     }
 
@@ -895,17 +892,6 @@ Result<std::vector<Warning>> readInspectorTableFile(
                 + " an Inspector table may have");
     const auto bytes = file.value()->bytes();
     return readInspectorRows({ reinterpret_cast<const char*>(bytes.data()), bytes.size() }, path, sink);
-}
-
-Result<InspectorTable> readInspectorTable(const std::string& path, std::uint64_t maxBytes)
-{
-    InspectorTable table;
-    auto warnings = readInspectorTableFile(
-        path, [&](InspectorRow&& row) { table.rows.push_back(std::move(row)); }, maxBytes);
-    if (!warnings)
-        return warnings.error();
-    table.warnings = std::move(warnings).value();
-    return table;
 }
 
 InspectorGapMapper::InspectorGapMapper(

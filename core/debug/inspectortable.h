@@ -63,9 +63,6 @@ Result<InspectorTable> parseInspectorTable(std::string_view text, const std::str
 Result<std::vector<Warning>> readInspectorTableFile(
     const std::string& path, const InspectorRowSink& sink, std::uint64_t maxBytes = kMaxInspectorTableBytes);
 
-/// Reads a whole file into a table (at most `maxBytes`).
-Result<InspectorTable> readInspectorTable(const std::string& path, std::uint64_t maxBytes = kMaxInspectorTableBytes);
-
 /// Parses one tensor cell: "tensor(2.)", "tensor([[1., 2.]], dtype=torch.float64)",
 /// "[tensor([1.]), tensor([2.])]" or plain nested lists. Empty when the cell holds no numbers.
 std::vector<PrintedTensor> parsePrintedTensors(const std::string& cell);

@@ -559,7 +559,7 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJ
 {
     const GapTableLayout layout(only, report.mode == "inspector", forJson);
     Table table;
-    table.title = gapTableTitle(report);
+    table.title = gapTableTitle(report.mode);
     table.columns = layout.columns();
     for (std::size_t r = 0; r < report.rows.size(); ++r)
         table.rows.push_back(layout.row(report.rows[r], r));
@@ -567,9 +567,9 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only, bool forJ
     return table;
 }
 
-std::string gapTableTitle(const GapReport& report)
+std::string gapTableTitle(std::string_view mode)
 {
-    return "Numeric gap (" + report.mode + ")";
+    return "Numeric gap (" + std::string(mode) + ")";
 }
 
 } // namespace etscope::core

@@ -110,8 +110,8 @@ Result<GapReport> compareWithBundled(const ETDump& run, const BundledProgram& bu
 /// JSON writes each of them as null.
 Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nullopt, bool forJson = false);
 
-/// "Numeric gap (inspector)".
-std::string gapTableTitle(const GapReport& report);
+/// "Numeric gap (inspector)" for the report mode "inspector".
+std::string gapTableTitle(std::string_view mode);
 
 /// The parts of gapTable, for rendering a report a block of rows at a time (TableRenderer).
 struct GapTableLayout {

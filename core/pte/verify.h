@@ -48,16 +48,17 @@ template <typename T> T vectorElement(const flatbuffers::Vector<T>& vector, flat
     return value;
 }
 
-/// All elements of a scalar vector, converted to `Out`; empty for a missing vector.
-template <typename Out = void, typename T>
-auto vectorValues(const flatbuffers::Vector<T>* vector) -> std::vector<std::conditional_t<std::is_void_v<Out>, T, Out>>
+/// All elements of a scalar vector, converted to `Out` (default: as stored); empty for a
+/// missing vector.
+template <typename Out = void, typename T> auto vectorValues(const flatbuffers::Vector<T>* vector)
 {
-    std::vector<std::conditional_t<std::is_void_v<Out>, T, Out>> values;
+    using Value = std::conditional_t<std::is_void_v<Out>, T, Out>;
+    std::vector<Value> values;
     if (!vector)
         return values;
     values.reserve(vector->size());
     for (flatbuffers::uoffset_t i = 0; i < vector->size(); ++i)
-        values.push_back(static_cast<std::conditional_t<std::is_void_v<Out>, T, Out>>(vectorElement(*vector, i)));
+        values.push_back(static_cast<Value>(vectorElement(*vector, i)));
     return values;
 }
 

@@ -33,6 +33,14 @@ std::optional<std::size_t> jsonTooDeepAt(std::string_view text, std::size_t maxD
     return std::nullopt;
 }
 
+std::string jsonErrorText(const std::exception& error)
+{
+    std::string reason = error.what();
+    if (const std::size_t start = reason.find("] "); start != std::string::npos)
+        reason.erase(0, start + 2);
+    return reason;
+}
+
 template <typename J> std::optional<J> parseJson(std::string_view text, JsonProblem& problem, std::size_t maxDepth)
 {
     if (const auto deep = jsonTooDeepAt(text, maxDepth)) {
@@ -42,16 +50,9 @@ template <typename J> std::optional<J> parseJson(std::string_view text, JsonProb
     try {
         return J::parse(text);
     } catch (const nlohmann::json::parse_error& error) {
-        // what() is "[json.exception.parse_error.101] parse error at line 1, column 2: …".
-        std::string reason = error.what();
-        if (const std::size_t start = reason.find("] "); start != std::string::npos)
-            reason.erase(0, start + 2);
-        problem = { "not valid JSON: " + reason, error.byte > 0 ? error.byte - 1 : 0 };
+        problem = { "not valid JSON: " + jsonErrorText(error), error.byte > 0 ? error.byte - 1 : 0 };
     } catch (const nlohmann::json::exception& error) {
-        std::string reason = error.what();
-        if (const std::size_t start = reason.find("] "); start != std::string::npos)
-            reason.erase(0, start + 2);
-        problem = { "not valid JSON: " + reason, 0 };
+        problem = { "not valid JSON: " + jsonErrorText(error), 0 };
     } catch (const std::bad_alloc&) {
         problem = { "out of memory parsing " + std::to_string(text.size()) + " bytes of JSON", 0 };
     }

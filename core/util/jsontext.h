@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@ struct JsonProblem {
     std::string reason; ///< "syntax error while parsing object key …", "nested deeper than 1000 levels"
     std::size_t offset = 0;
 };
+
+/// An nlohmann exception's message without its "[json.exception.parse_error.101] " tag:
+/// "parse error at line 1, column 2: …".
+std::string jsonErrorText(const std::exception& error);
 
 /// The bracket nesting of JSON text reaches more than `maxDepth` levels: where it does, or
 /// nullopt. One pass without recursion, strings and escapes respected; run before parsing, so
