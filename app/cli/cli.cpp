@@ -37,6 +37,7 @@ Usage:
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
+  etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
   etscope --help | --version
 
 Subcommands:
@@ -89,7 +90,9 @@ Subcommands:
           instruction, count (runs), min, p50, p90, avg and max in ms. Ticks are read as
           nanoseconds (the POSIX platform layer); percentiles interpolate linearly.
           --etrecord adds op_types (edge graph node names). The ETDump is checked against
-          the program as for gap.
+          the program as for gap. Without a program (`etscope profile A.etdp`, or only
+          --etdump): one row per event instead, framework events first, delegate-internal
+          events named by their delegate debug identifier, with kind, chain and instruction.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)

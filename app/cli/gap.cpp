@@ -292,13 +292,42 @@ int runGap(const Arguments& args)
     return emit("gap", args, renderTable(table, *format));
 }
 
+/// `etscope profile` on an ETDump without its program: per event, nothing placed on a graph.
+int runDumpProfile(const Arguments& args, const std::string& path, TableFormat format)
+{
+    if (args.has("etrecord") || args.has("method"))
+        return usage("profile", "--etrecord and --method need the PROGRAM the ETDump was logged from");
+    auto dump = readETDumpFile(path);
+    if (!dump)
+        return fail("profile", dump.error());
+    const RuntimeProfile profile = buildDumpProfile(*dump);
+    std::vector<Warning> warnings = dump->warnings;
+    if (profile.executeBlocks == 0)
+        warnings.push_back(
+            { dump->path() + ": no Execute block: the program never ran while it was logged", std::nullopt });
+    Table table = eventProfileTable(profile);
+    table.notes.insert(table.notes.begin(), "run: " + dump->path() + " (no program: events are not placed on nodes)");
+    for (const Warning& warning : warnings)
+        table.notes.push_back("warning: " + warning.message);
+    if (format == TableFormat::Text)
+        table.title.clear();
+    printDiagnostics("profile", warnings, table.notes, format);
+    return emit("profile", args, renderTable(table, format));
+}
+
 int runProfile(const Arguments& args)
 {
-    if (!args.has("etdump"))
-        return usage("profile", "--etdump FILE is required");
     const auto format = parseTableFormat(args.value("format", "text"));
     if (!format)
         return usage("profile", "unknown format '" + args.value("format") + "' (text, csv, tsv, md, html or json)");
+    if (args.positional().empty() && args.has("etdump"))
+        return runDumpProfile(args, args.value("etdump"), *format);
+    if (args.positional().size() == 1 && !args.has("etdump"))
+        if (const auto file = MappedFile::open(args.positional().front());
+            file && detectFileKind(file.value()->bytes()) == FileKind::ETDump)
+            return runDumpProfile(args, args.positional().front(), *format);
+    if (!args.has("etdump"))
+        return usage("profile", "--etdump FILE is required");
     int exitCode = ExitOk;
     DebugTarget target;
     if (!openTarget("profile", args, target, exitCode))

@@ -94,6 +94,7 @@ json etdumpInfoJson(const ETDump& dump)
     json out;
     out["file_identifier"] = "ED00";
     out["size_prefixed"] = dump.sizePrefixed;
+    out["aligned_after_prefix"] = dump.alignedAfterPrefix;
     out["version"] = dump.version;
     json runs = json::array();
     BlockCounts total;
@@ -141,11 +142,39 @@ json etdumpInfoJson(const ETDump& dump)
     return out;
 }
 
+Table etdumpRunsTable(const ETDump& dump, double ticksPerMs)
+{
+    Table table;
+    table.title = "Run blocks";
+    table.columns = { "block", "name", "bundled_input", "profile_events", "delegate_profile_events", "debug_events",
+        "output_debug_events", "allocation_events", "tensors", "Method::execute (ms)" };
+    for (std::size_t r = 0; r < dump.runs.size(); ++r) {
+        const RunBlock& block = dump.runs[r];
+        const BlockCounts c = countBlock(block);
+        std::vector<TableCell> cells { static_cast<long long>(r), block.name,
+            block.bundledInputIndex >= 0 ? TableCell(static_cast<long long>(block.bundledInputIndex))
+                                         : TableCell(std::string()),
+            static_cast<long long>(c.profile), static_cast<long long>(c.delegateProfile),
+            static_cast<long long>(c.debug), static_cast<long long>(c.output), static_cast<long long>(c.allocation),
+            static_cast<long long>(c.tensors) };
+        const auto execute = std::find_if(block.profileEvents.begin(), block.profileEvents.end(),
+            [](const ProfileEvent& e) { return e.name == "Method::execute"; });
+        cells.push_back(execute == block.profileEvents.end()
+                ? TableCell(std::string())
+                : TableCell(static_cast<double>(execute->duration()) / ticksPerMs));
+        table.rows.push_back(std::move(cells));
+    }
+    return table;
+}
+
 std::string etdumpInfoText(const ETDump& dump)
 {
     std::ostringstream out;
-    out << "identifier:  ED00 (" << (dump.sizePrefixed ? "size-prefixed" : "plain") << "), version " << dump.version
-        << "\n";
+    out << "identifier:  ED00 ("
+        << (dump.alignedAfterPrefix ? "size-prefixed, aligned after the prefix as ExecuTorch's Python serializer writes"
+                   : dump.sizePrefixed ? "size-prefixed"
+                                       : "plain")
+        << "), version " << dump.version << "\n";
     out << "run blocks:  " << dump.runs.size() << " (" << dump.executeBlocks().size() << " Execute)\n";
     for (std::size_t r = 0; r < dump.runs.size(); ++r) {
         const RunBlock& block = dump.runs[r];

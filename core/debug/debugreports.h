@@ -3,6 +3,7 @@
 
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
+#include "core/table/table.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,11 @@ nlohmann::ordered_json etdumpInfoJson(const ETDump& dump);
 
 /// The same facts as readable text (tensors summarised per dtype).
 std::string etdumpInfoText(const ETDump& dump);
+
+/// One row per run block: block, name, bundled_input, profile_events, delegate_profile_events,
+/// debug_events, output_debug_events, allocation_events, tensors and, where the block timed it,
+/// Method::execute in ms (at `ticksPerMs`).
+Table etdumpRunsTable(const ETDump& dump, double ticksPerMs = 1e6);
 
 /// `etscope info --json` fields of an ETRecord: file_identifier, entries (name, size, role),
 /// methods, graphs (node counts, lowered modules and their backends), the three maps summarised

@@ -319,12 +319,30 @@ static Result<ETDump> readETDumpUnguarded(std::shared_ptr<const MappedFile> file
                 + toHex(bytes.subspan(4, 8)) + ")",
             4);
     }
-    if (!verifyFlatbuffer<fbe::ETDump>(data, size, "ED00", dump.sizePrefixed))
+    const fbe::ETDump* root = nullptr;
+    // ExecuTorch's Python serializer (serialize_to_etdump_flatcc) writes the buffer and then puts
+    // the size in front, so its 8-byte fields are aligned after the prefix rather than from the
+    // file's first byte, where the runtime's builder and the Verifier count. Such a file is
+    // verified as the unprefixed buffer it is, in an aligned copy (reading it in place would be
+    // misaligned loads).
+    std::vector<std::uint64_t> alignedCopy;
+    if (verifyFlatbuffer<fbe::ETDump>(data, size, "ED00", dump.sizePrefixed)) {
+        root = dump.sizePrefixed ? flatbuffers::GetSizePrefixedRoot<fbe::ETDump>(data)
+                                 : flatbuffers::GetRoot<fbe::ETDump>(data);
+    } else if (dump.sizePrefixed) {
+        const std::uint64_t inner = size - 4;
+        alignedCopy.resize(static_cast<std::size_t>((inner + 7) / 8));
+        std::memcpy(alignedCopy.data(), data + 4, static_cast<std::size_t>(inner));
+        const auto* base = reinterpret_cast<const std::uint8_t*>(alignedCopy.data());
+        if (verifyFlatbuffer<fbe::ETDump>(base, inner, "ED00", false)) {
+            root = flatbuffers::GetRoot<fbe::ETDump>(base);
+            dump.alignedAfterPrefix = true;
+        }
+    }
+    if (!root)
         return makeError(Error::Code::Verifier, path,
             "the FlatBuffers verifier rejected the ETDump (offsets or sizes point outside the file, or the release-0.1 "
             "layout)");
-    const fbe::ETDump* root = dump.sizePrefixed ? flatbuffers::GetSizePrefixedRoot<fbe::ETDump>(data)
-                                                : flatbuffers::GetRoot<fbe::ETDump>(data);
     dump.version = root->version();
     if (dump.version != 0)
         dump.warnings.push_back(

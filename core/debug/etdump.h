@@ -102,6 +102,9 @@ struct DebugBuffer {
 struct ETDump {
     std::shared_ptr<const MappedFile> file;
     bool sizePrefixed = true;
+    /// Size-prefixed, with fields aligned from the byte after the prefix (ExecuTorch's Python
+    /// serializer) rather than from the file's start (the runtime).
+    bool alignedAfterPrefix = false;
     std::uint32_t version = 0;
     std::vector<RunBlock> runs;
     std::optional<DebugBuffer> buffer;

@@ -347,6 +347,7 @@ static Result<ETRecord> readETRecordUnguarded(std::shared_ptr<const MappedFile> 
         return archive.error();
     ETRecord record;
     record.path = file->path();
+    record.warnings = archive->warnings();
     RecordReader reader(archive.value(), limits, record);
     if (auto error = reader.run())
         return *error;

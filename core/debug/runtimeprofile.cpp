@@ -206,6 +206,62 @@ Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapp
     return table;
 }
 
+RuntimeProfile buildDumpProfile(const ETDump& dump, const ProfileOptions& options)
+{
+    const Graph none;
+    const EventMapper mapper(none);
+    RuntimeProfile profile = buildRuntimeProfile(dump, mapper, options);
+    profile.warnings.clear(); // only "matches no node", which says nothing without a program
+    profile.nodes.clear();
+    return profile;
+}
+
+std::string_view profileScopeName(ProfileRow::Scope scope)
+{
+    switch (scope) {
+    case ProfileRow::Scope::Framework:
+        return "framework";
+    case ProfileRow::Scope::Instruction:
+        return "instruction";
+    case ProfileRow::Scope::Kernel:
+        return "kernel";
+    case ProfileRow::Scope::DelegateInternal:
+        return "delegate";
+    }
+    return "kernel";
+}
+
+Table eventProfileTable(const RuntimeProfile& profile, bool includeOperatorCall)
+{
+    Table table;
+    table.title = "Runtime profile by event";
+    table.columns = { "event_block_name", "event_name", "kind", "chain", "instruction", "delegate_debug_identifier",
+        "count", "min (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)", "max (ms)" };
+    const auto add = [&](const ProfileRow& row) {
+        std::vector<TableCell> cells { row.blockName, row.name, std::string(profileScopeName(row.scope)),
+            static_cast<long long>(row.chain.value), static_cast<long long>(row.instruction.value),
+            row.delegateIdentifier, static_cast<long long>(row.stats.count) };
+        for (const double v : { row.stats.min, row.stats.p50, row.stats.p90, row.stats.avg, row.stats.max })
+            cells.emplace_back(profile.toMs(v));
+        table.rows.push_back(std::move(cells));
+    };
+    for (const ProfileRow& row : profile.framework)
+        add(row);
+    std::size_t hidden = 0;
+    for (const ProfileRow& row : profile.rows) {
+        if (includeOperatorCall || !row.hiddenByDefault())
+            add(row);
+        else
+            ++hidden;
+    }
+    table.notes.push_back(std::to_string(profile.executeBlocks) + " Execute block(s); count = runs with the event;"
+        + " times in ms at " + std::to_string(static_cast<long long>(profile.ticksPerMs))
+        + " ticks per ms; percentiles interpolate linearly");
+    if (hidden)
+        table.notes.push_back(std::to_string(hidden) + " OPERATOR_CALL span(s) not shown (they wrap the kernel calls)");
+    return table;
+}
+
 Table nodeTimingTable(const RuntimeProfile& profile)
 {
     Table table;

@@ -88,6 +88,19 @@ struct ProfileOptions {
 /// stay in `rows` with placement.matched = false, and one warning says how many.
 RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper, const ProfileOptions& options = {});
 
+/// The profile of an ETDump read without its program: events grouped and timed as above, none
+/// placed on a graph (and no warning about that).
+RuntimeProfile buildDumpProfile(const ETDump& dump, const ProfileOptions& options = {});
+
+/// What kind of event a row is, as a table shows it: "framework", "instruction", "kernel" or
+/// "delegate".
+std::string_view profileScopeName(ProfileRow::Scope scope);
+
+/// Per event, for an ETDump on its own: event_block_name, event_name (delegate-internal events by
+/// their delegate identifier), kind, chain, instruction, delegate_debug_identifier, count, then
+/// min/p50/p90/avg/max in ms. Framework events first; OPERATOR_CALL rows only when asked.
+Table eventProfileTable(const RuntimeProfile& profile, bool includeOperatorCall = false);
+
 /// The Inspector-style table: event_block_name, event_name, node, instruction,
 /// delegate_debug_identifier, count, then min/p10/p50/p90/avg/max in ms, op_types. OPERATOR_CALL
 /// rows only when `includeOperatorCall`; framework events first.

@@ -3,7 +3,9 @@
 
 #include <zip.h>
 
+#include <optional>
 #include <set>
+#include <span>
 
 namespace etscope::core {
 
@@ -11,6 +13,8 @@ struct ZipArchive::Impl {
     std::shared_ptr<const MappedFile> file;
     zip_t* archive = nullptr;
     std::vector<ZipEntry> entries;
+    std::vector<Warning> warnings;
+    std::uint64_t bytesInFront = 0;
 
     ~Impl()
     {
@@ -74,6 +78,11 @@ const std::vector<ZipEntry>& ZipArchive::entries() const
     return m_impl->entries;
 }
 
+const std::vector<Warning>& ZipArchive::warnings() const
+{
+    return m_impl->warnings;
+}
+
 const ZipEntry* ZipArchive::find(std::string_view name) const
 {
     for (const ZipEntry& entry : m_impl->entries)
@@ -120,6 +129,57 @@ std::string zipProblem(int code)
 
 } // namespace
 
+namespace {
+
+/// Opens libzip over `bytes`; the error code when it fails.
+zip_t* openZip(std::span<const std::uint8_t> bytes, int flags, int& code)
+{
+    zip_error_t error;
+    zip_error_init(&error);
+    zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
+    zip_t* archive = source ? zip_open_from_source(source, flags, &error) : nullptr;
+    code = archive ? ZIP_ER_OK : zip_error_code_zip(&error);
+    if (source && !archive)
+        zip_source_free(source);
+    zip_error_fini(&error);
+    return archive;
+}
+
+std::uint32_t littleEndian(std::span<const std::uint8_t> bytes, std::size_t at, std::size_t width)
+{
+    std::uint32_t value = 0;
+    for (std::size_t i = 0; i < width; ++i)
+        value |= static_cast<std::uint32_t>(bytes[at + i]) << (8 * i);
+    return value;
+}
+
+/// Bytes in front of the archive, as Python's zipfile and unzip measure them: the end record
+/// sits that far beyond where its central directory's offset and size say it should. Found
+/// from the last end record whose comment reaches exactly to the end of the file; nullopt when
+/// there is none, the archive is ZIP64 (sizes of 0xffffffff), or nothing is in front.
+std::optional<std::uint64_t> bytesInFront(std::span<const std::uint8_t> bytes)
+{
+    constexpr std::size_t kEndRecord = 22;
+    constexpr std::size_t kMaxComment = 0xffff;
+    if (bytes.size() < kEndRecord)
+        return std::nullopt;
+    const std::size_t last = bytes.size() - kEndRecord;
+    const std::size_t first = last > kMaxComment ? last - kMaxComment : 0;
+    for (std::size_t at = last + 1; at-- > first;) {
+        if (littleEndian(bytes, at, 4) != 0x06054b50u
+            || at + kEndRecord + littleEndian(bytes, at + 20, 2) != bytes.size())
+            continue;
+        const std::uint64_t size = littleEndian(bytes, at + 12, 4);
+        const std::uint64_t offset = littleEndian(bytes, at + 16, 4);
+        if (size == 0xffffffffu || offset == 0xffffffffu || offset + size >= at)
+            return std::nullopt;
+        return at - size - offset;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits)
 {
     const std::string& path = file->path();
@@ -129,25 +189,40 @@ Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, cons
             "too small to be a ZIP archive (" + std::to_string(bytes.size()) + " bytes; the end record alone is 22)");
     auto impl = std::make_unique<Impl>();
     impl->file = file;
-    zip_error_t error;
-    zip_error_init(&error);
-    zip_source_t* source = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
-    if (!source) {
-        const int code = zip_error_code_zip(&error);
-        zip_error_fini(&error);
-        return makeError(Error::Code::Io, path, "cannot read the archive: " + zipProblem(code));
+    int code = ZIP_ER_OK;
+    impl->archive = openZip(bytes, ZIP_RDONLY | ZIP_CHECKCONS, code);
+    // An archive with bytes in front (a stub, or a writer that counted offsets from elsewhere):
+    // Python's zipfile and unzip shift every offset by that many bytes, and so does this reader,
+    // over the bytes that follow. Entries whose local header is then not where the central
+    // directory says fail when read, as they do in Python.
+    if (!impl->archive && (code == ZIP_ER_NOZIP || code == ZIP_ER_INCONS)) {
+        if (const auto front = bytesInFront(bytes)) {
+            const auto shifted = bytes.subspan(static_cast<std::size_t>(*front));
+            int shiftedCode = ZIP_ER_OK;
+            impl->archive = openZip(shifted, ZIP_RDONLY | ZIP_CHECKCONS, shiftedCode);
+            bool consistent = impl->archive != nullptr;
+            if (!impl->archive)
+                impl->archive = openZip(shifted, ZIP_RDONLY, shiftedCode);
+            if (impl->archive) {
+                impl->bytesInFront = *front;
+                impl->warnings.push_back({ std::to_string(*front)
+                        + " extra bytes at the beginning of or within the ZIP archive: offsets are read "
+                          "shifted by that much, as Python's zipfile and unzip do"
+                        + std::string(consistent ? ""
+                                                 : "; some entries are not where the central directory says "
+                                                   "and cannot be read"),
+                    std::uint64_t(0) });
+            } else if (shiftedCode != ZIP_ER_NOZIP) {
+                code = shiftedCode;
+            }
+        }
     }
-    impl->archive = zip_open_from_source(source, ZIP_RDONLY | ZIP_CHECKCONS, &error);
     if (!impl->archive) {
-        const int code = zip_error_code_zip(&error);
-        zip_source_free(source);
-        zip_error_fini(&error);
         if (code == ZIP_ER_NOZIP)
             return makeError(Error::Code::BadIdentifier, path, zipProblem(code));
         // libzip finds duplicate names itself (its name hash) before any entry is listed.
         return makeError(Error::Code::Corrupt, path, "damaged ZIP archive: " + zipProblem(code));
     }
-    zip_error_fini(&error);
 
     const zip_int64_t count = zip_get_num_entries(impl->archive, 0);
     if (count < 0)
@@ -221,9 +296,14 @@ Result<std::string> ZipArchive::read(const ZipEntry& entry) const
     while (done < entry.size) {
         const zip_int64_t n = zip_fread(handle, data.data() + done, entry.size - done);
         if (n < 0) {
+            const int code = zip_error_code_zip(zip_file_get_error(handle));
+            // libzip reads the local header lazily; in a shifted archive a misplaced one shows here.
+            const bool misplaced = m_impl->bytesInFront > 0 && (code == ZIP_ER_INVAL || code == ZIP_ER_NOZIP);
             failure = makeError(Error::Code::Corrupt, path,
-                entryError(
-                    entry.name, "cannot inflate: " + zipProblem(zip_error_code_zip(zip_file_get_error(handle)))));
+                entryError(entry.name,
+                    misplaced ? "its local header is not where the central directory says, "
+                            + std::to_string(m_impl->bytesInFront) + " bytes in front counted"
+                              : "cannot inflate: " + zipProblem(code)));
             break;
         }
         if (n == 0)

@@ -36,10 +36,11 @@ struct ZipEntry {
 /// checked against the limits when the archive is opened, before any byte is inflated.
 class ZipArchive {
 public:
-    /// Opens the archive. Fails with Error::BadIdentifier when the bytes are not a ZIP archive,
-    /// Error::Corrupt for inconsistent archives, invalid or duplicate entry names and encrypted
-    /// entries, and Error::Limit when an entry or the whole exceed `limits`. Messages name the
-    /// file and, where one is to blame, the entry.
+    /// Opens the archive, also when bytes precede it (offsets are then shifted as Python's
+    /// zipfile and unzip shift them, and a warning says so). Fails with Error::BadIdentifier when the bytes are not a
+    /// ZIP archive, Error::Corrupt for inconsistent archives, invalid or duplicate entry names and encrypted entries,
+    /// and Error::Limit when an entry or the whole exceed `limits`. Messages name the file and, where one is to blame,
+    /// the entry.
     static Result<ZipArchive> open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits = {});
 
     ZipArchive(ZipArchive&&) noexcept;
@@ -48,6 +49,8 @@ public:
 
     const std::string& path() const;
     const std::vector<ZipEntry>& entries() const;
+    /// What was forgiven when opening (bytes in front of the archive).
+    const std::vector<Warning>& warnings() const;
     const ZipEntry* find(std::string_view name) const;
 
     /// The entry's bytes. Fails (Error::Corrupt) when inflating fails, the CRC does not match or

@@ -492,6 +492,41 @@ private slots:
         QVERIFY(text.out.contains(QStringLiteral("Fully Connected (NC, F32) GEMM #10")));
     }
 
+    void profileOfADumpAlone()
+    {
+        // Without the program: one row per event. sample.etdump (Python-serialized, five runs):
+        // Method::execute took 12, 10, 11, 13, 14 ms → min 10, p50 12, p90 13.6, avg 12, max 14.
+        const Run matrix = run({ QStringLiteral("profile"), sample("executorch-matrix/sample.etdump"),
+            QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(matrix.exitCode == 0, qPrintable(matrix.err));
+        const json table = json::parse(matrix.out.toStdString());
+        ETSCOPE_COMPARE_JSON(table.at("columns"),
+            json::array({ "event_block_name", "event_name", "kind", "chain", "instruction", "delegate_debug_identifier",
+                "count", "min (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)", "max (ms)" }));
+        QCOMPARE(table.at("rows").size(), std::size_t(3));
+        const json& execute = table.at("rows")[0];
+        QCOMPARE(execute.at("event_name").get<std::string>(), std::string("Method::execute"));
+        QCOMPARE(execute.at("count").get<int>(), 5);
+        QCOMPARE(execute.at("min (ms)").get<double>(), 10.0);
+        QCOMPARE(execute.at("p50 (ms)").get<double>(), 12.0);
+        QVERIFY(qFuzzyCompare(execute.at("p90 (ms)").get<double>(), 13.6));
+        QCOMPARE(execute.at("avg (ms)").get<double>(), 12.0);
+        QCOMPARE(execute.at("max (ms)").get<double>(), 14.0);
+
+        // quantized.profile through --etdump alone: XNNPACK's inner events carry their names.
+        const Run quantized = run({ QStringLiteral("profile"), QStringLiteral("--etdump"),
+            generated("quantized/quantized.profile.etdp"), QStringLiteral("--format"), QStringLiteral("csv") });
+        QVERIFY2(quantized.exitCode == 0, qPrintable(quantized.err));
+        QVERIFY(quantized.out.contains(QStringLiteral(
+            "Execute,\"Fully Connected (NC, QS8) GEMM #1\",delegate,0,0,\"Fully Connected (NC, QS8) GEMM #1\",1,")));
+        QVERIFY(quantized.out.contains(QStringLiteral("Execute,DELEGATE_CALL,instruction,0,0,,1,")));
+        QVERIFY(quantized.out.contains(QStringLiteral("Default,Method::init,framework,-1,")));
+        const Run withMethod = run({ QStringLiteral("profile"), generated("quantized/quantized.profile.etdp"),
+            QStringLiteral("--method"), QStringLiteral("forward") });
+        QCOMPARE(withMethod.exitCode, 1);
+        QVERIFY(withMethod.err.contains(QStringLiteral("need the PROGRAM")));
+    }
+
     void profileWarnsAndFails()
     {
         // A foreign ETDump is profiled, with the warnings; bad command lines are one line each.

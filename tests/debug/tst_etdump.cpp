@@ -395,6 +395,29 @@ private slots:
         QVERIFY2(QString::fromStdString(dump.error().reason).contains(reason), dump.error().reason.c_str());
     }
 
+    void pythonSerializedDump()
+    {
+        // executorch-matrix's fixture, from serialize_to_etdump_flatcc: size-prefixed with fields
+        // aligned after the prefix, five Execute blocks of three events (times decoded by hand:
+        // Method::execute ends at 12, 10, 11, 13 and 14 ms, every start time left at 0).
+        auto dump = readETDumpFile(etscope::test::samplePath("executorch-matrix/sample.etdump"));
+        QVERIFY2(dump, dump ? "" : dump.error().message().c_str());
+        QVERIFY(dump->sizePrefixed);
+        QVERIFY(dump->alignedAfterPrefix);
+        QVERIFY(dump->warnings.empty());
+        QCOMPARE(blockSummary(*dump),
+            std::string("Execute(3p/0d); Execute(3p/0d); Execute(3p/0d); Execute(3p/0d); "
+                        "Execute(3p/0d)"));
+        const std::vector<std::uint64_t> expected { 12000000, 10000000, 11000000, 13000000, 14000000 };
+        for (std::size_t r = 0; r < 5; ++r) {
+            const ProfileEvent& execute = dump->runs[r].profileEvents.front();
+            QCOMPARE(execute.name, std::string("Method::execute"));
+            QCOMPARE(execute.duration(), expected[r]);
+            QCOMPARE(dump->runs[r].profileEvents[1].name, std::string("aten::convolution"));
+            QCOMPARE(dump->runs[r].profileEvents[2].name, std::string("aten::linear"));
+        }
+    }
+
     void everyPrefixIsSafe()
     {
         // Cutting a real file anywhere must give an error, never a crash (run under ASan in CI).

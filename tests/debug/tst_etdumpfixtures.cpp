@@ -117,6 +117,41 @@ private slots:
         }
     }
 
+    void sizeWrittenInFrontOfAPlainBuffer()
+    {
+        // ExecuTorch's Python serializer writes a plain buffer and puts its size in front, so the
+        // 8-byte times are aligned after the prefix, not from the file's start. Such a file reads
+        // like the runtime's own, and every cut of it is refused cleanly.
+        const ETDump real = realDump("stress_mlp/stress_mlp.intermediates.etdp");
+        ETDumpWriteOptions plain;
+        plain.sizePrefixed = false;
+        const std::vector<std::uint8_t> body = writeETDump(real.runs, plain);
+        std::vector<std::uint8_t> bytes(4);
+        const auto size = static_cast<std::uint32_t>(body.size());
+        for (int i = 0; i < 4; ++i)
+            bytes[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(size >> (8 * i));
+        bytes.insert(bytes.end(), body.begin(), body.end());
+        auto dump = readETDump(MappedFile::fromBytes("python.etdp", bytes));
+        QVERIFY2(dump, dump ? "" : dump.error().message().c_str());
+        QVERIFY(dump->sizePrefixed);
+        QVERIFY(dump->alignedAfterPrefix);
+        QCOMPARE(dump->runs.size(), real.runs.size());
+        for (std::size_t r = 0; r < real.runs.size(); ++r) {
+            QCOMPARE(dump->runs[r].profileEvents.size(), real.runs[r].profileEvents.size());
+            for (std::size_t e = 0; e < real.runs[r].profileEvents.size(); ++e) {
+                QCOMPARE(dump->runs[r].profileEvents[e].name, real.runs[r].profileEvents[e].name);
+                QCOMPARE(dump->runs[r].profileEvents[e].startTime, real.runs[r].profileEvents[e].startTime);
+                QCOMPARE(dump->runs[r].profileEvents[e].endTime, real.runs[r].profileEvents[e].endTime);
+            }
+            QCOMPARE(dump->runs[r].debugEvents.size(), real.runs[r].debugEvents.size());
+        }
+        QVERIFY(!real.alignedAfterPrefix);
+        for (std::size_t cut = 0; cut < bytes.size(); cut += 5)
+            QVERIFY(!readETDump(
+                MappedFile::fromBytes("cut.etdp", { bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut) }))
+                         .ok());
+    }
+
     void roundTripOfARealDump()
     {
         // Writer → reader keeps every field the reader knows (facts sheet §4.2).

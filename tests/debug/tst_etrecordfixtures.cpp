@@ -494,6 +494,43 @@ private slots:
         QVERIFY(anyWarning(record.warnings, "entry 'edge_after_transform/deep': JSON nested deeper than 1000 levels"));
     }
 
+    void bytesInFrontAreForgiven()
+    {
+        // A stub (or a writer counting from elsewhere) in front: every offset is read shifted,
+        // as Python's zipfile and unzip do, and a warning says by how much.
+        const auto plain = written(stressRecord());
+        const ETRecord reference = readBack(plain);
+        for (const std::size_t front : { std::size_t(1), std::size_t(12), std::size_t(4096) }) {
+            std::vector<std::uint8_t> bytes(front, 0x23);
+            bytes.insert(bytes.end(), plain.begin(), plain.end());
+            const ETRecord record = readBack(bytes);
+            QVERIFY(anyWarning(record.warnings, std::to_string(front) + " extra bytes at the beginning"));
+            QCOMPARE(record.entries.size(), reference.entries.size());
+            QVERIFY(record.edgeProgram("forward"));
+            QCOMPARE(record.edgeProgram("forward")->program->nodes.size(), std::size_t(3));
+            QCOMPARE(record.delegateOutputCounts("forward"), reference.delegateOutputCounts("forward"));
+            QVERIFY(!anyWarning(record.warnings, "cannot be read"));
+        }
+        QVERIFY(reference.warnings.empty());
+    }
+
+    void shiftedCentralDirectorySample()
+    {
+        // The 2024 ETRecord: the central directory counts 12 bytes more than lie before it, and two
+        // JSON entries are longer than declared. What Python reads, this reads; the two graphs that
+        // Python cannot read either ("Bad magic number for file header") are named in warnings.
+        auto record = readETRecordFile(samplePath("executorch-2024/etrecord_dev_tools_2024-07.bin"));
+        QVERIFY2(record, record ? "" : record.error().message().c_str());
+        QCOMPARE(record->entries.size(), std::size_t(7));
+        QVERIFY(anyWarning(record->warnings, "12 extra bytes at the beginning of or within the ZIP archive"));
+        QVERIFY(anyWarning(record->warnings,
+            "entry 'edge_dialect_exported_program': its local header is not where the central directory says"));
+        QVERIFY(anyWarning(record->warnings,
+            "entry 'aten_dialect_output/forward': its local header is not where the central directory says"));
+        QVERIFY(!record->edgeProgram("forward"));
+        QVERIFY(record->debugHandleMap.empty());
+    }
+
     void compressedEntriesRead()
     {
         // Python may also deflate; a modest deflated JSON map reads like a stored one.

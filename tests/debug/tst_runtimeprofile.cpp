@@ -284,6 +284,30 @@ private slots:
         QCOMPARE(all.rows.size(), std::size_t(5));
     }
 
+    void eventTableOfADumpAlone()
+    {
+        // The same file without its program: every event has a row, none is placed, no warning.
+        auto dump = readETDumpFile(etscope::test::samplePath("generated/add/add.intermediates.x3.etdp"));
+        QVERIFY(dump);
+        const RuntimeProfile profile = buildDumpProfile(*dump);
+        QVERIFY(profile.warnings.empty());
+        QVERIFY(profile.nodes.empty());
+        const Table table = eventProfileTable(profile);
+        QCOMPARE(table.columns[2], std::string("kind"));
+        QCOMPARE(table.rows.size(), std::size_t(4)); // 3 framework + native_call_add.out
+        QCOMPARE(std::get<std::string>(table.rows[3][1]), std::string("native_call_add.out"));
+        QCOMPARE(std::get<std::string>(table.rows[3][2]), std::string("kernel"));
+        QCOMPARE(std::get<long long>(table.rows[3][6]), 3LL);
+        QVERIFY(table.notes.back().find("1 OPERATOR_CALL span(s) not shown") != std::string::npos);
+        QCOMPARE(eventProfileTable(profile, true).rows.size(), std::size_t(5));
+        // The kernel row's numbers equal the placed profile's.
+        auto loaded = load("executorch/add.pte", "add/add.intermediates.x3.etdp");
+        QVERIFY(loaded);
+        const EventMapper mapper(*loaded->graph);
+        const RuntimeProfile placed = buildRuntimeProfile(loaded->dump, mapper);
+        QCOMPARE(std::get<double>(table.rows[3][8]), placed.nodes.front().kernel.p50 / 1e6);
+    }
+
     void heatTables()
     {
         // The heat view of the same numbers: one row per timed node, values in ms.

@@ -14,8 +14,10 @@
 #include "ui/models/heatmapmodel.h"
 #include "ui/models/operatortablemodel.h"
 #include "ui/models/propertiesmodel.h"
+#include "ui/models/reporttablemodel.h"
 #include "ui/models/searchmodel.h"
 #include "ui/widgets/documentview.h"
+#include "ui/widgets/etdumppage.h"
 #include "ui/widgets/heatmappanel.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/operatorpanel.h"
@@ -549,6 +551,44 @@ private slots:
                      ->attachArtifact(
                          AttachKind::Run, QString::fromStdString(etscope::test::samplePath("executorch/etdump.etdp")))
                      .isEmpty());
+    }
+
+    void etdumpAloneShowsRunsAndProfile()
+    {
+        // An ETDump opened on its own: its runs and each event's time across them, not a blank
+        // page. sample.etdump (Python-serialized, five runs): Method::execute p90 13.6 ms.
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch-matrix/sample.etdump")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        auto* page = view->findChild<ETDumpPage*>();
+        QVERIFY(page);
+        const ReportTableModel* profile = page->profileModel();
+        QCOMPARE(profile->rowCount(), 3);
+        QCOMPARE(profile->headerData(9, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
+        QCOMPARE(profile->index(0, 1).data().toString(), QStringLiteral("Method::execute"));
+        QCOMPARE(profile->index(0, 9).data().toString(), QStringLiteral("13.6"));
+        QCOMPARE(profile->index(0, 6).data(ReportTableModel::SortRole).toLongLong(), 5LL);
+        QCOMPARE(page->runsModel()->rowCount(), 5);
+        QCOMPARE(page->runsModel()->index(1, 9).data(ReportTableModel::SortRole).toDouble(), 10.0);
+        QVERIFY(page->findChild<QLabel*>(QStringLiteral("etdumpSummary"))
+                    ->text()
+                    .contains(QStringLiteral("Python serializer")));
+
+        // A dump with XNNPACK events: inner events are named and sort as numbers.
+        Fixture quantized("generated/quantized/quantized.profile.etdp");
+        auto* quantizedPage = quantized.view->findChild<ETDumpPage*>();
+        QVERIFY(quantizedPage);
+        QStringList names;
+        for (int r = 0; r < quantizedPage->profileModel()->rowCount(); ++r)
+            names << quantizedPage->profileModel()->index(r, 1).data().toString();
+        QVERIFY(names.contains(QStringLiteral("Fully Connected (NC, QS8) GEMM #1")));
+        auto* filter = quantizedPage->findChild<QLineEdit*>(QStringLiteral("etdumpFilter"));
+        filter->setText(QStringLiteral("convert"));
+        auto* table = quantizedPage->findChild<QTableView*>();
+        QCOMPARE(table->model()->rowCount(), 2);
     }
 
     void collapsedDelegateShowsItsWorstInnerNode()

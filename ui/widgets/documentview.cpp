@@ -12,6 +12,7 @@
 #include "ui/models/operatortablemodel.h"
 #include "ui/models/propertiesmodel.h"
 #include "ui/models/searchmodel.h"
+#include "ui/widgets/etdumppage.h"
 #include "ui/widgets/exports.h"
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/heatmappanel.h"
@@ -114,7 +115,8 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
             m_properties->showDocument(*document, m_context.method);
         request();
     } else if (document) {
-        // Files without a graph (external data): their facts fill the tab.
+        // Files without a graph (external data): their facts fill the tab. An ETDump shows its
+        // runs and the time of each event instead.
         m_banner->setWarnings(document->warnings);
         m_properties->showDocument(*document, -1);
         m_graph->hide();
@@ -122,6 +124,13 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         m_breadcrumb->hide();
         for (QToolBar* toolbar : findChildren<QToolBar*>())
             toolbar->hide();
+        if (document->etdump) {
+            auto* page = new ETDumpPage(*document->etdump, this);
+            connect(page, &ETDumpPage::statusMessage, this, &DocumentView::statusMessage);
+            m_panes->hide();
+            layout()->addWidget(page);
+            static_cast<QVBoxLayout*>(layout())->setStretchFactor(page, 1);
+        }
     }
 }
 
@@ -139,6 +148,7 @@ void DocumentView::buildUi()
     });
     m_banner = new WarningBanner(this);
     QWidget* panes = buildPanes();
+    m_panes = panes;
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

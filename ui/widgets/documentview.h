@@ -119,6 +119,7 @@ private:
     QString m_matchType;
 
     GraphPanel* m_graph = nullptr;
+    QWidget* m_panes = nullptr; ///< graph | side tabs and properties
     GraphScene* m_scene = nullptr; ///< m_graph's
     GraphView* m_view = nullptr; ///< m_graph's
     QLabel* m_breadcrumb = nullptr;

@@ -263,16 +263,16 @@ void MainWindow::buildMenus()
 
 void MainWindow::openDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open ExecuTorch file"), QString(), tr("ExecuTorch files (*.pte *.bpte *.ptd);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open ExecuTorch file"), QString(),
+        tr("ExecuTorch files (*.pte *.bpte *.ptd *.etdp *.etdump *.etrecord *.bin);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
 
 void MainWindow::attachDialog(int kind)
 {
-    static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp);;All files (*)"),
-        QT_TR_NOOP("ETDump (*.etdp);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
+    static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"),
+        QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
         QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json);;All files (*)") };
     const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
     if (path.isEmpty())
