@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/methodgraph/graphbuilder.h"
 
+#include "core/opschema/opschema.h"
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
 
@@ -239,8 +240,17 @@ void MethodGraphBuilder::addKernel(Node& node, const Instruction& instruction)
     node.opType = node.label;
     node.attributes.push_back({ "operator", op.name });
     node.attributes.push_back({ "overload", op.overload.empty() ? "(default)" : op.overload });
-    for (std::size_t i = 0; i < instruction.args.size(); ++i)
-        node.attributes.push_back({ "arg " + std::to_string(i), describeValue(m_method, instruction.args[i]) });
+    // Named after the operator's schema when the table knows it and its arguments fit the call
+    // (schema arguments, then the returned value); numbered otherwise.
+    const OperatorSchema* schema = findSchema(op.name, op.overload, instruction.args.size());
+    for (std::size_t i = 0; i < instruction.args.size(); ++i) {
+        const std::string value = describeValue(m_method, instruction.args[i]);
+        if (!schema)
+            node.attributes.add("arg " + std::to_string(i), value);
+        else
+            node.attributes.add(
+                i < schema->arguments.size() ? std::string_view(schema->arguments[i].name) : "return", value);
+    }
 }
 
 void MethodGraphBuilder::addDelegate(Node& node, const Instruction& instruction, int instructionIndex)
