@@ -250,23 +250,25 @@ std::optional<Error> RecordReader::run()
     return std::nullopt;
 }
 
-void countProgram(const EdgeProgram& program, std::map<std::string, OperatorRow>& rows, bool delegated)
+/// Counts the nodes of `program`: top-level ones when `backend` is null, else as delegated to it.
+void countProgram(const EdgeProgram& program, std::map<std::string, OperatorRow>& rows, const std::string* backend)
 {
     for (const EdgeNode& node : program.nodes) {
         const std::string type = node.opType();
-        if (!delegated && node.isDelegateCall())
+        if (!backend && node.isDelegateCall())
             continue;
         OperatorRow& row = rows[type];
         row.opType = type;
-        ++(delegated ? row.delegated : row.nonDelegated);
+        if (backend)
+            OperatorTable::addDelegated(row, *backend);
+        else
+            ++row.nonDelegated;
     }
 }
 
-OperatorTable tableFromRows(std::map<std::string, OperatorRow> rows, int subgraphs, std::string source)
+OperatorTable tableFromRows(std::map<std::string, OperatorRow> rows, OperatorTable table, std::string source)
 {
-    OperatorTable table;
     table.source = std::move(source);
-    table.delegatedSubgraphs = subgraphs;
     for (auto& [type, row] : rows)
         table.rows.push_back(std::move(row));
     finishOperatorTable(table);
@@ -370,17 +372,20 @@ Result<ETRecord> readETRecordFile(const std::string& path, const ETRecordLimits&
 OperatorTable delegationInfo(const EdgeProgram& program)
 {
     std::map<std::string, OperatorRow> rows;
-    countProgram(program, rows, false);
+    countProgram(program, rows, nullptr);
     std::set<std::string> seen;
-    int subgraphs = 0;
+    OperatorTable table;
     for (const EdgeNode& node : program.nodes) {
         if (!node.lowered || !seen.insert(node.lowered->name).second)
             continue;
-        ++subgraphs;
+        const std::string& backend = node.lowered->backendId;
+        table.addSubgraph(backend, node.lowered->originalModule != nullptr);
         if (node.lowered->originalModule)
-            countProgram(*node.lowered->originalModule, rows, true);
+            countProgram(*node.lowered->originalModule, rows, &backend);
     }
-    return tableFromRows(std::move(rows), subgraphs, "etrecord");
+    // get_delegation_info counts a lowered module without its graph as a subgraph all the same.
+    table.opaqueSubgraphs = 0;
+    return tableFromRows(std::move(rows), std::move(table), "etrecord");
 }
 
 Result<OperatorTable> etrecordOperatorTable(const ETRecord& record, std::string_view method)
@@ -394,24 +399,36 @@ Result<OperatorTable> etrecordOperatorTable(const ETRecord& record, std::string_
     if (!edge)
         return makeError(Error::Code::Usage, record.path,
             "the ETRecord has no edge-dialect program for method '" + std::string(method) + "'");
-    // Pre-lowering graph: the DelegateCall handle lists say which nodes went to a delegate.
-    std::set<DebugHandle> delegatedHandles;
-    int subgraphs = 0;
+    // Pre-lowering graph: the DelegateCall handle lists say which nodes went to a delegate, and
+    // the delegate_map (when stored) to which backend.
+    std::map<DebugHandle, std::string> delegatedHandles;
+    OperatorTable table;
+    const auto backends = record.delegateMap.find(edge->method);
     if (const auto map = record.debugHandleMap.find(edge->method); map != record.debugHandleMap.end())
-        for (const auto& [instruction, entry] : map->second)
-            if (entry.isList) {
-                ++subgraphs;
-                delegatedHandles.insert(entry.handles.begin(), entry.handles.end());
-            }
-    if (subgraphs == 0)
+        for (const auto& [instruction, entry] : map->second) {
+            if (!entry.isList)
+                continue;
+            std::string backend = "(backend not recorded)";
+            if (backends != record.delegateMap.end())
+                if (const auto found = backends->second.find(instruction); found != backends->second.end())
+                    backend = found->second.backend;
+            table.addSubgraph(backend, true);
+            for (const DebugHandle handle : entry.handles)
+                delegatedHandles.emplace(handle, backend);
+        }
+    if (table.delegatedSubgraphs == 0)
         return delegationInfo(*edge->program);
     std::map<std::string, OperatorRow> rows;
     for (const EdgeNode& node : edge->program->nodes) {
         OperatorRow& row = rows[node.opType()];
         row.opType = node.opType();
-        ++(node.debugHandle && delegatedHandles.count(*node.debugHandle) ? row.delegated : row.nonDelegated);
+        const auto delegated = node.debugHandle ? delegatedHandles.find(*node.debugHandle) : delegatedHandles.end();
+        if (delegated != delegatedHandles.end())
+            OperatorTable::addDelegated(row, delegated->second);
+        else
+            ++row.nonDelegated;
     }
-    return tableFromRows(std::move(rows), subgraphs, "etrecord (approximate: pre-lowering graph)");
+    return tableFromRows(std::move(rows), std::move(table), "etrecord (approximate: pre-lowering graph)");
 }
 
 } // namespace etscope::core

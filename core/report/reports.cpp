@@ -274,6 +274,8 @@ Table operatorTableReport(const OperatorTable& table, const std::string& title)
     if (table.opaqueSubgraphs > 0)
         report.notes.push_back("(" + std::to_string(table.opaqueSubgraphs)
             + " delegated subgraph(s) have payloads ETScope cannot decode; their nodes are not counted)");
+    for (std::string& line : table.shareLines())
+        report.notes.push_back(std::move(line));
     return report;
 }
 

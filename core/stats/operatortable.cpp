@@ -2,6 +2,7 @@
 #include "core/stats/operatortable.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace etscope::core {
@@ -15,15 +16,76 @@ std::vector<std::string> OperatorTable::summaryLines() const
     };
 }
 
+namespace {
+
+std::string percent(int part, int whole)
+{
+    if (whole <= 0)
+        return "0%";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", 100.0 * part / whole);
+    return text;
+}
+
+} // namespace
+
+std::vector<std::string> OperatorTable::shareLines() const
+{
+    const int nodes = delegatedNodes + nonDelegatedNodes;
+    const int types = static_cast<int>(rows.size());
+    int delegatedTypes = 0;
+    for (const OperatorRow& row : rows)
+        delegatedTypes += row.delegated > 0 ? 1 : 0;
+    std::vector<std::string> lines {
+        "Delegated share: " + percent(delegatedNodes, nodes) + " of nodes (" + std::to_string(delegatedNodes) + " of "
+            + std::to_string(nodes) + "), " + percent(delegatedTypes, types) + " of unique op types ("
+            + std::to_string(delegatedTypes) + " of " + std::to_string(types) + ")",
+    };
+    for (const auto& [backend, share] : backends) {
+        std::string line = "  " + backend + ": " + std::to_string(share.subgraphs) + " subgraph(s), "
+            + std::to_string(share.nodes) + " node(s) = " + percent(share.nodes, nodes) + " of nodes, "
+            + std::to_string(share.opTypes) + " op type(s) = " + percent(share.opTypes, types) + " of op types";
+        if (share.opaqueSubgraphs > 0)
+            line += "; " + std::to_string(share.opaqueSubgraphs)
+                + " subgraph(s) not decoded, their nodes not counted (the shares are lower bounds)";
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+void OperatorTable::addSubgraph(const std::string& backend, bool decoded)
+{
+    ++delegatedSubgraphs;
+    BackendShare& share = backends[backend];
+    ++share.subgraphs;
+    if (!decoded) {
+        ++opaqueSubgraphs;
+        ++share.opaqueSubgraphs;
+    }
+}
+
+void OperatorTable::addDelegated(OperatorRow& row, const std::string& backend)
+{
+    ++row.delegated;
+    ++row.delegatedByBackend[backend];
+}
+
 void finishOperatorTable(OperatorTable& table)
 {
     std::sort(table.rows.begin(), table.rows.end(),
         [](const OperatorRow& a, const OperatorRow& b) { return a.opType < b.opType; });
     table.delegatedNodes = 0;
     table.nonDelegatedNodes = 0;
+    for (auto& [backend, share] : table.backends)
+        share.nodes = share.opTypes = 0;
     for (const OperatorRow& row : table.rows) {
         table.delegatedNodes += row.delegated;
         table.nonDelegatedNodes += row.nonDelegated;
+        for (const auto& [backend, count] : row.delegatedByBackend) {
+            BackendShare& share = table.backends[backend];
+            share.nodes += count;
+            share.opTypes += count > 0 ? 1 : 0;
+        }
     }
 }
 
@@ -38,17 +100,16 @@ OperatorTable computeOperatorTable(const Graph& graph)
             row.opType = node.opType;
             ++row.nonDelegated;
         } else if (node.kind == NodeKind::Delegate) {
-            ++table.delegatedSubgraphs;
-            if (!node.subgraph) {
-                ++table.opaqueSubgraphs;
+            // A delegate node is labelled with its backend id.
+            table.addSubgraph(node.label, node.subgraph != nullptr);
+            if (!node.subgraph)
                 continue;
-            }
             for (const Node& inner : node.subgraph->nodes) {
                 if (inner.kind != NodeKind::Operator)
                     continue;
                 OperatorRow& row = rows[inner.opType];
                 row.opType = inner.opType;
-                ++row.delegated;
+                OperatorTable::addDelegated(row, node.label);
             }
         }
     }

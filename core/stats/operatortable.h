@@ -3,6 +3,7 @@
 
 #include "core/graph/graph.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,15 @@ struct OperatorRow {
     std::string opType;
     int delegated = 0; ///< occurrences inside delegated (lowered) graphs
     int nonDelegated = 0; ///< occurrences at the top level
+    std::map<std::string, int> delegatedByBackend; ///< `delegated`, per backend id
+};
+
+/// One backend's part of a method: its subgraphs (decoded or not) and the operators inside.
+struct BackendShare {
+    int subgraphs = 0;
+    int opaqueSubgraphs = 0; ///< payloads that could not be decoded: their nodes are not counted
+    int nodes = 0;
+    int opTypes = 0;
 };
 
 struct OperatorTable {
@@ -24,8 +34,17 @@ struct OperatorTable {
     int nonDelegatedNodes = 0;
     int opaqueSubgraphs = 0; ///< delegates whose inner graph is unknown (their nodes cannot be counted)
 
+    std::map<std::string, BackendShare> backends; ///< by backend id
+
     /// The three summary lines, exactly as get_delegation_info prints them.
     std::vector<std::string> summaryLines() const;
+    /// The delegated share as users ask for it (executorch#12495): the percentage of nodes and
+    /// of unique op types delegated, overall and per backend, and the undecoded subgraphs.
+    std::vector<std::string> shareLines() const;
+    /// Counts one delegated subgraph of `backend` (`decoded` false: its nodes are unknown).
+    void addSubgraph(const std::string& backend, bool decoded);
+    /// Counts one delegated operator node of `backend`.
+    static void addDelegated(OperatorRow& row, const std::string& backend);
 };
 
 /// Counts a method graph: non-delegated = top-level operator nodes by op type (KernelCall
@@ -33,7 +52,7 @@ struct OperatorTable {
 /// decoded inner graphs by the backend's node type name.
 OperatorTable computeOperatorTable(const Graph& graph);
 
-/// Sorts rows by op type and fills the three totals from the rows.
+/// Sorts rows by op type and fills the totals (and each backend's nodes and op types) from the rows.
 void finishOperatorTable(OperatorTable& table);
 
 } // namespace etscope::core

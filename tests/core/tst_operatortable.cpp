@@ -104,6 +104,35 @@ private slots:
         QCOMPARE(cellText(report.rows.back()[1]), std::to_string(delegated));
         QCOMPARE(cellText(report.rows.back()[2]), std::to_string(nonDelegated));
     }
+
+    void delegatedShare()
+    {
+        // executorch#12495's question, by hand from the counts above. stress_mlp: 15 of 27 nodes,
+        // XNNAdd/XNNFullyConnected/XNNMultiply of 7 op types, all in two XNNPACK subgraphs.
+        auto mlp = openDocument(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte"));
+        QVERIFY(mlp);
+        const OperatorTable table = computeOperatorTable(*mlp->analysis(*mlp->program->defaultMethod())->graph);
+        QCOMPARE(table.shareLines(),
+            (std::vector<std::string> { "Delegated share: 55.6% of nodes (15 of 27), 42.9% of unique op types (3 of 7)",
+                "  XnnpackBackend: 2 subgraph(s), 15 node(s) = 55.6% of nodes, 3 op type(s) = 42.9% of op types" }));
+        const Table report = operatorTableReport(table);
+        QCOMPARE(report.notes.size(), std::size_t(5));
+        QCOMPARE(report.notes[3], table.shareLines()[0]);
+
+        // dnf_xnnpack_training: 10 of 18 nodes, 5 of 12 op types. Ethos-U: an undecoded payload.
+        auto dnf = openDocument(etscope::test::samplePath("dnf-executorch/dnf_xnnpack_training.pte"));
+        QVERIFY(dnf);
+        const OperatorTable dnfTable = computeOperatorTable(*dnf->analysis(*dnf->program->defaultMethod())->graph);
+        QCOMPARE(dnfTable.shareLines().front(),
+            std::string("Delegated share: 55.6% of nodes (10 of 18), 41.7% of unique op types (5 of 12)"));
+        auto ethos = openDocument(etscope::test::samplePath("cmsis-executorch/ethos_u_minimal_example_u55.pte"));
+        QVERIFY(ethos);
+        const auto ethosLines
+            = computeOperatorTable(*ethos->analysis(*ethos->program->defaultMethod())->graph).shareLines();
+        QCOMPARE(ethosLines.size(), std::size_t(2));
+        QVERIFY(ethosLines[1].find("EthosUBackend: 1 subgraph(s), 0 node(s)") != std::string::npos);
+        QVERIFY(ethosLines[1].find("the shares are lower bounds") != std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOperatorTable)

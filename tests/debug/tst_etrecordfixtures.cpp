@@ -211,6 +211,12 @@ private slots:
         QCOMPARE(table->summaryLines(),
             (std::vector<std::string> {
                 "Total delegated subgraphs: 2", "Number of delegated nodes: 5", "Number of non-delegated nodes: 5" }));
+        // The share by hand: 5 of 10 nodes; add, convolution, mul, relu of 6 op types; XNNPACK
+        // holds convolution and relu, QNN add twice and mul.
+        QCOMPARE(table->shareLines(),
+            (std::vector<std::string> { "Delegated share: 50.0% of nodes (5 of 10), 66.7% of unique op types (4 of 6)",
+                "  QnnBackend: 1 subgraph(s), 3 node(s) = 30.0% of nodes, 2 op type(s) = 33.3% of op types",
+                "  XnnpackBackend: 1 subgraph(s), 2 node(s) = 20.0% of nodes, 2 op type(s) = 33.3% of op types" }));
     }
 
     void graphMapHoldsTheLoweredGraph()

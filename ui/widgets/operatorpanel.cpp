@@ -121,6 +121,8 @@ void OperatorPanel::setTable(const core::OperatorTable& table)
         lines << QString::fromStdString(line);
     if (table.opaqueSubgraphs > 0)
         lines << tr("%n subgraph(s) not decodable: their nodes are not counted", nullptr, table.opaqueSubgraphs);
+    for (const std::string& line : table.shareLines())
+        lines << QString::fromStdString(line);
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_matches->clear();
 }
@@ -172,6 +174,8 @@ core::Table OperatorPanel::visibleTable() const
         table.rows.push_back(std::move(cells));
     }
     table.notes = m_model->table().summaryLines();
+    for (std::string& line : m_model->table().shareLines())
+        table.notes.push_back(std::move(line));
     return table;
 }
 
