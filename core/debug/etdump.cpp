@@ -315,8 +315,8 @@ static Result<ETDump> readETDumpUnguarded(std::shared_ptr<const MappedFile> file
         dump.sizePrefixed = false;
     } else {
         return makeError(Error::Code::BadIdentifier, path,
-            "not an ETDump: no ED00 identifier at bytes 8-11 (size-prefixed) or 4-7 (bytes 4-11 are 0x"
-                + toHex(bytes.subspan(4, 8)) + ")",
+            "not an ETDump: no ED00 identifier at bytes 8-11 (size-prefixed) or 4-7 (bytes 4-11 are "
+                + magicText(bytes.subspan(4, 8)) + ")",
             4);
     }
     const fbe::ETDump* root = nullptr;

@@ -455,7 +455,7 @@ bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
     if (flatbuffer.size() < 8)
         return fail("the Vulkan graph is too small (" + std::to_string(flatbuffer.size()) + " bytes)");
     if (std::memcmp(flatbuffer.data() + 4, "VK00", 4) != 0)
-        return fail("not a Vulkan graph: identifier 0x" + toHex(flatbuffer.subspan(4, 4)) + " (expected VK00)");
+        return fail("not a Vulkan graph: identifier " + magicText(flatbuffer.subspan(4, 4)) + " (expected VK00)");
     if (!verifyFlatbuffer<fbv::VkGraph>(flatbuffer.data(), flatbuffer.size(), "VK00", false))
         return fail("the FlatBuffers verifier rejected the Vulkan graph");
     const fbv::VkGraph* root = fbv::GetVkGraph(flatbuffer.data());

@@ -470,7 +470,7 @@ bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
     const std::string identifier(reinterpret_cast<const char*>(flatbuffer.data() + 4), 4);
     if (identifier != "XN00" && identifier != "XN01")
         return fail(
-            "not an XNNPACK graph: identifier 0x" + toHex(flatbuffer.subspan(4, 4)) + " (expected XN00 or XN01)");
+            "not an XNNPACK graph: identifier " + magicText(flatbuffer.subspan(4, 4)) + " (expected XN00 or XN01)");
     if (!verifyFlatbuffer<fbx::XNNGraph>(flatbuffer.data(), flatbuffer.size(), nullptr, false))
         return fail("the FlatBuffers verifier rejected the XNNPACK graph");
     const auto* root = fbx::GetXNNGraph(flatbuffer.data());

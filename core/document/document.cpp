@@ -289,7 +289,7 @@ static Result<Document> openDocumentUnguarded(const std::string& path, const Ope
             return makeError(Error::Code::Truncated, path,
                 "too small to be an ExecuTorch file (" + std::to_string(bytes.size()) + " bytes)");
         return makeError(Error::Code::BadIdentifier, path,
-            "not an ExecuTorch file: no known identifier (bytes 4-7 are 0x" + toHex(bytes.subspan(4, 4)) + ")", 4);
+            "not an ExecuTorch file: no known identifier (bytes 4-7 are " + magicText(bytes.subspan(4, 4)) + ")", 4);
     }
     }
     document.warnings.insert(

@@ -67,7 +67,7 @@ static Result<BundledProgram> readBundledProgramUnguarded(std::shared_ptr<const 
             return makeError(Error::Code::UnsupportedVersion, path,
                 "unsupported bundled program version '" + identifier + "' (this build reads BP08)", 4);
         return makeError(Error::Code::BadIdentifier, path,
-            "not a bundled program: the identifier is 0x" + toHex(bytes.subspan(4, 4)) + ", expected 'BP08'", 4);
+            "not a bundled program: the identifier is " + magicText(bytes.subspan(4, 4)) + ", expected 'BP08'", 4);
     }
     if (!verifyFlatbuffer<fbb::BundledProgram>(bytes.data(), bytes.size(), fbb::BundledProgramIdentifier(), false))
         return makeError(Error::Code::Verifier, path, "the FlatBuffers verifier rejected the bundled program");

@@ -72,12 +72,12 @@ static Result<ExternalData> readExternalDataUnguarded(std::shared_ptr<const Mapp
             Error::Code::Truncated, path, "too small to be an external data file (" + std::to_string(size) + " bytes)");
     if (std::memcmp(base + 4, "FT01", 4) != 0)
         return makeError(Error::Code::BadIdentifier, path,
-            "not an ExecuTorch external data file: the identifier is 0x" + toHex(bytes.subspan(4, 4))
+            "not an ExecuTorch external data file: the identifier is " + magicText(bytes.subspan(4, 4))
                 + ", expected 'FT01'",
             4);
     if (std::memcmp(base + 8, "FH01", 4) != 0)
         return makeError(Error::Code::BadIdentifier, path,
-            "the FH01 header is missing after the FT01 identifier (found 0x" + toHex(bytes.subspan(8, 4)) + ")", 8);
+            "the FH01 header is missing after the FT01 identifier (found " + magicText(bytes.subspan(8, 4)) + ")", 8);
 
     FlatTensorHeader& header = data.header;
     header.length = readLe32(base + 12);

@@ -615,7 +615,7 @@ static Result<Program> readProgramUnguarded(std::shared_ptr<const MappedFile> fi
             return makeError(Error::Code::UnsupportedVersion, path,
                 "unsupported program format version '" + identifier + "' (this build reads ET12)", at + 4);
         return makeError(Error::Code::BadIdentifier, path,
-            "not an ExecuTorch program: the file identifier is 0x" + toHex(std::span<const std::uint8_t>(base + 4, 4))
+            "not an ExecuTorch program: the file identifier is " + magicText(std::span<const std::uint8_t>(base + 4, 4))
                 + ", expected 'ET12'",
             at + 4);
     }

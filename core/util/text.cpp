@@ -20,6 +20,14 @@ std::string toHex(std::span<const std::uint8_t> bytes, std::size_t limit)
     return out;
 }
 
+std::string magicText(std::span<const std::uint8_t> bytes)
+{
+    std::string text;
+    for (const std::uint8_t b : bytes)
+        text.push_back(b >= 0x20 && b < 0x7f ? static_cast<char>(b) : '.');
+    return "0x" + toHex(bytes) + " \"" + text + "\"";
+}
+
 bool isPrintableText(std::span<const std::uint8_t> bytes)
 {
     for (const std::uint8_t b : bytes) {

@@ -11,6 +11,10 @@ namespace etscope::core {
 /// Lower-case hex of `bytes`, at most `limit` bytes ("…" appended when cut).
 std::string toHex(std::span<const std::uint8_t> bytes, std::size_t limit = SIZE_MAX);
 
+/// Identifier bytes for an error message, as hex and as text: `0x415f5054 "A_PT"` (bytes that
+/// are not printable ASCII show as '.').
+std::string magicText(std::span<const std::uint8_t> bytes);
+
 /// True when every byte is printable ASCII / UTF-8 text (tabs and newlines allowed).
 bool isPrintableText(std::span<const std::uint8_t> bytes);
 

@@ -132,8 +132,10 @@ private slots:
                                << std::optional<std::uint64_t>();
         QTest::addRow("ten bytes") << std::string("executorch/add.pte") << std::string("ten.pte") << 3
                                    << std::string("too small") << std::optional<std::uint64_t>();
-        QTest::addRow("wrong identifier") << std::string("executorch/add.pte") << std::string("wrongid.pte") << 4
-                                          << std::string("not an ExecuTorch file") << std::optional<std::uint64_t>(4);
+        QTest::addRow("wrong identifier")
+            << std::string("executorch/add.pte") << std::string("wrongid.pte") << 4
+            << std::string("not an ExecuTorch file: no known identifier (bytes 4-7 are 0x415f5001 \"A_P.\")")
+            << std::optional<std::uint64_t>(4);
         QTest::addRow("other program version")
             << std::string("executorch/add.pte") << std::string("et11.pte") << 5
             << std::string("unsupported program format version 'ET11'") << std::optional<std::uint64_t>(4);
@@ -189,7 +191,7 @@ private slots:
             writeAll(path, bytes);
             break;
         case 4:
-            std::memcpy(bytes.data() + 4, "XXXX", 4);
+            std::memcpy(bytes.data() + 4, "A_P\x01", 4);
             writeAll(path, bytes);
             break;
         case 5:

@@ -591,6 +591,28 @@ private slots:
         QCOMPARE(table->model()->rowCount(), 2);
     }
 
+    void constantOutputsShowTheirValue()
+    {
+        // The LLM's getters return a stored value: the output node says it ("Int 128"); an
+        // output something computes keeps its tensor shape.
+        const auto document = load("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(document);
+        std::map<std::string, QString> shown;
+        for (std::size_t m = 0; m < document->program->methods.size(); ++m) {
+            const std::string& name = document->program->methods[m].name;
+            if (name != "get_max_seq_len" && name != "get_vocab_size" && name != "kv_forward")
+                continue;
+            const auto presentation = preparePresentation(document, GraphContext { static_cast<int>(m), {} }, {});
+            const Graph& graph = presentation->flat.graph;
+            for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+                if (graph.nodes[i].kind == NodeKind::Output)
+                    shown[name] = presentation->subtitles[i];
+        }
+        QCOMPARE(shown.at("get_max_seq_len"), QStringLiteral("Int 128"));
+        QVERIFY(shown.at("get_vocab_size").startsWith(QStringLiteral("Int ")));
+        QVERIFY(!shown.at("kv_forward").startsWith(QStringLiteral("Int")));
+    }
+
     void collapsedDelegateShowsItsWorstInnerNode()
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");

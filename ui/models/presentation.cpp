@@ -67,8 +67,18 @@ QString subtitleFor(
         return QStringLiteral("%1 · %2").arg(
             info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
     }
-    case NodeKind::Output:
-        return firstIn();
+    case NodeKind::Output: {
+        if (!adjacency.in[node.id.index()].empty())
+            return firstIn();
+        // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
+        // returns "Int 128"), shown on the node rather than only in the properties.
+        for (const auto& [key, text] : node.attributes)
+            if (key == "value") {
+                const std::size_t colon = text.find(": ");
+                return elideMiddle(QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2)));
+            }
+        return QString();
+    }
     case NodeKind::Group: {
         const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
         QStringList top;
