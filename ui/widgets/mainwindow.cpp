@@ -273,7 +273,7 @@ void MainWindow::attachDialog(int kind)
 {
     static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp);;All files (*)"),
         QT_TR_NOOP("ETDump (*.etdp);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
-        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json);;All files (*)") };
+        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json *.txt *.md);;All files (*)") };
     const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
     if (path.isEmpty())
         return;
