@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// libFuzzer target: an Inspector numeric-gap table (CSV, TSV or JSON, recognised from the text)
-// through parseInspectorTable, then imported onto a graph and shown as the gap table, as
-// `etscope gap --inspector` does. Without a program no row matches a node; the import still
-// recomputes every metric from the printed tensors.
+// libFuzzer target: an Inspector numeric-gap table (CSV, TSV, JSON, or as pandas or tabulate
+// print it; recognised from the text) through parseInspectorTable, then imported onto a graph
+// and shown as the gap table, as `etscope gap --inspector` does. Without a program no row
+// matches a node; the import still recomputes every metric from the printed tensors.
 #include "core/debug/debugheat.h"
 #include "core/debug/eventmapper.h"
 #include "core/debug/inspectortable.h"

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <string_view>
 
 namespace etscope::fuzz {
@@ -134,6 +136,58 @@ void writeInspectorSeeds(SeedWriter& out)
     out.write("inspector", "synthetic.index.json", byIndex.dump());
     out.write("inspector", "synthetic.split.json", split.dump());
     out.write("inspector", "synthetic.table.json", table.dump(2));
+
+    // As printed for a person, line breaks shown as pandas shows them ("\n"): a Markdown table
+    // (tabulate's github), box drawing (fancy_grid) and pandas' to_string (right-aligned names
+    // and cells, the index first).
+    std::vector<std::vector<std::string>> printed { std::vector<std::string>(std::begin(columns), std::end(columns)) };
+    for (const auto& row : rows) {
+        printed.emplace_back();
+        for (const std::string& cell : row) {
+            std::string shown;
+            for (const char c : cell)
+                shown += c == '\n' ? std::string("\\n") : std::string(1, c);
+            printed.back().push_back(shown);
+        }
+    }
+    std::vector<std::size_t> widths(printed.front().size(), 0);
+    for (const auto& row : printed)
+        for (std::size_t c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row[c].size());
+    const auto repeat = [](const std::string& piece, std::size_t n) {
+        std::string text;
+        for (std::size_t i = 0; i < n; ++i)
+            text += piece;
+        return text;
+    };
+    const auto rule = [&](const char* left, const char* fill, const char* cross, const char* right) {
+        std::string text = left;
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            text += repeat(fill, widths[c] + 2) + (c + 1 < widths.size() ? cross : right);
+        return text + "\n";
+    };
+    const auto bordered = [&](const std::vector<std::string>& row, const char* bar) {
+        std::string text = bar;
+        for (std::size_t c = 0; c < row.size(); ++c)
+            text += " " + row[c] + std::string(widths[c] - row[c].size(), ' ') + " " + bar;
+        return text + "\n";
+    };
+    std::string markdown = bordered(printed[0], "|") + rule("|", "-", "|", "|");
+    std::string grid = rule("╒", "═", "╤", "╕") + bordered(printed[0], "│") + rule("╞", "═", "╪", "╡");
+    std::string aligned = " ";
+    for (std::size_t c = 0; c < widths.size(); ++c)
+        aligned += "  " + std::string(widths[c] - printed[0][c].size(), ' ') + printed[0][c];
+    for (std::size_t r = 1; r < printed.size(); ++r) {
+        markdown += bordered(printed[r], "|");
+        grid += bordered(printed[r], "│") + (r + 1 < printed.size() ? rule("├", "─", "┼", "┤") : std::string());
+        aligned += "\n" + std::to_string(r - 1);
+        for (std::size_t c = 0; c < widths.size(); ++c)
+            aligned += "  " + std::string(widths[c] - printed[r][c].size(), ' ') + printed[r][c];
+    }
+    grid += rule("╘", "═", "╧", "╛");
+    out.write("inspector", "synthetic.github.md", markdown);
+    out.write("inspector", "synthetic.fancy_grid.txt", grid);
+    out.write("inspector", "synthetic.to_string.txt", aligned + "\n");
 }
 
 } // namespace

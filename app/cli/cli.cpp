@@ -68,10 +68,12 @@ Subcommands:
           ETDump --etdump against those of --reference (another run of the same program),
           its program outputs against the bundled program's expected outputs
           (--bundled-reference, PROGRAM being the .bpte), or an Inspector
-          calculate_numeric_gap table saved as CSV, TSV or JSON (--inspector-table; no
-          ETDump needed). Metrics: MSE, L1 (a sum), SNR (dB), cosine similarity, max |a-b|
-          in float64 (all five, or the one --metric names). --etrecord adds debug handles,
-          edge op names and delegate output counts.
+          calculate_numeric_gap table saved as CSV, TSV or JSON, or pasted as printed by
+          print(df), df.to_string() or tabulate (fancy_grid, github, plain, grid, psql,
+          pipe, Markdown) (--inspector-table; no ETDump needed; a table without debug
+          handles is placed by runtime op order). Metrics: MSE, L1 (a sum), SNR (dB),
+          cosine similarity, max |a-b| in float64 (all five, or the one --metric names).
+          --etrecord adds debug handles, edge op names and delegate output counts.
           An ETDump holds one Execute block per run of the program: --run N and
           --reference-run N pick one (counted from 0, default 0), --test-case N the bundled
           test case (default the run's bundled_input_index, else 0); the notes say which,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/debug/inspectortable.h"
+#include "core/debug/printedtable.h"
 #include "core/util/guard.h"
 #include "core/util/jsontext.h"
 #include "core/util/mappedfile.h"
@@ -247,6 +248,7 @@ constexpr std::pair<std::string_view, Column> kColumns[] = {
     { "runtime_intermediate_output", Column::RuntimeOutput },
     { "gap", Column::Gap },
     { "stacktraces", Column::StackTraces },
+    { "stack_traces", Column::StackTraces },
 };
 
 Column columnOf(std::string_view name)
@@ -278,6 +280,42 @@ bool isEmptyCell(const Cell& cell)
     skipSpace(cell.text, start);
     const std::string_view t = cell.text.substr(start);
     return t.empty() || t == "null" || t == "None" || t == "nan" || t == "NaN";
+}
+
+/// The cell without the spaces and line breaks at its end.
+std::string_view trimmedEnd(std::string_view text)
+{
+    return text.substr(0, text.find_last_not_of(" \t\r\n") + 1);
+}
+
+/// A cell pandas cut at display.max_colwidth: it ends in "..." (a torch summary never does).
+bool isCutShort(std::string_view text)
+{
+    const std::string_view t = trimmedEnd(text);
+    return t.size() > 3 && t.ends_with("...");
+}
+
+/// A cell cut short by pandas, or shortened by hand with "…": the tensors in it are read as
+/// summarised.
+bool isSummarisedCell(std::string_view text)
+{
+    return isCutShort(text) || text.find("\u2026") != std::string_view::npos;
+}
+
+/// pandas' print(df) shows a tensor's line breaks as the two characters '\' 'n'.
+std::string withLineBreaks(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == 'n') {
+            out += '\n';
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
 }
 
 /// Debug handles: "(5,)", "[5, 6]", "5", JSON [5, 6]. Only numbers, brackets, commas and
@@ -331,22 +369,38 @@ struct RowBuilder {
             auto& names = column == Column::AotOps ? row.aotOps : row.runtimeOps;
             if (cell.isString || cell.text.starts_with('['))
                 names = namesIn(cell.text);
+            // Cut short unquoted ("[add.out, mu..."): the last name is a piece.
+            if (cell.isString && isCutShort(cell.text) && !names.empty() && names.back().ends_with("..."))
+                names.pop_back();
             break;
         }
         case Column::AotOutput:
         case Column::RuntimeOutput: {
             auto& tensors = column == Column::AotOutput ? row.aotOutput : row.runtimeOutput;
-            if (!isEmptyCell(cell))
-                tensors = printedTensors(cell.text, ok);
+            if (isEmptyCell(cell))
+                break;
+            const std::string text = withLineBreaks(cell.text);
+            tensors = printedTensors(text, ok);
+            if (isSummarisedCell(text)) {
+                // What the cut left is not the tensor: kept as summarised, never compared.
+                ok = true;
+                if (tensors.empty())
+                    tensors.emplace_back();
+                for (PrintedTensor& tensor : tensors)
+                    tensor.complete = false;
+            }
             if (!ok)
                 malformed("is not a complete tensor print");
             break;
         }
         case Column::Gap:
             row.gap = numbersIn(cell.text);
+            if (const std::string_view t = trimmedEnd(cell.text);
+                isCutShort(t) && !row.gap.empty() && std::isdigit(static_cast<unsigned char>(t[t.size() - 4])))
+                row.gap.pop_back(); // "[0.25, 0.0833..." : the last number is a piece
             break;
         case Column::StackTraces:
-            row.stackTraces = !cell.isString && cell.text == "null" ? std::string() : std::string(cell.text);
+            row.stackTraces = isEmptyCell(cell) ? std::string() : std::string(cell.text);
             break;
         case Column::Other:
             break;
@@ -365,13 +419,17 @@ public:
     {
     }
 
-    /// Error::Corrupt when the row lacks the columns every gap table has.
+    /// Error::Corrupt when the row lacks the columns every gap table has: 'gap', and debug
+    /// handles or op names to place the row by.
     std::optional<Error> emit(RowBuilder&& built, std::size_t index)
     {
-        if (!built.has(Column::Gap) || (!built.has(Column::RuntimeHandle) && !built.has(Column::AotHandle)))
+        const bool placeable = built.has(Column::RuntimeHandle) || built.has(Column::AotHandle)
+            || built.has(Column::RuntimeOps) || built.has(Column::AotOps);
+        if (!built.has(Column::Gap) || !placeable)
             return makeError(Error::Code::Corrupt, m_path,
                 "row " + std::to_string(index)
-                    + " has no 'gap' or no debug-handle column: not a calculate_numeric_gap table");
+                    + " has no 'gap' column, or none of debug handles and op names: not a calculate_numeric_gap "
+                      "table");
         if (!built.problem.empty()) {
             if (++m_skipped <= kNamedSkips)
                 m_warnings.push_back(
@@ -381,6 +439,13 @@ public:
         }
         m_sink(std::move(built.row));
         return std::nullopt;
+    }
+
+    /// Warnings of the reading itself (a printed table's summaries), before the skipped rows'.
+    void warn(std::vector<Warning> warnings)
+    {
+        m_warnings.insert(
+            m_warnings.begin(), std::make_move_iterator(warnings.begin()), std::make_move_iterator(warnings.end()));
     }
 
     std::vector<Warning> finish()
@@ -510,6 +575,35 @@ std::optional<Error> readDelimited(std::string_view text, const std::string& pat
     if (!haveHeader)
         return makeError(Error::Code::Empty, path, "no header line");
     return std::nullopt;
+}
+
+/// A table printed for a person (pandas' print(df), tabulate): columns by name as in CSV.
+std::optional<Error> readPrinted(std::string_view text, const std::string& path, RowSink& rows)
+{
+    std::vector<Column> columns;
+    std::size_t index = 0;
+    std::vector<Warning> warnings;
+    auto error = readPrintedTable(
+        text, path,
+        [&](const std::vector<std::string>& names) -> std::optional<Error> {
+            for (const std::string& name : names)
+                columns.push_back(columnOf(name));
+            const bool gap = std::find(columns.begin(), columns.end(), Column::Gap) != columns.end();
+            if (!gap && std::find(names.begin(), names.end(), "...") != names.end())
+                return makeError(Error::Code::Corrupt, path,
+                    "pandas left the 'gap' column out where it printed '...' (display.max_columns): print with "
+                    "pd.set_option('display.max_columns', None), or save with to_csv");
+            return std::nullopt;
+        },
+        [&](std::vector<std::string>& cells, std::size_t) -> std::optional<Error> {
+            RowBuilder row;
+            for (std::size_t c = 0; c < columns.size() && c < cells.size(); ++c)
+                row.set(columns[c], Cell { cells[c], true });
+            return rows.emit(std::move(row), index++);
+        },
+        warnings);
+    rows.warn(std::move(warnings));
+    return error;
 }
 
 /// pandas' to_json orients, read as a stream of SAX events: rows of the records, table and split
@@ -864,7 +958,14 @@ Result<std::vector<Warning>> readInspectorRows(
         std::size_t first = 0;
         skipSpace(text, first);
         const bool isJson = first < text.size() && (text[first] == '{' || text[first] == '[');
-        if (auto error = isJson ? readJsonTable(text, path, rows) : readDelimited(text, path, rows))
+        std::optional<Error> error;
+        if (isJson)
+            error = readJsonTable(text, path, rows);
+        else if (isPrintedTable(text))
+            error = readPrinted(text, path, rows);
+        else
+            error = readDelimited(text, path, rows);
+        if (error)
             return *error;
         return rows.finish();
     });

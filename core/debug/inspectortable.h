@@ -46,13 +46,25 @@ using InspectorRowSink = std::function<void(InspectorRow&&)>;
 constexpr std::uint64_t kMaxInspectorTableBytes = 256ull << 20;
 
 /// Reads the DataFrame saved as CSV, TSV (`to_csv(sep="\t")`) or JSON (`to_json` with orient
-/// records, columns, index, split or table), handing each row to `sink`; the format is
-/// recognised from the text. Streams: CSV and the records, split and table orients hold one row
-/// at a time; the columns and index orients hold the table's rows, never a JSON document.
-/// Columns are found by name (an unnamed index column is ignored); `runtime_debug_handle` or
-/// `aot_debug_handle`, and `gap`, must exist. A row with a malformed cell (an unterminated
-/// `tensor([1., 2.`, handles `(a,b)`) is skipped with a warning; malformed text fails
-/// (Error::Corrupt naming `path` and the line, row or byte offset). Returns the warnings.
+/// records, columns, index, split or table), or pasted as printed: pandas' `print(df)` /
+/// `df.to_string()` and tabulate's tables (fancy_grid, github, plain, grid, psql, pipe and
+/// their kin; Markdown tables), read by readPrintedTable (printedtable.h). Each row goes to
+/// `sink`; the format is recognised from the text. Streams: CSV, printed tables and the records,
+/// split and table orients hold one row at a time (a pandas frame wrapped into blocks of
+/// columns holds the blocks before its last, as text); the columns and index orients hold the
+/// table's rows, never a JSON document.
+/// Columns are found by name; an unnamed index column, `idx` and unknown columns are ignored;
+/// `stacktraces` (or `stack_traces`) is kept as printed. `gap` must exist, and debug handles
+/// (`runtime_debug_handle`, `aot_debug_handle`) or op names (`runtime_ops`, `aot_ops`) to place
+/// the rows: a table without handles, as people post them (idx, aot_ops,
+/// aot_intermediate_output, runtime_ops, runtime_intermediate_output, gap), is placed by
+/// runtime op order in InspectorGapMapper. Printed cells are read like CSV's: op lists with or
+/// without quotes (`[aten_linear_default]`, `['aten.linear.default']`), tensors with pandas'
+/// `\n`, a bare number or a list as the gap. A tensor cell cut short ("..." at its end, as
+/// pandas' display.max_colwidth does, or "…" anywhere) is kept as summarised, never compared.
+/// A row with a malformed cell (an unterminated `tensor([1., 2.`, handles `(a,b)`) is skipped
+/// with a warning; malformed text fails (Error::Corrupt naming `path` and the line, row or byte
+/// offset). Returns the warnings.
 Result<std::vector<Warning>> readInspectorRows(
     std::string_view text, const std::string& path, const InspectorRowSink& sink);
 
@@ -71,7 +83,9 @@ std::vector<PrintedTensor> parsePrintedTensors(const std::string& cell);
 /// nodes carrying them; top-level instructions via the ETRecord's debug_handle_map, the largest
 /// instruction id winning as in the Inspector), else by runtime op order (the k-th
 /// `native_call_<op>` row ↔ the k-th node of that operator, the k-th `DELEGATE_CALL` ↔ the k-th
-/// delegate). Metrics are recomputed from the printed tensors when both sides are complete and
+/// delegate; by its first runtime op). Rows of a table without handle columns all go by runtime
+/// op order, and rows without runtime ops stay unmatched (counted in one warning). Metrics are
+/// recomputed from the printed tensors when both sides are complete and
 /// of equal size; the Inspector's own gap list is kept in GapRow::imported. `metric` names what
 /// that list holds. The printed tensors are not kept.
 class InspectorGapMapper {

@@ -580,6 +580,45 @@ private slots:
         QVERIFY(broken.err.startsWith(QStringLiteral("etscope gap: ") + bad + QStringLiteral(": ")));
     }
 
+    void gapFromPrintedInspectorTable()
+    {
+        // The table as pasted from a notebook (tabulate's github format, no debug handles),
+        // for stress_mlp.pte: placed by runtime op order, the second select_copy at instruction
+        // 3, the delegate at 6; [2.5] vs [2] → MSE 0.25, as the table's gap says.
+        QTemporaryDir dir;
+        const QString md = writeText(dir, QStringLiteral("gap.md"),
+            "|   idx | aot_ops                  | aot_intermediate_output | runtime_ops                         | "
+            "runtime_intermediate_output | gap    |\n"
+            "|-------|--------------------------|-------------------------|-------------------------------------|"
+            "-----------------------------|--------|\n"
+            "|     0 | ['aten_select_copy_int'] | tensor(1.)              | ['native_call_select_copy.int_out'] | "
+            "tensor(1.)                  | [0.0]  |\n"
+            "|     1 | ['aten_select_copy_int'] | tensor(2.5000)          | ['native_call_select_copy.int_out'] | "
+            "tensor(2.)                  | [0.25] |\n"
+            "|     2 | ['aten_mul_tensor']      | tensor([1., 2.])        | ['DELEGATE_CALL']                   | "
+            "tensor([1., 2.])            | [0.0]  |\n");
+        const Run js = run({ QStringLiteral("gap"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--inspector-table"), md, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(js.exitCode == 0, qPrintable(js.err));
+        const json table = json::parse(js.out.toStdString());
+        QCOMPARE(table.at("rows").size(), std::size_t(3));
+        const json& second = table.at("rows")[1];
+        QCOMPARE(second.at("instruction").get<int>(), 3);
+        QCOMPARE(second.at("node").get<std::string>(), std::string("aten::select_copy.int_out"));
+        QCOMPARE(second.at("mse").get<double>(), 0.25);
+        QCOMPARE(second.at("inspector_gap").get<std::string>(), std::string("0.25"));
+        QCOMPARE(table.at("rows")[2].at("instruction").get<int>(), 6);
+        // A broken print names the file and the line.
+        const QString bad
+            = writeText(dir, QStringLiteral("bad.md"), "| runtime_ops | gap |\n|---|---|\n| [a] | [0.1] | x |\n");
+        const Run broken = run({ QStringLiteral("gap"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--inspector-table"), bad });
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(broken.err.startsWith(QStringLiteral("etscope gap: ") + bad
+                     + QStringLiteral(": line 3: a row of 3 cells under a header of 2")),
+            qPrintable(broken.err));
+    }
+
     void gapWithETRecord()
     {
         // The sample record's maps are empty: the gap still runs, with no edge op names.

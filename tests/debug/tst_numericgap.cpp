@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Numeric gap: the metrics of facts sheet §7 computed by hand, real ETDumps compared with
 // themselves and with the bundled program's expected outputs, and Inspector tables (the §7
-// DataFrame columns, as pandas writes them) mapped onto real programs. Perturbed runs written
-// by the project's ETDump writer are in tst_debugfixtures.
+// DataFrame columns, as pandas writes or prints them and tabulate draws them) mapped onto real
+// programs. Perturbed runs written by the project's ETDump writer are in tst_debugfixtures.
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
@@ -60,6 +60,317 @@ const char* const kConvCsv
         [3., 5.]])]",[0.25],{'aten_convolution_default': None}
 1,"(99,)",['aten_relu_default'],tensor([1.]),['DELEGATE_CALL'],"(99,)",tensor([1.]),[0.0],{}
 )csv";
+
+// One Inspector table for stress_mlp.pte as people paste it: no debug handles (placed by runtime
+// op order), the columns of executorch#16316. Printed by pandas 1.5 and tabulate 0.8 from the
+// same DataFrame; trailing spaces trimmed as pasting often does.
+// The reference: `df.to_csv(index=False)`.
+const char* const kMlpCsv = R"tbl(idx,aot_ops,aot_intermediate_output,runtime_ops,runtime_intermediate_output,gap
+0,['aten_select_copy_int'],"tensor([ 0.1250, -2.5000,  3.0000])",['native_call_select_copy.int_out'],"tensor([ 0.1250, -2.5000,  3.5000])",[0.08333333333333333]
+1,['aten_select_copy_int_1'],tensor(2.5000),['native_call_select_copy.int_out'],tensor(2.),[0.25]
+2,"['aten_mul_tensor', 'aten_mul_tensor_1']","[tensor(2.5000), tensor(-1.)]",['DELEGATE_CALL'],"[tensor(2.5000), tensor(-1.)]",[0.0]
+3,['aten_clamp_default'],tensor(3),['native_call_clamp.out'],tensor(3),[0.0]
+4,"['aten_add_tensor', 'aten_linear_default']","tensor([[1., 2.],
+        [3., 4.]])",['DELEGATE_CALL'],"tensor([[1., 2.],
+        [3., 5.]])",[0.25]
+)tbl";
+
+// `df.to_string()`: right-aligned under right-aligned names, the index first, lists printed
+// without quotes, a tensor's line break as "\n".
+const char* const kMlpToString
+    = R"tbl(   idx                                 aot_ops                aot_intermediate_output                        runtime_ops            runtime_intermediate_output                    gap
+0    0                  [aten_select_copy_int]    tensor([ 0.1250, -2.5000,  3.0000])  [native_call_select_copy.int_out]    tensor([ 0.1250, -2.5000,  3.5000])  [0.08333333333333333]
+1    1                [aten_select_copy_int_1]                         tensor(2.5000)  [native_call_select_copy.int_out]                             tensor(2.)                 [0.25]
+2    2    [aten_mul_tensor, aten_mul_tensor_1]          [tensor(2.5000), tensor(-1.)]                    [DELEGATE_CALL]          [tensor(2.5000), tensor(-1.)]                  [0.0]
+3    3                    [aten_clamp_default]                              tensor(3)            [native_call_clamp.out]                              tensor(3)                  [0.0]
+4    4  [aten_add_tensor, aten_linear_default]  tensor([[1., 2.],\n        [3., 4.]])                    [DELEGATE_CALL]  tensor([[1., 2.],\n        [3., 5.]])                 [0.25]
+)tbl";
+
+// `df.to_string(index=False)`: one space between some cells.
+const char* const kMlpToStringNoIndex
+    = R"tbl( idx                                aot_ops               aot_intermediate_output                       runtime_ops           runtime_intermediate_output                   gap
+   0                 [aten_select_copy_int]   tensor([ 0.1250, -2.5000,  3.0000]) [native_call_select_copy.int_out]   tensor([ 0.1250, -2.5000,  3.5000]) [0.08333333333333333]
+   1               [aten_select_copy_int_1]                        tensor(2.5000) [native_call_select_copy.int_out]                            tensor(2.)                [0.25]
+   2   [aten_mul_tensor, aten_mul_tensor_1]         [tensor(2.5000), tensor(-1.)]                   [DELEGATE_CALL]         [tensor(2.5000), tensor(-1.)]                 [0.0]
+   3                   [aten_clamp_default]                             tensor(3)           [native_call_clamp.out]                             tensor(3)                 [0.0]
+   4 [aten_add_tensor, aten_linear_default] tensor([[1., 2.],\n        [3., 4.]])                   [DELEGATE_CALL] tensor([[1., 2.],\n        [3., 5.]])                [0.25]
+)tbl";
+
+// `print(df)` in an 80-column notebook: three blocks of columns (display.expand_frame_repr).
+const char* const kMlpPrint = "   idx                                 aot_ops  \\\n"
+                              "0    0                  [aten_select_copy_int]\n"
+                              "1    1                [aten_select_copy_int_1]\n"
+                              "2    2    [aten_mul_tensor, aten_mul_tensor_1]\n"
+                              "3    3                    [aten_clamp_default]\n"
+                              "4    4  [aten_add_tensor, aten_linear_default]\n"
+                              "\n"
+                              "                 aot_intermediate_output                        runtime_ops  \\\n"
+                              "0    tensor([ 0.1250, -2.5000,  3.0000])  [native_call_select_copy.int_out]\n"
+                              "1                         tensor(2.5000)  [native_call_select_copy.int_out]\n"
+                              "2          [tensor(2.5000), tensor(-1.)]                    [DELEGATE_CALL]\n"
+                              "3                              tensor(3)            [native_call_clamp.out]\n"
+                              "4  tensor([[1., 2.],\\n        [3., 4.]])                    [DELEGATE_CALL]\n"
+                              "\n"
+                              "             runtime_intermediate_output                    gap\n"
+                              "0    tensor([ 0.1250, -2.5000,  3.5000])  [0.08333333333333333]\n"
+                              "1                             tensor(2.)                 [0.25]\n"
+                              "2          [tensor(2.5000), tensor(-1.)]                  [0.0]\n"
+                              "3                              tensor(3)                  [0.0]\n"
+                              "4  tensor([[1., 2.],\\n        [3., 5.]])                 [0.25]\n";
+
+// tabulate(df, headers="keys", tablefmt="fancy_grid", showindex=False): a multi-line cell
+// continues on the next line of its row.
+const char* const kMlpFancyGrid
+    = R"tbl(╒═══════╤════════════════════════════════════════════╤═════════════════════════════════════╤═════════════════════════════════════╤═════════════════════════════════════╤═══════════════════════╕
+│   idx │ aot_ops                                    │ aot_intermediate_output             │ runtime_ops                         │ runtime_intermediate_output         │ gap                   │
+╞═══════╪════════════════════════════════════════════╪═════════════════════════════════════╪═════════════════════════════════════╪═════════════════════════════════════╪═══════════════════════╡
+│     0 │ ['aten_select_copy_int']                   │ tensor([ 0.1250, -2.5000,  3.0000]) │ ['native_call_select_copy.int_out'] │ tensor([ 0.1250, -2.5000,  3.5000]) │ [0.08333333333333333] │
+├───────┼────────────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼───────────────────────┤
+│     1 │ ['aten_select_copy_int_1']                 │ tensor(2.5000)                      │ ['native_call_select_copy.int_out'] │ tensor(2.)                          │ [0.25]                │
+├───────┼────────────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼───────────────────────┤
+│     2 │ ['aten_mul_tensor', 'aten_mul_tensor_1']   │ [tensor(2.5000), tensor(-1.)]       │ ['DELEGATE_CALL']                   │ [tensor(2.5000), tensor(-1.)]       │ [0.0]                 │
+├───────┼────────────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼───────────────────────┤
+│     3 │ ['aten_clamp_default']                     │ tensor(3)                           │ ['native_call_clamp.out']           │ tensor(3)                           │ [0.0]                 │
+├───────┼────────────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼─────────────────────────────────────┼───────────────────────┤
+│     4 │ ['aten_add_tensor', 'aten_linear_default'] │ tensor([[1., 2.],                   │ ['DELEGATE_CALL']                   │ tensor([[1., 2.],                   │ [0.25]                │
+│       │                                            │         [3., 4.]])                  │                                     │         [3., 5.]])                  │                       │
+╘═══════╧════════════════════════════════════════════╧═════════════════════════════════════╧═════════════════════════════════════╧═════════════════════════════════════╧═══════════════════════╛
+)tbl";
+
+// tablefmt="github" (no multi-line support: the tensor's line break is left raw).
+const char* const kMlpGithub
+    = R"tbl(|   idx | aot_ops                                    | aot_intermediate_output              | runtime_ops                         | runtime_intermediate_output          | gap                   |
+|-------|--------------------------------------------|--------------------------------------|-------------------------------------|--------------------------------------|-----------------------|
+|     0 | ['aten_select_copy_int']                   | tensor([ 0.1250, -2.5000,  3.0000])  | ['native_call_select_copy.int_out'] | tensor([ 0.1250, -2.5000,  3.5000])  | [0.08333333333333333] |
+|     1 | ['aten_select_copy_int_1']                 | tensor(2.5000)                       | ['native_call_select_copy.int_out'] | tensor(2.)                           | [0.25]                |
+|     2 | ['aten_mul_tensor', 'aten_mul_tensor_1']   | [tensor(2.5000), tensor(-1.)]        | ['DELEGATE_CALL']                   | [tensor(2.5000), tensor(-1.)]        | [0.0]                 |
+|     3 | ['aten_clamp_default']                     | tensor(3)                            | ['native_call_clamp.out']           | tensor(3)                            | [0.0]                 |
+|     4 | ['aten_add_tensor', 'aten_linear_default'] | tensor([[1., 2.],
+        [3., 4.]]) | ['DELEGATE_CALL']                   | tensor([[1., 2.],
+        [3., 5.]]) | [0.25]                |
+)tbl";
+
+// tablefmt="plain": left-aligned text, right-aligned numbers, no borders.
+const char* const kMlpPlain
+    = R"tbl(  idx  aot_ops                                     aot_intermediate_output              runtime_ops                          runtime_intermediate_output          gap
+    0  ['aten_select_copy_int']                    tensor([ 0.1250, -2.5000,  3.0000])  ['native_call_select_copy.int_out']  tensor([ 0.1250, -2.5000,  3.5000])  [0.08333333333333333]
+    1  ['aten_select_copy_int_1']                  tensor(2.5000)                       ['native_call_select_copy.int_out']  tensor(2.)                           [0.25]
+    2  ['aten_mul_tensor', 'aten_mul_tensor_1']    [tensor(2.5000), tensor(-1.)]        ['DELEGATE_CALL']                    [tensor(2.5000), tensor(-1.)]        [0.0]
+    3  ['aten_clamp_default']                      tensor(3)                            ['native_call_clamp.out']            tensor(3)                            [0.0]
+    4  ['aten_add_tensor', 'aten_linear_default']  tensor([[1., 2.],                    ['DELEGATE_CALL']                    tensor([[1., 2.],                    [0.25]
+                                                           [3., 4.]])                                                                [3., 5.]])
+)tbl";
+
+// tablefmt="grid".
+const char* const kMlpGrid
+    = R"tbl(+-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|   idx | aot_ops                                    | aot_intermediate_output             | runtime_ops                         | runtime_intermediate_output         | gap                   |
++=======+============================================+=====================================+=====================================+=====================================+=======================+
+|     0 | ['aten_select_copy_int']                   | tensor([ 0.1250, -2.5000,  3.0000]) | ['native_call_select_copy.int_out'] | tensor([ 0.1250, -2.5000,  3.5000]) | [0.08333333333333333] |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|     1 | ['aten_select_copy_int_1']                 | tensor(2.5000)                      | ['native_call_select_copy.int_out'] | tensor(2.)                          | [0.25]                |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|     2 | ['aten_mul_tensor', 'aten_mul_tensor_1']   | [tensor(2.5000), tensor(-1.)]       | ['DELEGATE_CALL']                   | [tensor(2.5000), tensor(-1.)]       | [0.0]                 |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|     3 | ['aten_clamp_default']                     | tensor(3)                           | ['native_call_clamp.out']           | tensor(3)                           | [0.0]                 |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|     4 | ['aten_add_tensor', 'aten_linear_default'] | tensor([[1., 2.],                   | ['DELEGATE_CALL']                   | tensor([[1., 2.],                   | [0.25]                |
+|       |                                            |         [3., 4.]])                  |                                     |         [3., 5.]])                  |                       |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+)tbl";
+
+// tablefmt="psql".
+const char* const kMlpPsql
+    = R"tbl(+-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+|   idx | aot_ops                                    | aot_intermediate_output             | runtime_ops                         | runtime_intermediate_output         | gap                   |
+|-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------|
+|     0 | ['aten_select_copy_int']                   | tensor([ 0.1250, -2.5000,  3.0000]) | ['native_call_select_copy.int_out'] | tensor([ 0.1250, -2.5000,  3.5000]) | [0.08333333333333333] |
+|     1 | ['aten_select_copy_int_1']                 | tensor(2.5000)                      | ['native_call_select_copy.int_out'] | tensor(2.)                          | [0.25]                |
+|     2 | ['aten_mul_tensor', 'aten_mul_tensor_1']   | [tensor(2.5000), tensor(-1.)]       | ['DELEGATE_CALL']                   | [tensor(2.5000), tensor(-1.)]       | [0.0]                 |
+|     3 | ['aten_clamp_default']                     | tensor(3)                           | ['native_call_clamp.out']           | tensor(3)                           | [0.0]                 |
+|     4 | ['aten_add_tensor', 'aten_linear_default'] | tensor([[1., 2.],                   | ['DELEGATE_CALL']                   | tensor([[1., 2.],                   | [0.25]                |
+|       |                                            |         [3., 4.]])                  |                                     |         [3., 5.]])                  |                       |
++-------+--------------------------------------------+-------------------------------------+-------------------------------------+-------------------------------------+-----------------------+
+)tbl";
+
+// tablefmt="pipe" (what df.to_markdown() writes).
+const char* const kMlpPipe
+    = R"tbl(|   idx | aot_ops                                    | aot_intermediate_output             | runtime_ops                         | runtime_intermediate_output         | gap                   |
+|------:|:-------------------------------------------|:------------------------------------|:------------------------------------|:------------------------------------|:----------------------|
+|     0 | ['aten_select_copy_int']                   | tensor([ 0.1250, -2.5000,  3.0000]) | ['native_call_select_copy.int_out'] | tensor([ 0.1250, -2.5000,  3.5000]) | [0.08333333333333333] |
+|     1 | ['aten_select_copy_int_1']                 | tensor(2.5000)                      | ['native_call_select_copy.int_out'] | tensor(2.)                          | [0.25]                |
+|     2 | ['aten_mul_tensor', 'aten_mul_tensor_1']   | [tensor(2.5000), tensor(-1.)]       | ['DELEGATE_CALL']                   | [tensor(2.5000), tensor(-1.)]       | [0.0]                 |
+|     3 | ['aten_clamp_default']                     | tensor(3)                           | ['native_call_clamp.out']           | tensor(3)                           | [0.0]                 |
+|     4 | ['aten_add_tensor', 'aten_linear_default'] | tensor([[1., 2.],                   | ['DELEGATE_CALL']                   | tensor([[1., 2.],                   | [0.25]                |
+|       |                                            |         [3., 4.]])                  |                                     |         [3., 5.]])                  |                       |
+)tbl";
+
+// tablefmt="simple".
+const char* const kMlpSimple
+    = R"tbl(  idx  aot_ops                                     aot_intermediate_output              runtime_ops                          runtime_intermediate_output          gap
+-----  ------------------------------------------  -----------------------------------  -----------------------------------  -----------------------------------  ---------------------
+    0  ['aten_select_copy_int']                    tensor([ 0.1250, -2.5000,  3.0000])  ['native_call_select_copy.int_out']  tensor([ 0.1250, -2.5000,  3.5000])  [0.08333333333333333]
+    1  ['aten_select_copy_int_1']                  tensor(2.5000)                       ['native_call_select_copy.int_out']  tensor(2.)                           [0.25]
+    2  ['aten_mul_tensor', 'aten_mul_tensor_1']    [tensor(2.5000), tensor(-1.)]        ['DELEGATE_CALL']                    [tensor(2.5000), tensor(-1.)]        [0.0]
+    3  ['aten_clamp_default']                      tensor(3)                            ['native_call_clamp.out']            tensor(3)                            [0.0]
+    4  ['aten_add_tensor', 'aten_linear_default']  tensor([[1., 2.],                    ['DELEGATE_CALL']                    tensor([[1., 2.],                    [0.25]
+                                                           [3., 4.]])                                                                [3., 5.]])
+)tbl";
+
+// A newer Inspector's table (stacktraces) indexed by idx, `print(df)` in an 80-column notebook:
+// the index named on a line of its own in each block, stack traces cut at display.max_colwidth.
+const char* const kMlpNamedIndexStacktraces
+    = "                                    aot_ops  \\\n"
+      "idx\n"
+      "0                    [aten_select_copy_int]\n"
+      "1                  [aten_select_copy_int_1]\n"
+      "2      [aten_mul_tensor, aten_mul_tensor_1]\n"
+      "3                      [aten_clamp_default]\n"
+      "4    [aten_add_tensor, aten_linear_default]\n"
+      "\n"
+      "                   aot_intermediate_output                        runtime_ops  \\\n"
+      "idx\n"
+      "0      tensor([ 0.1250, -2.5000,  3.0000])  [native_call_select_copy.int_out]\n"
+      "1                           tensor(2.5000)  [native_call_select_copy.int_out]\n"
+      "2            [tensor(2.5000), tensor(-1.)]                    [DELEGATE_CALL]\n"
+      "3                                tensor(3)            [native_call_clamp.out]\n"
+      "4    tensor([[1., 2.],\\n        [3., 4.]])                    [DELEGATE_CALL]\n"
+      "\n"
+      "               runtime_intermediate_output                    gap  \\\n"
+      "idx\n"
+      "0      tensor([ 0.1250, -2.5000,  3.5000])  [0.08333333333333333]\n"
+      "1                               tensor(2.)                 [0.25]\n"
+      "2            [tensor(2.5000), tensor(-1.)]                  [0.0]\n"
+      "3                                tensor(3)                  [0.0]\n"
+      "4    tensor([[1., 2.],\\n        [3., 5.]])                 [0.25]\n"
+      "\n"
+      "                                           stacktraces\n"
+      "idx\n"
+      "0    {'aten_select_copy_int': 'File \"mlp.py\", line ...\n"
+      "1                                                 None\n"
+      "2                                                 None\n"
+      "3                                                   {}\n"
+      "4    {'aten_linear_default': 'File \"mlp.py\", line 1...\n";
+
+// display.max_rows = 4: pandas prints a row of "..." for the rows it leaves out.
+const char* const kMlpMaxRows
+    = "    idx                                 aot_ops                aot_intermediate_output  \\\n"
+      "0     0                  [aten_select_copy_int]    tensor([ 0.1250, -2.5000,  3.0000])\n"
+      "1     1                [aten_select_copy_int_1]                         tensor(2.5000)\n"
+      "..  ...                                     ...                                    ...\n"
+      "3     3                    [aten_clamp_default]                              tensor(3)\n"
+      "4     4  [aten_add_tensor, aten_linear_default]  tensor([[1., 2.],\\n        [3., 4.]])\n"
+      "\n"
+      "                          runtime_ops            runtime_intermediate_output  \\\n"
+      "0   [native_call_select_copy.int_out]    tensor([ 0.1250, -2.5000,  3.5000])\n"
+      "1   [native_call_select_copy.int_out]                             tensor(2.)\n"
+      "..                                ...                                    ...\n"
+      "3             [native_call_clamp.out]                              tensor(3)\n"
+      "4                     [DELEGATE_CALL]  tensor([[1., 2.],\\n        [3., 5.]])\n"
+      "\n"
+      "                      gap\n"
+      "0   [0.08333333333333333]\n"
+      "1                  [0.25]\n"
+      "..                    ...\n"
+      "3                   [0.0]\n"
+      "4                  [0.25]\n"
+      "\n"
+      "[5 rows x 6 columns]\n";
+
+// display.max_columns = 4: a column of "..." for the columns left out.
+const char* const kMlpMaxColumns
+    = "   idx                                 aot_ops  ...            runtime_intermediate_output  \\\n"
+      "0    0                  [aten_select_copy_int]  ...    tensor([ 0.1250, -2.5000,  3.5000])\n"
+      "1    1                [aten_select_copy_int_1]  ...                             tensor(2.)\n"
+      "2    2    [aten_mul_tensor, aten_mul_tensor_1]  ...          [tensor(2.5000), tensor(-1.)]\n"
+      "3    3                    [aten_clamp_default]  ...                              tensor(3)\n"
+      "4    4  [aten_add_tensor, aten_linear_default]  ...  tensor([[1., 2.],\\n        [3., 5.]])\n"
+      "\n"
+      "                     gap\n"
+      "0  [0.08333333333333333]\n"
+      "1                 [0.25]\n"
+      "2                  [0.0]\n"
+      "3                  [0.0]\n"
+      "4                 [0.25]\n"
+      "\n"
+      "[5 rows x 6 columns]\n";
+
+// display.max_colwidth = 24: long cells cut with "...".
+const char* const kMlpMaxColwidth
+    = R"tbl(   idx                  aot_ops  aot_intermediate_output              runtime_ops runtime_intermediate_output                    gap
+0    0   [aten_select_copy_int]  tensor([ 0.1250, -2....  [native_call_select_...  tensor([ 0.1250, -2....     [0.08333333333333333]
+1    1  [aten_select_copy_in...           tensor(2.5000)  [native_call_select_...               tensor(2.)                    [0.25]
+2    2  [aten_mul_tensor, at...  [tensor(2.5000), ten...          [DELEGATE_CALL]  [tensor(2.5000), ten...                     [0.0]
+3    3     [aten_clamp_default]                tensor(3)  [native_call_clamp.out]                tensor(3)                     [0.0]
+4    4  [aten_add_tensor, at...  tensor([[1., 2.],\n ...          [DELEGATE_CALL]  tensor([[1., 2.],\n ...                    [0.25]
+)tbl";
+
+// The table as people post it in issues (pytorch/executorch#16316): a Markdown table with the
+// columns idx, aot_ops, aot_intermediate_output, runtime_ops, runtime_intermediate_output, gap,
+// no debug handles, op names without quotes, tensors shortened by hand with "…" and the gap a
+// bare number.
+const char* const kIssueMarkdown
+    = R"tbl(| idx | aot_ops                              | aot_intermediate_output                | runtime_ops                       | runtime_intermediate_output            | gap                    |
+|-----|--------------------------------------|----------------------------------------|-----------------------------------|----------------------------------------|------------------------|
+| 0   | [aten_select_copy_int]               | [tensor(0.1250, -2.5000, 3.0000, …)]   | [native_call_select_copy.int_out] | [tensor(0.1250, -2.5000, 3.5000, …)]   | 0.08333333333333333    |
+| 1   | [aten_mul_tensor, aten_mul_tensor_1] | [[tensor(2.5000), tensor(-1.), …]]     | [DELEGATE_CALL]                   | [[tensor(2.5000), tensor(-1.), …]]     | 3.2825094945114346e-15 |
+| 2   | [aten_clamp_default]                 | tensor(3)                              | [native_call_clamp.out]           | tensor(3)                              | 0.0                    |
+)tbl";
+
+// A stack trace of two lines in the dict a newer Inspector keeps per row: to_csv and tabulate
+// write it as repr() does ("\n" escaped); pandas' to_string prints the dict's string raw, its
+// second line starting at the left edge.
+const char* const kStackCsv = R"tbl(,runtime_ops,gap,stacktraces
+0,['DELEGATE_CALL'],[0.5],"{'aten_linear_default': 'File ""mlp.py"", line 14, in forward\n    return self.fc(x)'}"
+1,['native_call_clamp.out'],[0.0],
+)tbl";
+
+const char* const kStackToString
+    = R"tbl(               runtime_ops    gap                                                                          stacktraces
+0          [DELEGATE_CALL]  [0.5]  {'aten_linear_default': 'File "mlp.py", line 14, in forward
+    return self.fc(x)'}
+1  [native_call_clamp.out]  [0.0]                                                                                 None
+)tbl";
+
+const char* const kStackFancyGrid
+    = R"tbl(╒════╤═══════════════════════════╤═══════╤══════════════════════════════════════════════════════════════════════════════════════╕
+│    │ runtime_ops               │ gap   │ stacktraces                                                                          │
+╞════╪═══════════════════════════╪═══════╪══════════════════════════════════════════════════════════════════════════════════════╡
+│  0 │ ['DELEGATE_CALL']         │ [0.5] │ {'aten_linear_default': 'File "mlp.py", line 14, in forward\n    return self.fc(x)'} │
+├────┼───────────────────────────┼───────┼──────────────────────────────────────────────────────────────────────────────────────┤
+│  1 │ ['native_call_clamp.out'] │ [0.0] │                                                                                      │
+╘════╧═══════════════════════════╧═══════╧══════════════════════════════════════════════════════════════════════════════════════╛
+)tbl";
+
+/// The first difference between two imported rows ("" when they hold the same).
+std::string rowDifference(const InspectorRow& a, const InspectorRow& b)
+{
+    const auto sameTensors = [](const std::vector<PrintedTensor>& x, const std::vector<PrintedTensor>& y) {
+        if (x.size() != y.size())
+            return false;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (x[i].values != y[i].values || x[i].shape != y[i].shape || x[i].complete != y[i].complete)
+                return false;
+        return true;
+    };
+    if (a.aotDebugHandle != b.aotDebugHandle)
+        return "aot_debug_handle";
+    if (a.aotOps != b.aotOps)
+        return "aot_ops";
+    if (!sameTensors(a.aotOutput, b.aotOutput))
+        return "aot_intermediate_output";
+    if (a.runtimeOps != b.runtimeOps)
+        return "runtime_ops";
+    if (a.runtimeDebugHandle != b.runtimeDebugHandle)
+        return "runtime_debug_handle";
+    if (!sameTensors(a.runtimeOutput, b.runtimeOutput))
+        return "runtime_intermediate_output";
+    if (a.gap != b.gap)
+        return "gap";
+    if (a.stackTraces != b.stackTraces)
+        return "stacktraces";
+    return {};
+}
 
 } // namespace
 
@@ -592,15 +903,22 @@ private slots:
 
     void inspectorTablesStream()
     {
-        // Rows reach the sink one by one, in the file's order, for CSV and streamed JSON orients.
+        // Rows reach the sink one by one, in the file's order, for CSV, streamed JSON orients and
+        // printed tables (pandas' to_string, a Markdown table).
         std::string csv = "aot_debug_handle,gap\n";
         std::string records = "[";
+        std::string printed = "      aot_debug_handle  gap\n";
+        std::string github = "| aot_debug_handle | gap |\n|---|---|\n";
         for (int i = 0; i < 1000; ++i) {
             csv += "\"(" + std::to_string(i) + ",)\",[" + std::to_string(i) + "]\n";
             records += std::string(i ? "," : "") + "{\"aot_debug_handle\":[" + std::to_string(i) + "],\"gap\":[0]}";
+            const std::string handle = "(" + std::to_string(i) + ",)";
+            printed += std::to_string(i) + std::string(22 - std::to_string(i).size() - handle.size(), ' ') + handle
+                + "  [0]\n";
+            github += "| " + handle + " | [0] |\n";
         }
         records += "]";
-        for (const std::string& text : { csv, records }) {
+        for (const std::string& text : { csv, records, printed, github }) {
             std::vector<std::int64_t> seen;
             auto warnings = readInspectorRows(text, "big", [&](InspectorRow&& row) {
                 seen.push_back(row.aotDebugHandle.empty() ? -1 : row.aotDebugHandle.front().value);
@@ -610,6 +928,316 @@ private slots:
             QCOMPARE(seen[0], std::int64_t(0));
             QCOMPARE(seen[999], std::int64_t(999));
         }
+    }
+
+    void inspectorPrintedTables_data()
+    {
+        QTest::addColumn<std::string>("text");
+        QTest::addRow("csv") << std::string(kMlpCsv);
+        QTest::addRow("pandas to_string") << std::string(kMlpToString);
+        QTest::addRow("pandas to_string index=False") << std::string(kMlpToStringNoIndex);
+        QTest::addRow("pandas print wrapped") << std::string(kMlpPrint);
+        QTest::addRow("tabulate fancy_grid") << std::string(kMlpFancyGrid);
+        QTest::addRow("tabulate github") << std::string(kMlpGithub);
+        QTest::addRow("tabulate plain") << std::string(kMlpPlain);
+        QTest::addRow("tabulate grid") << std::string(kMlpGrid);
+        QTest::addRow("tabulate psql") << std::string(kMlpPsql);
+        QTest::addRow("tabulate pipe") << std::string(kMlpPipe);
+        QTest::addRow("tabulate simple") << std::string(kMlpSimple);
+        // Pasted from Windows, with CRLF line ends.
+        std::string crlf;
+        for (const char c : std::string_view(kMlpFancyGrid))
+            crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        QTest::addRow("fancy_grid CRLF") << crlf;
+    }
+
+    void inspectorPrintedTables()
+    {
+        // One table for stress_mlp.pte, without debug handles (as in executorch#16316), printed
+        // the ways people paste it: every print reads into the rows its CSV gives.
+        QFETCH(std::string, text);
+        auto csv = parseInspectorTable(kMlpCsv, "gap.csv");
+        QVERIFY(csv.ok());
+        auto rows = parseInspectorTable(text, "gap.txt");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QVERIFY(rows->warnings.empty());
+        QCOMPARE(rows->rows.size(), std::size_t(5));
+        for (std::size_t r = 0; r < rows->rows.size(); ++r) {
+            const std::string difference = rowDifference(rows->rows[r], csv->rows[r]);
+            QVERIFY2(difference.empty(), ("row " + std::to_string(r) + ": " + difference).c_str());
+        }
+        // What the rows hold, read by hand from the table.
+        const InspectorRow& first = rows->rows[0];
+        QCOMPARE(first.aotOps, std::vector<std::string> { "aten_select_copy_int" });
+        QCOMPARE(first.runtimeOps, std::vector<std::string> { "native_call_select_copy.int_out" });
+        QCOMPARE(first.aotOutput.size(), std::size_t(1));
+        QCOMPARE(first.aotOutput[0].values, (std::vector<double> { 0.125, -2.5, 3.0 }));
+        QCOMPARE(first.runtimeOutput[0].values, (std::vector<double> { 0.125, -2.5, 3.5 }));
+        QCOMPARE(first.gap, std::vector<double> { 0.08333333333333333 });
+        QVERIFY(first.aotDebugHandle.empty() && first.runtimeDebugHandle.empty());
+        QCOMPARE(rows->rows[2].aotOps, (std::vector<std::string> { "aten_mul_tensor", "aten_mul_tensor_1" }));
+        QCOMPARE(rows->rows[2].runtimeOutput.size(), std::size_t(2));
+        const InspectorRow& last = rows->rows[4];
+        QCOMPARE(last.aotOutput[0].shape, (std::vector<std::int64_t> { 2, 2 }));
+        QCOMPARE(last.aotOutput[0].values, (std::vector<double> { 1, 2, 3, 4 }));
+        QCOMPARE(last.runtimeOutput[0].values, (std::vector<double> { 1, 2, 3, 5 }));
+        QCOMPARE(last.gap, std::vector<double> { 0.25 });
+        // No handles: placed by runtime op order. select_copy runs at instructions 2 and 3,
+        // the delegates at 6 and 13, clamp at 9 (inspectorOpOrder, sameRunHasNoGap).
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "gap.txt");
+        QVERIFY(report.warnings.empty());
+        QCOMPARE(report.rows.size(), std::size_t(5));
+        const int instructions[] = { 2, 3, 6, 9, 13 };
+        for (std::size_t r = 0; r < 5; ++r) {
+            QVERIFY(report.rows[r].matched);
+            QCOMPARE(report.rows[r].instruction, InstructionId(instructions[r]));
+            QVERIFY2(report.rows[r].metrics, report.rows[r].problem.c_str());
+        }
+        QCOMPARE(graphOf(document).node(report.rows[2].origin.top).kind, NodeKind::Delegate);
+        // [0.125, -2.5, 3] vs [0.125, -2.5, 3.5]: MSE 0.25 / 3, as the table's own gap says.
+        QVERIFY(std::abs(report.rows[0].metrics->mse - 0.25 / 3) < 1e-15);
+        QCOMPARE(report.rows[0].imported, std::vector<double> { 0.08333333333333333 });
+        QCOMPARE(report.rows[4].metrics->mse, 0.25);
+        QCOMPARE(report.rows[4].shape, (std::vector<std::int64_t> { 2, 2 }));
+        QCOMPARE(report.rows[2].metrics->mse, 0.0);
+    }
+
+    void inspectorIssueTable()
+    {
+        // executorch#16316's table: no handles, tensors shortened with "…", the gap a bare
+        // number. Rows are placed by runtime op order; the shortened tensors are summaries,
+        // never compared, and the table's gap is kept.
+        auto rows = parseInspectorTable(kIssueMarkdown, "issue.md");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QVERIFY(rows->warnings.empty());
+        QCOMPARE(rows->rows.size(), std::size_t(3));
+        QCOMPARE(rows->rows[1].aotOps, (std::vector<std::string> { "aten_mul_tensor", "aten_mul_tensor_1" }));
+        QCOMPARE(rows->rows[1].runtimeOps, std::vector<std::string> { "DELEGATE_CALL" });
+        QCOMPARE(rows->rows[1].gap, std::vector<double> { 3.2825094945114346e-15 });
+        QCOMPARE(rows->rows[1].aotOutput.size(), std::size_t(2));
+        QVERIFY(!rows->rows[0].aotOutput[0].complete);
+        QVERIFY(!rows->rows[1].runtimeOutput[1].complete);
+        QVERIFY(rows->rows[2].aotOutput[0].complete);
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "issue.md");
+        QVERIFY(report.warnings.empty());
+        QCOMPARE(report.rows[0].instruction, InstructionId(2));
+        QCOMPARE(report.rows[1].instruction, InstructionId(6));
+        QCOMPARE(report.rows[2].instruction, InstructionId(9));
+        QCOMPARE(report.rows[2].label, std::string("aten::clamp.out"));
+        for (std::size_t r = 0; r < 2; ++r) {
+            QVERIFY(!report.rows[r].metrics);
+            QVERIFY2(report.rows[r].problem.starts_with("the table printed a summarised tensor"),
+                report.rows[r].problem.c_str());
+        }
+        QCOMPARE(report.rows[1].imported, std::vector<double> { 3.2825094945114346e-15 });
+        QVERIFY(report.rows[2].metrics);
+        QCOMPARE(report.rows[2].metrics->mse, 0.0);
+        // The same table without its op columns can be placed by nothing: refused.
+        auto unplaceable = parseInspectorTable("| idx | gap |\n|-----|-----|\n| 0   | 0.5 |\n", "gap-only.md");
+        QVERIFY(!unplaceable.ok());
+        QVERIFY2(unplaceable.error().reason.find("not a calculate_numeric_gap table") != std::string::npos,
+            unplaceable.error().reason.c_str());
+    }
+
+    void inspectorPandasSummaries()
+    {
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        // A named index (its own line in each block), four blocks, two stack traces cut short.
+        auto named = parseInspectorTable(kMlpNamedIndexStacktraces, "named.txt");
+        QVERIFY2(named.ok(), named.ok() ? "" : named.error().message().c_str());
+        QCOMPARE(named->rows.size(), std::size_t(5));
+        QCOMPARE(named->rows[0].stackTraces, std::string("{'aten_select_copy_int': 'File \"mlp.py\", line ..."));
+        QCOMPARE(named->rows[1].stackTraces, std::string()); // None
+        QCOMPARE(named->rows[3].stackTraces, std::string("{}"));
+        QCOMPARE(named->rows[4].runtimeOutput[0].values, (std::vector<double> { 1, 2, 3, 5 }));
+        QCOMPARE(named->warnings.size(), std::size_t(1));
+        QCOMPARE(named->warnings[0].message,
+            std::string("named.txt: 2 cell(s) end in '...', cut short by pandas (display.max_colwidth): tensors in "
+                        "them are not compared"));
+        auto csv = parseInspectorTable(kMlpCsv, "gap.csv");
+        for (std::size_t r = 0; r < 5; ++r) {
+            InspectorRow row = named->rows[r];
+            row.stackTraces.clear();
+            QVERIFY2(rowDifference(row, csv->rows[r]).empty(), std::to_string(r).c_str());
+        }
+        // display.max_rows: the row of "..." is skipped with a warning; the others are read.
+        auto rows = parseInspectorTable(kMlpMaxRows, "rows.txt");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QCOMPARE(rows->rows.size(), std::size_t(4));
+        QCOMPARE(rows->rows[2].aotOps, std::vector<std::string> { "aten_clamp_default" });
+        QCOMPARE(rows->warnings.size(), std::size_t(1));
+        QCOMPARE(rows->warnings[0].message,
+            std::string("rows.txt: line 4: pandas left out rows where it printed '...' (display.max_rows); only the "
+                        "rows shown are read"));
+        // display.max_columns: a column named "..." stands for those left out, with a warning;
+        // without runtime_ops no row can be placed, which the report says.
+        auto columns = parseInspectorTable(kMlpMaxColumns, "columns.txt");
+        QVERIFY2(columns.ok(), columns.ok() ? "" : columns.error().message().c_str());
+        QCOMPARE(columns->rows.size(), std::size_t(5));
+        QCOMPARE(columns->rows[4].gap, std::vector<double> { 0.25 });
+        QCOMPARE(columns->rows[4].runtimeOutput[0].values, (std::vector<double> { 1, 2, 3, 5 }));
+        QVERIFY(columns->rows[4].runtimeOps.empty());
+        QVERIFY(anyWarning(columns->warnings, "pandas left out columns where it printed '...'"));
+        const GapReport unplaced
+            = mapInspectorTable(*columns, EventMapper(graphOf(document)), GapMetric::Mse, "columns.txt");
+        QVERIFY(anyWarning(unplaced.warnings, "5 of 5 Inspector row(s) match no node"));
+        // The default 80 columns of a terminal hide the gap itself: refused, saying how to print.
+        auto noGap = parseInspectorTable(
+            "   idx  ...            runtime_intermediate_output\n0    0  ...    tensor([ 0.1250, -2.5000,  3.5000])\n",
+            "hidden.txt");
+        QVERIFY(!noGap.ok());
+        QCOMPARE(noGap.error().code, Error::Code::Corrupt);
+        QVERIFY2(noGap.error().reason.find("display.max_columns") != std::string::npos, noGap.error().reason.c_str());
+        // display.max_colwidth: cut tensors are summaries (the row stays, not compared), cut op
+        // names are dropped, whole cells are read.
+        auto cut = parseInspectorTable(kMlpMaxColwidth, "cut.txt");
+        QVERIFY2(cut.ok(), cut.ok() ? "" : cut.error().message().c_str());
+        QCOMPARE(cut->rows.size(), std::size_t(5));
+        QVERIFY(!cut->rows[0].aotOutput.at(0).complete);
+        QVERIFY(cut->rows[1].aotOutput.at(0).complete);
+        QCOMPARE(cut->rows[1].aotOutput[0].values, std::vector<double> { 2.5 });
+        QVERIFY(cut->rows[0].runtimeOps.empty()); // "[native_call_select_..."
+        QCOMPARE(cut->rows[3].runtimeOps, std::vector<std::string> { "native_call_clamp.out" });
+        QCOMPARE(cut->rows[0].gap, std::vector<double> { 0.08333333333333333 });
+        QVERIFY(anyWarning(cut->warnings, "cell(s) end in '...', cut short by pandas"));
+        const GapReport summarised = mapInspectorTable(*cut, EventMapper(graphOf(document)), GapMetric::Mse, "cut.txt");
+        QCOMPARE(summarised.rows[4].instruction, InstructionId(13)); // the second DELEGATE_CALL
+        QVERIFY(!summarised.rows[4].metrics);
+        QVERIFY(summarised.rows[4].problem.starts_with("the table printed a summarised tensor"));
+        QCOMPARE(summarised.rows[3].metrics->mse, 0.0);
+        // A gap list cut in a number keeps the numbers before it; a cut op list its whole names.
+        auto gaps = parseInspectorTable("     runtime_ops            gap\n"
+                                        "0  [DELEGATE_...  [0.25, 0.0...\n"
+                                        "1  [a, b, na...  [0.5, 0.25...\n",
+            "gaps.txt");
+        QVERIFY2(gaps.ok(), gaps.ok() ? "" : gaps.error().message().c_str());
+        QCOMPARE(gaps->rows[0].gap, std::vector<double> { 0.25 });
+        QVERIFY(gaps->rows[0].runtimeOps.empty());
+        QCOMPARE(gaps->rows[1].gap, std::vector<double> { 0.5 });
+        QCOMPARE(gaps->rows[1].runtimeOps, (std::vector<std::string> { "a", "b" }));
+    }
+
+    void inspectorStackTraces_data()
+    {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<std::string>("trace");
+        const std::string escaped
+            = "{'aten_linear_default': 'File \"mlp.py\", line 14, in forward\\n    return self.fc(x)'}";
+        QTest::addRow("csv") << std::string(kStackCsv) << escaped;
+        QTest::addRow("fancy_grid") << std::string(kStackFancyGrid) << escaped;
+        QTest::addRow("to_string") << std::string(kStackToString)
+                                   << std::string("{'aten_linear_default': 'File \"mlp.py\", line 14, in forward\n"
+                                                  "    return self.fc(x)'}");
+        // stack_traces, a trace of several lines in a quoted CSV field, and a JSON object cell.
+        QTest::addRow("stack_traces csv")
+            << std::string("runtime_ops,gap,stack_traces\n['DELEGATE_CALL'],[0.5],\"{'aten_linear_default': 'File "
+                           "\"\"mlp.py\"\", line 14, in forward\n    return self.fc(x)'}\"\n"
+                           "['native_call_clamp.out'],[0.0],\n")
+            << std::string("{'aten_linear_default': 'File \"mlp.py\", line 14, in forward\n    return self.fc(x)'}");
+        // (No raw strings here: moc misreads a backslash in one.)
+        QTest::addRow("json") << std::string("[{\"runtime_ops\":[\"DELEGATE_CALL\"],\"gap\":[0.5],\"stacktraces\":"
+                                             "{\"aten_linear_default\":\"File \\\"mlp.py\\\", line 14\"}},"
+                                             "{\"runtime_ops\":[\"native_call_clamp.out\"],\"gap\":[0.0],"
+                                             "\"stacktraces\":null}]")
+                              << std::string("{\"aten_linear_default\":\"File \\\"mlp.py\\\", line 14\"}");
+    }
+
+    void inspectorStackTraces()
+    {
+        // The stacktraces column (stack_traces too) is kept as printed, its commas, quotes,
+        // braces and line breaks breaking nothing around it; None / empty / null is no trace.
+        QFETCH(std::string, text);
+        QFETCH(std::string, trace);
+        auto rows = parseInspectorTable(text, "traces");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        QVERIFY(rows->warnings.empty());
+        QCOMPARE(rows->rows.size(), std::size_t(2));
+        QCOMPARE(rows->rows[0].stackTraces, trace);
+        QCOMPARE(rows->rows[0].runtimeOps, std::vector<std::string> { "DELEGATE_CALL" });
+        QCOMPARE(rows->rows[0].gap, std::vector<double> { 0.5 });
+        QCOMPARE(rows->rows[1].stackTraces, std::string());
+        QCOMPARE(rows->rows[1].runtimeOps, std::vector<std::string> { "native_call_clamp.out" });
+        QCOMPARE(rows->rows[1].gap, std::vector<double> { 0.0 });
+        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "traces");
+        QCOMPARE(report.rows[0].instruction, InstructionId(6));
+        QCOMPARE(report.rows[1].instruction, InstructionId(9));
+    }
+
+    void inspectorBadPrintedTables_data()
+    {
+        QTest::addColumn<std::string>("text");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("misaligned") << std::string("runtime_ops  gap\n[native_call_add.out,native_call_mul.out][0.5]\n")
+                                    << QStringLiteral("line 2: the cells do not line up under the header's names");
+        QTest::addRow("cells past the header")
+            << std::string("| runtime_ops | gap |\n|---|---|\n| ['a'] | [0.1] | [0.2] |\n")
+            << QStringLiteral("line 3: a row of 3 cells under a header of 2");
+        QTest::addRow("prose in a bordered table")
+            << std::string("| runtime_ops | gap |\n|---|---|\n| ['a'] | [0.1] |\n\nas you can see\n")
+            << QStringLiteral("line 5: a line of the bordered table that neither starts with '|' nor is a rule");
+        QTest::addRow("wrapped without its last block")
+            << std::string("   runtime_ops  \\\n0        [a]   \n1        [b]   \n")
+            << QStringLiteral("line 3: the table ends after a block whose header line ends in '\\'");
+        QTest::addRow("blocks of different rows")
+            << std::string("   runtime_ops  \\\n0        [a]\n1        [b]\n\n     gap\n0  [0.1]\n")
+            << QStringLiteral("line 6: block 2 of the wrapped table has 1 rows, the first 2");
+        QTest::addRow("blocks of other rows")
+            << std::string("   runtime_ops  \\\n0        [a]\n1        [b]\n\n     gap\n0  [0.1]\n7  [0.2]\n")
+            << QStringLiteral("line 7: block 2 has row '7' where the first block has '1'");
+        QTest::addRow("text after the table")
+            << std::string("   runtime_ops    gap\n0        [a]  [0.1]\n\nthe gap is small\n")
+            << QStringLiteral("line 4: text after the table");
+    }
+
+    void inspectorBadPrintedTables()
+    {
+        // Malformed printed tables fail with the file, the line and its byte offset; nothing
+        // crashes or hangs.
+        QFETCH(std::string, text);
+        QFETCH(QString, reason);
+        auto rows = parseInspectorTable(text, "pasted.txt");
+        QVERIFY(!rows.ok());
+        QCOMPARE(rows.error().code, Error::Code::Corrupt);
+        QCOMPARE(rows.error().file, std::string("pasted.txt"));
+        QVERIFY2(QString::fromStdString(rows.error().reason).startsWith(reason), rows.error().reason.c_str());
+        QVERIFY(rows.error().offset);
+        QVERIFY(*rows.error().offset < text.size());
+    }
+
+    void inspectorHostilePrintedTables()
+    {
+        // A header of thousands of names, brackets never closed, a box-drawing byte cut in
+        // half: refused or read, quickly, never a crash.
+        std::string wide;
+        for (int i = 0; i < 2000; ++i)
+            wide += "c" + std::to_string(i) + " ";
+        auto tooWide = parseInspectorTable(wide + "gap\n", "wide.txt");
+        QVERIFY(!tooWide.ok());
+        QCOMPARE(tooWide.error().code, Error::Code::Limit);
+        QVERIFY(tooWide.error().reason.find("more than 1024 columns") != std::string::npos);
+        const std::string open = "runtime_ops" + std::string(100000, ' ') + "gap\n" + std::string(100000, '[')
+            + std::string(13, ' ') + "[0.5]\n";
+        auto unclosed = parseInspectorTable(open, "open.txt");
+        QVERIFY(unclosed.ok());
+        QCOMPARE(unclosed->rows.size(), std::size_t(1));
+        QCOMPARE(unclosed->rows[0].gap, std::vector<double> { 0.5 });
+        std::string halfBox = kStackFancyGrid;
+        halfBox.resize(halfBox.find("│  1") + 2); // "│" is three bytes
+        auto cutShort = parseInspectorTable(halfBox, "box.txt");
+        QVERIFY(cutShort.ok() || cutShort.error().code == Error::Code::Corrupt);
+        // Many lines of one multi-line cell join in linear time.
+        std::string tall = "| runtime_ops | gap |\n|---|---|\n| ['x'] | [0, |\n";
+        for (int i = 0; i < 100000; ++i)
+            tall += "|       | " + std::to_string(i) + ", |\n";
+        tall += "|       | 0] |\n";
+        auto joined = parseInspectorTable(tall, "tall.md");
+        QVERIFY2(joined.ok(), joined.ok() ? "" : joined.error().message().c_str());
+        QCOMPARE(joined->rows.size(), std::size_t(1));
+        QCOMPARE(joined->rows[0].gap.size(), std::size_t(100002));
+        QCOMPARE(joined->rows[0].gap[100000], 99999.0);
     }
 
     void inspectorBadTables_data()

@@ -174,7 +174,7 @@ void MainWindow::buildMenus()
         { QT_TR_NOOP("Runtime Trace (ETDump) of the Run…"), AttachKind::Run },
         { QT_TR_NOOP("Reference ETDump (compared with the run)…"), AttachKind::Reference },
         { QT_TR_NOOP("ETRecord…"), AttachKind::ETRecord },
-        { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV/TSV/JSON)…"), AttachKind::InspectorTable },
+        { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV, TSV, JSON or as printed)…"), AttachKind::InspectorTable },
     };
     for (const auto& [label, kind] : attachments) {
         const int k = static_cast<int>(kind);
@@ -273,7 +273,7 @@ void MainWindow::attachDialog(int kind)
 {
     static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"),
         QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
-        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json);;All files (*)") };
+        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json *.txt *.md);;All files (*)") };
     const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
     if (path.isEmpty())
         return;
