@@ -524,6 +524,11 @@ private slots:
         QCOMPARE(debugArtifactKind(QStringLiteral("run.etdp"), true), std::optional<AttachKind>(AttachKind::Reference));
         QCOMPARE(
             debugArtifactKind(QStringLiteral("gap.tsv"), false), std::optional<AttachKind>(AttachKind::InspectorTable));
+        QCOMPARE(debugArtifactKind(QStringLiteral("sample.etdump"), false), std::optional<AttachKind>(AttachKind::Run));
+        QCOMPARE(debugArtifactKind(QStringLiteral("gap-printed.md"), false),
+            std::optional<AttachKind>(AttachKind::InspectorTable));
+        QCOMPARE(debugArtifactKind(QStringLiteral("print_df.TXT"), false),
+            std::optional<AttachKind>(AttachKind::InspectorTable));
         QVERIFY(!debugArtifactKind(QStringLiteral("model.pte"), false));
         QVERIFY(!debugArtifactKind(QStringLiteral("weights.ptd"), false));
     }

@@ -139,12 +139,14 @@ std::optional<Error> attach(DebugSession& session, AttachKind kind, const QStrin
 std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
 {
     const QString name = QFileInfo(path).fileName().toLower();
-    if (name.endsWith(QLatin1String(".etdp")))
+    if (name.endsWith(QLatin1String(".etdp")) || name.endsWith(QLatin1String(".etdump")))
         return haveRun ? AttachKind::Reference : AttachKind::Run;
     if (name == QLatin1String("etrecord.bin") || name.endsWith(QLatin1String(".etrecord")))
         return AttachKind::ETRecord;
-    if (name.endsWith(QLatin1String(".csv")) || name.endsWith(QLatin1String(".tsv")))
-        return AttachKind::InspectorTable;
+    // Tables as the Inspector saved them, or as printed and pasted into a text or Markdown file.
+    for (const char* extension : { ".csv", ".tsv", ".txt", ".md" })
+        if (name.endsWith(QLatin1String(extension)))
+            return AttachKind::InspectorTable;
     return std::nullopt;
 }
 
