@@ -6,12 +6,15 @@
 #include "core/stats/operatortable.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
+#include "ui/models/elide.h"
 #include "ui/models/heatmapmodel.h"
 #include "ui/models/operatortablemodel.h"
 #include "ui/models/propertiesmodel.h"
 #include "ui/models/searchmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
+#include <QFontMetricsF>
 #include <QTest>
 
 using namespace etscope::core;
@@ -28,6 +31,33 @@ private:
     const Graph& graph() const { return *m_document->methods[0].graph; }
 
 private slots:
+    void namesElideWhereTheyDifferLeast()
+    {
+        // The walk-through's pair: the ends that tell them apart stay, the namespace gives way.
+        const QString quantize = QStringLiteral("quantized_decomposed::quantize_per_tensor.out");
+        const QString dequantize = QStringLiteral("quantized_decomposed::dequantize_per_tensor.out");
+        QCOMPARE(elideName(quantize, 40), QStringLiteral("quantized_decomp…quantize_per_tensor.out"));
+        QCOMPARE(elideName(dequantize, 40), QStringLiteral("quantized_deco…dequantize_per_tensor.out"));
+        QCOMPARE(elideName(dequantize, 26), QStringLiteral("…dequantize_per_tensor.out"));
+        QCOMPARE(elideName(quantize, 100), quantize);
+        QCOMPARE(elideName(QStringLiteral("a_very_long_name_without_any_namespace_at_all"), 21),
+            QStringLiteral("a_very_lon…ace_at_all"));
+        for (const int n : { 40, 30, 26, 20, 12, 5, 2, 1 }) {
+            QVERIFY(elideName(quantize, n).size() <= n);
+            QVERIFY2(elideName(quantize, n) != elideName(dequantize, n) || n < 5, qPrintable(QString::number(n)));
+        }
+        // To a width: the longest text that fits, never wider, and still different.
+        const QFontMetricsF metrics { QFont() };
+        for (const qreal width : { 400.0, 200.0, 150.0, 100.0, 60.0 }) {
+            const QString a = elideNameToWidth(quantize, metrics, width);
+            const QString b = elideNameToWidth(dequantize, metrics, width);
+            QVERIFY(metrics.horizontalAdvance(a) <= width);
+            QVERIFY(metrics.horizontalAdvance(b) <= width);
+            QVERIFY2(a != b, qPrintable(a));
+        }
+        QCOMPARE(elideNameToWidth(quantize, metrics, 1e4), quantize);
+    }
+
     void initTestCase()
     {
         ETSCOPE_REQUIRE_SAMPLES();

@@ -12,6 +12,7 @@
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/models/heatmapmodel.h"
+#include "ui/models/nodestyle.h"
 #include "ui/models/operatortablemodel.h"
 #include "ui/models/propertiesmodel.h"
 #include "ui/models/reporttablemodel.h"
@@ -616,6 +617,30 @@ private slots:
         QCOMPARE(shown.at("get_max_seq_len"), QStringLiteral("Int 128"));
         QVERIFY(shown.at("get_vocab_size").startsWith(QStringLiteral("Int ")));
         QVERIFY(!shown.at("kv_forward").startsWith(QStringLiteral("Int")));
+    }
+
+    void longNamesFitTheirBoxes()
+    {
+        // quantize_per_tensor and dequantize_per_tensor keep the part that tells them apart, and
+        // no title is wider than its box.
+        const auto document = load("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        QVERIFY(document);
+        const auto presentation = preparePresentation(document, GraphContext { 0, {} }, {});
+        const QFontMetricsF metrics(titleFont());
+        QStringList quantized;
+        for (std::size_t i = 0; i < presentation->titles.size(); ++i) {
+            const QString& title = presentation->titles[i];
+            QVERIFY(metrics.horizontalAdvance(title) <= presentation->request.nodes[i].width);
+            if (title.startsWith(QStringLiteral("quantized_")))
+                quantized << title;
+        }
+        QCOMPARE(quantized.size(), 3);
+        QCOMPARE(std::count_if(quantized.begin(), quantized.end(),
+                     [](const QString& t) { return t.endsWith(QStringLiteral("…dequantize_per_tensor.out")); }),
+            1);
+        QCOMPARE(std::count_if(quantized.begin(), quantized.end(),
+                     [](const QString& t) { return t.endsWith(QStringLiteral("…quantize_per_tensor.out")); }),
+            2);
     }
 
     void collapsedDelegateShowsItsWorstInnerNode()

@@ -2,6 +2,7 @@
 #include "ui/models/presentation.h"
 
 #include "core/util/text.h"
+#include "ui/models/elide.h"
 #include "ui/models/nodestyle.h"
 
 #include <QFontMetricsF>
@@ -19,7 +20,7 @@ constexpr double kPaddingX = 10;
 constexpr double kPaddingY = 6;
 constexpr double kMinWidth = 64;
 constexpr double kMaxWidth = 300;
-constexpr int kElideAt = 40;
+constexpr double kExpandButtonWidth = 22;
 /// Expanded delegates with more nodes than this are laid out on their own and placed as one box.
 constexpr std::size_t kSeparateClusterAbove = 200;
 /// In graphs of more boxes than a screen holds, constants with this many readers (a scale every
@@ -31,13 +32,6 @@ constexpr std::size_t kConstantPerReaderFromNodes = 250;
 QString nodeCount(std::size_t count)
 {
     return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
-}
-
-QString elideMiddle(const QString& text)
-{
-    if (text.size() <= kElideAt)
-        return text;
-    return text.left(kElideAt / 2 - 1) + QStringLiteral("…") + text.right(kElideAt / 2 - 1);
 }
 
 QString subtitleFor(
@@ -75,7 +69,7 @@ QString subtitleFor(
         for (const auto& [key, text] : node.attributes)
             if (key == "value") {
                 const std::size_t colon = text.find(": ");
-                return elideMiddle(QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2)));
+                return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
             }
         return QString();
     }
@@ -166,7 +160,7 @@ QString nodeTitle(const Node& node)
     QString label = QString::fromStdString(node.label);
     if (node.kind == NodeKind::Operator && label.startsWith(QLatin1String("aten::")))
         label = label.mid(6);
-    return elideMiddle(label);
+    return label;
 }
 
 QString contextTitle(const Document& document, const GraphContext& context)
@@ -412,8 +406,12 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
     const GraphAdjacency adjacency = graph.adjacency();
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
-        const QString title = nodeTitle(node);
-        const QString subtitle = subtitleFor(*presentation, adjacency, node, presentation->origins[i]);
+        const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
+        // The widest text a box holds; longer names shorten where they differ least.
+        const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
+        const QString title = elideNameToWidth(nodeTitle(node), titleMetrics, room);
+        const QString subtitle = elideNameToWidth(
+            subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics, room);
         presentation->titles.push_back(title);
         presentation->subtitles.push_back(subtitle);
         double width = titleMetrics.horizontalAdvance(title);
@@ -422,8 +420,8 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             width = std::max(width, subtitleMetrics.horizontalAdvance(subtitle));
             height += subtitleMetrics.height() + 2;
         }
-        if ((node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group)
-            width += 22; // the expand button
+        if (button)
+            width += kExpandButtonWidth;
         width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
         height += 2 * kPaddingY;
         presentation->request.nodes.push_back({ width, height, presentation->flat.clusterOf(node.id) });

@@ -103,6 +103,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Do
 std::shared_ptr<const core::Grouping> methodGrouping(const core::Document& document, int method);
 
 /// The box title of a node: operator names without the `aten::` namespace, backend ids, …
+/// (whole: boxes shorten it to their width with elideNameToWidth).
 QString nodeTitle(const core::Node& node);
 
 /// A short human text for a value's type and shape ("FLOAT [1, 3]").

@@ -2,9 +2,11 @@
 #include "ui/widgets/heatmappanel.h"
 
 #include "ui/graph/scenerenderer.h"
+#include "ui/models/elide.h"
 #include "ui/models/nodestyle.h"
 #include "ui/widgets/exports.h"
 
+#include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,8 +38,23 @@ public:
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
+        if (index.column() == 0) {
+            // Node names shorten where they differ least: quantize_per_tensor and
+            // dequantize_per_tensor stay told apart in a narrow column.
+            QStyleOptionViewItem name(option);
+            initStyleOption(&name, index);
+            const int margin = 2
+                    * (name.widget ? name.widget->style() : QApplication::style())
+                          ->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, name.widget)
+                + 2;
+            name.text = elideNameToWidth(name.text, QFontMetricsF(name.font), name.rect.width() - margin);
+            name.textElideMode = Qt::ElideNone;
+            (name.widget ? name.widget->style() : QApplication::style())
+                ->drawControl(QStyle::CE_ItemViewItem, &name, painter, name.widget);
+            return;
+        }
         const QVariant position = index.data(HeatmapModel::PositionRole);
-        if (index.column() == 0 || !position.isValid()) {
+        if (!position.isValid()) {
             QStyledItemDelegate::paint(painter, option, index);
             return;
         }
