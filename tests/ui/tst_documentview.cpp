@@ -776,6 +776,50 @@ private slots:
         QCOMPARE(shown.count(), 0);
     }
 
+    void selectionMeansTheSameNode()
+    {
+        // A node selected in kv_forward is not carried to prefill_forward, where its id names
+        // another node; an op type picked there is not carried either.
+        Fixture qnn("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(qnn.waitForLayout());
+        const NodeOrigin picked { qnn.view->presentation()->methodGraph().nodes[3].id, NodeId::none() };
+        qnn.view->selectNode(picked);
+        QVERIFY(qnn.view->selectedNode());
+        QVERIFY(qnn.relayout([&] { qnn.view->setMethod(1); }));
+        QCOMPARE(qnn.view->presentation()->method().name, std::string("prefill_forward"));
+        QVERIFY(!qnn.view->selectedNode());
+        QCOMPARE(qnn.view->scene()->highlightedCount(), 0);
+        // A new layout of the same graph keeps the selection (the same node).
+        Fixture mlp("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(mlp.waitForLayout());
+        const NodeOrigin kernel { mlp.view->presentation()->methodGraph().nodes[4].id, NodeId::none() };
+        mlp.view->selectNode(kernel);
+        QVERIFY(mlp.relayout([&] { mlp.view->expandAll(); }));
+        QVERIFY(mlp.view->selectedNode());
+        QCOMPARE(mlp.view->selectedNode()->top, kernel.top);
+    }
+
+    void opTypeMarksStayOutOfSearchesAndExports()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(f.view->exportImage(dir.filePath(QStringLiteral("plain.svg")), &error), qPrintable(error));
+        f.view->operatorPanel()->selectOpType(QStringLiteral("aten::clamp.out"));
+        QCOMPARE(f.view->scene()->highlightedCount(), 2);
+        // The picture is the graph, not the marks of the table row picked on screen.
+        QVERIFY2(f.view->exportImage(dir.filePath(QStringLiteral("marked.svg")), &error), qPrintable(error));
+        QFile plain(dir.filePath(QStringLiteral("plain.svg")));
+        QFile marked(dir.filePath(QStringLiteral("marked.svg")));
+        QVERIFY(plain.open(QIODevice::ReadOnly) && marked.open(QIODevice::ReadOnly));
+        QCOMPARE(marked.readAll(), plain.readAll());
+        // A search marks its own hits: the op type's marks and row go.
+        f.view->runSearch(QStringLiteral("select_copy"));
+        QCOMPARE(f.view->scene()->highlightedCount(), 0);
+        QVERIFY(!f.view->operatorPanel()->view()->currentIndex().isValid());
+    }
+
     void closingATabWhileItOpensDropsTheResult()
     {
         // The open runs on a worker; closing its tab first must cancel it and drop the result

@@ -73,7 +73,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         fill = rampColour(*m_heat);
         header = fill;
     }
-    if (m_highlighted) {
+    if (m_highlighted && !isReportRendering(*this)) { // screen state, like the selection
         painter->setPen(Qt::NoPen);
         painter->setBrush(QColor(0xf5, 0xb0, 0x00, 230));
         painter->drawRoundedRect(box.adjusted(-4, -4, 4, 4), kRadius + 3, kRadius + 3);

@@ -355,7 +355,11 @@ void DocumentView::showBusy(bool busy, const QString& text)
 void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)
 {
     showBusy(false);
-    const auto previousSelection = m_scene->selectedNode();
+    // A selection means the same node only in the same graph: ids of another method (or of a
+    // delegate's own tab) name other nodes.
+    const auto shown = this->presentation();
+    const auto previousSelection
+        = shown && shown->context == presentation->context ? m_scene->selectedNode() : std::nullopt;
     QElapsedTimer building;
     building.start();
     m_scene->setPresentation(presentation);
@@ -415,7 +419,12 @@ void DocumentView::setMethod(int method)
         return;
     m_context.method = method;
     m_expanded.clear();
+    m_pending.reset();
+    m_operators->clearOpType();
     m_matchType.clear();
+    m_matches.clear();
+    m_scene->clearSelection();
+    m_scene->setHighlighted({});
     m_firstShow = true;
     refreshOperatorTable();
     m_properties->showDocument(*document, method);
@@ -609,8 +618,11 @@ void DocumentView::runSearch(const QString& text)
         return;
     m_search->search(
         *document->methods[static_cast<std::size_t>(m_context.method)].graph, text, m_context.delegateNode);
-    if (!text.trimmed().isEmpty())
+    if (!text.trimmed().isEmpty()) {
+        // The hits are what the graph marks now: an op type picked earlier would mix in.
+        m_operators->clearOpType();
         m_sideTabs->setCurrentWidget(m_search);
+    }
 }
 
 void DocumentView::activateSearchResult(int row)

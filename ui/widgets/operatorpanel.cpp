@@ -160,6 +160,20 @@ void OperatorPanel::selectOpType(const QString& opType)
     }
 }
 
+void OperatorPanel::clearOpType()
+{
+    const bool had = !m_view->currentIndex().data(OperatorTableModel::OpTypeRole).toString().isEmpty();
+    {
+        const QSignalBlocker blocker(m_view->selectionModel());
+        m_view->selectionModel()->clearCurrentIndex();
+        m_view->clearSelection();
+    }
+    m_previous->setEnabled(false);
+    m_next->setEnabled(false);
+    if (had)
+        Q_EMIT opTypeSelected(QString());
+}
+
 core::Table OperatorPanel::visibleTable() const
 {
     core::Table table;

@@ -40,6 +40,8 @@ public:
     void setMatchStatus(const QString& text);
     /// Selects the row of an op type (no signal when it is already selected).
     void selectOpType(const QString& opType);
+    /// No op type selected any more (its marks on the graph go with it).
+    void clearOpType();
 
 Q_SIGNALS:
     void opTypeSelected(const QString& opType); ///< empty when the selection is cleared or Total
