@@ -9,6 +9,7 @@
 #include "tests/common/testsupport.h"
 #include "ui/document/debugsession.h"
 #include "ui/document/documentcontroller.h"
+#include "ui/graph/graphitems.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/models/heatmapmodel.h"
@@ -22,11 +23,13 @@
 #include "ui/widgets/heatmappanel.h"
 #include "ui/widgets/mainwindow.h"
 #include "ui/widgets/operatorpanel.h"
+#include "ui/widgets/shortcutsdialog.h"
 
 #include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -818,6 +821,89 @@ private slots:
         f.view->runSearch(QStringLiteral("select_copy"));
         QCOMPARE(f.view->scene()->highlightedCount(), 0);
         QVERIFY(!f.view->operatorPanel()->view()->currentIndex().isValid());
+    }
+
+    void netronHabits()
+    {
+        // Back and forward over selections and tabs, zoom to the selection, shapes on edges,
+        // the inferred-edge legend and a shortcuts list generated from the menus.
+        QStandardPaths::setTestModeEnabled(true);
+        MainWindow window;
+        window.resize(1400, 900);
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* mlp = window.currentView();
+        QSignalSpy shown(mlp, &DocumentView::presentationShown);
+        QVERIFY(mlp->presentation() || shown.wait(20000));
+        const Graph& graph = mlp->presentation()->methodGraph();
+        const NodeOrigin a { graph.nodes[3].id, NodeId::none() };
+        const NodeOrigin b { graph.nodes[6].id, NodeId::none() };
+        mlp->selectNode(a);
+        mlp->selectNode(b);
+        QVERIFY(window.goBack());
+        QCOMPARE(mlp->selectedNode(), std::optional<NodeOrigin>(a));
+        QVERIFY(window.goForward());
+        QCOMPARE(mlp->selectedNode(), std::optional<NodeOrigin>(b));
+        QVERIFY(!window.goForward());
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/add.pte")) });
+        QVERIFY(opened.count() > 1 || opened.wait(20000));
+        QVERIFY(window.currentView() != mlp);
+        QVERIFY(window.goBack());
+        QCOMPARE(window.currentView(), mlp);
+        QCOMPARE(mlp->selectedNode(), std::optional<NodeOrigin>(b));
+
+        // Zoom to selection: the node fills a good part of the view and is inside it.
+        mlp->graphView()->fitAll();
+        const double fitted = mlp->graphView()->zoom();
+        QVERIFY(mlp->zoomToSelection());
+        QVERIFY(mlp->graphView()->zoom() > fitted);
+        const QRect onScreen
+            = mlp->graphView()->mapFromScene(mlp->scene()->itemFor(b)->sceneBoundingRect()).boundingRect();
+        QVERIFY(mlp->graphView()->viewport()->rect().contains(onScreen));
+        mlp->scene()->clearSelection();
+        QVERIFY(!mlp->zoomToSelection());
+
+        // Shapes on edges, kept across layouts.
+        mlp->setEdgeLabelsVisible(true);
+        QSignalSpy relaid(mlp, &DocumentView::presentationShown);
+        mlp->expandAll();
+        QVERIFY(relaid.count() > 0 || relaid.wait(20000));
+        const auto presentation = mlp->presentation();
+        int labelled = 0;
+        for (const EdgeItem* edge : mlp->scene()->edgeItems())
+            if (edge) {
+                const bool hasMeta
+                    = !metaText(presentation->flat.graph.edges[static_cast<std::size_t>(edge->index())].meta).isEmpty();
+                QCOMPARE(edge->labelVisible(), hasMeta);
+                labelled += edge->labelVisible() ? 1 : 0;
+            }
+        QVERIFY(labelled > 10);
+        mlp->setEdgeLabelsVisible(false);
+        for (const EdgeItem* edge : mlp->scene()->edgeItems())
+            QVERIFY(!edge || !edge->labelVisible());
+        // The legend names inferred edges exactly when some are drawn.
+        const bool inferred = std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
+            [](const Edge& e) { return e.inferred; });
+        auto* legend = mlp->findChild<QLabel*>(QStringLiteral("legend"));
+        QVERIFY(legend);
+        QCOMPARE(legend->text().contains(QStringLiteral("inferred edge")), inferred);
+
+        // Every menu shortcut is listed once, legibly.
+        const auto rows = shortcutRows(*window.menuBar());
+        QStringList keys;
+        for (const auto& [action, key] : rows) {
+            QVERIFY(!action.isEmpty() && !key.isEmpty());
+            QVERIFY2(!action.contains(QLatin1Char('&')), qPrintable(action));
+            keys << key;
+        }
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const auto& r) {
+            return r.first == QStringLiteral("Go › Back") && r.second.startsWith(QStringLiteral("Alt+Left"));
+        }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const auto& r) {
+            return r.first == QStringLiteral("View › Zoom to Selection") && r.second == QStringLiteral("Ctrl+2");
+        }));
+        QCOMPARE(keys.removeDuplicates(), 0);
     }
 
     void closingATabWhileItOpensDropsTheResult()

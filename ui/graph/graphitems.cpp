@@ -173,6 +173,34 @@ void EdgeItem::setEmphasised(bool on)
     update();
 }
 
+void EdgeItem::setLabelVisible(const QString& text, bool visible)
+{
+    if (!visible) {
+        if (m_label)
+            m_label->hide();
+        return;
+    }
+    if (text.isEmpty())
+        return;
+    if (!m_label) {
+        m_label = new QGraphicsSimpleTextItem(text, this);
+        QFont font = subtitleFont();
+        font.setPointSizeF(font.pointSizeF() * 0.85);
+        m_label->setFont(font);
+        m_label->setBrush(QColor(0x4b, 0x55, 0x63));
+        // Beside the wire at its middle, never on top of it.
+        const QPointF middle = path().pointAtPercent(0.5);
+        m_label->setPos(middle + QPointF(4, -m_label->boundingRect().height() / 2));
+    }
+    m_label->setText(text);
+    m_label->show();
+}
+
+bool EdgeItem::labelVisible() const
+{
+    return m_label && m_label->isVisible();
+}
+
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());

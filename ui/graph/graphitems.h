@@ -6,6 +6,7 @@
 
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
 
 #include <optional>
 
@@ -58,8 +59,13 @@ public:
     QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     void setEmphasised(bool on);
+    /// The tensor's type and shape written on the wire, halfway along it (created when first
+    /// shown: a large graph does not pay for labels nobody turned on).
+    void setLabelVisible(const QString& text, bool visible);
+    bool labelVisible() const;
 
 private:
+    QGraphicsSimpleTextItem* m_label = nullptr;
     QPolygonF m_arrow;
     int m_index = -1;
     bool m_inferred = false;

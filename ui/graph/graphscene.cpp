@@ -132,6 +132,19 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
         addItem(item);
         m_edges[e] = item;
     }
+    if (m_edgeLabels)
+        setEdgeLabelsVisible(true);
+}
+
+void GraphScene::setEdgeLabelsVisible(bool visible)
+{
+    m_edgeLabels = visible;
+    if (!m_presentation)
+        return;
+    const Graph& graph = m_presentation->flat.graph;
+    for (std::size_t e = 0; e < m_edges.size(); ++e)
+        if (m_edges[e])
+            m_edges[e]->setLabelVisible(visible ? metaText(graph.edges[e].meta) : QString(), visible);
 }
 
 NodeItem* GraphScene::itemFor(const NodeOrigin& origin) const

@@ -36,6 +36,9 @@ public:
 
     /// Marks nodes (e.g. every node of an operator type); others lose their mark.
     void setHighlighted(const std::set<std::pair<int, int>>& origins);
+    /// Tensor types and shapes written on the edges (kept for later presentations).
+    void setEdgeLabelsVisible(bool visible);
+    bool edgeLabelsVisible() const { return m_edgeLabels; }
     int highlightedCount() const;
 
     /// Colours nodes by a value in [0, 1] with a text badge; nodes without a value keep their look.
@@ -70,6 +73,7 @@ private:
     std::vector<EdgeItem*> m_edges; ///< parallel to the flat edges (nullptr when not drawn)
     std::vector<ClusterItem*> m_clusters;
     bool m_quiet = false;
+    bool m_edgeLabels = false;
 };
 
 } // namespace etscope::ui

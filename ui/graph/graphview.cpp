@@ -89,6 +89,19 @@ void GraphView::centreOn(const QPointF& point, bool zoomIn)
     Q_EMIT viewportChanged();
 }
 
+void GraphView::zoomTo(const QRectF& rect)
+{
+    if (rect.isEmpty())
+        return;
+    constexpr double kRoom = 60;
+    constexpr double kMostZoom = 2.0;
+    fitInView(rect.adjusted(-kRoom, -kRoom, kRoom, kRoom), Qt::KeepAspectRatio);
+    if (zoom() > kMostZoom)
+        setZoom(kMostZoom);
+    centerOn(rect.center());
+    Q_EMIT viewportChanged();
+}
+
 void GraphView::paintEvent(QPaintEvent* event)
 {
     QGraphicsView::paintEvent(event);

@@ -25,6 +25,8 @@ public:
     /// legible zoom showing its top-left (where the inputs are); the minimap gives the overview.
     void showLegible();
     void centreOn(const QPointF& point, bool zoomIn = false);
+    /// Fits `rect` (scene coordinates) with some room around it, at most at 200 %.
+    void zoomTo(const QRectF& rect);
 
 Q_SIGNALS:
     void viewportChanged();

@@ -268,6 +268,7 @@ void DocumentView::connectScene()
                 m_controller->debug().etrecord.get());
         else
             m_properties->showDocument(*document, m_context.method);
+        Q_EMIT placeChanged();
     });
     connect(m_scene, &GraphScene::edgeSelected, this, [this](int edgeIndex) {
         const auto presentation = this->presentation();
@@ -409,17 +410,29 @@ std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) con
 
 void DocumentView::setMethod(int method)
 {
+    showPlace(method, std::nullopt);
+}
+
+void DocumentView::showPlace(int method, const std::optional<NodeOrigin>& origin)
+{
     const auto document = m_controller->document();
     if (!document || !document->program || method < 0
         || static_cast<std::size_t>(method) >= document->program->methods.size() || m_context.delegateNode.valid())
         return;
-    if (m_methodBox->currentIndex() != method)
-        m_methodBox->setCurrentIndex(method);
-    if (method == m_context.method)
+    if (method == m_context.method) {
+        if (origin)
+            selectNode(*origin);
+        else
+            m_scene->clearSelection();
         return;
+    }
     m_context.method = method;
+    if (m_methodBox->currentIndex() != method) {
+        const QSignalBlocker blocker(m_methodBox);
+        m_methodBox->setCurrentIndex(method);
+    }
     m_expanded.clear();
-    m_pending.reset();
+    m_pending = origin;
     m_operators->clearOpType();
     m_matchType.clear();
     m_matches.clear();
@@ -432,6 +445,22 @@ void DocumentView::setMethod(int method)
     runSearch(m_searchEdit->text());
     request();
     Q_EMIT titleChanged(title());
+    Q_EMIT placeChanged();
+}
+
+bool DocumentView::zoomToSelection()
+{
+    const auto selected = m_scene->selectedNode();
+    NodeItem* item = selected ? m_scene->itemFor(*selected) : nullptr;
+    if (!item)
+        return false;
+    m_view->zoomTo(item->sceneBoundingRect());
+    return true;
+}
+
+void DocumentView::setEdgeLabelsVisible(bool visible)
+{
+    m_scene->setEdgeLabelsVisible(visible);
 }
 
 void DocumentView::toggleExpanded(const NodeOrigin& owner)
@@ -532,6 +561,7 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
+    Q_EMIT placeChanged();
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;

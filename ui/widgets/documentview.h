@@ -57,6 +57,13 @@ public:
     QComboBox* methodBox() const { return m_methodBox; }
 
     void setMethod(int method);
+    /// Shows `method` with `origin` selected (nothing selected when none): how Back and Forward
+    /// return to a place.
+    void showPlace(int method, const std::optional<core::NodeOrigin>& origin);
+    /// Fits the selected node (and its neighbours' wires) in the view; false when none is selected.
+    bool zoomToSelection();
+    /// Tensor types and shapes on the edges (View › Show Tensor Shapes on Edges).
+    void setEdgeLabelsVisible(bool visible);
     /// Expands or collapses a delegate ({top, none}) or opens or closes a group (NodeOrigin::ofGroup).
     void toggleExpanded(const core::NodeOrigin& owner);
     void expandAll();
@@ -89,6 +96,8 @@ Q_SIGNALS:
     /// The graph of this tab was painted for the first time.
     void firstPainted();
     void titleChanged(const QString& title);
+    /// The user went somewhere: another method, or a node selected or cleared.
+    void placeChanged();
 
 private:
     void buildUi();

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <map>
 
 namespace etscope::ui {
@@ -71,13 +72,22 @@ void GraphPanel::updateLegend(const Presentation* presentation)
         for (const core::Node& node : presentation->methodGraph().nodes)
             if (node.kind == core::NodeKind::Delegate)
                 backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
-    if (backends.empty()) {
+    const bool inferred = presentation
+        && std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
+            [](const core::Edge& edge) { return edge.inferred; });
+    if (backends.empty() && !inferred) {
         m_legend->hide();
         return;
     }
-    QString html = QStringLiteral("<b>Backends</b>");
+    QString html;
+    if (!backends.empty())
+        html = QStringLiteral("<b>Backends</b>");
     for (const auto& [name, colour] : backends)
         html += QStringLiteral("<br/><span style=\"color:%1\">■</span> %2").arg(colour.name(), name.toHtmlEscaped());
+    if (inferred)
+        html += (html.isEmpty() ? QString() : QStringLiteral("<br/>"))
+            + tr("<span style=\"color:#6b7280\">╌╌</span> inferred edge: wiring guessed, not read from the "
+                 "file");
     m_legend->setText(html);
     m_legend->adjustSize();
     m_legend->move(kLegendPosition);

@@ -6,6 +6,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/widgets/documentview.h"
 #include "ui/widgets/operatorpanel.h"
+#include "ui/widgets/shortcutsdialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,6 +40,7 @@ namespace {
 constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kMinimapKey = "showMinimap";
+const char* const kEdgeShapesKey = "showEdgeShapes";
 const char* const kErrorProperty = "etscopeError";
 /// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
 /// cancels the open and drops its result).
@@ -221,7 +223,23 @@ void MainWindow::buildMenus()
                 [](DocumentView& view) { view.graphView()->fitAll(); } },
             { QT_TR_NOOP("Actual &Size"), QKeySequence(Qt::CTRL | Qt::Key_1),
                 [](DocumentView& view) { view.graphView()->setZoom(1.0); } },
+            { QT_TR_NOOP("Zoom to Se&lection"), QKeySequence(Qt::CTRL | Qt::Key_2),
+                [this](DocumentView& view) {
+                    if (!view.zoomToSelection())
+                        statusBar()->showMessage(tr("Select a node first"), kStatusMilliseconds);
+                } },
         });
+    QAction* shapes = viewMenu->addAction(tr("Show Tensor S&hapes on Edges"));
+    shapes->setObjectName(QStringLiteral("edgeShapesAction"));
+    shapes->setCheckable(true);
+    shapes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    shapes->setChecked(QSettings().value(QLatin1String(kEdgeShapesKey), false).toBool());
+    connect(shapes, &QAction::toggled, this, [this](bool visible) {
+        QSettings().setValue(QLatin1String(kEdgeShapesKey), visible);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+                view->setEdgeLabelsVisible(visible);
+    });
     QAction* minimap = viewMenu->addAction(tr("Show &Minimap"));
     minimap->setCheckable(true);
     minimap->setChecked(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
@@ -240,20 +258,21 @@ void MainWindow::buildMenus()
                 [](DocumentView& view) { view.collapseAll(); } },
         });
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
-        QMessageBox::information(this, tr("Keyboard shortcuts"),
-            tr("<table>"
-               "<tr><td>Ctrl+O</td><td>open a file (or drop one on the window)</td></tr>"
-               "<tr><td>Ctrl+F</td><td>search names, op types, backends, shapes; Enter jumps to the next hit</td></tr>"
-               "<tr><td>F3 / Shift+F3</td><td>next / previous node of the op type selected in the table</td></tr>"
-               "<tr><td>Ctrl+E / Ctrl+Shift+E</td><td>expand / collapse all delegates</td></tr>"
-               "<tr><td>Ctrl+wheel, Ctrl++ / Ctrl+−</td><td>zoom; Ctrl+0 fits, Ctrl+1 is 100 %</td></tr>"
-               "<tr><td>double-click a delegate</td><td>open its lowered graph in a tab</td></tr>"
-               "<tr><td>Ctrl+Shift+S</td><td>export the graph as SVG, PDF or PNG</td></tr>"
-               "<tr><td>Ctrl+Shift+C</td><td>copy the graph printout</td></tr>"
-               "</table>"));
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    QAction* back = go->addAction(tr("&Back"), this, [this] {
+        if (!goBack())
+            statusBar()->showMessage(tr("Nothing to go back to"), kStatusMilliseconds);
     });
+    back->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Left), QKeySequence::Back });
+    QAction* forward = go->addAction(tr("&Forward"), this, [this] {
+        if (!goForward())
+            statusBar()->showMessage(tr("Nothing to go forward to"), kStatusMilliseconds);
+    });
+    forward->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence::Forward });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+        [this] { showShortcutsDialog(this, *menuBar()); });
     help->addAction(tr("&About ETScope"), this, [this] {
         QMessageBox::about(this, tr("About ETScope"),
             tr("<b>ETScope %1</b><p>See what ExecuTorch really did with your model.</p>")
@@ -341,10 +360,15 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
 {
     auto* view = new DocumentView(controller, context, m_tabs);
     view->setMinimapVisible(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
+    view->setEdgeLabelsVisible(QSettings().value(QLatin1String(kEdgeShapesKey), false).toBool());
     const QString title = view->title();
     const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
     m_tabs->setTabToolTip(index, controller->path());
     m_tabs->setCurrentIndex(index);
+    connect(view, &DocumentView::placeChanged, this, [this, view] {
+        if (view == currentView())
+            recordPlace();
+    });
     connect(view, &DocumentView::openDelegateRequested, this,
         [this, controller](int method, core::NodeId node) { openDelegate(controller, method, node); });
     connect(view, &DocumentView::showParentRequested, this,
@@ -517,6 +541,39 @@ void MainWindow::closeTab(int index)
 void MainWindow::onCurrentChanged()
 {
     updateStatus();
+    recordPlace();
+}
+
+void MainWindow::recordPlace()
+{
+    DocumentView* view = currentView();
+    if (m_navigating || !view || !view->controller()->document() || !view->controller()->document()->program)
+        return;
+    m_history.record({ view, view->context().method, view->selectedNode() });
+}
+
+void MainWindow::goTo(const Place& place)
+{
+    m_navigating = true;
+    m_tabs->setCurrentWidget(place.view);
+    place.view->showPlace(place.method, place.node);
+    m_navigating = false;
+}
+
+bool MainWindow::goBack()
+{
+    const auto place = m_history.back();
+    if (place)
+        goTo(*place);
+    return place.has_value();
+}
+
+bool MainWindow::goForward()
+{
+    const auto place = m_history.forward();
+    if (place)
+        goTo(*place);
+    return place.has_value();
 }
 
 void MainWindow::updateStatus()

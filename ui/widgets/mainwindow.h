@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ui/models/presentation.h"
+#include "ui/widgets/navigationhistory.h"
 
 #include <QKeySequence>
 #include <QMainWindow>
@@ -45,6 +46,10 @@ public:
     QString attachToCurrent(int kind, const QString& path);
     /// The page shown in a tab whose file failed to open (null when none).
     QString errorText(int tab) const;
+    /// Back (Alt+Left) and Forward (Alt+Right) over tabs, methods and selected nodes.
+    bool goBack();
+    bool goForward();
+    const NavigationHistory& history() const { return m_history; }
 
 Q_SIGNALS:
     void documentOpened(const QString& path);
@@ -83,11 +88,16 @@ private:
     void showParent(DocumentController* controller, const GraphContext& parent);
     void updateStatus();
     QWidget* welcomePage();
+    /// Records where the current tab stands (unless Back or Forward is moving there).
+    void recordPlace();
+    void goTo(const Place& place);
 
     QTabWidget* m_tabs;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_facts;
     QString m_titleNote;
+    NavigationHistory m_history;
+    bool m_navigating = false;
 };
 
 } // namespace etscope::ui

@@ -48,6 +48,8 @@ OperatorPanel::OperatorPanel(QWidget* parent)
 
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setObjectName(QStringLiteral("operatorSummary"));
+    // The share lines name backends and can be long: they wrap rather than widen the side pane.
+    m_summary->setWordWrap(true);
     m_filter->setPlaceholderText(tr("Filter op types…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setObjectName(QStringLiteral("operatorFilter"));
