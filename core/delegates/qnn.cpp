@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: MIT
 // Qualcomm QNN payloads (facts sheet §3.4): magic 0x5678ABCD (little-endian), an int64 graph
 // signature, a uint64 context-binary size, zero padding to 256 bytes, then the proprietary QNN
-// context binary, which stays opaque.
+// context binary, which stays opaque. The "qnn_compile_spec" compile spec is a FlatBuffer
+// (QnnExecuTorchOptions, core/schema/qnn.fbs): decoded once the Verifier accepts it and its
+// enumerations and booleans hold values of the layout that schema describes.
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/pte/verify.h"
 #include "core/util/text.h"
+#include "qnn_generated.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
+#include <utility>
 
 namespace etscope::core {
+namespace fbq = etscope::fb::qnn;
 
 namespace {
 
@@ -23,6 +30,148 @@ std::string hex64(std::uint64_t value)
     char buffer[24];
     std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(value));
     return buffer;
+}
+
+/// An enumeration of qc_compiler_spec.fbs: names by value, nullptr-free.
+using EnumNames = std::initializer_list<std::pair<int, const char*>>;
+
+const EnumNames kChipsets = { { 0, "UNKNOWN_SM" }, { 30, "SM8350" }, { 36, "SM8450" }, { 39, "SA8295" },
+    { 42, "SM8475" }, { 43, "SM8550" }, { 45, "SXR1230P" }, { 46, "SSG2115P" }, { 52, "SA8255" }, { 53, "SXR2230P" },
+    { 57, "SM8650" }, { 58, "SSG2125P" }, { 69, "SM8750" }, { 72, "SA8797" }, { 75, "SXR2330P" }, { 77, "QCS9100" },
+    { 87, "SM8850" }, { 93, "QCM6490" }, { 95, "SAR2230P" }, { 96, "SW6100" }, { 97, "SM8845" } };
+const EnumNames kBackends = { { 0, "kUndefinedBackend" }, { 1, "kGpuBackend" }, { 2, "kHtpBackend" },
+    { 3, "kDspBackend" }, { 4, "kLpaiBackend" } };
+const EnumNames kHtpPerformance = { { 0, "kHtpDefault" }, { 1, "kHtpSustainedHighPerformance" }, { 2, "kHtpBurst" },
+    { 3, "kHtpHighPerformance" }, { 4, "kHtpPowerSaver" }, { 5, "kHtpLowPowerSaver" }, { 6, "kHtpHighPowerSaver" },
+    { 7, "kHtpLowBalanced" }, { 8, "kHtpBalanced" } };
+const EnumNames kHtpPrecision = { { 0, "kHtpQuantized" }, { 1, "kHtpFp16" } };
+const EnumNames kPdSession = { { 0, "kHtpUnsignedPd" }, { 1, "kHtpSignedPd" } };
+const EnumNames kGpuPerformance = { { 0, "kGpuPerfHintHigh" }, { 1, "kGpuPerfHintNormal" }, { 2, "kGpuPerfHintLow" } };
+const EnumNames kGpuPrecision = { { 0, "kGpuPrecisionFp32" }, { 1, "kGpuPrecisionFp16" }, { 2, "kGpuPrecisionHybrid" },
+    { 3, "kGpuPrecisionUserProvided" } };
+const EnumNames kLogLevels = { { 0, "kLogOff" }, { 1, "kLogLevelError" }, { 2, "kLogLevelWarn" },
+    { 3, "kLogLevelInfo" }, { 4, "kLogLevelVerbose" }, { 5, "kLogLevelDebug" } };
+const EnumNames kProfileLevels
+    = { { 0, "kProfileOff" }, { 1, "kProfileBasic" }, { 2, "kProfileDetailed" }, { 3, "kProfileOptrace" } };
+
+const char* enumName(const EnumNames& names, int value)
+{
+    for (const auto& [number, name] : names)
+        if (number == value)
+            return name;
+    return nullptr;
+}
+
+/// The facts of a verified QnnExecuTorchOptions, or nothing when a value does not belong to
+/// the layout of core/schema/qnn.fbs (an enumeration out of range, a boolean other than 0/1:
+/// what an older exporter's layout, with its fields in other slots, reads as).
+class SpecReader {
+public:
+    bool ok = true;
+    std::vector<Attribute> facts;
+
+    void enumeration(const std::string& name, int value, const EnumNames& names)
+    {
+        const char* text = enumName(names, value);
+        ok = ok && text;
+        facts.push_back({ name, text ? std::string(text) : std::to_string(value) });
+    }
+    void flag(const std::string& name, std::uint8_t value)
+    {
+        ok = ok && value <= 1;
+        facts.push_back({ name, value == 0 ? "false" : value == 1 ? "true" : std::to_string(value) });
+    }
+    void text(const std::string& name, const flatbuffers::String* value)
+    {
+        facts.push_back({ name, value ? "\"" + value->str() + "\"" : std::string("(none)") });
+    }
+    void number(const std::string& name, long long value) { facts.push_back({ name, std::to_string(value) }); }
+};
+
+std::vector<Attribute> decodeCompileSpec(std::span<const std::uint8_t> value, std::string& problem)
+{
+    if (value.empty()) {
+        problem = "it is empty";
+        return {};
+    }
+    if (!verifyFlatbuffer<fbq::QnnExecuTorchOptions>(value.data(), value.size(), nullptr, false)) {
+        problem = "the FlatBuffers verifier rejected it as QnnExecuTorchOptions";
+        return {};
+    }
+    const auto* options = flatbuffers::GetRoot<fbq::QnnExecuTorchOptions>(value.data());
+    SpecReader r;
+    const std::string p = "compile spec ";
+    if (const fbq::SocInfo* soc = options->soc_info()) {
+        const char* chipset = enumName(kChipsets, soc->soc_model());
+        r.facts.push_back({ p + "soc_model",
+            (chipset ? std::string(chipset) + " (" : std::string("(")) + std::to_string(soc->soc_model()) + ")" });
+        if (const fbq::HtpInfo* htp = soc->htp_info()) {
+            r.facts.push_back({ p + "htp_arch", htp->htp_arch() ? "V" + std::to_string(htp->htp_arch()) : "NONE" });
+            r.number(p + "vtcm_size_in_mb", htp->vtcm_size_in_mb());
+        }
+        if (const fbq::LpaiInfo* lpai = soc->lpai_info())
+            r.number(p + "lpai_hardware_version", lpai->lpai_hardware_version());
+    }
+    if (const fbq::BackendOptions* backend = options->backend_options()) {
+        r.enumeration(p + "backend_type", backend->backend_type(), kBackends);
+        if (const fbq::HtpBackendOptions* htp = backend->htp_options()) {
+            const std::string h = p + "htp ";
+            r.number(h + "max_sf_buf_size", htp->max_sf_buf_size());
+            r.enumeration(h + "performance_mode", htp->performance_mode(), kHtpPerformance);
+            r.enumeration(h + "precision", htp->precision(), kHtpPrecision);
+            r.enumeration(h + "pd_session", htp->pd_session(), kPdSession);
+            r.flag(h + "use_conv_hmx", htp->use_conv_hmx());
+            r.flag(h + "use_dlbc", htp->use_dlbc());
+            r.flag(h + "use_fold_relu", htp->use_fold_relu());
+            r.flag(h + "use_multi_contexts", htp->use_multi_contexts());
+            r.flag(h + "use_weight_sharing", htp->use_weight_sharing());
+            r.flag(h + "use_slc_allocator", htp->use_slc_allocator());
+        }
+        if (const fbq::GpuBackendOptions* gpu = backend->gpu_options()) {
+            const std::string g = p + "gpu ";
+            r.enumeration(g + "performance_mode", gpu->performance_mode(), kGpuPerformance);
+            r.enumeration(g + "precision", gpu->precision(), kGpuPrecision);
+            r.flag(g + "use_memory_optimizations", gpu->use_memory_optimizations());
+            r.flag(g + "use_node_optimizations", gpu->use_node_optimizations());
+            r.flag(g + "use_queue_recording", gpu->use_queue_recording());
+            r.flag(g + "use_weight_sharing", gpu->use_weight_sharing());
+        }
+        if (const fbq::LpaiBackendOptions* lpai = backend->lpai_options()) {
+            const std::string l = p + "lpai ";
+            r.number(l + "fps", lpai->fps());
+            r.number(l + "ftrt_ratio", lpai->ftrt_ratio());
+            r.number(l + "client_perf_type", lpai->client_perf_type());
+            r.number(l + "affinity", lpai->affinity());
+            r.number(l + "core_selection", lpai->core_selection());
+            r.number(l + "target_env", lpai->target_env());
+        }
+    }
+    r.text(p + "library_path", options->library_path());
+    r.enumeration(p + "log_level", options->log_level(), kLogLevels);
+    r.flag(p + "online_prepare", options->online_prepare());
+    r.flag(p + "dump_intermediate_outputs", options->dump_intermediate_outputs());
+    r.enumeration(p + "profile_level", options->profile_level(), kProfileLevels);
+    r.flag(p + "shared_buffer", options->shared_buffer());
+    r.flag(p + "is_from_context_binary", options->is_from_context_binary());
+    r.flag(p + "saver", options->saver());
+    r.text(p + "saver_output_dir", options->saver_output_dir());
+    std::string packages;
+    std::size_t packageCount = 0;
+    if (const fbq::OpPackageOptions* op = options->op_package_options())
+        if (const auto* infos = op->op_package_infos())
+            for (const fbq::OpPackageInfo* info : *infos) {
+                ++packageCount;
+                if (info && info->op_package_name())
+                    packages += (packages.empty() ? ": " : ", ") + info->op_package_name()->str();
+            }
+    r.facts.push_back({ p + "op packages", std::to_string(packageCount) + packages });
+    r.flag(p + "use_mha2sha", options->use_mha2sha());
+    if (!r.ok) {
+        problem = "its values do not fit the layout of qc_compiler_spec.fbs since 2025-12 (an older exporter "
+                  "wrote its fields in other slots)";
+        return {};
+    }
+    return std::move(r.facts);
 }
 
 } // namespace
@@ -58,10 +207,17 @@ bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
                 12);
         info.facts.push_back({ "context binary first bytes", toHex(payload.subspan(kHeaderSize), 32) });
     }
-    for (const CompileSpec& spec : context.ref.compileSpecs)
-        if (spec.key == "qnn_compile_spec")
-            info.facts.push_back({ "qnn_compile_spec (hex, " + std::to_string(spec.value.size()) + " bytes)",
-                toHex(spec.value, kSpecHexLimit) });
+    for (const CompileSpec& spec : context.ref.compileSpecs) {
+        if (spec.key != "qnn_compile_spec")
+            continue;
+        std::string problem;
+        const auto decoded = decodeCompileSpec(spec.value, problem);
+        info.facts.insert(info.facts.end(), decoded.begin(), decoded.end());
+        if (!problem.empty())
+            info.facts.push_back({ "qnn_compile_spec not decoded", problem });
+        info.facts.push_back({ "qnn_compile_spec (hex, " + std::to_string(spec.value.size()) + " bytes)",
+            toHex(spec.value, kSpecHexLimit) });
+    }
     info.summary = "QNN context binary: " + formatBytes(binarySize) + ", graph signature " + std::to_string(signature);
     return true;
 }

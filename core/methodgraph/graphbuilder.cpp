@@ -125,6 +125,7 @@ NodeId MethodGraphBuilder::valueNode(NodeKind kind, std::int32_t value, std::str
         if (t.shapeDynamism != 0)
             node.attributes.push_back(
                 { "shape dynamism", t.shapeDynamism == 1 ? "dynamic (bound)" : "dynamic (unbound)" });
+        node.attributes.push_back({ "dim order", describeDimOrder(t.dimOrder, t.sizes.size()) });
     }
     return m_graph.addNode(std::move(node));
 }
@@ -431,6 +432,48 @@ TensorMeta valueMeta(const Method& method, std::int32_t index)
     if (v.isTensor())
         return { scalarTypeName(v.tensor.scalarType), v.tensor.sizes };
     return { std::string(valueKindName(v.kind)), {} };
+}
+
+std::string describeDimOrder(const std::vector<std::uint8_t>& dimOrder, std::size_t rank)
+{
+    if (dimOrder.empty())
+        return rank == 0 ? "[] (scalar)" : "none stored";
+    std::string text = "[";
+    bool identity = true;
+    for (std::size_t i = 0; i < dimOrder.size(); ++i) {
+        text += (i ? ", " : "") + std::to_string(dimOrder[i]);
+        identity = identity && dimOrder[i] == i;
+    }
+    text += "]";
+    if (dimOrder.size() != rank)
+        return text + " (" + std::to_string(rank) + " dimensions in the shape)";
+    if (identity)
+        return text + " (contiguous)";
+    if (dimOrder == std::vector<std::uint8_t> { 0, 2, 3, 1 })
+        return text + " (channels last)";
+    if (dimOrder == std::vector<std::uint8_t> { 0, 2, 3, 4, 1 })
+        return text + " (channels last 3d)";
+    return text + " (permuted)";
+}
+
+std::vector<Attribute> tensorPlan(const Method& method, std::int32_t index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= method.values.size())
+        return {};
+    const Value& v = method.values[static_cast<std::size_t>(index)];
+    if (!v.isTensor())
+        return {};
+    const TensorInfo& t = v.tensor;
+    std::vector<Attribute> plan;
+    if (t.hasAllocation) {
+        plan.push_back({ "mem_id", std::to_string(t.memoryId) });
+        plan.push_back({ "offset", std::to_string(t.memoryOffset) });
+    } else {
+        plan.push_back({ "storage", std::string(tensorStorageName(t.storage)) + " (not memory-planned)" });
+    }
+    plan.push_back({ "bytes", std::to_string(t.byteSize()) });
+    plan.push_back({ "dim order", describeDimOrder(t.dimOrder, t.sizes.size()) });
+    return plan;
 }
 
 std::string describeValue(const Method& method, std::int32_t index)

@@ -30,6 +30,15 @@ std::vector<std::int32_t> kernelOutputs(const Method& method, const Instruction&
 /// "Int 4", "IntList [1, 3, 224, 224]" (list items dereferenced).
 std::string describeValue(const Method& method, std::int32_t index);
 
+/// A dim order as written and what it means: "[0, 1, 2, 3] (contiguous)", "[0, 2, 3, 1] (channels
+/// last)", "[1, 0] (permuted)"; "none stored" for an empty order of a tensor with dimensions.
+std::string describeDimOrder(const std::vector<std::uint8_t>& dimOrder, std::size_t rank);
+
+/// The memory plan of a tensor value: "mem_id" (the 1-based arena) and "offset" when planned,
+/// else "storage" (constant, mutable, runtime …); then "bytes" and "dim order". Empty for a
+/// value that is not a tensor.
+std::vector<Attribute> tensorPlan(const Method& method, std::int32_t index);
+
 /// Edge metadata of a value (dtype name and shape for tensors, the value kind otherwise).
 TensorMeta valueMeta(const Method& method, std::int32_t index);
 

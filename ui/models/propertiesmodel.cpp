@@ -4,6 +4,7 @@
 #include "core/debug/edgegraph.h"
 
 #include "core/methodgraph/graphbuilder.h"
+#include "core/pte/pytree.h"
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
 
@@ -28,6 +29,20 @@ QString meta(const TensorMeta& m)
         + (m.shape.empty() && m.dtype.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos
                 ? QString()
                 : QLatin1Char(' ') + q(formatShape(m.shape)));
+}
+
+/// "Tensor FLOAT [1, 3] (v0, args[0])": a method input or output without the "v0: " prefix,
+/// the value index and where the pytree spec puts it after.
+QString ioText(const Method& method, std::int32_t value, const std::vector<std::string>* paths, std::size_t i)
+{
+    QString text = q(describeValue(method, value));
+    const QString prefix = QStringLiteral("v%1: ").arg(value);
+    if (text.startsWith(prefix))
+        text = text.mid(prefix.size());
+    QString where = QStringLiteral("v%1").arg(value);
+    if (paths && i < paths->size() && !(*paths)[i].empty())
+        where += QStringLiteral(", ") + q((*paths)[i]);
+    return text + QStringLiteral(" (") + where + QLatin1Char(')');
 }
 
 } // namespace
@@ -62,6 +77,7 @@ void PropertiesModel::addRow(QStandardItem* group, const QString& name, const QS
     auto* val = new QStandardItem(value);
     key->setEditable(false);
     val->setEditable(false);
+    key->setToolTip(name);
     val->setToolTip(value);
     group->appendRow({ key, val });
 }
@@ -148,6 +164,23 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
         for (std::size_t i = 1; i < method.nonConstBufferSizes.size(); ++i)
             addRow(group, tr("arena %1").arg(i),
                 q(formatBytes(static_cast<std::uint64_t>(method.nonConstBufferSizes[i]))));
+        // The specs read: each input and output with its type and where the pytree puts it.
+        // Leaf paths are only trusted when the spec has one leaf per value.
+        const auto inputPaths = pytreeLeafPaths(method.inputSpec, true);
+        const auto outputPaths = pytreeLeafPaths(method.outputSpec);
+        const auto fits = [](const auto& paths, std::size_t count) { return paths && paths->size() == count; };
+        if (!method.inputs.empty()) {
+            QStandardItem* inputs = addGroup(tr("Inputs (%1)").arg(method.inputs.size()));
+            const auto* paths = fits(inputPaths, method.inputs.size()) ? &*inputPaths : nullptr;
+            for (std::size_t i = 0; i < method.inputs.size(); ++i)
+                addRow(inputs, tr("input %1").arg(i), ioText(method, method.inputs[i], paths, i));
+        }
+        if (!method.outputs.empty()) {
+            QStandardItem* outputs = addGroup(tr("Outputs (%1)").arg(method.outputs.size()));
+            const auto* paths = fits(outputPaths, method.outputs.size()) ? &*outputPaths : nullptr;
+            for (std::size_t i = 0; i < method.outputs.size(); ++i)
+                addRow(outputs, tr("output %1").arg(i), ioText(method, method.outputs[i], paths, i));
+        }
     }
 }
 
@@ -171,6 +204,19 @@ void PropertiesModel::showEdge(
         addRow(group, tr("delegate value id"), QString::number(edge.value.value));
     if (edge.inferred)
         addRow(group, tr("inferred"), tr("this connection was found by a rule, not stored in the file"));
+    if (!fromOrigin.inner.valid() && methodIndex >= 0
+        && static_cast<std::size_t>(methodIndex) < document.program->methods.size())
+        addMemoryPlan(document.program->methods[static_cast<std::size_t>(methodIndex)], edge.value.value);
+}
+
+void PropertiesModel::addMemoryPlan(const Method& method, std::int32_t value)
+{
+    const std::vector<Attribute> plan = tensorPlan(method, value);
+    if (plan.empty())
+        return;
+    QStandardItem* group = addGroup(tr("Memory plan"));
+    for (const Attribute& fact : plan)
+        addRow(group, q(fact.name), q(fact.value));
 }
 
 void PropertiesModel::showSource(
@@ -256,12 +302,19 @@ void PropertiesModel::showNode(
     if (node.inferred)
         addRow(group, tr("inferred"), tr("wiring found by a rule, not stored in the file"));
 
+    // A value node of the method: its memory plan has a group of its own (below), so the
+    // attributes leave out what it shows.
+    const bool planned = !inner && node.value.valid() && !tensorPlan(method, node.value.value).empty();
     if (!node.attributes.empty()) {
         QStandardItem* attributes
             = addGroup(node.kind == NodeKind::Operator && !inner ? tr("Arguments") : tr("Attributes"));
         for (const auto attribute : node.attributes)
-            addRow(attributes, q(attribute.name), q(attribute.value));
+            if (!planned
+                || (attribute.name != "bytes" && attribute.name != "allocation" && attribute.name != "dim order"))
+                addRow(attributes, q(attribute.name), q(attribute.value));
     }
+    if (planned)
+        addMemoryPlan(method, node.value.value);
     const auto in = graph.inEdges(node.id);
     if (!in.empty()) {
         QStandardItem* inputs = addGroup(tr("Inputs"));

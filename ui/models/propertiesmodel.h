@@ -32,6 +32,8 @@ public:
 private:
     void showSource(
         const core::ETRecord& record, const std::string& method, const std::vector<core::DebugHandle>& handles);
+    /// The "Memory plan" group of a tensor value of `method` (nothing for other values).
+    void addMemoryPlan(const core::Method& method, std::int32_t value);
     QStandardItem* addGroup(const QString& title);
     static void addRow(QStandardItem* group, const QString& name, const QString& value);
 };

@@ -17,6 +17,7 @@
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/heatmappanel.h"
 #include "ui/widgets/operatorpanel.h"
+#include "ui/widgets/propertiesview.h"
 #include "ui/widgets/searchpanel.h"
 #include "ui/widgets/warningbanner.h"
 
@@ -211,16 +212,9 @@ QWidget* DocumentView::buildPanes()
 
     m_operators = new OperatorPanel(this);
     m_properties = new PropertiesModel(this);
-    m_propertiesView = new QTreeView(this);
+    m_propertiesView = new PropertiesView(this); // expands its rows and keeps the values in view
     m_propertiesView->setObjectName(QStringLiteral("propertiesView"));
     m_propertiesView->setModel(m_properties);
-    m_propertiesView->setAlternatingRowColors(true);
-    m_propertiesView->setUniformRowHeights(true);
-    m_propertiesView->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_propertiesView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    connect(m_properties, &QAbstractItemModel::modelReset, m_propertiesView, &QTreeView::expandAll);
-    connect(
-        m_properties, &QAbstractItemModel::rowsInserted, m_propertiesView, [this] { m_propertiesView->expandAll(); });
 
     m_search = new SearchPanel(m_searchEdit, this);
     connect(m_search, &SearchPanel::searchRequested, this, &DocumentView::runSearch);

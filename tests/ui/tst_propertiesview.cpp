@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+// The properties panel offscreen: long keys (a Core ML payload's debug symbols) leave the value
+// column on screen, rows copy as "key<TAB>value" lines. With ETSCOPE_GRAB_DIR set, the panes
+// are saved there as PNG for a person to look at (never into the repository).
+#include "core/writer/payloads/coremlpayloadwriter.h"
+#include "core/writer/programwriter.h"
+#include "tests/common/testsupport.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/models/propertiesmodel.h"
+#include "ui/widgets/documentview.h"
+#include "ui/widgets/propertiesview.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QSignalSpy>
+#include <QTreeView>
+
+using namespace etscope::core;
+using namespace etscope::ui;
+
+namespace {
+
+std::vector<std::uint8_t> bytesOf(const std::string& text)
+{
+    return { text.begin(), text.end() };
+}
+
+/// Debug symbols as coremltools writes them for a transformer layer: long, one per operation.
+const std::vector<std::string> kLongSymbols = {
+    "model_layers_0_self_attn_q_proj_linear_default_cast_fp16_to_fp32_quantized_per_block",
+    "model_layers_0_self_attn_k_proj_linear_default_cast_fp16_to_fp32_quantized_per_block",
+    "model_layers_0_self_attn_scaled_dot_product_attention_default_cast_fp16_softmax_out",
+};
+
+/// forward = DelegateCall(CoreMLBackend, [x, y, z]) with a payload whose debug info holds
+/// kLongSymbols.
+std::shared_ptr<const Document> coreMlDocument()
+{
+    std::string handles;
+    for (std::size_t i = 0; i < kLongSymbols.size(); ++i)
+        handles += (i ? "," : "") + ("\"" + kLongSymbols[i] + "\":[" + std::to_string(i + 3) + "]");
+    const std::string debugInfo = R"({"versionInfo":{"coremltools":"8.1"},"debugSymbolToHandles":{)" + handles + "}}";
+    const std::vector<CoreMlFileSpec> files = {
+        { "model.mlpackage/Manifest.json", bytesOf(R"({"fileFormatVersion":"1.0.0"})") },
+        { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", std::vector<std::uint8_t>(100, 0x0A) },
+        { "metadata.json", bytesOf(R"({"identifier":"a1b2-c3","inputNames":["x","y"],"outputNames":["z"]})") },
+        { "debug_info.json", bytesOf(debugInfo) },
+    };
+    ProgramSpec spec;
+    MethodSpec& method = spec.addMethod("forward");
+    TensorSpec t;
+    t.sizes = { 2, 2 };
+    const std::int32_t x = method.addTensor(t);
+    const std::int32_t y = method.addTensor(t);
+    const std::int32_t z = method.addTensor(t);
+    method.inputs = { x, y };
+    method.outputs = { z };
+    const std::int32_t delegate = method.addDelegate({ "CoreMLBackend", writeCoreMlPayload(files) });
+    method.addInstruction(InstructionSpec::delegate(delegate, { x, y, z }));
+    auto bytes = writeProgram(spec);
+    if (!bytes)
+        return nullptr;
+    auto program = readProgram(MappedFile::fromBytes("coreml-long-symbols.pte", std::move(*bytes)));
+    if (!program)
+        return nullptr;
+    Document document;
+    document.kind = FileKind::Program;
+    document.path = "coreml-long-symbols.pte";
+    document.program = std::move(*program);
+    if (analyseDocument(document))
+        return nullptr;
+    return std::make_shared<const Document>(std::move(document));
+}
+
+std::shared_ptr<const Document> load(const std::string& sample)
+{
+    auto document = openDocument(etscope::test::samplePath(sample));
+    if (!document)
+        return nullptr;
+    return std::make_shared<const Document>(std::move(document).value());
+}
+
+int methodNamed(const Document& document, const std::string& name)
+{
+    for (std::size_t m = 0; m < document.program->methods.size(); ++m)
+        if (document.program->methods[m].name == name)
+            return static_cast<int>(m);
+    return -1;
+}
+
+/// The top-level node of `method` labelled `label`.
+NodeOrigin nodeLabelled(const Document& document, int method, const std::string& label)
+{
+    for (const Node& node : document.methods[static_cast<std::size_t>(method)].graph->nodes)
+        if (node.label == label)
+            return { node.id, NodeId::none() };
+    return {};
+}
+
+/// The rows of the group titled `title` as "key<TAB>value" lines.
+QStringList groupRows(const QStandardItemModel& model, const QString& title)
+{
+    QStringList rows;
+    for (int g = 0; g < model.rowCount(); ++g) {
+        const QModelIndex group = model.index(g, 0);
+        if (group.data().toString() != title)
+            continue;
+        for (int r = 0; r < model.rowCount(group); ++r)
+            rows << model.index(r, 0, group).data().toString() + QLatin1Char('\t')
+                    + model.index(r, 1, group).data().toString();
+    }
+    return rows;
+}
+
+int groupRow(const QStandardItemModel& model, const QString& title)
+{
+    for (int g = 0; g < model.rowCount(); ++g)
+        if (model.index(g, 0).data().toString() == title)
+            return g;
+    return -1;
+}
+
+struct Fixture {
+    DocumentController controller;
+    std::unique_ptr<DocumentView> view;
+
+    explicit Fixture(std::shared_ptr<const Document> document)
+    {
+        controller.adopt(std::move(document));
+        view = std::make_unique<DocumentView>(&controller, GraphContext {});
+        view->resize(1400, 900);
+        view->show();
+    }
+    bool waitForLayout()
+    {
+        QSignalSpy spy(view.get(), &DocumentView::presentationShown);
+        return view->presentation() || spy.wait(20000);
+    }
+    QTreeView* properties() const { return view->findChild<QTreeView*>(QStringLiteral("propertiesView")); }
+    NodeOrigin firstOfKind(NodeKind kind) const
+    {
+        const Graph& top = view->presentation()->methodGraph();
+        for (const Node& node : top.nodes)
+            if (node.kind == kind)
+                return { node.id, NodeId::none() };
+        return {};
+    }
+    /// Saves the whole view as `name`.png into $ETSCOPE_GRAB_DIR, when set.
+    void grab(const QString& name) const
+    {
+        const QString dir = qEnvironmentVariable("ETSCOPE_GRAB_DIR");
+        if (!dir.isEmpty())
+            view->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+    }
+};
+
+} // namespace
+
+class TestPropertiesView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void memoryPlanOfTensors()
+    {
+        // Checked against `etscope graph executorch/add.pte --format json`: input 1 is
+        // "arena 1 + 16", 4 bytes, dim_order [0].
+        const auto add = load("executorch/add.pte");
+        QVERIFY(add);
+        PropertiesModel model;
+        model.showNode(*add, 0, nodeLabelled(*add, 0, "input 1"));
+        QCOMPARE(groupRows(model, QStringLiteral("Memory plan")),
+            QStringList({ QStringLiteral("mem_id\t1"), QStringLiteral("offset\t16"), QStringLiteral("bytes\t4"),
+                QStringLiteral("dim order\t[0] (contiguous)") }));
+        // The attributes keep what the plan does not show.
+        QCOMPARE(groupRows(model, QStringLiteral("Attributes")),
+            QStringList({ QStringLiteral("value\tv1: Tensor FLOAT [1]"), QStringLiteral("storage\tplanned") }));
+        model.showNode(*add, 0, nodeLabelled(*add, 0, "output 0"));
+        QCOMPARE(groupRows(model, QStringLiteral("Memory plan")).at(1), QStringLiteral("offset\t32"));
+        // An edge shows the plan of the value it carries (v0 at the start of arena 1).
+        const Graph& graph = *add->methods.front().graph;
+        const Edge* fromInput0 = nullptr;
+        for (const Edge& edge : graph.edges)
+            if (edge.value.value == 0)
+                fromInput0 = &edge;
+        QVERIFY(fromInput0);
+        model.showEdge(
+            *add, 0, graph, { fromInput0->from, NodeId::none() }, static_cast<int>(fromInput0 - graph.edges.data()));
+        QCOMPARE(groupRows(model, QStringLiteral("Memory plan")).at(1), QStringLiteral("offset\t0"));
+
+        // The Qualcomm LLM's inputs are not planned: the caller hands their memory in.
+        const auto qnn = load("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(qnn);
+        const int kv = methodNamed(*qnn, "kv_forward");
+        QVERIFY(kv >= 0);
+        model.showNode(*qnn, kv, nodeLabelled(*qnn, kv, "input 1"));
+        QCOMPARE(groupRows(model, QStringLiteral("Memory plan")),
+            QStringList({ QStringLiteral("storage\truntime (not memory-planned)"), QStringLiteral("bytes\t256"),
+                QStringLiteral("dim order\t[0, 1, 2, 3] (contiguous)") }));
+    }
+
+    void inputsAndOutputsRead()
+    {
+        const auto add = load("executorch/add.pte");
+        QVERIFY(add);
+        QCOMPARE(add->program->methods.front().inputSpec, std::string("T2#2#0(T2#1#1($,$),D0())"));
+        PropertiesModel model;
+        model.showDocument(*add, 0);
+        QCOMPARE(groupRows(model, QStringLiteral("Inputs (2)")),
+            QStringList({ QStringLiteral("input 0\tTensor FLOAT [1] (v0, args[0])"),
+                QStringLiteral("input 1\tTensor FLOAT [1] (v1, args[1])") }));
+        // The output spec "$" is the single value itself: no path to show.
+        QCOMPARE(add->program->methods.front().outputSpec, std::string("$"));
+        QCOMPARE(groupRows(model, QStringLiteral("Outputs (1)")),
+            QStringList({ QStringLiteral("output 0\tTensor FLOAT [1] (v2)") }));
+    }
+
+    void qnnCompileSpecInThePanel()
+    {
+        const auto qnn = load("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(qnn);
+        const int kv = methodNamed(*qnn, "kv_forward");
+        PropertiesModel model;
+        model.showNode(*qnn, kv, nodeLabelled(*qnn, kv, "QnnBackend"));
+        const QStringList payload = groupRows(model, QStringLiteral("Delegate payload"));
+        QVERIFY2(
+            payload.contains(QStringLiteral("compile spec soc_model\tSM8650 (57)")), qPrintable(payload.join(u'|')));
+        QVERIFY(payload.contains(QStringLiteral("compile spec htp performance_mode\tkHtpBurst")));
+        QVERIFY(payload.contains(QStringLiteral("compile spec log_level\tkLogLevelError")));
+    }
+
+    void copyRows()
+    {
+        const auto add = load("executorch/add.pte");
+        QVERIFY(add);
+        PropertiesModel model;
+        model.showNode(*add, 0, nodeLabelled(*add, 0, "input 1"));
+        PropertiesView view;
+        view.setModel(&model);
+        view.resize(400, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // A narrow pane: the key column stays within its share, the values keep their room.
+        QVERIFY(view.header()->sectionSize(0) <= view.viewport()->width() * PropertiesView::kMaxKeyShare + 1);
+        QVERIFY(view.viewport()->width() - view.header()->sectionSize(0) >= PropertiesView::kMinValueWidth);
+
+        const int plan = groupRow(model, QStringLiteral("Memory plan"));
+        QVERIFY(plan >= 0);
+        const QModelIndex group = model.index(plan, 0);
+        view.selectionModel()->select(QItemSelection(model.index(0, 0, group), model.index(1, 1, group)),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("mem_id\t1\noffset\t16"));
+        // A heading copies as its title alone; rows come in the order shown, whatever the
+        // order of selecting them.
+        view.selectionModel()->select(
+            model.index(3, 0, group), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view.selectionModel()->select(group, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
+        QCOMPARE(QGuiApplication::clipboard()->text(),
+            QStringLiteral("Memory plan\nmem_id\t1\noffset\t16\ndim order\t[0] (contiguous)"));
+        QVERIFY(view.allRowsText().startsWith(QStringLiteral("Node\nlabel\tinput 1\nkind\tinput\n")));
+        QCOMPARE(view.allRowsText().count(QLatin1Char('\n')) + 1, [&] {
+            int rows = model.rowCount();
+            for (int g = 0; g < model.rowCount(); ++g)
+                rows += model.rowCount(model.index(g, 0));
+            return rows;
+        }());
+    }
+
+    void longKeysLeaveTheValuesVisible()
+    {
+        Fixture f(coreMlDocument());
+        QVERIFY(f.waitForLayout());
+        const NodeOrigin delegate = f.firstOfKind(NodeKind::Delegate);
+        QVERIFY(delegate.top.valid());
+        f.view->selectNode(delegate);
+        QTreeView* tree = f.properties();
+        QVERIFY(tree);
+        QVERIFY(QTest::qWaitForWindowExposed(f.view.get()));
+        QCoreApplication::processEvents();
+
+        // The debug symbols are rows of the delegate's payload group.
+        const QString longKey = QStringLiteral("debug symbol ") + QString::fromStdString(kLongSymbols.front());
+        const auto hits = f.view->propertiesModel()->match(
+            f.view->propertiesModel()->index(0, 0), Qt::DisplayRole, longKey, 1, Qt::MatchExactly | Qt::MatchRecursive);
+        QCOMPARE(hits.size(), 1);
+        tree->scrollTo(hits.front(), QAbstractItemView::PositionAtCenter);
+        QCoreApplication::processEvents();
+        f.grab(QStringLiteral("props-coreml"));
+        QCOMPARE(hits.front().siblingAtColumn(1).data().toString(), QStringLiteral("[3]"));
+        // The key column is capped: the value column keeps a good part of the pane.
+        const int viewport = tree->viewport()->width();
+        const int keyWidth = tree->header()->sectionSize(0);
+        const QString widths = QStringLiteral("key %1 of %2").arg(keyWidth).arg(viewport);
+        QVERIFY2(keyWidth <= viewport / 2, qPrintable(widths));
+        QVERIFY2(viewport - keyWidth >= 300, qPrintable(widths));
+        // The long key does not fit: it is elided in the middle, the full text in its tooltip.
+        QVERIFY(tree->fontMetrics().horizontalAdvance(longKey) > keyWidth);
+        QCOMPARE(hits.front().data(Qt::ToolTipRole).toString(), longKey);
+    }
+};
+
+QTEST_MAIN(TestPropertiesView)
+#include "tst_propertiesview.moc"
