@@ -228,6 +228,8 @@ private slots:
         // All of it visible: no scroll bar, and no acre of empty space under two lines.
         QVERIFY(!text->verticalScrollBar()->isVisible() && !text->horizontalScrollBar()->isVisible());
         QVERIFY(text->viewport()->height() < 10 * metrics.lineSpacing());
+        if (const QString shots = qEnvironmentVariable("ETSCOPE_THEME_SHOTS"); !shots.isEmpty())
+            dialog->grab().save(shots + QStringLiteral("/details.png"));
 
         // Many long warnings: capped by the screen, the rest scrolls.
         std::vector<Warning> many;
