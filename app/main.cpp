@@ -4,6 +4,7 @@
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
 #include "ui/widgets/mainwindow.h"
+#include "ui/widgets/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -80,9 +81,21 @@ int main(int argc, char** argv)
                        "longest-stall) to stderr"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
         QStringLiteral("Exit right after the first file's first view is painted (exit 1 when it cannot be opened)"));
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral("Colours for this run: system, light or dark (default: the one chosen in View › Theme)"),
+        QStringLiteral("system|light|dark"));
     parser.addOption(timingsOption);
     parser.addOption(quitOption);
+    parser.addOption(themeOption);
     parser.process(application);
+    const auto theme = parser.isSet(themeOption) ? etscope::ui::themeFromName(parser.value(themeOption))
+                                                 : std::optional(etscope::ui::savedTheme());
+    if (!theme) {
+        std::fprintf(stderr, "etscope: --theme takes system, light or dark, not \"%s\"\n",
+            qUtf8Printable(parser.value(themeOption)));
+        return 1;
+    }
+    etscope::ui::applyTheme(*theme);
     etscope::ui::timings::setEnabled(parser.isSet(timingsOption));
     etscope::ui::StallWatch stalls;
     stalls.start();

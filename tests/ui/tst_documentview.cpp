@@ -830,6 +830,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         MainWindow window;
         window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy opened(&window, &MainWindow::documentOpened);
         window.openFiles({ QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")) });
         QVERIFY(opened.count() > 0 || opened.wait(20000));

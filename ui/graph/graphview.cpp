@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graph/graphview.h"
 
+#include "ui/widgets/theme.h"
+
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -28,7 +30,7 @@ GraphView::GraphView(QWidget* parent)
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
     setOptimizationFlags(QGraphicsView::DontAdjustForAntialiasing);
-    setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
+    setBackgroundBrush(canvasColour(palette()));
     setFocusPolicy(Qt::StrongFocus);
 }
 
@@ -144,6 +146,13 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event)
     setDragMode(QGraphicsView::ScrollHandDrag);
 }
 
+void GraphView::changeEvent(QEvent* event)
+{
+    QGraphicsView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        setBackgroundBrush(canvasColour(palette()));
+}
+
 Minimap::Minimap(GraphView* main, QWidget* parent)
     : QGraphicsView(parent)
     , m_main(main)
@@ -153,7 +162,7 @@ Minimap::Minimap(GraphView* main, QWidget* parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setRenderHints(QPainter::Antialiasing);
-    setBackgroundBrush(QColor(0xf1, 0xf3, 0xf5));
+    setBackgroundBrush(canvasColour(palette(), true));
     setFrameShape(QFrame::Box);
     setToolTip(tr("Overview: click or drag to move the view"));
     connect(main, &GraphView::viewportChanged, this, [this] { viewport()->update(); });
@@ -189,6 +198,13 @@ void Minimap::mouseMoveEvent(QMouseEvent* event)
         m_main->centerOn(mapToScene(event->pos()));
         viewport()->update();
     }
+}
+
+void Minimap::changeEvent(QEvent* event)
+{
+    QGraphicsView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        setBackgroundBrush(canvasColour(palette(), true));
 }
 
 void Minimap::resizeEvent(QResizeEvent* event)

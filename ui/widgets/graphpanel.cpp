@@ -5,6 +5,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/models/nodestyle.h"
 
+#include <QFrame>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -19,7 +20,7 @@ namespace {
 
 constexpr QSize kMinimapSize { 220, 160 };
 constexpr int kMinimapMargin = 16; ///< from the right and bottom edges (clear of the scroll bars)
-constexpr QPoint kLegendPosition { 10, 10 };
+constexpr int kLegendMargin = 4;
 
 } // namespace
 
@@ -32,21 +33,26 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_view->setObjectName(QStringLiteral("graphView"));
     m_minimap = new Minimap(m_view, this);
 
+    // A strip above the view, not an overlay: it never covers a node. Its colours are the
+    // palette's, so it follows the theme.
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("legend"));
-    m_legend->setStyleSheet(QStringLiteral(
-        "QLabel { background: rgba(255,255,255,220); border: 1px solid #ccc; border-radius: 3px; padding: 4px; }"));
+    m_legend->setAutoFillBackground(true);
+    m_legend->setMargin(kLegendMargin);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true); // a narrow graph area gets a taller strip, not a clipped one
     m_legend->hide();
 
-    m_busyPanel = new QFrame(this);
-    m_busyPanel->setObjectName(QStringLiteral("busyPanel"));
-    // By name: a plain QFrame rule would also box the label inside (QLabel is a QFrame).
-    m_busyPanel->setStyleSheet(
-        QStringLiteral("#busyPanel { background: white; border: 1px solid #999; border-radius: 4px; }"));
+    auto* busyPanel = new QFrame(this);
+    busyPanel->setObjectName(QStringLiteral("busyPanel"));
+    busyPanel->setFrameShape(QFrame::StyledPanel);
+    busyPanel->setAutoFillBackground(true); // the palette's Window: dark in a dark theme
+    m_busyPanel = busyPanel;
     auto* busyLayout = new QVBoxLayout(m_busyPanel);
     m_busyLabel = new QLabel(m_busyPanel);
     auto* busyBar = new QProgressBar(m_busyPanel);
     busyBar->setRange(0, 0);
+    busyBar->setTextVisible(false); // a busy bar has no percentage to show
     auto* cancel = new QPushButton(tr("Cancel"), m_busyPanel);
     busyLayout->addWidget(m_busyLabel);
     busyLayout->addWidget(busyBar);
@@ -75,24 +81,25 @@ void GraphPanel::updateLegend(const Presentation* presentation)
     const bool inferred = presentation
         && std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
             [](const core::Edge& edge) { return edge.inferred; });
-    if (backends.empty() && !inferred) {
-        m_legend->hide();
-        return;
-    }
     QString html;
-    if (!backends.empty())
-        html = QStringLiteral("<b>Backends</b>");
-    for (const auto& [name, colour] : backends)
-        html += QStringLiteral("<br/><span style=\"color:%1\">■</span> %2").arg(colour.name(), name.toHtmlEscaped());
+    if (!backends.empty()) {
+        html = tr("<b>Backends:</b>");
+        for (const auto& [name, colour] : backends)
+            html += QStringLiteral("&nbsp;&nbsp; <span style=\"color:%1\">■</span>&nbsp;%2")
+                        .arg(colour.name(), name.toHtmlEscaped());
+    }
     if (inferred)
-        html += (html.isEmpty() ? QString() : QStringLiteral("<br/>"))
-            + tr("<span style=\"color:#6b7280\">╌╌</span> inferred edge: wiring guessed, not read from the "
+        html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; "))
+            + tr("<span style=\"color:#6b7280\">╌╌</span>&nbsp;inferred edge: wiring guessed, not read from the "
                  "file");
     m_legend->setText(html);
-    m_legend->adjustSize();
-    m_legend->move(kLegendPosition);
-    m_legend->show();
-    m_legend->raise();
+    placeChildren();
+}
+
+void GraphPanel::setLegendEnabled(bool enabled)
+{
+    m_legendEnabled = enabled;
+    placeChildren();
 }
 
 void GraphPanel::setMinimapVisible(bool visible)
@@ -102,11 +109,18 @@ void GraphPanel::setMinimapVisible(bool visible)
 
 void GraphPanel::resizeEvent(QResizeEvent*)
 {
-    m_view->setGeometry(rect());
+    placeChildren();
+}
+
+void GraphPanel::placeChildren()
+{
+    const bool legend = m_legendEnabled && !m_legend->text().isEmpty();
+    const int legendHeight = legend ? m_legend->heightForWidth(width()) : 0;
+    m_legend->setVisible(legend);
+    m_legend->setGeometry(0, 0, width(), legendHeight);
+    m_view->setGeometry(0, legendHeight, width(), height() - legendHeight);
     m_minimap->setGeometry(width() - kMinimapSize.width() - kMinimapMargin,
         height() - kMinimapSize.height() - kMinimapMargin, kMinimapSize.width(), kMinimapSize.height());
-    m_legend->adjustSize();
-    m_legend->move(kLegendPosition);
     placeBusyPanel();
 }
 

@@ -13,9 +13,9 @@ class GraphScene;
 class GraphView;
 class Minimap;
 
-/// The graph area of a tab: the scene in its view, with the overlays placed on top of it — the
-/// backend legend (top-left), the minimap (bottom-right) and the busy panel with Cancel
-/// (centred) while a layout runs.
+/// The graph area of a tab: the backend legend in a strip above the view (never over a node),
+/// the scene in its view, with the overlays placed on top of it — the minimap (bottom-right) and
+/// the busy panel with Cancel (centred) while a layout runs.
 class GraphPanel : public QWidget {
     Q_OBJECT
 public:
@@ -29,6 +29,8 @@ public:
     void showBusy(bool busy, const QString& text = {});
     /// The legend of the delegate backends drawn in `presentation` (hidden when there are none).
     void updateLegend(const Presentation* presentation);
+    /// Shows the legend strip when there is a backend to name (View › Show Legend).
+    void setLegendEnabled(bool enabled);
     void setMinimapVisible(bool visible);
 
 Q_SIGNALS:
@@ -38,6 +40,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void placeChildren();
     void placeBusyPanel();
 
     GraphScene* m_scene = nullptr;
@@ -46,6 +49,7 @@ private:
     QLabel* m_legend = nullptr;
     QWidget* m_busyPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
+    bool m_legendEnabled = true;
 };
 
 } // namespace etscope::ui

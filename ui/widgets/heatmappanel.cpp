@@ -108,7 +108,7 @@ void HeatLegend::paintEvent(QPaintEvent*)
         gradient.setColorAt(t, rampColour(m_higherIsWorse ? t : 1.0 - t));
     }
     painter.fillRect(bar, gradient);
-    painter.setPen(Qt::gray);
+    painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(bar);
     painter.setPen(palette().color(QPalette::WindowText));
     const QRect labels(4, 18, width() - 8, height() - 18);

@@ -5,10 +5,13 @@
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphview.h"
 #include "ui/widgets/documentview.h"
+#include "ui/widgets/graphpanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/shortcutsdialog.h"
+#include "ui/widgets/theme.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
@@ -41,6 +44,7 @@ constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kMinimapKey = "showMinimap";
 const char* const kEdgeShapesKey = "showEdgeShapes";
+const char* const kLegendKey = "showLegend";
 const char* const kErrorProperty = "etscopeError";
 /// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
 /// cancels the open and drops its result).
@@ -52,6 +56,13 @@ constexpr int kOpeningMargin = 200;
 constexpr int kErrorMargin = 120;
 constexpr int kWelcomeMargin = 160;
 constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
+
+/// Shows or hides the backend legend of the graphs in `view`.
+void setLegendEnabled(QWidget* view, bool enabled)
+{
+    for (GraphPanel* panel : view->findChildren<GraphPanel*>())
+        panel->setLegendEnabled(enabled);
+}
 
 /// Shown while a file opens: what is happening, how far, and a way out.
 QWidget* openingPage(DocumentController* controller, const QString& path)
@@ -249,6 +260,33 @@ void MainWindow::buildMenus()
             if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
                 view->setMinimapVisible(visible);
     });
+    QAction* legend = viewMenu->addAction(tr("Show &Legend"));
+    legend->setObjectName(QStringLiteral("showLegend"));
+    legend->setCheckable(true);
+    legend->setChecked(QSettings().value(QLatin1String(kLegendKey), true).toBool());
+    connect(legend, &QAction::toggled, this, [this](bool visible) {
+        QSettings().setValue(QLatin1String(kLegendKey), visible);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            setLegendEnabled(m_tabs->widget(i), visible);
+    });
+    QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    themes->setExclusive(true);
+    const std::pair<const char*, Theme> themeChoices[] = { { QT_TR_NOOP("&System"), Theme::System },
+        { QT_TR_NOOP("&Light"), Theme::Light }, { QT_TR_NOOP("&Dark"), Theme::Dark } };
+    for (const auto& [label, theme] : themeChoices) {
+        QAction* action = themeMenu->addAction(tr(label));
+        QString name = themeName(theme);
+        name[0] = name[0].toUpper();
+        action->setObjectName(QStringLiteral("theme") + name);
+        action->setCheckable(true);
+        action->setChecked(theme == currentTheme());
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [t = theme] {
+            saveTheme(t);
+            applyTheme(t);
+        });
+    }
     viewMenu->addSeparator();
     addViewActions(viewMenu,
         {
@@ -361,6 +399,7 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
     auto* view = new DocumentView(controller, context, m_tabs);
     view->setMinimapVisible(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
     view->setEdgeLabelsVisible(QSettings().value(QLatin1String(kEdgeShapesKey), false).toBool());
+    setLegendEnabled(view, QSettings().value(QLatin1String(kLegendKey), true).toBool());
     const QString title = view->title();
     const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
     m_tabs->setTabToolTip(index, controller->path());

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+class QDialog;
 class QLabel;
 
 namespace etscope::ui {
@@ -18,6 +19,12 @@ public:
     explicit WarningBanner(QWidget* parent = nullptr);
     void setWarnings(const std::vector<core::Warning>& warnings);
     const std::vector<core::Warning>& warnings() const { return m_warnings; }
+    /// The Details… dialog (owned by the caller): every warning, sized to the text up to most
+    /// of the screen.
+    QDialog* createDetailsDialog();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     void showDetails();
