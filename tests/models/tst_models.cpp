@@ -238,13 +238,15 @@ private slots:
                 QCOMPARE(snr.toDouble(), 0.0);
         }
         QVERIFY(sawMissing);
-        // A threshold flags the worse cells, and only those.
+        // A threshold flags the worse cells of its own column, and only those.
         HeatScale scale;
-        scale.threshold = 5.0;
+        scale.thresholds[0] = 5.0;
         model.setScale(scale);
-        for (int row = 0; row < model.rowCount(); ++row)
+        for (int row = 0; row < model.rowCount(); ++row) {
             QCOMPARE(model.index(row, 1).data(HeatmapModel::FlaggedRole).toBool(),
                 model.index(row, 1).data(HeatmapModel::ValueRole).toDouble() > 5.0);
+            QVERIFY(!model.index(row, 2).data(HeatmapModel::FlaggedRole).toBool());
+        }
         // Exports keep numbers typed.
         const Table report = model.table().toTable();
         QCOMPARE(report.columns.size(), std::size_t(5));

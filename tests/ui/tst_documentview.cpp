@@ -27,6 +27,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -395,7 +396,7 @@ private slots:
         QCOMPARE(painted, static_cast<int>(table.rows.size()));
         const auto heat = f.view->heatmapPanel()->graphHeat();
         const auto& last = table.rows.back();
-        QCOMPARE(heat.at(GraphScene::keyOf(last.origin)).first, 1.0);
+        QCOMPARE(heat.at(GraphScene::keyOf(last.origin)).position, 1.0);
         // Clicking a row selects its node.
         QTableView* view = f.view->heatmapPanel()->view();
         const QModelIndex index = view->model()->index(2, 1);
@@ -646,6 +647,76 @@ private slots:
             2);
     }
 
+    void heatOverlayKeepsValuesBackendsAndThresholds()
+    {
+        // stress_mlp's profile on the graph: every value readable in its box, the delegates
+        // still bordered in their backend's colour, the legend naming the column, and a
+        // threshold per column flagging nodes and ticking the colour bar.
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")),
+            QString::fromStdString(etscope::test::samplePath("generated/stress_mlp/stress_mlp.profile.etdp")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QSignalSpy shown(view, &DocumentView::presentationShown);
+        QVERIFY(view->presentation() || shown.wait(20000));
+        HeatmapPanel* heat = view->heatmapPanel();
+        QTRY_VERIFY(!heat->graphHeat().empty());
+        const int p50 = heat->graphColumn();
+        QCOMPARE(QString::fromStdString(heat->model()->table().columns[static_cast<std::size_t>(p50)].name),
+            QStringLiteral("p50 (ms)"));
+        auto* legend = view->findChild<QLabel*>(QStringLiteral("legend"));
+        QVERIFY(legend->text().contains(QStringLiteral("p50 (ms)")));
+        QVERIFY(legend->text().contains(QStringLiteral("XnnpackBackend")));
+        int labelled = 0;
+        for (NodeItem* item : view->scene()->nodeItems()) {
+            if (item->heatLabel().isEmpty())
+                continue;
+            ++labelled;
+            QVERIFY2(QFontMetricsF(item->heatLabelFont()).horizontalAdvance(item->heatLabel())
+                    <= item->boundingRect().width() - 10 - 8,
+                qPrintable(item->heatLabel()));
+            QVERIFY(!item->heatLabel().contains(QStringLiteral("(ms)"))); // the legend says it once
+        }
+        QVERIFY(labelled >= 14);
+
+        // A threshold on p50: the nodes slower than 0.01 ms are flagged, the bar gets a tick.
+        HeatScale scale = heat->model()->scale();
+        scale.thresholds[static_cast<std::size_t>(p50)] = 0.01;
+        heat->setScale(scale);
+        const GraphHeat marks = heat->graphHeat();
+        int flagged = 0;
+        for (const HeatTable::Row& row : heat->model()->table().rows)
+            if (row.values[static_cast<std::size_t>(p50)] && *row.values[static_cast<std::size_t>(p50)] > 0.01) {
+                QVERIFY(marks.at(GraphScene::keyOf(row.origin)).flagged);
+                ++flagged;
+            }
+        QVERIFY(flagged > 0);
+        int flaggedItems = 0;
+        for (NodeItem* item : view->scene()->nodeItems())
+            flaggedItems += item->flagged() ? 1 : 0;
+        QVERIFY(flaggedItems > 0);
+        auto* bar = heat->findChild<HeatLegend*>();
+        QVERIFY(bar && bar->thresholdPosition());
+        QVERIFY(*bar->thresholdPosition() > 0 && *bar->thresholdPosition() < 1);
+        QVERIFY(legend->text().contains(QStringLiteral("worse than 0.01")));
+        // Another column has its own (none yet); coming back finds 0.01 again.
+        auto* threshold = heat->findChild<QLineEdit*>(QStringLiteral("heatThreshold"));
+        QVERIFY(threshold);
+        QCOMPARE(threshold->text(), QStringLiteral("0.01"));
+        heat->setGraphColumn(p50 + 1);
+        QVERIFY(threshold->text().isEmpty());
+        QVERIFY(!bar->thresholdPosition());
+        for (const auto& [key, mark] : heat->graphHeat())
+            QVERIFY(!mark.flagged);
+        heat->setGraphColumn(p50);
+        QCOMPARE(threshold->text(), QStringLiteral("0.01"));
+        if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
+            window.resize(1400, 900);
+            window.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QStringLiteral("/heat-threshold.png"));
+        }
+    }
+
     void collapsedDelegateShowsItsWorstInnerNode()
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");
@@ -666,8 +737,8 @@ private slots:
         // Collapsed, the delegate carries the hottest of its inner rows (13 of 13: position 1).
         const auto delegate = heat.find({ big.id.value, NodeId::none().value });
         QVERIFY(delegate != heat.end());
-        QCOMPARE(delegate->second.first, 1.0);
-        QVERIFY(delegate->second.second.startsWith(QStringLiteral("inside: mse 13")));
+        QCOMPARE(delegate->second.position, 1.0);
+        QCOMPARE(delegate->second.label, QStringLiteral("inside: 13"));
         // The unmatched row paints nothing; the inner nodes keep their own values.
         QCOMPARE(heat.size(), std::size_t(big.subgraph->operatorCount() + 1));
     }
@@ -728,8 +799,8 @@ private slots:
         QVERIFY(*pool[0]->values[0] > 0 && *pool[1]->values[0] == 0);
         const auto painted = heat.find(GraphScene::keyOf(pool[0]->origin));
         QVERIFY(painted != heat.end());
-        QVERIFY(painted->second.first > 0);
-        QCOMPARE(painted->second.second, QStringLiteral("mse ") + QString::number(*pool[0]->values[0], 'g', 3));
+        QVERIFY(painted->second.position > 0);
+        QCOMPARE(painted->second.label, QString::number(*pool[0]->values[0], 'g', 3));
     }
 
     void etrecordOperatorTable()

@@ -2,6 +2,7 @@
 #include "ui/graph/graphitems.h"
 #include "ui/graph/scenerenderer.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
@@ -54,11 +55,22 @@ void NodeItem::setHighlighted(bool on)
     update();
 }
 
-void NodeItem::setHeat(std::optional<double> value, const QString& label)
+void NodeItem::setHeat(std::optional<double> value, const QString& label, bool flagged)
 {
     m_heat = value;
     m_heatLabel = label;
+    m_flagged = value && flagged;
     update();
+}
+
+QFont NodeItem::heatLabelFont() const
+{
+    QFont font = subtitleFont();
+    const double room = m_size.width() - 8;
+    // Smaller type rather than a cut number: down to 60 % of the subtitle size.
+    for (int step = 0; step < 8 && QFontMetricsF(font).horizontalAdvance(m_heatLabel) > room; ++step)
+        font.setPointSizeF(font.pointSizeF() * 0.93);
+    return font;
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
@@ -79,6 +91,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRoundedRect(box.adjusted(-4, -4, 4, 4), kRadius + 3, kRadius + 3);
     }
     QPen pen(m_look.border, isSelected() ? 2.5 : 1.0);
+    // Under heat the fill is the value: a delegate keeps its backend as a thick border.
+    if (m_heat && m_kind == core::NodeKind::Delegate)
+        pen = QPen(m_look.header, 3.0);
     if (isSelected())
         pen.setColor(QColor(0xD5, 0x5E, 0x00));
     if (m_look.dashed)
@@ -115,11 +130,22 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         titleRect = QRectF(box.left() + 6, box.top(), box.width() - 12 - (m_canExpand ? kButton + 2 : 0), box.height());
     painter->drawText(titleRect, Qt::AlignCenter, m_title);
     if (!m_subtitle.isEmpty()) {
-        painter->setFont(subtitle);
+        const bool value = m_heat && !m_heatLabel.isEmpty();
+        painter->setFont(value ? heatLabelFont() : subtitle);
         painter->setPen(m_heat ? textOn(fill) : m_look.text);
-        painter->drawText(
-            QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
-            Qt::AlignCenter, m_heatLabel.isEmpty() ? m_subtitle : m_heatLabel);
+        const QRectF line(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight);
+        const QString text = value ? m_heatLabel : m_subtitle;
+        painter->drawText(line, Qt::AlignCenter,
+            value ? QFontMetricsF(painter->font()).elidedText(text, Qt::ElideMiddle, line.width()) : text);
+    }
+    if (m_flagged) {
+        // Beyond the threshold: a mark in the corner, the colour of the tick on the colour bar.
+        const QRectF flag(box.left() - 5, box.top() - 5, 12, 12);
+        painter->setPen(QPen(Qt::white, 1.2));
+        painter->setBrush(QColor(0xD5, 0x5E, 0x00));
+        painter->drawEllipse(flag);
+        painter->setFont(subtitle);
+        painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
     }
     if (m_canExpand && !isReportRendering(*this)) {
         const QRectF button = expandButtonRect();

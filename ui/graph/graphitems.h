@@ -31,8 +31,13 @@ public:
 
     void setHighlighted(bool on);
     bool highlighted() const { return m_highlighted; }
-    /// A heat value in [0, 1] painted as the fill, or nullopt for none; `label` shown as a badge.
-    void setHeat(std::optional<double> value, const QString& label = {});
+    /// A heat value in [0, 1] painted as the fill, or nullopt for none; `label` (the value) shown
+    /// in place of the subtitle, never clipped; `flagged` marks a value beyond the threshold.
+    void setHeat(std::optional<double> value, const QString& label = {}, bool flagged = false);
+    bool flagged() const { return m_flagged; }
+    const QString& heatLabel() const { return m_heatLabel; }
+    /// The font the heat label is drawn with: the subtitle's, made smaller until it fits.
+    QFont heatLabelFont() const;
 
 private:
     core::NodeOrigin m_origin;
@@ -45,6 +50,7 @@ private:
     bool m_highlighted = false;
     std::optional<double> m_heat;
     QString m_heatLabel;
+    bool m_flagged = false;
 };
 
 /// One data-flow edge drawn as the Bézier Graphviz computed, with an arrow head.

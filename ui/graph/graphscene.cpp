@@ -187,14 +187,14 @@ int GraphScene::highlightedCount() const
         std::count_if(m_nodes.begin(), m_nodes.end(), [](NodeItem* item) { return item->highlighted(); }));
 }
 
-void GraphScene::setHeat(const std::map<std::pair<int, int>, std::pair<double, QString>>& heat)
+void GraphScene::setHeat(const GraphHeat& heat)
 {
     for (NodeItem* item : m_nodes) {
         const auto it = heat.find(keyOf(item->origin()));
         if (it == heat.end())
             item->setHeat(std::nullopt);
         else
-            item->setHeat(it->second.first, it->second.second);
+            item->setHeat(it->second.position, it->second.label, it->second.flagged);
     }
 }
 

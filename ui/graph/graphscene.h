@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ui/graph/graphitems.h"
+#include "ui/models/heatmapmodel.h"
 #include "ui/models/presentation.h"
 
 #include <QGraphicsScene>
@@ -42,7 +43,7 @@ public:
     int highlightedCount() const;
 
     /// Colours nodes by a value in [0, 1] with a text badge; nodes without a value keep their look.
-    void setHeat(const std::map<std::pair<int, int>, std::pair<double, QString>>& heat);
+    void setHeat(const GraphHeat& heat);
 
     static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
     {

@@ -49,11 +49,18 @@ double HeatScale::position(
     return core::heatPosition(value, lo, hi, logScale, worse);
 }
 
+std::optional<double> HeatScale::threshold(std::size_t column) const
+{
+    const auto it = thresholds.find(column);
+    return it == thresholds.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
 bool HeatScale::beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const
 {
-    if (!threshold || column >= table.columns.size())
+    const auto limit = threshold(column);
+    if (!limit || column >= table.columns.size())
         return false;
-    return table.columns[column].higherIsWorse ? value > *threshold : value < *threshold;
+    return table.columns[column].higherIsWorse ? value > *limit : value < *limit;
 }
 
 HeatmapModel::HeatmapModel(QObject* parent)

@@ -4,7 +4,9 @@
 #include "core/table/heattable.h"
 
 #include <QAbstractTableModel>
+#include <QString>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -18,8 +20,11 @@ struct HeatScale {
     bool logScale = false;
     std::optional<double> low; ///< nullopt: the column's smallest value
     std::optional<double> high; ///< nullopt: the column's largest value
-    std::optional<double> threshold; ///< values worse than this are flagged
+    /// Per metric column: values worse than this are flagged (an mse and a latency have
+    /// nothing in common, so each column keeps its own).
+    std::map<std::size_t, double> thresholds;
 
+    std::optional<double> threshold(std::size_t column) const;
     /// [low, high] actually used for `column` of `table`.
     std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
     /// Position in [0, 1] (1 = worst) of a value of `column`. Computes the bounds: for every
@@ -29,6 +34,16 @@ struct HeatScale {
         const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const;
     bool beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const;
 };
+
+/// How one node is coloured on the graph: its position on the ramp (1 = worst), the value as
+/// text, and whether it is beyond the column's threshold.
+struct NodeHeat {
+    double position = 0;
+    QString label;
+    bool flagged = false;
+};
+/// By GraphScene::keyOf(origin).
+using GraphHeat = std::map<std::pair<int, int>, NodeHeat>;
 
 /// The numeric-gap / latency heat table: one row per node in execution order, the node's name
 /// then one column per metric. Holds numbers; the delegate paints them.

@@ -225,8 +225,10 @@ QWidget* DocumentView::buildPanes()
     m_sideTabs->addTab(m_search, tr("Search"));
     m_heatmap = new HeatmapPanel(this);
     m_sideTabs->addTab(m_heatmap, tr("Heatmap"));
-    connect(
-        m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] { m_scene->setHeat(m_heatmap->graphHeat()); });
+    connect(m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
+        m_scene->setHeat(m_heatmap->graphHeat());
+        m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    });
     connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
 
     auto* side = new QSplitter(Qt::Vertical, this);
@@ -363,6 +365,7 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
         m_awaitingFirstPaint = true;
     m_graph->updateLegend(presentation.get());
     m_scene->setHeat(m_heatmap->graphHeat());
+    m_graph->setHeatDescription(m_heatmap->graphColouringText());
     m_graph->minimap()->refit();
     if (m_firstShow) {
         m_firstShow = false;

@@ -78,20 +78,34 @@ void GraphPanel::updateLegend(const Presentation* presentation)
         for (const core::Node& node : presentation->methodGraph().nodes)
             if (node.kind == core::NodeKind::Delegate)
                 backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
-    const bool inferred = presentation
+    m_backendsHtml.clear();
+    for (const auto& [name, colour] : backends)
+        m_backendsHtml += QStringLiteral("&nbsp;&nbsp; <span style=\"color:%1\">■</span>&nbsp;%2")
+                              .arg(colour.name(), name.toHtmlEscaped());
+    m_inferredEdges = presentation
         && std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
             [](const core::Edge& edge) { return edge.inferred; });
+    composeLegend();
+}
+
+void GraphPanel::setHeatDescription(const QString& html)
+{
+    m_heatDescription = html;
+    composeLegend();
+}
+
+void GraphPanel::composeLegend()
+{
     QString html;
-    if (!backends.empty()) {
-        html = tr("<b>Backends:</b>");
-        for (const auto& [name, colour] : backends)
-            html += QStringLiteral("&nbsp;&nbsp; <span style=\"color:%1\">■</span>&nbsp;%2")
-                        .arg(colour.name(), name.toHtmlEscaped());
-    }
-    if (inferred)
+    if (!m_backendsHtml.isEmpty())
+        html
+            = (m_heatDescription.isEmpty() ? tr("<b>Backends:</b>") : tr("<b>Backends</b> (border):")) + m_backendsHtml;
+    if (m_inferredEdges)
         html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; "))
             + tr("<span style=\"color:#6b7280\">╌╌</span>&nbsp;inferred edge: wiring guessed, not read from the "
                  "file");
+    if (!m_heatDescription.isEmpty())
+        html = html.isEmpty() ? m_heatDescription : m_heatDescription + QStringLiteral("<br/>") + html;
     m_legend->setText(html);
     placeChildren();
 }

@@ -29,6 +29,9 @@ public:
     void showBusy(bool busy, const QString& text = {});
     /// The legend of the delegate backends drawn in `presentation` (hidden when there are none).
     void updateLegend(const Presentation* presentation);
+    /// What the fill colours mean while a heat column colours the graph (empty: none). With
+    /// it, backends are named as the border colour of their delegates.
+    void setHeatDescription(const QString& html);
     /// Shows the legend strip when there is a backend to name (View › Show Legend).
     void setLegendEnabled(bool enabled);
     void setMinimapVisible(bool visible);
@@ -40,6 +43,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void composeLegend();
     void placeChildren();
     void placeBusyPanel();
 
@@ -47,6 +51,9 @@ private:
     GraphView* m_view = nullptr;
     Minimap* m_minimap = nullptr;
     QLabel* m_legend = nullptr;
+    QString m_backendsHtml; ///< the backends of the graph shown, as legend entries
+    bool m_inferredEdges = false;
+    QString m_heatDescription;
     QWidget* m_busyPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     bool m_legendEnabled = true;

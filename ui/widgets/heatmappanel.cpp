@@ -115,6 +115,20 @@ void HeatLegend::paintEvent(QPaintEvent*)
     painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, m_low);
     painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, m_high);
     painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, m_log ? tr("log scale · worse →") : tr("worse →"));
+    if (m_threshold) {
+        // The threshold as a tick through the bar, values beyond it flagged on the graph.
+        const double x = bar.left() + std::clamp(*m_threshold, 0.0, 1.0) * bar.width();
+        painter.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+        painter.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
+    }
+}
+
+void HeatLegend::setThreshold(std::optional<double> position, const QString& text)
+{
+    m_threshold = position;
+    m_thresholdText = text;
+    setToolTip(position ? tr("Threshold %1: values beyond the tick are flagged on the graph").arg(text) : QString());
+    update();
 }
 
 HeatmapPanel::HeatmapPanel(QWidget* parent)
@@ -156,6 +170,8 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_low->setPlaceholderText(tr("min"));
     m_high->setPlaceholderText(tr("max"));
     m_threshold->setPlaceholderText(tr("flag values worse than…"));
+    m_threshold->setObjectName(QStringLiteral("heatThreshold"));
+    m_threshold->setToolTip(tr("Per column: each metric keeps its own threshold"));
     m_low->setEnabled(false);
     m_high->setEnabled(false);
     m_status->setWordWrap(true);
@@ -180,6 +196,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     layout->addWidget(m_view, 1);
 
     connect(m_column, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        showThreshold();
         applyControls();
         Q_EMIT graphColouringChanged();
     });
@@ -236,9 +253,19 @@ void HeatmapPanel::setTable(core::HeatTable table)
     setTable(std::make_shared<const core::HeatTable>(std::move(table)));
 }
 
+void HeatmapPanel::showThreshold()
+{
+    const int column = graphColumn();
+    m_threshold->setEnabled(column >= 0);
+    const auto it = column >= 0 ? m_thresholds.find(static_cast<std::size_t>(column)) : m_thresholds.end();
+    m_threshold->setText(it == m_thresholds.end() ? QString() : QString::number(it->second));
+}
+
 void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
 {
     const int previous = m_column->currentIndex();
+    if (table.get() != &m_model->table())
+        m_thresholds.clear(); // another table: other columns
     m_model->setTable(std::move(table));
     const QSignalBlocker blocker(m_column);
     m_column->clear();
@@ -255,6 +282,7 @@ void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
                                       .arg(matched));
     m_column->setCurrentIndex(
         previous > 0 && previous < m_column->count() ? previous : (m_model->table().columns.empty() ? 0 : 1));
+    showThreshold();
     // Latencies and gaps often span decades: one slow delegate would paint everything else
     // dark on a linear scale. Start on a log scale when the chosen column spans 100× or more.
     if (const int column = graphColumn(); column >= 0) {
@@ -292,7 +320,8 @@ void HeatmapPanel::setScale(const HeatScale& scale)
     m_autoRange->setChecked(!scale.low && !scale.high);
     m_low->setText(scale.low ? QString::number(*scale.low) : QString());
     m_high->setText(scale.high ? QString::number(*scale.high) : QString());
-    m_threshold->setText(scale.threshold ? QString::number(*scale.threshold) : QString());
+    m_thresholds = scale.thresholds;
+    showThreshold();
     applyControls();
 }
 
@@ -309,7 +338,14 @@ void HeatmapPanel::applyControls()
         scale.low = number(m_low);
         scale.high = number(m_high);
     }
-    scale.threshold = number(m_threshold);
+    // The threshold field belongs to the column colouring the graph.
+    if (const int column = graphColumn(); column >= 0) {
+        if (const auto value = number(m_threshold))
+            m_thresholds[static_cast<std::size_t>(column)] = *value;
+        else
+            m_thresholds.erase(static_cast<std::size_t>(column));
+    }
+    scale.thresholds = m_thresholds;
     m_model->setScale(scale);
     updateLegend();
     Q_EMIT graphColouringChanged();
@@ -323,14 +359,38 @@ void HeatmapPanel::updateLegend()
         m_legend->setRange({}, {}, true, false);
         return;
     }
-    const auto [low, high] = m_model->scale().bounds(table, static_cast<std::size_t>(column));
-    const bool worse = table.columns[static_cast<std::size_t>(column)].higherIsWorse;
+    const auto c = static_cast<std::size_t>(column);
+    const auto bounds = m_model->scale().bounds(table, c);
+    const auto [low, high] = bounds;
+    const bool worse = table.columns[c].higherIsWorse;
     m_legend->setRange(boundText(worse ? low : high), boundText(worse ? high : low), true, m_model->scale().logScale);
+    const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
+    m_legend->setThreshold(
+        threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
+        threshold ? boundText(*threshold) : QString());
 }
 
-std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHeat() const
+QString HeatmapPanel::graphColouringText() const
 {
-    std::map<std::pair<int, int>, std::pair<double, QString>> heat;
+    const int column = graphColumn();
+    const core::HeatTable& table = m_model->table();
+    if (column < 0 || static_cast<std::size_t>(column) >= table.columns.size())
+        return {};
+    const auto c = static_cast<std::size_t>(column);
+    const auto [low, high] = m_model->scale().bounds(table, c);
+    const bool worse = table.columns[c].higherIsWorse;
+    QString text = tr("<b>Colour:</b> %1 %2, %3 (dark) → %4 (yellow, worse)")
+                       .arg(QString::fromStdString(table.columns[c].name).toHtmlEscaped(),
+                           m_model->scale().logScale ? tr("on a log scale") : tr("on a linear scale"),
+                           boundText(worse ? low : high), boundText(worse ? high : low));
+    if (const auto threshold = m_model->scale().threshold(c))
+        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(boundText(*threshold));
+    return text;
+}
+
+GraphHeat HeatmapPanel::graphHeat() const
+{
+    GraphHeat heat;
     const int column = graphColumn();
     if (column < 0)
         return heat;
@@ -341,15 +401,18 @@ std::map<std::pair<int, int>, std::pair<double, QString>> HeatmapPanel::graphHea
         if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
             continue;
         // A node with several rows (one per output) is painted with its worst one, and a
-        // collapsed delegate with the worst of its own rows and its inner nodes' rows.
+        // collapsed delegate with the worst of its own rows and its inner nodes' rows. The
+        // legend above the graph names the column, so the node shows the number alone.
         const double value = *row.values[c];
         const double position = m_model->scale().position(table, c, value, bounds);
-        const QString text
-            = QString::fromStdString(table.columns[c].name) + QStringLiteral(" ") + QString::number(value, 'g', 3);
+        const bool flagged = m_model->scale().beyondThreshold(table, c, value);
+        const QString text = QString::number(value, 'g', 3);
         const auto paint = [&](std::pair<int, int> key, const QString& label) {
             const auto [it, fresh] = heat.try_emplace(key);
-            if (fresh || position > it->second.first)
-                it->second = { position, label };
+            if (fresh || position > it->second.position)
+                it->second = { position, label, it->second.flagged || flagged };
+            else
+                it->second.flagged = it->second.flagged || flagged;
         };
         paint({ row.origin.top.value, row.origin.inner.value }, text);
         if (row.origin.inner.valid())

@@ -21,6 +21,9 @@ class HeatLegend : public QWidget {
 public:
     explicit HeatLegend(QWidget* parent = nullptr);
     void setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale);
+    /// A tick on the bar where the threshold sits (position in [0, 1], 1 = worst), or none.
+    void setThreshold(std::optional<double> position, const QString& text = {});
+    std::optional<double> thresholdPosition() const { return m_threshold; }
     QSize sizeHint() const override { return { 240, 34 }; }
 
 protected:
@@ -31,6 +34,8 @@ private:
     QString m_high;
     bool m_higherIsWorse = true;
     bool m_log = false;
+    std::optional<double> m_threshold;
+    QString m_thresholdText;
 };
 
 /// One row per matched node, one column per metric (and per run), cells coloured on a
@@ -53,8 +58,10 @@ public:
     int graphColumn() const;
     void setGraphColumn(int column);
     void setScale(const HeatScale& scale);
-    /// The node → (position, label) map for GraphScene::setHeat, per the graph column.
-    std::map<std::pair<int, int>, std::pair<double, QString>> graphHeat() const;
+    /// How each node is painted (GraphScene::setHeat), per the graph column.
+    GraphHeat graphHeat() const;
+    /// What the graph's colours mean now, for the legend above the graph (empty: no colouring).
+    QString graphColouringText() const;
     /// What is shown, in the order shown (for exports).
     core::Table visibleTable() const;
     bool exportTable(const QString& path, core::TableFormat format, QString* error) const;
@@ -67,6 +74,8 @@ Q_SIGNALS:
 private:
     void applyControls();
     void updateLegend();
+    /// The threshold field shows the graph column's own threshold.
+    void showThreshold();
 
     HeatmapModel* m_model;
     QSortFilterProxyModel* m_proxy;
@@ -77,6 +86,7 @@ private:
     QComboBox* m_column;
     QComboBox* m_scaleBox;
     QCheckBox* m_autoRange;
+    std::map<std::size_t, double> m_thresholds; ///< per column of the table shown
     QLineEdit* m_low;
     QLineEdit* m_high;
     QLineEdit* m_threshold;
