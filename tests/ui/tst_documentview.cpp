@@ -979,6 +979,24 @@ private slots:
         QCOMPARE(keys.removeDuplicates(), 0);
     }
 
+    void openingPhaseIsReadInFull()
+    {
+        // The phase under the progress bar spans the page: a longer phase set after a short
+        // one is not cut to its first letter.
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(QString::fromStdString(etscope::test::samplePath("dnf-executorch/dnf_xnnpack_training.pte")));
+        auto* phase = window.tabs()->widget(0)->findChild<QLabel*>(QStringLiteral("openingPhase"));
+        QVERIFY(phase);
+        phase->setText(QStringLiteral("a"));
+        QCoreApplication::processEvents();
+        phase->setText(QStringLiteral("analysing method forward (3 of 4)"));
+        QVERIFY(phase->width() >= phase->fontMetrics().horizontalAdvance(phase->text()));
+        QVERIFY(phase->width() > window.width() / 2);
+    }
+
     void closingATabWhileItOpensDropsTheResult()
     {
         // The open runs on a worker; closing its tab first must cancel it and drop the result

@@ -78,7 +78,11 @@ QWidget* openingPage(DocumentController* controller, const QString& path)
     layout->addStretch();
     layout->addWidget(title, 0, Qt::AlignHCenter);
     layout->addWidget(bar);
-    layout->addWidget(phase, 0, Qt::AlignHCenter);
+    // Full width, text centred: an aligned label keeps the width of its first text, and a
+    // later, longer phase showed as its first letter ("a" of "analysing …").
+    phase->setAlignment(Qt::AlignHCenter);
+    phase->setObjectName(QStringLiteral("openingPhase"));
+    layout->addWidget(phase);
     layout->addWidget(cancel, 0, Qt::AlignHCenter);
     layout->addStretch();
     page->setContentsMargins(kOpeningMargin, 0, kOpeningMargin, 0);
