@@ -43,6 +43,37 @@ std::vector<bool> perReaderConstants(const Graph& graph, int above)
     return perReader;
 }
 
+/// Per node: a constant whose every read is a known tensor of at most kSmallConstantElements
+/// elements (drawn inside its readers when asked).
+std::vector<bool> smallConstants(const Graph& graph, bool wanted)
+{
+    std::vector<bool> small(graph.nodes.size(), false);
+    if (!wanted)
+        return small;
+    std::vector<int> state(graph.nodes.size(), 0); // 0 unread, 1 small so far, -1 not small
+    for (const Edge& edge : graph.edges) {
+        int& s = state[edge.from.index()];
+        if (s < 0)
+            continue;
+        std::int64_t elements = 1;
+        for (const std::int64_t d : edge.meta.shape)
+            elements = d < 0 || elements > kSmallConstantElements ? kSmallConstantElements + 1 : elements * d;
+        s = edge.meta.known() && elements <= kSmallConstantElements ? 1 : -1;
+    }
+    for (const Node& node : graph.nodes)
+        small[node.id.index()] = node.kind == NodeKind::Constant && state[node.id.index()] == 1;
+    return small;
+}
+
+/// How an inlined constant reads inside its reader: "const 2: fp32 [8]".
+std::string inlinedText(const Node& node, const TensorMeta& meta)
+{
+    std::string shape = "[";
+    for (std::size_t i = 0; i < meta.shape.size(); ++i)
+        shape += (i ? ", " : "") + std::to_string(meta.shape[i]);
+    return node.label + ": " + meta.dtype + " " + shape + "]";
+}
+
 /// Builds the flattened graph node by node; edges are added once every node has its place.
 class Flattener {
 public:
@@ -58,6 +89,7 @@ public:
             m_groupCluster.assign(options.grouping->groups.size(), -1);
         }
         m_perReader = perReaderConstants(top, options.constantPerReaderAbove);
+        m_small = smallConstants(top, options.inlineSmallConstants);
     }
 
     FlatGraph run()
@@ -77,6 +109,7 @@ private:
         const NodeId id = m_flat.graph.addNode(std::move(node));
         m_flat.origins.push_back(origin);
         m_flat.nodeCluster.push_back(cluster);
+        m_flat.inlined.emplace_back();
         if (cluster >= 0)
             m_flat.clusters[static_cast<std::size_t>(cluster)].members.push_back(id);
         return id;
@@ -98,8 +131,8 @@ private:
 
     void place(const Node& node)
     {
-        if (perReader(node))
-            return; // drawn beside each reader instead (constantCopy)
+        if (perReader(node) || m_small[node.id.index()])
+            return; // drawn beside each reader (constantCopy) or inside it (connect)
         const int group = groupOf(node);
         if (group >= 0 && !m_options.openGroup(group)) {
             NodeId& box = m_groupNode[static_cast<std::size_t>(group)];
@@ -136,13 +169,20 @@ private:
         m_flat.clusters.push_back(std::move(frame));
         std::vector<NodeId>& ids = m_innerMap[node.id.value];
         const std::vector<bool> perReader = perReaderConstants(*node.subgraph, m_options.constantPerReaderAbove);
+        const std::vector<bool> small = smallConstants(*node.subgraph, m_options.inlineSmallConstants);
         for (const Node& inner : node.subgraph->nodes) {
             Node copy = inner;
             copy.subgraph = nullptr;
-            ids.push_back(
-                perReader[inner.id.index()] ? NodeId::none() : add(std::move(copy), { node.id, inner.id }, cluster));
+            ids.push_back(perReader[inner.id.index()] || small[inner.id.index()]
+                    ? NodeId::none()
+                    : add(std::move(copy), { node.id, inner.id }, cluster));
         }
         for (const Edge& edge : node.subgraph->edges) {
+            if (small[edge.from.index()]) {
+                if (const NodeId to = ids[edge.to.index()]; to.valid())
+                    m_flat.inlined[to.index()].push_back(inlinedText(node.subgraph->node(edge.from), edge.meta));
+                continue;
+            }
             NodeId from = ids[edge.from.index()];
             if (!from.valid()) {
                 Node copy = node.subgraph->node(edge.from);
@@ -188,7 +228,8 @@ private:
         copy.to = m_topMap[edge.to.index()];
         const Node& from = m_top.node(edge.from);
         const Node& to = m_top.node(edge.to);
-        if (const auto local = constantCopy(from, to, edgeIndex)) {
+        const bool small = m_small[from.id.index()];
+        if (const auto local = small ? std::nullopt : constantCopy(from, to, edgeIndex)) {
             if (!local->valid())
                 return;
             copy.from = *local;
@@ -214,6 +255,11 @@ private:
             copy.from = it->second[port.index()];
             copy.inferred = copy.inferred || inferred;
         }
+        if (small) {
+            if (copy.to.valid() && m_flat.graph.node(copy.to).kind != NodeKind::Group)
+                m_flat.inlined[copy.to.index()].push_back(inlinedText(from, edge.meta));
+            return;
+        }
         // A closed group is one box: edges inside it vanish, parallel edges to it are drawn once.
         const bool grouped = m_flat.graph.node(copy.from).kind == NodeKind::Group
             || m_flat.graph.node(copy.to).kind == NodeKind::Group;
@@ -233,6 +279,7 @@ private:
     /// (constant, group) or (constant, −1 − edge) → its copy
     std::map<std::pair<std::int32_t, int>, NodeId> m_constantCopies;
     std::vector<bool> m_perReader; ///< constants drawn beside each reader
+    std::vector<bool> m_small; ///< constants drawn inside their readers
 };
 
 } // namespace

@@ -38,6 +38,9 @@ struct FlatGraph {
     std::vector<Cluster> clusters; ///< parents before their children
     int clusterOf(NodeId node) const; ///< index into clusters (the innermost), -1 when none
     std::vector<int> nodeCluster; ///< parallel to graph.nodes
+    /// Parallel to graph.nodes: small constants drawn inside this node instead of as nodes of
+    /// their own ("const 2: fp32 [8]"), when FlattenOptions::inlineSmallConstants.
+    std::vector<std::vector<std::string>> inlined;
 };
 
 struct FlattenOptions {
@@ -51,7 +54,12 @@ struct FlattenOptions {
     /// readers (a scale every layer uses) is drawn once beside each reader instead of once with
     /// an edge into every layer.
     int constantPerReaderAbove = 0;
+    /// Constants of at most kSmallConstantElements elements (scalars, a few values) are not
+    /// drawn as nodes: each reader lists them (FlatGraph::inlined) and their edges go.
+    bool inlineSmallConstants = false;
 };
+
+constexpr std::int64_t kSmallConstantElements = 4;
 
 FlatGraph flattenGraph(const Graph& top, const FlattenOptions& options);
 

@@ -717,6 +717,43 @@ private slots:
         }
     }
 
+    void smallConstantsDrawnInside()
+    {
+        // stress_mlp's scalars (const v1, const v2: LONG []) are listed in the nodes that read
+        // them instead of being boxes of their own; const v0 (FLOAT [64, 256]) stays a node.
+        const auto document = load("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(document);
+        const bool before = smallConstantsInline();
+        setSmallConstantsInline(false);
+        const auto boxes = preparePresentation(document, GraphContext { 0, {} }, {});
+        setSmallConstantsInline(true);
+        const auto inside = preparePresentation(document, GraphContext { 0, {} }, {});
+        setSmallConstantsInline(before);
+        QVERIFY(boxes->key() != inside->key());
+        const auto labels = [](const Presentation& p) {
+            QStringList list;
+            for (const Node& n : p.flat.graph.nodes)
+                list << QString::fromStdString(n.label);
+            return list;
+        };
+        QVERIFY(labels(*boxes).contains(QStringLiteral("const v1")));
+        QVERIFY(labels(*boxes).contains(QStringLiteral("const v2")));
+        QVERIFY(!labels(*inside).contains(QStringLiteral("const v1")));
+        QVERIFY(!labels(*inside).contains(QStringLiteral("const v2")));
+        QVERIFY(labels(*inside).contains(QStringLiteral("const v0")));
+        QCOMPARE(inside->flat.graph.nodes.size(), boxes->flat.graph.nodes.size() - 2);
+        QCOMPARE(inside->flat.graph.edges.size(), boxes->flat.graph.edges.size() - 2);
+        int listed = 0;
+        for (std::size_t i = 0; i < inside->subtitles.size(); ++i) {
+            listed += inside->subtitles[i].contains(QStringLiteral("const v1: LONG []")) ? 1 : 0;
+            listed += inside->subtitles[i].contains(QStringLiteral("const v2: LONG []")) ? 1 : 0;
+            // Every line of a box fits in it.
+            for (const QString& line : inside->subtitles[i].split(QLatin1Char('\n')))
+                QVERIFY(QFontMetricsF(subtitleFont()).horizontalAdvance(line) <= inside->request.nodes[i].width);
+        }
+        QCOMPARE(listed, 2);
+    }
+
     void collapsedDelegateShowsItsWorstInnerNode()
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");
@@ -866,7 +903,11 @@ private slots:
         // A new layout of the same graph keeps the selection (the same node).
         Fixture mlp("djl-executorch-engine/stress_mlp.pte");
         QVERIFY(mlp.waitForLayout());
-        const NodeOrigin kernel { mlp.view->presentation()->methodGraph().nodes[4].id, NodeId::none() };
+        const auto& mlpNodes = mlp.view->presentation()->methodGraph().nodes;
+        const auto firstKernel = std::find_if(
+            mlpNodes.begin(), mlpNodes.end(), [](const Node& n) { return n.kind == NodeKind::Operator; });
+        QVERIFY(firstKernel != mlpNodes.end());
+        const NodeOrigin kernel { firstKernel->id, NodeId::none() };
         mlp.view->selectNode(kernel);
         QVERIFY(mlp.relayout([&] { mlp.view->expandAll(); }));
         QVERIFY(mlp.view->selectedNode());

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <atomic>
 
 namespace etscope::ui {
 
@@ -229,7 +230,23 @@ QString presentationKey(const GraphContext& context, const std::set<int>& expand
 
 QString Presentation::key() const
 {
-    return presentationKey(context, expanded);
+    return presentationKey(context, expanded) + (smallConstantsInline ? QStringLiteral(":inline") : QString());
+}
+
+namespace {
+
+std::atomic<bool> g_smallConstantsInline { false };
+
+} // namespace
+
+void setSmallConstantsInline(bool on)
+{
+    g_smallConstantsInline = on;
+}
+
+bool smallConstantsInline()
+{
+    return g_smallConstantsInline;
 }
 
 namespace {
@@ -353,6 +370,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
     auto presentation = std::make_shared<Presentation>();
     presentation->document = document;
     presentation->context = context;
+    presentation->smallConstantsInline = smallConstantsInline();
     const Graph& top = presentation->methodGraph();
     if (context.delegateNode.valid()) {
         const Node& delegate = top.node(context.delegateNode);
@@ -360,6 +378,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
         FlattenOptions options;
         options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.inlineSmallConstants = presentation->smallConstantsInline;
         presentation->flat = flattenGraph(inner, options);
         for (const NodeOrigin& origin : presentation->flat.origins)
             presentation->origins.push_back({ context.delegateNode, origin.top });
@@ -375,6 +394,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             if (node.subgraph && expanded.count(node.id.value))
                 drawn += node.subgraph->nodes.size();
         options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.inlineSmallConstants = presentation->smallConstantsInline;
         presentation->flat = flattenGraph(top, options);
         presentation->origins = presentation->flat.origins;
     }
@@ -410,15 +430,21 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         // The widest text a box holds; longer names shorten where they differ least.
         const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
         const QString title = elideNameToWidth(nodeTitle(node), titleMetrics, room);
-        const QString subtitle = elideNameToWidth(
+        QString subtitle = elideNameToWidth(
             subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics, room);
+        // Small constants read by this node, one line each, as Netron lists them.
+        for (const std::string& constant : presentation->flat.inlined[i])
+            subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
+                + elideNameToWidth(QString::fromStdString(constant), subtitleMetrics, room);
         presentation->titles.push_back(title);
         presentation->subtitles.push_back(subtitle);
         double width = titleMetrics.horizontalAdvance(title);
         double height = titleMetrics.height();
         if (!subtitle.isEmpty()) {
-            width = std::max(width, subtitleMetrics.horizontalAdvance(subtitle));
-            height += subtitleMetrics.height() + 2;
+            const QStringList lines = subtitle.split(QLatin1Char('\n'));
+            for (const QString& line : lines)
+                width = std::max(width, subtitleMetrics.horizontalAdvance(line));
+            height += subtitleMetrics.height() * static_cast<double>(lines.size()) + 2;
         }
         if (button)
             width += kExpandButtonWidth;

@@ -46,6 +46,7 @@ struct Presentation {
     std::shared_ptr<const core::Document> document;
     GraphContext context;
     std::set<int> expanded; ///< expandKeyOf() of the delegates shown expanded and the open groups
+    bool smallConstantsInline = false; ///< small constants listed inside their readers
     std::shared_ptr<const core::Grouping> grouping; ///< groups of a long method (empty when drawn whole)
     core::FlatGraph flat;
     std::vector<core::NodeOrigin> origins; ///< parallel to flat.graph.nodes
@@ -101,6 +102,11 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Do
 
 /// The groups of one method's top-level graph (empty for graphs drawn whole).
 std::shared_ptr<const core::Grouping> methodGrouping(const core::Document& document, int method);
+
+/// Whether presentations prepared from now on draw small constants (≤ 4 elements) inside their
+/// readers (View › Show Small Constants Inline) rather than as nodes. Off by default.
+void setSmallConstantsInline(bool on);
+bool smallConstantsInline();
 
 /// The box title of a node: operator names without the `aten::` namespace, backend ids, …
 /// (whole: boxes shorten it to their width with elideNameToWidth).

@@ -460,6 +460,12 @@ void DocumentView::setEdgeLabelsVisible(bool visible)
     m_scene->setEdgeLabelsVisible(visible);
 }
 
+void DocumentView::redraw()
+{
+    if (m_controller->document() && m_controller->document()->program)
+        request();
+}
+
 void DocumentView::toggleExpanded(const NodeOrigin& owner)
 {
     if (m_context.delegateNode.valid())

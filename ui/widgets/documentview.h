@@ -64,6 +64,8 @@ public:
     bool zoomToSelection();
     /// Tensor types and shapes on the edges (View › Show Tensor Shapes on Edges).
     void setEdgeLabelsVisible(bool visible);
+    /// Lays the graph out again with the current drawing options (small constants inline).
+    void redraw();
     /// Expands or collapses a delegate ({top, none}) or opens or closes a group (NodeOrigin::ofGroup).
     void toggleExpanded(const core::NodeOrigin& owner);
     void expandAll();

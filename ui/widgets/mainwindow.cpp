@@ -44,6 +44,7 @@ constexpr int kMaxRecent = 10;
 const char* const kRecentKey = "recentFiles";
 const char* const kMinimapKey = "showMinimap";
 const char* const kEdgeShapesKey = "showEdgeShapes";
+const char* const kInlineConstantsKey = "smallConstantsInline";
 const char* const kLegendKey = "showLegend";
 const char* const kErrorProperty = "etscopeError";
 /// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
@@ -244,6 +245,19 @@ void MainWindow::buildMenus()
                         statusBar()->showMessage(tr("Select a node first"), kStatusMilliseconds);
                 } },
         });
+    QAction* inlined = viewMenu->addAction(tr("Show Small &Constants Inline"));
+    inlined->setObjectName(QStringLiteral("inlineConstantsAction"));
+    inlined->setCheckable(true);
+    inlined->setToolTip(tr("Constants of at most 4 elements are listed inside the node that reads them"));
+    inlined->setChecked(QSettings().value(QLatin1String(kInlineConstantsKey), true).toBool());
+    setSmallConstantsInline(inlined->isChecked());
+    connect(inlined, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QLatin1String(kInlineConstantsKey), on);
+        setSmallConstantsInline(on);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+                view->redraw();
+    });
     QAction* shapes = viewMenu->addAction(tr("Show Tensor S&hapes on Edges"));
     shapes->setObjectName(QStringLiteral("edgeShapesAction"));
     shapes->setCheckable(true);
