@@ -52,6 +52,8 @@ Subcommands:
           three summary lines. Non-delegated ops are KernelCalls named name.overload;
           delegated ops are the nodes of decoded delegate payloads (XNNPACK node types).
           With --etrecord R the table is get_delegation_info's own, from the edge graph.
+          Then the delegated share: % of nodes and % of unique op types delegated, overall
+          and per backend.
   graph   The data-flow graph of a method: `text` prints it in the style of
           format_delegated_graph (delegates with their inner graph indented), `dot` writes
           Graphviz DOT with expanded delegates as clusters, `json` the full node/edge list.
