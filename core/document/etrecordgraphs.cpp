@@ -131,8 +131,11 @@ std::optional<Error> addETRecordGraphs(Document& document)
         program.methods.push_back(std::move(method));
         analyses.push_back(std::move(analysis));
     }
-    if (program.methods.empty())
+    if (program.methods.empty()) {
+        // Nothing to draw: the record is shown as facts (entries, maps, warnings), like a .ptd.
         document.warnings.push_back({ "the ETRecord holds no graph that could be read", std::nullopt });
+        return std::nullopt;
+    }
     document.program = std::move(program);
     document.methods = std::move(analyses);
     return std::nullopt;

@@ -11,7 +11,8 @@ namespace etscope::core {
 /// graph-map graphs) — no values, no instructions — and one analysis per method holding the
 /// graph, its lowered modules described as delegates (backend id, payload size, compile specs,
 /// the original graph as the inner graph). The program's identifier is "ETRECORD_V0" and its
-/// file the record itself, mapped read-only again. Leaves other documents alone; fails only
+/// file the record itself, mapped read-only again. A record without a readable graph gets no
+/// program, only a warning (it is shown as facts). Leaves other documents alone; fails only
 /// when the record can no longer be mapped.
 std::optional<Error> addETRecordGraphs(Document& document);
 

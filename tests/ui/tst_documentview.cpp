@@ -754,6 +754,31 @@ private slots:
         QCOMPARE(listed, 2);
     }
 
+    void etrecordWithoutGraphsShowsItsFacts()
+    {
+        // The 2024 ETRecord: its graphs cannot be read (as in Python), so it opens as facts with
+        // the warnings, not as an empty graph (that crashed: a program without methods).
+        MainWindow window;
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        QSignalSpy painted(&window, &MainWindow::firstPainted);
+        window.openFiles(
+            { QString::fromStdString(etscope::test::samplePath("executorch-2024/etrecord_dev_tools_2024-07.bin")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        QVERIFY(!view->controller()->document()->program);
+        QVERIFY(painted.count() > 0 || painted.wait(20000));
+        QVERIFY(!view->presentation());
+        const auto& warnings = view->controller()->document()->warnings;
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(),
+            [](const Warning& w) { return w.message.find("12 extra bytes") != std::string::npos; }));
+        QVERIFY(std::any_of(warnings.begin(), warnings.end(),
+            [](const Warning& w) { return w.message == "the ETRecord holds no graph that could be read"; }));
+        const auto entries = view->propertiesModel()->match(view->propertiesModel()->index(0, 0), Qt::DisplayRole,
+            QStringLiteral("Entries (7)"), 1, Qt::MatchExactly | Qt::MatchRecursive);
+        QCOMPARE(entries.size(), 1);
+    }
+
     void collapsedDelegateShowsItsWorstInnerNode()
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");

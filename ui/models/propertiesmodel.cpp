@@ -82,6 +82,24 @@ void PropertiesModel::addRow(QStandardItem* group, const QString& name, const QS
     group->appendRow({ key, val });
 }
 
+void PropertiesModel::addETRecordFacts(const ETRecord& record, QStandardItem*)
+{
+    // An ETRecord: its entries and maps, not a program's layout.
+    QStandardItem* entries = addGroup(tr("Entries (%1)").arg(record.entries.size()));
+    for (const ETRecordEntry& entry : record.entries)
+        addRow(entries, q(entry.name), q(formatBytes(entry.size)) + QStringLiteral(" · ") + q(entry.role));
+    QStandardItem* maps = addGroup(tr("Maps"));
+    const auto count = [](const auto& perMethod) {
+        std::size_t n = 0;
+        for (const auto& [method, entries] : perMethod)
+            n += entries.size();
+        return QString::number(n);
+    };
+    addRow(maps, tr("debug_handle_map"), tr("%1 instruction(s)").arg(count(record.debugHandleMap)));
+    addRow(maps, tr("delegate_map"), tr("%1 instruction(s)").arg(count(record.delegateMap)));
+    addRow(maps, tr("instruction_id_to_num_outs_map"), tr("%1 instruction(s)").arg(count(record.numOutsMap)));
+}
+
 void PropertiesModel::showDocument(const Document& document, int methodIndex)
 {
     clearAll();
@@ -89,6 +107,8 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     addRow(file, tr("path"), q(document.path));
     addRow(file, tr("format"), q(std::string(fileKindName(document.kind))));
     if (!document.program) {
+        if (document.etrecord) // no graph could be read: the record's facts alone
+            addETRecordFacts(*document.etrecord, file);
         for (const ExternalData& data : document.externalData) {
             addRow(file, tr("size"), q(formatBytes(data.file->size())));
             addRow(file, tr("identifier"), QStringLiteral("FT01 (FH01 header, %1 bytes)").arg(data.header.length));
@@ -109,22 +129,8 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     addRow(file, tr("size"), q(formatBytes(program.file->size())));
     addRow(file, tr("identifier"), q(program.identifier));
     if (document.etrecord) {
-        // An ETRecord shown as its graphs: its entries and maps, not a program's layout.
-        const ETRecord& record = *document.etrecord;
         addRow(file, tr("graphs"), QString::number(program.methods.size()));
-        QStandardItem* entries = addGroup(tr("Entries (%1)").arg(record.entries.size()));
-        for (const ETRecordEntry& entry : record.entries)
-            addRow(entries, q(entry.name), q(formatBytes(entry.size)) + QStringLiteral(" · ") + q(entry.role));
-        QStandardItem* maps = addGroup(tr("Maps"));
-        const auto count = [](const auto& perMethod) {
-            std::size_t n = 0;
-            for (const auto& [method, entries] : perMethod)
-                n += entries.size();
-            return QString::number(n);
-        };
-        addRow(maps, tr("debug_handle_map"), tr("%1 instruction(s)").arg(count(record.debugHandleMap)));
-        addRow(maps, tr("delegate_map"), tr("%1 instruction(s)").arg(count(record.delegateMap)));
-        addRow(maps, tr("instruction_id_to_num_outs_map"), tr("%1 instruction(s)").arg(count(record.numOutsMap)));
+        addETRecordFacts(*document.etrecord, file);
         return;
     }
     if (program.header)

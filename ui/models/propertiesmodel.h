@@ -34,6 +34,8 @@ private:
         const core::ETRecord& record, const std::string& method, const std::vector<core::DebugHandle>& handles);
     /// The "Memory plan" group of a tensor value of `method` (nothing for other values).
     void addMemoryPlan(const core::Method& method, std::int32_t value);
+    /// An ETRecord's entries (size, role) and how many instructions its maps cover.
+    void addETRecordFacts(const core::ETRecord& record, QStandardItem* file);
     QStandardItem* addGroup(const QString& title);
     static void addRow(QStandardItem* group, const QString& name, const QString& value);
 };

@@ -89,7 +89,8 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     });
 
     const auto document = m_controller->document();
-    if (document && document->program) {
+    // An ETRecord whose graphs could not be read has a program without methods: no graph.
+    if (document && document->program && !document->program->methods.empty()) {
         for (std::size_t m = 0; m < document->program->methods.size(); ++m) {
             const Method& method = document->program->methods[m];
             // An ETRecord's graphs have nodes, not instructions.
