@@ -60,17 +60,13 @@ void NodeItem::setHeat(std::optional<double> value, const QString& label, bool f
     m_heat = value;
     m_heatLabel = label;
     m_flagged = value && flagged;
-    update();
-}
-
-QFont NodeItem::heatLabelFont() const
-{
-    QFont font = subtitleFont();
+    // Smaller type rather than a cut number: down to about 60 % of the subtitle size.
+    m_heatFont = subtitleFont();
     const double room = m_size.width() - 8;
-    // Smaller type rather than a cut number: down to 60 % of the subtitle size.
-    for (int step = 0; step < 8 && QFontMetricsF(font).horizontalAdvance(m_heatLabel) > room; ++step)
-        font.setPointSizeF(font.pointSizeF() * 0.93);
-    return font;
+    for (int step = 0; step < 8 && QFontMetricsF(m_heatFont).horizontalAdvance(label) > room; ++step)
+        m_heatFont.setPointSizeF(m_heatFont.pointSizeF() * 0.93);
+    m_heatText = QFontMetricsF(m_heatFont).elidedText(label, Qt::ElideMiddle, room);
+    update();
 }
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
@@ -95,7 +91,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (m_heat && m_kind == core::NodeKind::Delegate)
         pen = QPen(m_look.header, 3.0);
     if (isSelected())
-        pen.setColor(QColor(0xD5, 0x5E, 0x00));
+        pen.setColor(attentionColour());
     if (m_look.dashed)
         pen.setStyle(Qt::DashLine);
     painter->setPen(pen);
@@ -131,18 +127,17 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawText(titleRect, Qt::AlignCenter, m_title);
     if (!m_subtitle.isEmpty()) {
         const bool value = m_heat && !m_heatLabel.isEmpty();
-        painter->setFont(value ? heatLabelFont() : subtitle);
+        painter->setFont(value ? m_heatFont : subtitle);
         painter->setPen(m_heat ? textOn(fill) : m_look.text);
-        const QRectF line(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight);
-        const QString text = value ? m_heatLabel : m_subtitle;
-        painter->drawText(line, Qt::AlignCenter,
-            value ? QFontMetricsF(painter->font()).elidedText(text, Qt::ElideMiddle, line.width()) : text);
+        painter->drawText(
+            QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
+            Qt::AlignCenter, value ? m_heatText : m_subtitle);
     }
     if (m_flagged) {
         // Beyond the threshold: a mark in the corner, the colour of the tick on the colour bar.
         const QRectF flag(box.left() - 5, box.top() - 5, 12, 12);
         painter->setPen(QPen(Qt::white, 1.2));
-        painter->setBrush(QColor(0xD5, 0x5E, 0x00));
+        painter->setBrush(attentionColour());
         painter->drawEllipse(flag);
         painter->setFont(subtitle);
         painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
@@ -232,7 +227,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
     const bool strong = m_emphasised || isSelected();
-    const QColor colour = strong ? QColor(0xD5, 0x5E, 0x00) : QColor(0x6b, 0x72, 0x80);
+    const QColor colour = strong ? attentionColour() : QColor(0x6b, 0x72, 0x80);
     QPen pen(colour, isSelected() ? 3.0 : (m_emphasised ? 2.0 : 1.1));
     if (m_inferred)
         pen.setStyle(Qt::DashLine);

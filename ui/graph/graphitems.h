@@ -4,6 +4,7 @@
 #include "core/graph/flatten.h"
 #include "ui/models/nodestyle.h"
 
+#include <QFont>
 #include <QGraphicsItem>
 #include <QGraphicsPathItem>
 #include <QGraphicsSimpleTextItem>
@@ -37,7 +38,7 @@ public:
     bool flagged() const { return m_flagged; }
     const QString& heatLabel() const { return m_heatLabel; }
     /// The font the heat label is drawn with: the subtitle's, made smaller until it fits.
-    QFont heatLabelFont() const;
+    const QFont& heatLabelFont() const { return m_heatFont; }
 
 private:
     core::NodeOrigin m_origin;
@@ -51,6 +52,8 @@ private:
     std::optional<double> m_heat;
     QString m_heatLabel;
     bool m_flagged = false;
+    QFont m_heatFont; ///< chosen when the label is set, not at every paint
+    QString m_heatText; ///< the label as drawn (only shortened when even the smallest type is too wide)
 };
 
 /// One data-flow edge drawn as the Bézier Graphviz computed, with an arrow head.

@@ -31,6 +31,11 @@ const QColor kPurple(0xCC, 0x79, 0xA7);
 
 } // namespace
 
+QColor attentionColour()
+{
+    return kVermillion;
+}
+
 QColor backendColour(const QString& backendId)
 {
     static const QHash<QString, QColor> known {

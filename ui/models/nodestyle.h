@@ -25,6 +25,10 @@ NodeLook lookFor(const core::Node& node);
 /// A stable colour per backend id (known backends fixed, others hashed onto the palette).
 QColor backendColour(const QString& backendId);
 
+/// The colour that asks for attention: the selection, emphasised wires, values beyond a
+/// threshold (Okabe–Ito vermillion).
+QColor attentionColour();
+
 /// Fonts used for node titles and subtitles (also by the layout's size measurement).
 QFont titleFont();
 QFont subtitleFont();

@@ -427,25 +427,35 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
         const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
-        // The widest text a box holds; longer names shorten where they differ least.
+        // The widest text a box holds; longer names shorten where they differ least. Each line
+        // is measured once when it fits (nearly always), and again only when shortened.
         const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
-        const QString title = elideNameToWidth(nodeTitle(node), titleMetrics, room);
-        QString subtitle = elideNameToWidth(
-            subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics, room);
+        double width = 0;
+        const auto fitted = [&](const QString& text, const QFontMetricsF& metrics) {
+            double advance = metrics.horizontalAdvance(text);
+            QString shown = text;
+            if (advance > room) {
+                shown = elideNameToWidth(text, metrics, room);
+                advance = metrics.horizontalAdvance(shown);
+            }
+            width = std::max(width, advance);
+            return shown;
+        };
+        const QString title = fitted(nodeTitle(node), titleMetrics);
+        QString subtitle
+            = fitted(subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics);
+        int lines = subtitle.isEmpty() ? 0 : 1;
         // Small constants read by this node, one line each, as Netron lists them.
-        for (const std::string& constant : presentation->flat.inlined[i])
+        for (const std::string& constant : presentation->flat.inlined[i]) {
             subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
-                + elideNameToWidth(QString::fromStdString(constant), subtitleMetrics, room);
+                + fitted(QString::fromStdString(constant), subtitleMetrics);
+            ++lines;
+        }
         presentation->titles.push_back(title);
         presentation->subtitles.push_back(subtitle);
-        double width = titleMetrics.horizontalAdvance(title);
         double height = titleMetrics.height();
-        if (!subtitle.isEmpty()) {
-            const QStringList lines = subtitle.split(QLatin1Char('\n'));
-            for (const QString& line : lines)
-                width = std::max(width, subtitleMetrics.horizontalAdvance(line));
-            height += subtitleMetrics.height() * static_cast<double>(lines.size()) + 2;
-        }
+        if (lines > 0)
+            height += subtitleMetrics.height() * lines + 2;
         if (button)
             width += kExpandButtonWidth;
         width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
