@@ -176,6 +176,27 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
     return profile;
 }
 
+namespace {
+
+/// The rows a profile table shows, in order: framework events, then the rest, OPERATOR_CALL
+/// spans only when asked. Returns how many spans were left out.
+template <typename Add>
+std::size_t addShownRows(const RuntimeProfile& profile, bool includeOperatorCall, const Add& add)
+{
+    for (const ProfileRow& row : profile.framework)
+        add(row);
+    std::size_t hidden = 0;
+    for (const ProfileRow& row : profile.rows) {
+        if (includeOperatorCall || !row.hiddenByDefault())
+            add(row);
+        else
+            ++hidden;
+    }
+    return hidden;
+}
+
+} // namespace
+
 Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapper, bool includeOperatorCall)
 {
     Table table;
@@ -196,11 +217,7 @@ Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapp
         cells.emplace_back(joined(row.edgeNodes));
         table.rows.push_back(std::move(cells));
     };
-    for (const ProfileRow& row : profile.framework)
-        add(row);
-    for (const ProfileRow& row : profile.rows)
-        if (includeOperatorCall || !row.hiddenByDefault())
-            add(row);
+    addShownRows(profile, includeOperatorCall, add);
     table.notes.push_back(std::to_string(profile.executeBlocks) + " Execute block(s); times in ms at "
         + std::to_string(static_cast<long long>(profile.ticksPerMs)) + " ticks per ms");
     return table;
@@ -245,15 +262,7 @@ Table eventProfileTable(const RuntimeProfile& profile, bool includeOperatorCall)
             cells.emplace_back(profile.toMs(v));
         table.rows.push_back(std::move(cells));
     };
-    for (const ProfileRow& row : profile.framework)
-        add(row);
-    std::size_t hidden = 0;
-    for (const ProfileRow& row : profile.rows) {
-        if (includeOperatorCall || !row.hiddenByDefault())
-            add(row);
-        else
-            ++hidden;
-    }
+    const std::size_t hidden = addShownRows(profile, includeOperatorCall, add);
     table.notes.push_back(std::to_string(profile.executeBlocks) + " Execute block(s); count = runs with the event;"
         + " times in ms at " + std::to_string(static_cast<long long>(profile.ticksPerMs))
         + " ticks per ms; percentiles interpolate linearly");

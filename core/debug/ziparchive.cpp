@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/debug/ziparchive.h"
 
+#include "core/util/text.h"
+
 #include <zip.h>
 
 #include <optional>
@@ -145,14 +147,6 @@ zip_t* openZip(std::span<const std::uint8_t> bytes, int flags, int& code)
     return archive;
 }
 
-std::uint32_t littleEndian(std::span<const std::uint8_t> bytes, std::size_t at, std::size_t width)
-{
-    std::uint32_t value = 0;
-    for (std::size_t i = 0; i < width; ++i)
-        value |= static_cast<std::uint32_t>(bytes[at + i]) << (8 * i);
-    return value;
-}
-
 /// Bytes in front of the archive, as Python's zipfile and unzip measure them: the end record
 /// sits that far beyond where its central directory's offset and size say it should. Found
 /// from the last end record whose comment reaches exactly to the end of the file; nullopt when
@@ -166,11 +160,11 @@ std::optional<std::uint64_t> bytesInFront(std::span<const std::uint8_t> bytes)
     const std::size_t last = bytes.size() - kEndRecord;
     const std::size_t first = last > kMaxComment ? last - kMaxComment : 0;
     for (std::size_t at = last + 1; at-- > first;) {
-        if (littleEndian(bytes, at, 4) != 0x06054b50u
-            || at + kEndRecord + littleEndian(bytes, at + 20, 2) != bytes.size())
+        if (readLe32(bytes.data() + at) != 0x06054b50u
+            || at + kEndRecord + readLe16(bytes.data() + at + 20) != bytes.size())
             continue;
-        const std::uint64_t size = littleEndian(bytes, at + 12, 4);
-        const std::uint64_t offset = littleEndian(bytes, at + 16, 4);
+        const std::uint64_t size = readLe32(bytes.data() + at + 12);
+        const std::uint64_t offset = readLe32(bytes.data() + at + 16);
         if (size == 0xffffffffu || offset == 0xffffffffu || offset + size >= at)
             return std::nullopt;
         return at - size - offset;

@@ -66,7 +66,7 @@ public:
             painter->drawRect(option.rect.adjusted(1, 1, -1, -1));
         }
         if (index.data(HeatmapModel::FlaggedRole).toBool()) {
-            painter->setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+            painter->setPen(QPen(attentionColour(), 2));
             painter->drawRect(option.rect.adjusted(2, 2, -2, -2));
         }
         painter->setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
@@ -118,7 +118,7 @@ void HeatLegend::paintEvent(QPaintEvent*)
     if (m_threshold) {
         // The threshold as a tick through the bar, values beyond it flagged on the graph.
         const double x = bar.left() + std::clamp(*m_threshold, 0.0, 1.0) * bar.width();
-        painter.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+        painter.setPen(QPen(attentionColour(), 2));
         painter.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
     }
 }
@@ -126,7 +126,6 @@ void HeatLegend::paintEvent(QPaintEvent*)
 void HeatLegend::setThreshold(std::optional<double> position, const QString& text)
 {
     m_threshold = position;
-    m_thresholdText = text;
     setToolTip(position ? tr("Threshold %1: values beyond the tick are flagged on the graph").arg(text) : QString());
     update();
 }

@@ -35,7 +35,6 @@ private:
     bool m_higherIsWorse = true;
     bool m_log = false;
     std::optional<double> m_threshold;
-    QString m_thresholdText;
 };
 
 /// One row per matched node, one column per metric (and per run), cells coloured on a

@@ -167,6 +167,26 @@ QWidget* MainWindow::welcomePage()
     return page;
 }
 
+QAction* MainWindow::addViewSetting(QMenu* menu, const QString& text, const char* key, bool byDefault,
+    const std::function<void(DocumentView&, bool)>& apply, const std::function<void(bool)>& changed)
+{
+    QAction* action = menu->addAction(text);
+    action->setCheckable(true);
+    action->setChecked(QSettings().value(QLatin1String(key), byDefault).toBool());
+    connect(action, &QAction::toggled, this, [this, key, apply, changed](bool on) {
+        QSettings().setValue(QLatin1String(key), on);
+        if (changed)
+            changed(on);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+                apply(*view, on);
+    });
+    // A setting that is global (changed) takes effect in new views by itself.
+    if (!changed)
+        m_viewSettings.push_back({ key, byDefault, apply });
+    return action;
+}
+
 void MainWindow::addViewActions(QMenu* menu, const std::vector<ViewAction>& actions)
 {
     for (const ViewAction& action : actions)
@@ -245,48 +265,21 @@ void MainWindow::buildMenus()
                         statusBar()->showMessage(tr("Select a node first"), kStatusMilliseconds);
                 } },
         });
-    QAction* inlined = viewMenu->addAction(tr("Show Small &Constants Inline"));
+    QAction* inlined = addViewSetting(
+        viewMenu, tr("Show Small &Constants Inline"), kInlineConstantsKey, true,
+        [](DocumentView& view, bool) { view.redraw(); }, setSmallConstantsInline);
     inlined->setObjectName(QStringLiteral("inlineConstantsAction"));
-    inlined->setCheckable(true);
     inlined->setToolTip(tr("Constants of at most 4 elements are listed inside the node that reads them"));
-    inlined->setChecked(QSettings().value(QLatin1String(kInlineConstantsKey), true).toBool());
     setSmallConstantsInline(inlined->isChecked());
-    connect(inlined, &QAction::toggled, this, [this](bool on) {
-        QSettings().setValue(QLatin1String(kInlineConstantsKey), on);
-        setSmallConstantsInline(on);
-        for (int i = 0; i < m_tabs->count(); ++i)
-            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
-                view->redraw();
-    });
-    QAction* shapes = viewMenu->addAction(tr("Show Tensor S&hapes on Edges"));
+    QAction* shapes = addViewSetting(viewMenu, tr("Show Tensor S&hapes on Edges"), kEdgeShapesKey, false,
+        [](DocumentView& view, bool on) { view.setEdgeLabelsVisible(on); });
     shapes->setObjectName(QStringLiteral("edgeShapesAction"));
-    shapes->setCheckable(true);
     shapes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
-    shapes->setChecked(QSettings().value(QLatin1String(kEdgeShapesKey), false).toBool());
-    connect(shapes, &QAction::toggled, this, [this](bool visible) {
-        QSettings().setValue(QLatin1String(kEdgeShapesKey), visible);
-        for (int i = 0; i < m_tabs->count(); ++i)
-            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
-                view->setEdgeLabelsVisible(visible);
-    });
-    QAction* minimap = viewMenu->addAction(tr("Show &Minimap"));
-    minimap->setCheckable(true);
-    minimap->setChecked(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
-    connect(minimap, &QAction::toggled, this, [this](bool visible) {
-        QSettings().setValue(QLatin1String(kMinimapKey), visible);
-        for (int i = 0; i < m_tabs->count(); ++i)
-            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
-                view->setMinimapVisible(visible);
-    });
-    QAction* legend = viewMenu->addAction(tr("Show &Legend"));
-    legend->setObjectName(QStringLiteral("showLegend"));
-    legend->setCheckable(true);
-    legend->setChecked(QSettings().value(QLatin1String(kLegendKey), true).toBool());
-    connect(legend, &QAction::toggled, this, [this](bool visible) {
-        QSettings().setValue(QLatin1String(kLegendKey), visible);
-        for (int i = 0; i < m_tabs->count(); ++i)
-            setLegendEnabled(m_tabs->widget(i), visible);
-    });
+    addViewSetting(viewMenu, tr("Show &Minimap"), kMinimapKey, true,
+        [](DocumentView& view, bool on) { view.setMinimapVisible(on); });
+    addViewSetting(viewMenu, tr("Show &Legend"), kLegendKey, true, [](DocumentView& view, bool on) {
+        setLegendEnabled(&view, on);
+    })->setObjectName(QStringLiteral("showLegend"));
     QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
     themes->setExclusive(true);
@@ -415,9 +408,8 @@ QString MainWindow::errorText(int tab) const
 DocumentView* MainWindow::addView(DocumentController* controller, GraphContext context, int at)
 {
     auto* view = new DocumentView(controller, context, m_tabs);
-    view->setMinimapVisible(QSettings().value(QLatin1String(kMinimapKey), true).toBool());
-    view->setEdgeLabelsVisible(QSettings().value(QLatin1String(kEdgeShapesKey), false).toBool());
-    setLegendEnabled(view, QSettings().value(QLatin1String(kLegendKey), true).toBool());
+    for (const ViewSetting& setting : m_viewSettings)
+        setting.apply(*view, QSettings().value(QLatin1String(setting.key), setting.byDefault).toBool());
     const QString title = view->title();
     const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
     m_tabs->setTabToolTip(index, controller->path());

@@ -77,6 +77,16 @@ private:
         std::function<void(DocumentView&)> run;
     };
     void addViewActions(QMenu* menu, const std::vector<ViewAction>& actions);
+    /// A checkable View setting remembered under `key`: when toggled, `changed` (for a global
+    /// setting) runs, then `apply` on every open view. Settings without `changed` are also
+    /// applied to each new view.
+    QAction* addViewSetting(QMenu* menu, const QString& text, const char* key, bool byDefault,
+        const std::function<void(DocumentView&, bool)>& apply, const std::function<void(bool)>& changed = {});
+    struct ViewSetting {
+        const char* key;
+        bool byDefault;
+        std::function<void(DocumentView&, bool)> apply;
+    };
     void openDialog();
     void attachDialog(int kind);
     void addRecent(const QString& path);
@@ -96,6 +106,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_facts;
     QString m_titleNote;
+    std::vector<ViewSetting> m_viewSettings; ///< applied to every new view
     NavigationHistory m_history;
     bool m_navigating = false;
 };

@@ -43,20 +43,4 @@ std::optional<Place> NavigationHistory::forward()
     return std::nullopt;
 }
 
-bool NavigationHistory::canGoBack() const
-{
-    for (std::ptrdiff_t i = m_at - 1; i >= 0; --i)
-        if (m_places[static_cast<std::size_t>(i)].view)
-            return true;
-    return false;
-}
-
-bool NavigationHistory::canGoForward() const
-{
-    for (std::ptrdiff_t i = m_at + 1; i < static_cast<std::ptrdiff_t>(m_places.size()); ++i)
-        if (m_places[static_cast<std::size_t>(i)].view)
-            return true;
-    return false;
-}
-
 } // namespace etscope::ui

@@ -30,9 +30,6 @@ public:
     /// The previous / next place still open, moving there; nullopt when there is none.
     std::optional<Place> back();
     std::optional<Place> forward();
-    bool canGoBack() const;
-    bool canGoForward() const;
-    std::size_t size() const { return m_places.size(); }
 
     static constexpr std::size_t kLimit = 200;
 
