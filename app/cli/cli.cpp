@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli.h"
 
+#include "app/cli/analysiscommands.h"
 #include "app/cli/arguments.h"
 #include "app/cli/commands.h"
 #include "app/cli/exportcommand.h"
@@ -38,6 +39,11 @@ Usage:
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
+  etscope check PROGRAM [--kernels LIST]… [--format text|json] [-o OUT]
+  etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
+  etscope size PROGRAM [--data PTD] [--format text|json] [-o OUT]
+  etscope timeline ETDUMP [--program P] [--run N] --format chrome-trace|csv [-o OUT]
+  etscope diff A.pte B.pte [--method NAME] [--format text|md|json] [-o OUT]
   etscope --help | --version
 
 Subcommands:
@@ -128,7 +134,8 @@ bool isCliInvocation(int argc, char** argv)
         return false;
     const std::string first = argv[1];
     if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
-        || first == "profile" || first == "--help" || first == "-h" || first == "help" || first == "--version"
+        || first == "profile" || first == "check" || first == "memory" || first == "size" || first == "timeline"
+        || first == "diff" || first == "--help" || first == "-h" || first == "help" || first == "--version"
         || first == "-v" || first == core::kLayoutWorkerArgument)
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
@@ -157,7 +164,7 @@ int runCli(int argc, char** argv)
     Arguments::Spec spec;
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
-        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at" };
+        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at", "kernels", "program" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -180,8 +187,18 @@ int runCli(int argc, char** argv)
         return runGraph(args);
     if (command == "export")
         return runExport(argc, argv, args);
+    if (command == "check")
+        return runCheck(args);
+    if (command == "memory")
+        return runMemory(args);
+    if (command == "size")
+        return runSize(args);
+    if (command == "timeline")
+        return runTimeline(args);
+    if (command == "diff")
+        return runDiff(args);
     std::cerr << "etscope: unknown subcommand '" << command
-              << "' (subcommands: info, ops, graph, export, gap, profile; see etscope --help)\n";
+              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see etscope --help)\n";
     return ExitUsage;
 }
 

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+#include "core/analysis/memoryplan.h"
+
+namespace etscope::core {
+} // namespace etscope::core

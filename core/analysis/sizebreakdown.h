@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+namespace etscope::core {
+} // namespace etscope::core
