@@ -18,7 +18,9 @@ bool isInstructionSpan(const std::string& name)
         || name == "FREE_CALL";
 }
 
-ProfileRow::Scope scopeOf(const ProfileEvent& event, bool executeBlock)
+} // namespace
+
+ProfileRow::Scope profileEventScope(const ProfileEvent& event, bool executeBlock)
 {
     if (!executeBlock || event.isFramework())
         return ProfileRow::Scope::Framework;
@@ -26,6 +28,8 @@ ProfileRow::Scope scopeOf(const ProfileEvent& event, bool executeBlock)
         return ProfileRow::Scope::DelegateInternal;
     return isInstructionSpan(event.name) ? ProfileRow::Scope::Instruction : ProfileRow::Scope::Kernel;
 }
+
+namespace {
 
 std::string joined(const std::vector<std::string>& parts)
 {
@@ -93,7 +97,7 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
         DelegateEventCursor cursor;
         std::map<RowKey, int> occurrences;
         for (const ProfileEvent& event : block.profileEvents) {
-            const ProfileRow::Scope scope = scopeOf(event, execute);
+            const ProfileRow::Scope scope = profileEventScope(event, execute);
             const bool framework = scope == ProfileRow::Scope::Framework;
             RowKey key { framework ? block.name : std::string(), event.name, event.chainIndex, event.instructionId,
                 event.delegateDebugIdInt, event.delegateDebugIdStr, 0 };

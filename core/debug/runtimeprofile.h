@@ -92,6 +92,10 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
 /// placed on a graph (and no warning about that).
 RuntimeProfile buildDumpProfile(const ETDump& dump, const ProfileOptions& options = {});
 
+/// The kind of one profile event: Framework outside Execute blocks or outside any chain, then
+/// DelegateInternal (a delegate identifier), Instruction (the spans around an instruction) or Kernel.
+ProfileRow::Scope profileEventScope(const ProfileEvent& event, bool executeBlock);
+
 /// What kind of event a row is, as a table shows it: "framework", "instruction", "kernel" or
 /// "delegate".
 std::string_view profileScopeName(ProfileRow::Scope scope);
