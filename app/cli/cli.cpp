@@ -103,6 +103,17 @@ Subcommands:
           the program as for gap. Without a program (`etscope profile A.etdp`, or only
           --etdump): one row per event instead, framework events first, delegate-internal
           events named by their delegate debug identifier, with kind, chain and instruction.
+  timeline Every profiling event of every run of an ETDump on a time axis: per run (Execute
+          block; --run N shows one, counted from 0; default all) a lane for the method
+          (Method::execute, instruction spans, kernels, nested as depth levels) and one per
+          delegate call site with the backend's own events (XNNPACK's "Fully Connected (NC,
+          QS8) GEMM #1"). chrome-trace writes Chrome Trace Event JSON for Perfetto
+          (ui.perfetto.dev) or chrome://tracing: a process per run, a thread per lane, times
+          in µs on the ETDump's clock (ticks read as ns). csv writes one row per event: run,
+          lane, depth, name, kind, start_us (from the run's start), duration_us, chain,
+          instruction, delegate id, node, op_types. --program P places events on its nodes
+          (as profile does; --method, --data, --etrecord R for edge op names) and checks the
+          ETDump against it; warnings go to stderr.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -164,7 +175,8 @@ int runCli(int argc, char** argv)
     Arguments::Spec spec;
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
-        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at", "kernels", "program" };
+        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
+        "kernels", "program" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -198,7 +210,8 @@ int runCli(int argc, char** argv)
     if (command == "diff")
         return runDiff(args);
     std::cerr << "etscope: unknown subcommand '" << command
-              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see etscope --help)\n";
+              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see "
+                 "etscope --help)\n";
     return ExitUsage;
 }
 
