@@ -188,7 +188,8 @@ Result<Timeline> buildTimeline(const ETDump& dump, const EventMapper* mapper, co
                             + std::to_string(blocks.size() - 1)));
     timeline.warnings = dump.warnings;
     if (blocks.empty())
-        timeline.warnings.push_back({ "no Execute block: the program never ran while it was logged", std::nullopt });
+        timeline.warnings.push_back(
+            { dump.path() + ": no Execute block: the program never ran while it was logged", std::nullopt });
     std::size_t overlaps = 0;
     for (std::size_t r = 0; r < blocks.size(); ++r)
         if (!options.run || *options.run == r)
