@@ -8,6 +8,7 @@
 #include "core/analysis/timeline.h"
 #include "core/document/document.h"
 #include "core/report/reports.h"
+#include "core/writer/debug/etdumpwriter.h"
 
 #include <QDirIterator>
 #include <QTest>
@@ -284,6 +285,54 @@ private slots:
             }
             QCOMPARE(complete, expected);
         }
+    }
+
+    /// Written by the project's writer: a dump with only its load block has no run and says so;
+    /// a kernel that outlives its OPERATOR_CALL (100–200 vs 150–250) is drawn a level deeper
+    /// and counted; Python-style delegate events with integer ids get a lane per instruction.
+    void writtenFixtures()
+    {
+        const auto event = [](std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end) {
+            ProfileEvent e;
+            e.name = std::move(name);
+            e.chainIndex = ChainIndex(chain);
+            e.instructionId = InstructionId(instruction);
+            e.startTime = start;
+            e.endTime = end;
+            return e;
+        };
+        RunBlock load;
+        load.name = "Default";
+        load.profileEvents = { event("Method::init", -1, 0, 10, 20) };
+        const auto read = [](const std::vector<RunBlock>& runs) {
+            auto dump = readETDump(MappedFile::fromBytes("fixture.etdp", writeETDump(runs)));
+            if (!dump)
+                qFatal("%s", dump.error().message().c_str());
+            return std::move(dump).value();
+        };
+        const Timeline none = timelineOf(read({ load }));
+        QVERIFY(none.runs.empty());
+        QCOMPARE(none.warnings.size(), std::size_t(1));
+        QVERIFY(none.warnings[0].message.find("fixture.etdp: no Execute block") != std::string::npos);
+        QVERIFY(json::parse(timelineChromeTrace(none)).at("traceEvents").empty());
+
+        RunBlock execute;
+        execute.name = "Execute";
+        ProfileEvent inner = event("", 0, 2, 120, 130);
+        inner.delegateDebugIdInt = DelegateDebugId(7);
+        execute.profileEvents = { event("native_call_add.out", 0, 0, 150, 250), event("OPERATOR_CALL", 0, 0, 100, 200),
+            inner, event("Method::execute", -1, 0, 90, 300) };
+        const Timeline timeline = timelineOf(read({ load, execute }));
+        QCOMPARE(timeline.runs.size(), std::size_t(1));
+        QCOMPARE(timeline.warnings.size(), std::size_t(1));
+        QVERIFY(timeline.warnings[0].message.find("1 event(s) start inside another") != std::string::npos);
+        const auto& method = timeline.runs[0].lanes[0].events;
+        checkEvent(method[0], "Method::execute", 90, 210, 0);
+        checkEvent(method[1], "OPERATOR_CALL", 100, 100, 1);
+        checkEvent(method[2], "native_call_add.out", 150, 100, 2);
+        const TimelineLane& lane = timeline.runs[0].lanes[1];
+        QCOMPARE(lane.title, std::string("delegate (instruction 2)"));
+        checkEvent(lane.events[0], "7", 120, 10, 0);
     }
 
     void microsecondsAreExact()
