@@ -9,7 +9,7 @@ namespace etscope::app {
 int runCheck(const Arguments& args);
 /// etscope memory PROGRAM [--method M] [--format text|csv|json|chrome-trace]: the memory plan.
 int runMemory(const Arguments& args);
-/// etscope size PROGRAM [--format text|json]: what makes the file this big.
+/// etscope size PROGRAM [--data PTD] [--format text|json|csv]: what makes the file this big.
 int runSize(const Arguments& args);
 /// etscope timeline ETDUMP [--program P] [--run N] --format chrome-trace|csv -o OUT.
 int runTimeline(const Arguments& args);

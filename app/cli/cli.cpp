@@ -41,7 +41,7 @@ Usage:
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
   etscope check PROGRAM [--kernels LIST]… [--format text|json] [-o OUT]
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
-  etscope size PROGRAM [--data PTD] [--format text|json] [-o OUT]
+  etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] --format chrome-trace|csv [-o OUT]
   etscope diff A.pte B.pte [--method NAME] [--format text|md|json] [-o OUT]
   etscope --help | --version
@@ -114,6 +114,15 @@ Subcommands:
           instruction, delegate id, node, op_types. --program P places events on its nodes
           (as profile does; --method, --data, --etrecord R for edge op names) and checks the
           ETDump against it; warnings go to stderr.
+  size    What makes the file this big: every byte of a .pte, .bpte or .ptd in exactly one
+          part — header, program tables, inline delegate blobs, constants (one per tensor,
+          constant segment or the old constant_buffer), mutable data, delegate segments by
+          backend, named data by key (counted for the backend whose payload names the key),
+          unreferenced segments, padding, trailing bytes; a .bpte's wrapper (test inputs,
+          expected outputs) is its own part. A program's .ptd (beside it or --data) gets
+          its own breakdown. text: the tree, largest first, with the largest parts and the
+          bytes by kind and by backend; json: the full tree with absolute byte ranges and
+          links (method + delegate or value index, key); csv: one row per byte range.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
