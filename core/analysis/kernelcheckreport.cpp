@@ -118,7 +118,8 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
     std::vector<std::string> listNames;
     for (const KernelList& list : lists.lists) {
         std::string text = list.name + " (";
-        text += list.includesAll ? "every operator" : std::to_string(list.operators.size()) + " operators";
+        const std::size_t count = list.operators.size();
+        text += list.includesAll ? "every operator" : std::to_string(count) + (count == 1 ? " operator" : " operators");
         if (!list.allOverloads.empty())
             text += ", all overloads of " + std::to_string(list.allOverloads.size());
         if (list.declaresBackends)
@@ -216,10 +217,19 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
         Table table;
         table.title = "\nMethods";
         table.columns = { "method", "kernel calls", "missing", "delegate calls", "loads" };
-        for (const MethodKernelCheck& m : check.methods)
+        // Methods without calls (an LLM's get_max_seq_len, …) always load: counted, not listed.
+        int quiet = 0;
+        for (const MethodKernelCheck& m : check.methods) {
+            if (m.kernelCalls == 0 && m.delegateCalls == 0) {
+                ++quiet;
+                continue;
+            }
             table.rows.push_back(
                 { m.method, static_cast<long long>(m.kernelCalls), static_cast<long long>(m.missingCalls),
                     static_cast<long long>(m.delegateCalls), std::string(m.loads() ? "yes" : "no") });
+        }
+        if (quiet > 0)
+            table.notes.push_back(std::to_string(quiet) + " other method(s) call no operator or delegate");
         out += tableText(table);
     }
 
