@@ -103,6 +103,14 @@ Subcommands:
           the program as for gap. Without a program (`etscope profile A.etdp`, or only
           --etdump): one row per event instead, framework events first, delegate-internal
           events named by their delegate debug identifier, with kind, chain and instruction.
+  check   Will it load: every KernelCall's operator (name.overload, as the runtime looks it
+          up) of every method against kernel lists, every delegate's backend, and the
+          delegated share. --kernels names a built-in list (portable, optimized, quantized,
+          cortex_m, prim: ExecuTorch's kernel YAML files) or a file: selected_operators.yaml,
+          a functions.yaml, or one name per line (also a registered-kernels dump or log;
+          backend ids there say which backends are linked). Repeatable; lists given replace
+          portable, prim is always added. Exit 3 when an operator has no kernel (or a backend
+          a list leaves out), 0 when every one resolves.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -116,9 +124,10 @@ Options:
   --reference-run N  gap: the Execute block of --reference (from 0; default 0)
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
   --etrecord R    ops, gap, profile: the ETRecord of the program
+  --kernels LIST  check: a built-in kernel list or a list file; repeatable
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
-naming the file, the reason and, where known, the byte offset).
+naming the file, the reason and, where known, the byte offset), 3 check: will not load.
 )";
 
 } // namespace
@@ -164,7 +173,8 @@ int runCli(int argc, char** argv)
     Arguments::Spec spec;
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
-        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at", "kernels", "program" };
+        "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
+        "kernels", "program" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -198,7 +208,8 @@ int runCli(int argc, char** argv)
     if (command == "diff")
         return runDiff(args);
     std::cerr << "etscope: unknown subcommand '" << command
-              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see etscope --help)\n";
+              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see "
+                 "etscope --help)\n";
     return ExitUsage;
 }
 
