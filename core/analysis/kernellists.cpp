@@ -281,7 +281,11 @@ std::vector<Line> splitLines(std::string_view text)
 
 Error lineError(const std::string& name, const Line& line, const std::string& reason)
 {
+    // Shown as ASCII: the line may be binary (a wrong file given as a list).
     std::string shown(trim(line.text).substr(0, 80));
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+            c = '?';
     return makeError(
         Error::Code::Corrupt, name, "line " + std::to_string(line.number) + ": " + reason + ": '" + shown + "'");
 }
