@@ -2,15 +2,46 @@
 #include "app/cli/analysiscommands.h"
 
 #include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "core/analysis/kernelcheck.h"
+#include "core/document/document.h"
+#include "core/util/jsontext.h"
 
 #include <iostream>
 
 namespace etscope::app {
 
-int runCheck(const Arguments&)
+using namespace etscope::core;
+
+int runCheck(const Arguments& args)
 {
-    std::cerr << "etscope check: not built yet\n";
-    return ExitUsage;
+    const std::string format = args.value("format", "text");
+    if (format != "text" && format != "json") {
+        std::cerr << "etscope check: unknown format '" << format << "' (text or json)\n";
+        return ExitUsage;
+    }
+    // The lists first: a typo in --kernels should not wait for a large program to open.
+    auto lists = loadKernelLists(args.values("kernels"));
+    if (!lists) {
+        std::cerr << "etscope check: " << lists.error().message() << "\n";
+        return lists.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+    }
+    int exitCode = ExitOk;
+    const auto document = openForCommand("check", args, exitCode);
+    if (!document)
+        return exitCode;
+    if (!document->program) {
+        std::cerr << "etscope check: " << document->path << ": is not a program (" << fileKindName(document->kind)
+                  << "); check reads .pte and .bpte files\n";
+        return ExitUsage;
+    }
+    const KernelCheck check = checkKernels(*document, *lists);
+    const std::string text
+        = format == "json" ? core::jsonText(kernelCheckJson(check, *lists), 2) + "\n" : kernelCheckText(check, *lists);
+    const int written = emit("check", args, text);
+    if (written != ExitOk)
+        return written;
+    return check.loads() ? ExitOk : ExitMissing;
 }
 
 } // namespace etscope::app

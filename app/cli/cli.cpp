@@ -123,6 +123,14 @@ Subcommands:
           its own breakdown. text: the tree, largest first, with the largest parts and the
           bytes by kind and by backend; json: the full tree with absolute byte ranges and
           links (method + delegate or value index, key); csv: one row per byte range.
+  check   Will it load: every KernelCall's operator (name.overload, as the runtime looks it
+          up) of every method against kernel lists, every delegate's backend, and the
+          delegated share. --kernels names a built-in list (portable, optimized, quantized,
+          cortex_m, prim: ExecuTorch's kernel YAML files) or a file: selected_operators.yaml,
+          a functions.yaml, or one name per line (also a registered-kernels dump or log;
+          backend ids there say which backends are linked). Repeatable; lists given replace
+          portable, prim is always added. Exit 3 when an operator has no kernel (or a backend
+          a list leaves out), 0 when every one resolves.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -136,9 +144,10 @@ Options:
   --reference-run N  gap: the Execute block of --reference (from 0; default 0)
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
   --etrecord R    ops, gap, profile: the ETRecord of the program
+  --kernels LIST  check: a built-in kernel list or a list file; repeatable
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
-naming the file, the reason and, where known, the byte offset).
+naming the file, the reason and, where known, the byte offset), 3 check: will not load.
 )";
 
 } // namespace

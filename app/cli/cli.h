@@ -10,6 +10,7 @@ enum ExitCode : int {
     ExitOk = 0,
     ExitUsage = 1, ///< bad command line
     ExitInput = 2, ///< unreadable or invalid input, or an output that cannot be written
+    ExitMissing = 3, ///< check: some operator has no kernel (or a backend is not linked)
 };
 
 /// True when argv[1] names a headless subcommand (or --help/--version).

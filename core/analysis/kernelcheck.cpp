@@ -1,5 +1,191 @@
 // SPDX-License-Identifier: MIT
+// Will it load: the runtime resolves the operator of every KernelCall by its `name.overload`
+// when a method is loaded (runtime/executor/method.cpp, "Missing operator: [i] name" and
+// Error::OperatorMissing), and initialises every delegate entry with the backend registered
+// under its id ("Backend … is not registered"). This checks both without running anything.
 #include "core/analysis/kernelcheck.h"
 
+#include "core/document/document.h"
+#include "core/table/table.h"
+
+#include <algorithm>
+#include <map>
+
 namespace etscope::core {
+
+namespace {
+
+bool knownBackend(std::string_view id)
+{
+    const auto& known = knownBackendIds();
+    return std::find(known.begin(), known.end(), id) != known.end();
+}
+
+MethodKernelCheck checkMethod(const Document& document, const Method& method, const KernelLists& lists)
+{
+    MethodKernelCheck check;
+    check.method = method.name;
+    std::map<std::string, OperatorKernel> operators;
+    std::map<std::string, BackendNeed> backends;
+    check.operatorOfInstruction.resize(method.chains.size());
+    std::vector<std::vector<std::string>> names(method.chains.size());
+    for (std::size_t c = 0; c < method.chains.size(); ++c) {
+        const auto& instructions = method.chains[c].instructions;
+        check.operatorOfInstruction[c].assign(instructions.size(), -1);
+        names[c].resize(instructions.size());
+        for (std::size_t i = 0; i < instructions.size(); ++i) {
+            const Instruction& instruction = instructions[i];
+            const CallSite site { static_cast<int>(c), InstructionId(static_cast<std::int32_t>(i)) };
+            if (instruction.kind == Instruction::Kind::Kernel && instruction.index >= 0
+                && static_cast<std::size_t>(instruction.index) < method.operators.size()) {
+                const std::string name = method.operators[static_cast<std::size_t>(instruction.index)].qualifiedName();
+                OperatorKernel& op = operators[name];
+                op.name = name;
+                op.calls.push_back(site);
+                names[c][i] = name;
+                ++check.kernelCalls;
+            } else if (instruction.kind == Instruction::Kind::Delegate && instruction.index >= 0
+                && static_cast<std::size_t>(instruction.index) < method.delegates.size()) {
+                const std::string& id = method.delegates[static_cast<std::size_t>(instruction.index)].backendId;
+                backends[id].calls.push_back(site);
+                ++check.delegateCalls;
+            }
+        }
+    }
+    for (const DelegateRef& ref : method.delegates)
+        ++backends[ref.backendId].delegates;
+
+    for (auto& [name, op] : operators) {
+        if (const KernelList* list = lists.resolve(name))
+            op.resolvedBy = list->name;
+        else
+            check.missingCalls += static_cast<int>(op.calls.size());
+        check.operators.push_back(std::move(op));
+    }
+    std::map<std::string, int> position;
+    for (std::size_t k = 0; k < check.operators.size(); ++k)
+        position[check.operators[k].name] = static_cast<int>(k);
+    for (std::size_t c = 0; c < names.size(); ++c)
+        for (std::size_t i = 0; i < names[c].size(); ++i)
+            if (!names[c][i].empty())
+                check.operatorOfInstruction[c][i] = position[names[c][i]];
+
+    const bool declared = lists.declaresBackends();
+    for (auto& [id, need] : backends) {
+        need.backendId = id;
+        need.known = knownBackend(id);
+        if (const KernelList* list = lists.backendList(id)) {
+            need.status = BackendNeed::Status::Linked;
+            need.linkedBy = list->name;
+        } else {
+            need.status = declared ? BackendNeed::Status::NotLinked : BackendNeed::Status::Unverified;
+        }
+        check.backends.push_back(std::move(need));
+    }
+    if (const MethodAnalysis* analysis = document.analysis(method); analysis && analysis->graph)
+        check.table = computeOperatorTable(*analysis->graph);
+    return check;
+}
+
+} // namespace
+
+std::string_view backendStatusName(BackendNeed::Status status)
+{
+    switch (status) {
+    case BackendNeed::Status::Linked:
+        return "linked";
+    case BackendNeed::Status::NotLinked:
+        return "not linked";
+    case BackendNeed::Status::Unverified:
+        break;
+    }
+    return "needs linking";
+}
+
+const OperatorKernel* MethodKernelCheck::operatorAt(int chain, InstructionId instruction) const
+{
+    if (chain < 0 || static_cast<std::size_t>(chain) >= operatorOfInstruction.size() || !instruction.valid())
+        return nullptr;
+    const auto& row = operatorOfInstruction[static_cast<std::size_t>(chain)];
+    if (instruction.index() >= row.size() || row[instruction.index()] < 0)
+        return nullptr;
+    return &operators[static_cast<std::size_t>(row[instruction.index()])];
+}
+
+bool MethodKernelCheck::loads() const
+{
+    return missingCalls == 0 && std::none_of(backends.begin(), backends.end(), [](const BackendNeed& b) {
+        return b.status == BackendNeed::Status::NotLinked;
+    });
+}
+
+bool KernelCheck::loads() const
+{
+    return std::all_of(methods.begin(), methods.end(), [](const MethodKernelCheck& m) { return m.loads(); });
+}
+
+const MethodKernelCheck* KernelCheck::method(std::string_view name) const
+{
+    for (const MethodKernelCheck& m : methods)
+        if (m.method == name)
+            return &m;
+    return nullptr;
+}
+
+OperatorTable KernelCheck::combinedTable() const
+{
+    OperatorTable combined;
+    combined.source = "program";
+    std::map<std::string, OperatorRow> rows;
+    for (const MethodKernelCheck& m : methods) {
+        for (const OperatorRow& row : m.table.rows) {
+            OperatorRow& into = rows[row.opType];
+            into.opType = row.opType;
+            into.delegated += row.delegated;
+            into.nonDelegated += row.nonDelegated;
+            for (const auto& [backend, count] : row.delegatedByBackend)
+                into.delegatedByBackend[backend] += count;
+        }
+        combined.delegatedSubgraphs += m.table.delegatedSubgraphs;
+        combined.opaqueSubgraphs += m.table.opaqueSubgraphs;
+        for (const auto& [backend, share] : m.table.backends) {
+            BackendShare& into = combined.backends[backend];
+            into.subgraphs += share.subgraphs;
+            into.opaqueSubgraphs += share.opaqueSubgraphs;
+        }
+    }
+    for (auto& [type, row] : rows)
+        combined.rows.push_back(std::move(row));
+    finishOperatorTable(combined);
+    return combined;
+}
+
+KernelCheck checkKernels(const Document& document, const KernelLists& lists)
+{
+    KernelCheck check;
+    check.program = document.path;
+    for (const KernelList& list : lists.lists) {
+        check.lists.push_back(list.name);
+        check.warnings.insert(check.warnings.end(), list.warnings.begin(), list.warnings.end());
+    }
+    if (!document.program)
+        return check;
+    for (const Method& method : document.program->methods)
+        check.methods.push_back(checkMethod(document, method, lists));
+    return check;
+}
+
+std::vector<NodeId> missingKernelNodes(const Graph& graph, const MethodKernelCheck& check)
+{
+    std::vector<NodeId> nodes;
+    for (const Node& node : graph.nodes) {
+        if (node.kind != NodeKind::Operator)
+            continue;
+        const OperatorKernel* op = check.operatorAt(node.chain, node.instruction);
+        if (op && op->missing() && node.opType == op->name)
+            nodes.push_back(node.id);
+    }
+    return nodes;
+}
+
 } // namespace etscope::core

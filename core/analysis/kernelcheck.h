@@ -1,5 +1,164 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/graph/graph.h"
+#include "core/stats/operatortable.h"
+#include "core/util/ids.h"
+#include "core/util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
 namespace etscope::core {
+
+struct Document;
+struct Method;
+
+/// One set of kernels a runtime may have linked: a built-in library (facts from ExecuTorch's
+/// kernel YAML files) or a user's file (selected_operators.yaml, a functions.yaml, a plain list,
+/// a registered-kernels dump). Names are the runtime's lookup keys, `namespace::name.overload`.
+struct KernelList {
+    std::string name; ///< "portable", "prim", … or the file path as given
+    std::string origin; ///< where the names come from, one line ("kernels/portable/functions.yaml at …")
+    bool builtin = false;
+    std::set<std::string> operators; ///< qualified names ("aten::add.out")
+    /// Operators every overload of which is listed (selected_operators.yaml `include_all_overloads`).
+    std::set<std::string> allOverloads;
+    /// selected_operators.yaml `include_all_operators: true`: the build kept every operator of its
+    /// kernel libraries, so every operator counts as provided (a warning says so).
+    bool includesAll = false;
+    /// Backend ids the list says are registered (a dump of get_registered_backend_names, `backend:`
+    /// lines). `declaresBackends` is true when the list speaks about backends at all.
+    std::set<std::string> backends;
+    bool declaresBackends = false;
+    std::vector<Warning> warnings;
+
+    bool provides(std::string_view qualifiedName) const;
+};
+
+/// The lists a check resolves against, in lookup order: the first list that provides an
+/// operator resolves it.
+struct KernelLists {
+    std::vector<KernelList> lists;
+
+    /// The list that provides `qualifiedName`, nullptr when none does.
+    const KernelList* resolve(std::string_view qualifiedName) const;
+    /// True when some list says which backends are registered.
+    bool declaresBackends() const;
+    /// The list that declares `backendId` registered, nullptr when none does.
+    const KernelList* backendList(std::string_view backendId) const;
+};
+
+/// Names of the built-in lists: "portable", "optimized", "quantized", "cortex_m", "prim".
+std::vector<std::string_view> builtinKernelListNames();
+
+/// A built-in list by name; nullopt for an unknown name.
+std::optional<KernelList> builtinKernelList(std::string_view name);
+
+/// Backend ids ExecuTorch's own backends register (XnnpackBackend, VulkanBackend, QnnBackend, …).
+const std::vector<std::string_view>& knownBackendIds();
+
+/// Reads a kernel list from text. The format is recognised from the content:
+/// - selected_operators.yaml (a top-level `operators:` or `include_all_operators:` key): the keys
+///   of its `operators:` map, with their `include_all_overloads`;
+/// - a functions.yaml (`- op: add.out`, `- func: ns::name.overload(…)` entries);
+/// - otherwise one name per line (`#` comments, blank lines, `- ` items, quotes, a Python list
+///   printout `['aten::add.out', …]`, ExecuTorch log lines `I 00:00:00.000 executorch:…] NAME`,
+///   a kernel-key suffix `aten::add.out:v1/6;0,1|…`), and backend ids (`XnnpackBackend`, or
+///   `backend: NAME`).
+/// A name without a namespace is ATen's (`add.out` is `aten::add.out`). Fails with an Error
+/// naming `name`, the line and the reason for a line that is no operator name (log lines are
+/// skipped, not refused).
+Result<KernelList> parseKernelList(std::string_view text, const std::string& name);
+
+/// Reads a kernel list file (at most 64 MiB); fails naming the file and the reason.
+Result<KernelList> readKernelListFile(const std::string& path);
+
+/// The lists for `etscope check --kernels SPEC…`: each SPEC is a built-in name or a file. No
+/// SPEC means portable. The prim ops are always added last: the runtime registers them itself.
+Result<KernelLists> loadKernelLists(const std::vector<std::string>& specs);
+
+/// Where an operator is called: a KernelCall instruction of a chain (a method graph's node has the
+/// same chain and instruction).
+struct CallSite {
+    int chain = 0;
+    InstructionId instruction;
+};
+
+/// One operator of a method and whether a kernel list provides it.
+struct OperatorKernel {
+    std::string name; ///< qualified, as the runtime looks it up
+    std::string resolvedBy; ///< the list's name; empty when missing
+    std::vector<CallSite> calls; ///< every KernelCall of it, in chain and instruction order
+
+    bool missing() const { return resolvedBy.empty(); }
+};
+
+/// A backend a method's delegates need.
+struct BackendNeed {
+    enum class Status {
+        Unverified, ///< no list says which backends are registered: it must be linked
+        Linked, ///< a list declares it registered
+        NotLinked, ///< lists declare backends, not this one: loading the method fails
+    };
+    std::string backendId;
+    bool known = false; ///< one of ExecuTorch's own backends (knownBackendIds)
+    Status status = Status::Unverified;
+    std::string linkedBy; ///< the list that declares it (Status::Linked)
+    int delegates = 0; ///< delegate entries of that backend
+    std::vector<CallSite> calls; ///< DelegateCall instructions
+};
+
+std::string_view backendStatusName(BackendNeed::Status status);
+
+struct MethodKernelCheck {
+    std::string method;
+    std::vector<OperatorKernel> operators; ///< operators its KernelCalls use, sorted by name
+    std::vector<BackendNeed> backends; ///< sorted by backend id
+    int kernelCalls = 0;
+    int missingCalls = 0; ///< KernelCalls whose operator no list provides
+    int delegateCalls = 0;
+    OperatorTable table; ///< the operator occurrence table (delegated share), as `etscope ops`
+    /// Per chain, per instruction: the index into `operators` of a KernelCall, -1 otherwise.
+    std::vector<std::vector<int>> operatorOfInstruction;
+
+    /// The operator a KernelCall at (chain, instruction) uses, nullptr for another instruction.
+    const OperatorKernel* operatorAt(int chain, InstructionId instruction) const;
+    /// Whether the method loads with these lists (no missing operator, no backend NotLinked).
+    bool loads() const;
+};
+
+/// The answer to "will this program load on a runtime with these kernels".
+struct KernelCheck {
+    std::string program;
+    std::vector<MethodKernelCheck> methods; ///< in program order
+    std::vector<std::string> lists; ///< the lists' names, in lookup order
+    std::vector<Warning> warnings; ///< the lists' warnings
+
+    bool loads() const;
+    const MethodKernelCheck* method(std::string_view name) const;
+    /// Every method's table merged into one (rows summed by op type, backends summed).
+    OperatorTable combinedTable() const;
+};
+
+/// Checks every KernelCall of every method of `document.program` against `lists`, and lists the
+/// backends of every delegate. A document without a program gives an empty check.
+KernelCheck checkKernels(const Document& document, const KernelLists& lists);
+
+/// The top-level operator nodes of a method graph whose operator no list provides: what the
+/// app marks. `graph` is the method's graph (nodes carry the chain and instruction they come from).
+std::vector<NodeId> missingKernelNodes(const Graph& graph, const MethodKernelCheck& check);
+
+/// The report as `etscope check` prints it: the answer first, then missing operators with their
+/// calls, the resolved operators per list, the backends and the delegated share.
+std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists);
+
+/// Everything in the check as JSON (schema in README's check section).
+nlohmann::json kernelCheckJson(const KernelCheck& check, const KernelLists& lists);
+
 } // namespace etscope::core

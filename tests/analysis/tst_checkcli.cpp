@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+// `etscope check` as a CI job runs it: exit 0 when every operator has a kernel, 3 when one has
+// none, 2 for an unreadable program or list (one line naming the file and the reason), 1 for a
+// bad command line. Expected operators and counts are worked out by hand in tst_kernelcheck.cpp.
+#include "tests/common/testsupport.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run run(const QStringList& arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
+    if (!process.waitForFinished(120000)) {
+        process.kill();
+        return { -2, {}, QStringLiteral("timed out") };
+    }
+    Run result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+QString sample(const std::string& relative)
+{
+    return QString::fromStdString(etscope::test::samplePath(relative));
+}
+
+QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+} // namespace
+
+class TestCheckCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void addLoads()
+    {
+        const Run r = run({ QStringLiteral("check"), sample("executorch/add.pte") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("Will load: yes\n")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("Kernel lists: portable (209 operators), prim (28 operators)")));
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void cadenceMissesItsOperators()
+    {
+        // CadenceDemoModel: 3 KernelCalls of 3 cadence:: operators (SOURCES.md), none in portable.
+        const Run r = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY(r.out.startsWith(QStringLiteral("Program: ")));
+        QVERIFY(r.out.contains(QStringLiteral("Will load: no\n")));
+        QVERIFY(r.out.contains(QStringLiteral("3 operator(s) have no kernel in these lists: 3 of 3 kernel call(s)")));
+        for (const char* name : { "cadence::quantize_per_tensor.out", "cadence::quantized_conv2d_nchw.per_tensor_out",
+                 "cadence::dequantize_per_tensor.out" })
+            QVERIFY2(r.out.contains(QLatin1String(name)), name);
+    }
+
+    void quantizedNeedsTheQuantizedList()
+    {
+        const QString program = sample("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        QCOMPARE(run({ QStringLiteral("check"), program }).exitCode, 3);
+        const Run r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), QStringLiteral("portable"),
+            QStringLiteral("--kernels"), QStringLiteral("quantized"), QStringLiteral("--format"),
+            QStringLiteral("json") });
+        QCOMPARE(r.exitCode, 0);
+        const json out = json::parse(r.out.toStdString());
+        QCOMPARE(out["will_load"].get<bool>(), true);
+        QCOMPARE(out["kernel_lists"].size(), std::size_t(3)); // portable, quantized, prim
+        QCOMPARE(out["missing"].size(), std::size_t(0));
+        // The Ethos-U delegate at instruction 2 needs its backend linked.
+        QCOMPARE(out["backends"][0]["backend_id"].get<std::string>(), std::string("EthosUBackend"));
+        QCOMPARE(out["backends"][0]["status"].get<std::string>(), std::string("needs linking"));
+        const json& forward = out["methods"][0];
+        QCOMPARE(forward["kernel_calls"].get<int>(), 3);
+        QCOMPARE(forward["backends"][0]["calls"][0]["instruction"].get<int>(), 2);
+        for (const json& op : forward["operators"])
+            QCOMPARE(op["resolved_by"].get<std::string>(), std::string("quantized"));
+    }
+
+    void userListsReplacePortable()
+    {
+        QTemporaryDir dir;
+        // A selective build's selected_operators.yaml holding what KeywordSpotting calls but one.
+        const QString yaml = writeText(dir, QStringLiteral("selected_operators.yaml"),
+            "build_features: []\n"
+            "custom_classes: []\n"
+            "include_all_non_op_selectives: false\n"
+            "include_all_operators: false\n"
+            "kernel_metadata: {}\n"
+            "operators:\n"
+            "  cortex_m::dequantize_per_tensor.out:\n"
+            "    debug_info:\n"
+            "    - model.pte\n"
+            "    include_all_overloads: false\n"
+            "    is_root_operator: true\n"
+            "    is_used_for_training: true\n"
+            "  cortex_m::pad.out:\n"
+            "    include_all_overloads: false\n"
+            "  cortex_m::quantize_per_tensor.out:\n"
+            "    include_all_overloads: false\n"
+            "  cortex_m::quantized_avg_pool2d.out:\n"
+            "    include_all_overloads: false\n"
+            "  cortex_m::quantized_conv2d.out:\n"
+            "    include_all_overloads: false\n"
+            "  cortex_m::quantized_depthwise_conv2d.out:\n"
+            "    include_all_overloads: false\n"
+            "  dim_order_ops::_clone_dim_order.out:\n"
+            "    include_all_overloads: false\n");
+        const QString program = sample("executorch/arduino_KeywordSpotting_model.pte");
+        const Run r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
+        // quantized_linear.out (1 call, instruction listed) is the one left out.
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains(QStringLiteral("1 operator(s) have no kernel in these lists: 1 of 16 kernel call(s)")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("cortex_m::quantized_linear.out")));
+        // Adding it with a plain list (a second --kernels) makes the program load.
+        const QString plain = writeText(
+            dir, QStringLiteral("more.txt"), "# extra kernels of my runtime\n\ncortex_m::quantized_linear.out\n");
+        const Run both = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
+            QStringLiteral("--kernels"), plain, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.txt")) });
+        QCOMPARE(both.exitCode, 0);
+        const QByteArray written = etscope::test::readFile(dir.filePath(QStringLiteral("out.txt")));
+        QVERIFY(written.contains("Will load: yes\n"));
+        QVERIFY(written.contains("Kernel lists: " + yaml.toUtf8() + " (7 operators), " + plain.toUtf8()
+            + " (1 operator), prim (28 operators)"));
+    }
+
+    void badListsExitTwo()
+    {
+        QTemporaryDir dir;
+        const QString bad = writeText(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n");
+        const Run r = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), bad });
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err,
+            QStringLiteral("etscope check: ") + bad
+                + QStringLiteral(": line 2: not an operator name or backend id: 'aten::mul out please'\n"));
+        QVERIFY(r.out.isEmpty());
+
+        const QString missing = dir.filePath(QStringLiteral("none.yaml"));
+        const Run m
+            = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), missing });
+        QCOMPARE(m.exitCode, 2);
+        QVERIFY2(
+            m.err.startsWith(QStringLiteral("etscope check: ") + missing + QStringLiteral(": ")), qPrintable(m.err));
+    }
+
+    void badProgramAndUsage()
+    {
+        const Run corrupt = run({ QStringLiteral("check"), sample("djl-executorch-engine/corrupt.pte") });
+        QCOMPARE(corrupt.exitCode, 2);
+        QVERIFY(corrupt.err.contains(QStringLiteral("corrupt.pte: ")));
+        QCOMPARE(run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--format"),
+                         QStringLiteral("csv") })
+                     .exitCode,
+            1);
+        QCOMPARE(run({ QStringLiteral("check") }).exitCode, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckCli)
+#include "tst_checkcli.moc"
