@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/documentview.h"
 
+#include "core/analysis/timeline.h"
+#include "core/debug/eventmapper.h"
 #include "core/document/etrecordgraphs.h"
 
 #include "core/graph/search.h"
@@ -19,6 +21,7 @@
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/propertiesview.h"
 #include "ui/widgets/searchpanel.h"
+#include "ui/widgets/timelineview.h"
 #include "ui/widgets/warningbanner.h"
 
 #include <QAction>
@@ -41,6 +44,8 @@ namespace etscope::ui {
 using namespace etscope::core;
 
 namespace {
+
+constexpr int kGraphColumnMinimum = 600; ///< the graph and timeline column before it is shown
 
 constexpr QSize kToolbarIconSize { 16, 16 };
 constexpr int kSearchMinimumWidth = 280; ///< the search box's placeholder stays readable
@@ -238,8 +243,18 @@ QWidget* DocumentView::buildPanes()
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
     side->setSizes({ kSideTabsHeight, kPropertiesHeight });
+    // The attached run's timeline sits under the graph, as wide as it.
+    m_timeline = new TimelinePanel(this);
+    m_timeline->hide();
+    connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
+    m_graphColumn = new QSplitter(Qt::Vertical, this);
+    m_graphColumn->addWidget(m_graph);
+    m_graphColumn->addWidget(m_timeline);
+    m_graphColumn->setStretchFactor(0, 3);
+    m_graphColumn->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_graph);
+    split->addWidget(m_graphColumn);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
@@ -566,6 +581,8 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
     Q_EMIT placeChanged();
+    if (m_timeline->isVisible())
+        m_timeline->view()->showNode(origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;
@@ -700,6 +717,7 @@ void DocumentView::refreshDebugData()
     }
     const bool hadData = m_heatmap->tableCount() > 0;
     m_heatmap->setTables(std::move(tables));
+    refreshTimeline();
     if (!warnings.empty() || !m_controller->debugWarnings().empty()) {
         std::vector<Warning> all = document->warnings;
         all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
@@ -708,6 +726,37 @@ void DocumentView::refreshDebugData()
     }
     if (!hadData && m_heatmap->tableCount() > 0)
         m_sideTabs->setCurrentWidget(m_heatmap);
+}
+
+void DocumentView::refreshTimeline()
+{
+    const auto document = m_controller->document();
+    const auto& run = m_controller->debug().run;
+    if (!document || !document->program || !run || m_context.delegateNode.valid()) {
+        m_timeline->setTimeline(nullptr);
+        m_timeline->hide();
+        return;
+    }
+    const auto method = static_cast<std::size_t>(m_context.method);
+    const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
+        document->program->methods[method].name);
+    // The run's fit to the program is already among the heatmap's warnings.
+    auto timeline = buildTimeline(*run, &mapper);
+    if (!timeline || timeline->runs.empty()) {
+        m_timeline->setTimeline(nullptr);
+        m_timeline->hide();
+        return;
+    }
+    const bool wasHidden = m_timeline->isHidden();
+    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(timeline).value()));
+    m_timeline->show();
+    if (wasHidden) {
+        // Room for every lane, up to a third of the column: the graph stays the main view.
+        const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
+        const int wanted = m_timeline->sizeHint().height() + m_timeline->view()->contentHeight();
+        const int height = std::clamp(wanted, total / 5, total / 3);
+        m_graphColumn->setSizes({ total - height, height });
+    }
 }
 
 void DocumentView::setHeatTable(HeatTable table)

@@ -15,6 +15,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSplitter;
 class QTabWidget;
 class QToolBar;
 class QTreeView;
@@ -26,6 +27,7 @@ class GraphPanel;
 class GraphScene;
 class GraphView;
 class HeatmapPanel;
+class TimelinePanel;
 class Minimap;
 class OperatorPanel;
 class PropertiesModel;
@@ -51,6 +53,8 @@ public:
     GraphView* graphView() const { return m_view; }
     OperatorPanel* operatorPanel() const { return m_operators; }
     HeatmapPanel* heatmapPanel() const { return m_heatmap; }
+    /// The attached run's timeline under the graph (hidden without a run).
+    TimelinePanel* timelinePanel() const { return m_timeline; }
     PropertiesModel* propertiesModel() const { return m_properties; }
     SearchModel* searchModel() const;
     QLineEdit* searchEdit() const { return m_searchEdit; }
@@ -112,6 +116,7 @@ private:
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
     void refreshDebugData();
+    void refreshTimeline();
     void onOpTypeSelected(const QString& opType);
     void walkMatches(int step);
     void onNodeSelected(const core::NodeOrigin& origin);
@@ -141,6 +146,8 @@ private:
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    QSplitter* m_graphColumn = nullptr; ///< the graph over the run's timeline
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
     bool m_firstShow = true;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/etdumppage.h"
 
+#include "core/analysis/timeline.h"
 #include "core/debug/debugreports.h"
 #include "core/debug/runtimeprofile.h"
 #include "ui/models/reporttablemodel.h"
 #include "ui/widgets/exports.h"
+#include "ui/widgets/timelineview.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -110,8 +112,16 @@ ETDumpPage::ETDumpPage(const ETDump& dump, QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("etdumpTabs"));
     m_tabs->addTab(profilePage, tr("Profile by event"));
     m_tabs->addTab(tableView(m_runs, m_runsProxy), tr("Run blocks"));
-    connect(m_tabs, &QTabWidget::currentChanged, filter,
-        [this, filter](int) { filter->setEnabled(m_tabs->currentIndex() == 0); });
+    m_timeline = new TimelinePanel(this);
+    if (auto timeline = buildTimeline(dump, nullptr))
+        m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(timeline).value()));
+    connect(m_timeline, &TimelinePanel::statusMessage, this, &ETDumpPage::statusMessage);
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    connect(m_tabs, &QTabWidget::currentChanged, filter, [this, filter, exportButton](int) {
+        filter->setEnabled(m_tabs->currentIndex() == 0);
+        // The timeline has its own export (picture, events, Chrome trace).
+        exportButton->setEnabled(m_tabs->currentWidget() != m_timeline);
+    });
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(filter, 1);

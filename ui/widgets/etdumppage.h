@@ -14,6 +14,7 @@ class QTableView;
 namespace etscope::ui {
 
 class ReportTableModel;
+class TimelinePanel;
 
 /// An ETDump opened on its own: what ran (the run blocks) and how long each event took across
 /// the runs (count, min, p50, p90, avg, max), delegate-internal events under their delegate
@@ -27,6 +28,7 @@ public:
     const ReportTableModel* runsModel() const { return m_runs; }
     /// The table of the tab shown.
     const ReportTableModel* currentModel() const;
+    TimelinePanel* timelinePanel() const { return m_timeline; }
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -41,6 +43,7 @@ private:
     ReportTableModel* m_runs = nullptr;
     QSortFilterProxyModel* m_profileProxy = nullptr;
     QSortFilterProxyModel* m_runsProxy = nullptr;
+    TimelinePanel* m_timeline = nullptr;
 };
 
 } // namespace etscope::ui

@@ -5,10 +5,14 @@
 #include "ui/graph/graphscene.h"
 #include "ui/graph/scenerenderer.h"
 
+#include <QBuffer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImage>
 #include <QMessageBox>
+#include <QPainter>
 #include <QRegularExpression>
+#include <QSvgGenerator>
 
 namespace etscope::ui {
 
@@ -36,6 +40,37 @@ std::optional<QString> exportBytes(const QString& path, const QByteArray& bytes)
             path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))))
         return QString::fromStdString(failure->message());
     return std::nullopt;
+}
+
+std::optional<QString> exportPainting(
+    const QString& path, const QSize& size, const QString& title, const std::function<void(QPainter&)>& paint)
+{
+    const auto format = imageFormatFor(path);
+    if (!format || *format == ImageFormat::Pdf)
+        return QObject::tr("%1: this picture exports as .png or .svg").arg(path);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (*format == ImageFormat::Png) {
+        QImage image(size, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            paint(painter);
+        }
+        if (!image.save(&buffer, "PNG"))
+            return QObject::tr("%1: the PNG could not be encoded").arg(path);
+    } else {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(title);
+        QPainter painter(&generator);
+        paint(painter);
+    }
+    return exportBytes(path, bytes);
 }
 
 bool succeeded(const std::optional<QString>& failure, QString* error)

@@ -11,6 +11,8 @@
 #include <functional>
 #include <optional>
 
+class QPainter;
+class QSize;
 class QWidget;
 
 namespace etscope::ui {
@@ -26,6 +28,11 @@ std::optional<QString> exportTableFile(const core::Table& table, core::TableForm
 
 /// Bytes written atomically. Empty on success, else the reason.
 std::optional<QString> exportBytes(const QString& path, const QByteArray& bytes);
+
+/// A picture of `size` painted by `paint`, as PNG or SVG by the extension of `path` (PNG on a
+/// white background; SVG keeps text as text, titled `title`). Empty on success, else the reason.
+std::optional<QString> exportPainting(
+    const QString& path, const QSize& size, const QString& title, const std::function<void(QPainter&)>& paint);
 
 /// For the bool-and-error-text API of the panels: true when `failure` is empty, else sets
 /// `error` (when given) to it and returns false.

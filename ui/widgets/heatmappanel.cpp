@@ -473,21 +473,17 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     sheet.adjustSize();
     sheet.show();
 
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
     if (*format == ImageFormat::Png) {
+        // A widget grab keeps the table's own look (grid, header) pixel for pixel.
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
         sheet.grab().toImage().save(&buffer, "PNG");
-    } else {
-        QSvgGenerator generator;
-        generator.setOutputDevice(&buffer);
-        generator.setSize(sheet.size());
-        generator.setViewBox(QRect(QPoint(0, 0), sheet.size()));
-        generator.setTitle(QString::fromStdString(m_model->table().title));
-        QPainter painter(&generator);
-        sheet.render(&painter);
+        return succeeded(exportBytes(path, bytes), error);
     }
-    return succeeded(exportBytes(path, bytes), error);
+    return succeeded(exportPainting(path, sheet.size(), QString::fromStdString(m_model->table().title),
+                         [&sheet](QPainter& painter) { sheet.render(&painter); }),
+        error);
 }
 
 } // namespace etscope::ui
