@@ -103,6 +103,16 @@ Subcommands:
           the program as for gap. Without a program (`etscope profile A.etdp`, or only
           --etdump): one row per event instead, framework events first, delegate-internal
           events named by their delegate debug identifier, with kind, chain and instruction.
+  memory  The memory plan of a method: per arena (mem_id) the declared size, the highest
+          offset + size used, the peak of live bytes and its step, the share of the used
+          extent idle at the peak; the stored tensor data by place (constant segment, legacy
+          constant_buffer, external, mutable data); then every planned tensor with arena,
+          offset, bytes and lifetime: first write to last read in execution order (chains
+          one after the other; inputs from step 0, outputs and mutable state to the end;
+          backward jumps are loops; elided views share their source's bytes). Overlapping
+          live tensors and tensors beyond their arena are warnings. csv: the tensor table;
+          json: everything; chrome-trace: one event per live tensor per step (pid = arena,
+          row = step, x = byte offset), as ExecuTorch's generate_memory_trace draws it.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
