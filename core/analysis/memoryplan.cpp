@@ -230,10 +230,11 @@ void PlanBuilder::walkKernel(const Instruction& instruction, int step)
         written.back() = true; // §1.7: the last argument is the result
     }
     // The practical rule of §1.7 in any case: a trailing TensorList's items are outputs.
-    for (const std::int32_t out : kernelOutputs(m_method, instruction))
-        for (std::size_t i = 0; i < args.size(); ++i)
-            if (args[i] == out)
-                written[i] = true;
+    if (!args.empty() && args.back() >= 0 && static_cast<std::size_t>(args.back()) < m_method.values.size())
+        for (const std::int32_t out : kernelOutputs(m_method, instruction))
+            for (std::size_t i = 0; i < args.size(); ++i)
+                if (args[i] == out)
+                    written[i] = true;
     for (std::size_t i = 0; i < args.size(); ++i)
         if (!written[i] || alsoRead[i])
             read(args[i], step);
@@ -381,9 +382,9 @@ void PlanBuilder::makeTensors()
     }
 }
 
-// Elided static views (§1.8 step 4): each takes the bytes of the latest tensor written at the same
-// arena and offset before its first read (the same element count preferred), in the order they
-// are first read, so a view of a view finds its resolved source.
+// Elided static views (§1.8 step 4): each takes the bytes of the latest tensor of the same element
+// count written at the same arena and offset before its first read (the method graph's rule), in
+// the order they are first read, so a view of a view finds its resolved source.
 void PlanBuilder::resolveViews()
 {
     std::vector<std::size_t> views;
@@ -402,21 +403,18 @@ void PlanBuilder::resolveViews()
         std::vector<std::size_t>& candidates = byPlace[{ view.arena, view.offset }];
         const std::uint64_t elements = m_method.values[view.value.index()].tensor.elementCount();
         std::size_t best = SIZE_MAX;
-        bool bestSameCount = false;
         for (const std::size_t c : candidates) {
             const PlannedTensor& source = m_plan.tensors[c];
-            if (source.firstStep > view.firstStep)
+            if (source.firstStep > view.firstStep
+                || m_method.values[source.value.index()].tensor.elementCount() != elements)
                 continue;
-            const bool sameCount = m_method.values[source.value.index()].tensor.elementCount() == elements;
-            if (best == SIZE_MAX || (sameCount && !bestSameCount)
-                || (sameCount == bestSameCount && source.firstStep >= m_plan.tensors[best].firstStep)) {
+            if (best == SIZE_MAX || source.firstStep >= m_plan.tensors[best].firstStep)
                 best = c;
-                bestSameCount = sameCount;
-            }
         }
+        // No source: a scratch buffer or placeholder whose contents do not matter; it needs its
+        // bytes only where it is read (cortex_m's quantized_avg_pool2d scratch).
         if (best == SIZE_MAX) {
             view.role = PlannedTensor::Role::Unbound;
-            view.firstStep = 0;
             continue;
         }
         PlannedTensor& source = m_plan.tensors[best];

@@ -15,8 +15,10 @@
 //   graph found to be outputs; MoveCall its destination; FreeCall ends the value's life.
 // * A backward JumpFalse is a loop: a value used inside it and written before it, or read there
 //   before its first write inside it, lives across the whole loop. Forward jumps only skip.
-// * A planned tensor read before anything writes it is an elided view (§1.8 step 4): it aliases
-//   the latest written tensor at the same arena and offset and lives from that tensor's write.
+// * A planned tensor read but never written is an elided view (§1.8 step 4): it aliases the
+//   latest written tensor of the same element count at the same arena and offset and lives from
+//   that tensor's write. With no such tensor it is a scratch buffer or placeholder (cortex_m's
+//   avg-pool scratch) and lives only from its first to its last read.
 // * Live bytes at a step are the bytes of the arena covered by at least one live tensor, so an
 //   alias and its source count once. Fragmentation at the peak = 1 − peak live bytes / the
 //   arena's used extent (highest offset + size of any tensor in it): the share of the span the
@@ -56,7 +58,7 @@ struct PlannedTensor {
         Input, ///< a method input (lives from step 0)
         State, ///< a planned tensor with an initial value (mutable buffer, trainable weight): always live
         View, ///< read but never written: aliases `aliasOf` (an elided static view)
-        Unbound, ///< read before any write and no tensor to alias: lives from step 0
+        Unbound, ///< read, never written, nothing to alias (scratch, placeholder): lives where it is read
         Unused, ///< planned, but no instruction touches it and it is no input or output
     };
     ValueIndex value;
@@ -134,8 +136,9 @@ struct MemoryPlan {
 /// The memory plan of `method` of `program`. `graph` is the method's data-flow graph
 /// (Document::analysis(method)->graph); it says which DelegateCall arguments are outputs and
 /// gives each step its node id. Without it the method graph is built here, delegates opaque.
-/// Never fails: inconsistencies (an arena the method does not declare, a tensor beyond its
-/// arena, overlapping live tensors, a jump out of its chain) become warnings.
+/// `method` comes from a verified Program (the graph builder relies on that); with a graph given,
+/// even indices out of range are only skipped. Never fails: inconsistencies (an arena the method does not declare, a
+/// tensor beyond its arena, overlapping live tensors, a jump out of its chain) become warnings.
 MemoryPlan computeMemoryPlan(const Program& program, const Method& method, const Graph* graph = nullptr);
 
 /// The same for a method of an opened document, with its graph.
