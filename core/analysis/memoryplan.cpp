@@ -826,20 +826,26 @@ ChromeTraceStats writeMemoryPlanChromeTrace(
             const PlannedTensor& t = plan.tensors[i];
             if (t.firstStep < 0 || t.bytes == 0)
                 continue;
-            const std::string producer = stepInstruction(plan, t.producerStep);
+            // The event is the same at every step but for its row: written once, the row spliced in.
+            json e { { "name", "v" + std::to_string(t.value.value) }, { "cat", "memory_allocation" }, { "ph", "X" },
+                { "ts", t.offset }, { "dur", t.bytes }, { "pid", t.arena },
+                { "args",
+                    { { "op_name", stepInstruction(plan, t.producerStep) }, { "Memory ID", t.arena },
+                        { "bytes", t.bytes }, { "offset", t.offset }, { "role", plannedTensorRoleName(t.role) },
+                        { "lifetime", std::to_string(t.firstStep) + "-" + std::to_string(t.lastStep) },
+                        { "tensor", t.dtype + " " + formatShape(t.shape) } } } };
+            const std::string text = jsonText(e);
+            const std::string prefix = text.substr(0, text.size() - 1) + ",\"tid\":";
             for (int s = t.firstStep; s <= t.lastStep && !stats.truncated; ++s) {
                 if (stats.events == maxEvents) {
                     stats.truncated = true;
                     break;
                 }
                 ++stats.events;
-                event({ { "name", "v" + std::to_string(t.value.value) }, { "cat", "memory_allocation" }, { "ph", "X" },
-                    { "ts", t.offset }, { "dur", t.bytes }, { "pid", t.arena }, { "tid", s },
-                    { "args",
-                        { { "op_name", producer }, { "Memory ID", t.arena }, { "bytes", t.bytes },
-                            { "offset", t.offset }, { "role", plannedTensorRoleName(t.role) },
-                            { "lifetime", std::to_string(t.firstStep) + "-" + std::to_string(t.lastStep) },
-                            { "tensor", t.dtype + " " + formatShape(t.shape) } } } });
+                sink(first ? "\n    " : ",\n    ");
+                first = false;
+                sink(prefix);
+                sink(std::to_string(s) + "}");
             }
         }
     }
