@@ -131,6 +131,16 @@ Subcommands:
           backend ids there say which backends are linked). Repeatable; lists given replace
           portable, prim is always added. Exit 3 when an operator has no kernel (or a backend
           a list leaves out), 0 when every one resolves.
+  memory  The memory plan of a method: per arena (mem_id) the declared size, the highest
+          offset + size used, the peak of live bytes and its step, the share of the used
+          extent idle at the peak; the stored tensor data by place (constant segment, legacy
+          constant_buffer, external, mutable data); then every planned tensor with arena,
+          offset, bytes and lifetime: first write to last read in execution order (chains
+          one after the other; inputs from step 0, outputs and mutable state to the end;
+          backward jumps are loops; elided views share their source's bytes). Overlapping
+          live tensors and tensors beyond their arena are warnings. csv: the tensor table;
+          json: everything; chrome-trace: one event per live tensor per step (pid = arena,
+          row = step, x = byte offset), as ExecuTorch's generate_memory_trace draws it.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
