@@ -576,32 +576,52 @@ private:
     /// Constants, states and views read by both nodes of a pair, in argument order.
     void matchReads(DiffNodeRef a, DiffNodeRef b)
     {
+        struct Read {
+            DiffNodeRef ref;
+            std::uint64_t elements = 0;
+        };
         const auto reads = [](Side& side, const DiffNodeRef& ref) {
-            std::vector<DiffNodeRef> list;
+            std::vector<Read> list;
             const Graph& g = side.graphOf(ref);
             const Node& node = side.nodeOf(ref);
             for (const std::size_t e : side.adjacencyOf(ref).in[node.id.index()]) {
-                const Node& source = g.node(g.edges[e].from);
-                if (source.kind == NodeKind::Constant || source.kind == NodeKind::State
-                    || source.kind == NodeKind::View)
-                    list.push_back(ref.inner ? DiffNodeRef { ref.node, source.id } : DiffNodeRef { source.id, {} });
+                const Edge& edge = g.edges[e];
+                const Node& source = g.node(edge.from);
+                if (source.kind != NodeKind::Constant && source.kind != NodeKind::State
+                    && source.kind != NodeKind::View)
+                    continue;
+                std::uint64_t elements = 1;
+                for (const std::int64_t size : edge.meta.shape)
+                    elements *= static_cast<std::uint64_t>(std::max<std::int64_t>(size, 0));
+                list.push_back({ ref.inner ? DiffNodeRef { ref.node, source.id } : DiffNodeRef { source.id, {} },
+                    edge.meta.known() ? elements : 0 });
             }
             return list;
         };
-        const std::vector<DiffNodeRef> readsA = reads(m_a, a);
-        const std::vector<DiffNodeRef> readsB = reads(m_b, b);
+        const std::vector<Read> readsA = reads(m_a, a);
+        std::vector<Read> readsB = reads(m_b, b);
         const bool moved = a.inner.has_value() != b.inner.has_value();
-        for (std::size_t k = 0; k < std::min(readsA.size(), readsB.size()); ++k) {
-            if (m_a.isUsed(readsA[k]) || m_b.isUsed(readsB[k]))
-                continue;
-            if (!moved) {
-                add(readsA[k], readsB[k]);
-                continue;
+        // Argument order differs between an operator and the backend node it became (addmm reads
+        // bias, input, weight; XNNFullyConnected input, filter, bias): pair reads of the same
+        // element count first, then the rest in order.
+        for (const bool sameSize : { true, false }) {
+            for (const Read& readA : readsA) {
+                if (m_a.isUsed(readA.ref))
+                    continue;
+                const auto partner = std::find_if(readsB.begin(), readsB.end(), [&](const Read& readB) {
+                    return !m_b.isUsed(readB.ref) && (!sameSize || readB.elements == readA.elements);
+                });
+                if (partner == readsB.end())
+                    continue;
+                if (!moved) {
+                    add(readA.ref, partner->ref);
+                    continue;
+                }
+                const Movement direction = a.inner ? Movement::OutOfDelegate : Movement::IntoDelegate;
+                const Node& owner = a.inner ? m_a.graph->node(a.node) : m_b.graph->node(b.node);
+                add(readA.ref, partner->ref, direction,
+                    std::string(direction == Movement::IntoDelegate ? "moved into " : "moved out of ") + owner.label);
             }
-            const Movement direction = a.inner ? Movement::OutOfDelegate : Movement::IntoDelegate;
-            const Node& owner = a.inner ? m_a.graph->node(a.node) : m_b.graph->node(b.node);
-            add(readsA[k], readsB[k], direction,
-                std::string(direction == Movement::IntoDelegate ? "moved into " : "moved out of ") + owner.label);
         }
     }
 
@@ -700,7 +720,7 @@ void summarise(MethodDiff& diff, const Graph* graphA, const Graph* graphB)
         const Graph* delegatedGraph = into ? graphB : graphA;
         const Node& delegate = delegatedGraph->node(delegated.node);
         const std::string reached = delegated.inner ? nodeOf(delegatedGraph, delegated).opType : delegate.label;
-        ++moved[{ match.movement, top.opType, reached, delegate.label }];
+        ++moved[{ match.movement, into ? top.opType : reached, into ? reached : top.opType, delegate.label }];
         ++(into ? diff.movedIntoDelegates : diff.movedOutOfDelegates);
     }
     for (const auto& [key, count] : moved) {
