@@ -269,55 +269,62 @@ struct Side {
         else
             used[ref.node.index()] = true;
     }
-    /// A value's type and shape, with whether it is memory-planned (top level only: inner
-    /// graphs plan their own memory).
-    std::string valueText(std::int32_t value, const TensorMeta& meta) const
+    /// What a node reads or writes: type, shape and (top level) where the bytes live.
+    struct Part {
+        bool output = false;
+        const TensorMeta* meta = nullptr;
+        std::optional<TensorStorage> storage; ///< top level only: inner graphs plan their own memory
+        bool operator==(const Part& other) const
+        {
+            return output == other.output && storage == other.storage && meta->dtype == other.meta->dtype
+                && meta->shape == other.meta->shape;
+        }
+        std::string text() const
+        {
+            return metaText(*meta) + (storage ? " " + std::string(tensorStorageName(*storage)) : std::string());
+        }
+    };
+    std::optional<TensorStorage> storageOf(std::int32_t value, bool top) const
     {
-        std::string text = metaText(meta);
-        if (method && value >= 0 && static_cast<std::size_t>(value) < method->values.size()
-            && method->values[static_cast<std::size_t>(value)].isTensor())
-            text
-                += " " + std::string(tensorStorageName(method->values[static_cast<std::size_t>(value)].tensor.storage));
-        return text;
+        if (!top || !method || value < 0 || static_cast<std::size_t>(value) >= method->values.size()
+            || !method->values[static_cast<std::size_t>(value)].isTensor())
+            return std::nullopt;
+        return method->values[static_cast<std::size_t>(value)].tensor.storage;
     }
-    /// "input 0: FLOAT [1, 16] planned", … : what a node reads and writes, in order.
-    std::vector<std::string> signature(const DiffNodeRef& ref)
+    /// The node's inputs, then its outputs, in order (structural: compared without building text).
+    std::vector<Part> signature(const DiffNodeRef& ref)
     {
         const Graph& g = graphOf(ref);
         const Node& node = nodeOf(ref);
         const GraphAdjacency& adj = adjacencyOf(ref);
-        std::vector<std::string> parts;
+        std::vector<Part> parts;
         const bool top = !ref.inner;
-        int k = 0;
-        for (const std::size_t e : adj.in[node.id.index()]) {
-            const Edge& edge = g.edges[e];
-            parts.push_back("input " + std::to_string(k++) + ": "
-                + (top ? valueText(edge.value.value, edge.meta) : metaText(edge.meta)));
-        }
-        k = 0;
+        for (const std::size_t e : adj.in[node.id.index()])
+            parts.push_back({ false, &g.edges[e].meta, storageOf(g.edges[e].value.value, top) });
         if (top && (node.kind == NodeKind::Operator || node.kind == NodeKind::Delegate)) {
             for (const auto& [value, meta] : node.writes)
-                parts.push_back("output " + std::to_string(k++) + ": " + valueText(value, meta));
+                parts.push_back({ true, &meta, storageOf(value, top) });
         } else {
             std::set<std::int32_t> seen;
-            for (const std::size_t e : adj.out[node.id.index()]) {
-                const Edge& edge = g.edges[e];
-                if (seen.insert(edge.value.value).second)
-                    parts.push_back("output " + std::to_string(k++) + ": "
-                        + (top ? valueText(edge.value.value, edge.meta) : metaText(edge.meta)));
-            }
+            for (const std::size_t e : adj.out[node.id.index()])
+                if (seen.insert(g.edges[e].value.value).second)
+                    parts.push_back({ true, &g.edges[e].meta, storageOf(g.edges[e].value.value, top) });
         }
         return parts;
     }
 };
 
-std::string describeDifference(const std::vector<std::string>& a, const std::vector<std::string>& b)
+/// Empty when the signatures agree; else the first difference: "input 0: FLOAT [3] planned → FLOAT [1] planned".
+std::string describeDifference(const std::vector<Side::Part>& a, const std::vector<Side::Part>& b)
 {
-    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-        if (a[i] != b[i]) {
-            const auto colon = b[i].find(": ");
-            return a[i] + " → " + (colon == std::string::npos ? b[i] : b[i].substr(colon + 2));
-        }
+    int inputs = 0, outputs = 0;
+    for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+        const int position = a[i].output ? outputs++ : inputs++;
+        if (a[i] == b[i])
+            continue;
+        return std::string(a[i].output ? "output " : "input ") + std::to_string(position) + ": " + a[i].text() + " → "
+            + (b[i].output != a[i].output ? (b[i].output ? "output " : "input ") : "") + b[i].text();
+    }
     if (a.size() != b.size())
         return std::to_string(a.size()) + " inputs and outputs → " + std::to_string(b.size());
     return {};
