@@ -141,6 +141,17 @@ Subcommands:
           live tensors and tensors beyond their arena are warnings. csv: the tensor table;
           json: everything; chrome-trace: one event per live tensor per step (pid = arena,
           row = step, x = byte offset), as ExecuTorch's generate_memory_trace draws it.
+  diff    What changed between two programs A and B (.pte or .bpte): a summary line
+          first (methods, delegates per backend with payload bytes, operators moved into or
+          out of delegates, nodes same/changed/only in A/only in B, file size), then sizes
+          (file, FlatBuffer, segments, constant data, delegate payloads, named data), the
+          delegates per backend, and per method the two operator tables side by side, the
+          operators that moved (aten::addmm.out → XNNFullyConnected) and the nodes that
+          differ. Nodes are matched in execution order (longest common subsequence of the
+          operators), delegate insides likewise; an operator that left the top level is
+          matched with a node of the same kind in a delegate between the same anchors.
+          A method in one file only is reported, not an error. Exit status 0 whatever the
+          differences (compare the JSON to script on them).
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)

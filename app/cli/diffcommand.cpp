@@ -2,15 +2,49 @@
 #include "app/cli/analysiscommands.h"
 
 #include "app/cli/cli.h"
+#include "app/cli/commands.h"
+#include "core/analysis/programdiff.h"
+#include "core/util/jsontext.h"
 
 #include <iostream>
 
 namespace etscope::app {
 
-int runDiff(const Arguments&)
+using namespace etscope::core;
+
+// Differences are the answer, not a failure: diff exits 0 whatever it finds (1 usage, 2 input).
+int runDiff(const Arguments& args)
 {
-    std::cerr << "etscope diff: not built yet\n";
-    return ExitUsage;
+    const std::string format = args.value("format", "text");
+    if (format != "text" && format != "md" && format != "markdown" && format != "json") {
+        std::cerr << "etscope diff: unknown format '" << format << "' (text, md or json)\n";
+        return ExitUsage;
+    }
+    if (args.positional().size() != 2) {
+        std::cerr << "etscope diff: expected two program files A B (see etscope --help)\n";
+        return ExitUsage;
+    }
+    std::vector<Document> documents;
+    for (const std::string& path : args.positional()) {
+        OpenOptions options;
+        options.dataFiles = args.values("data");
+        auto document = openDocument(path, options);
+        if (!document) {
+            std::cerr << "etscope diff: " << document.error().message() << "\n";
+            return document.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        }
+        documents.push_back(std::move(document).value());
+    }
+    DiffOptions options;
+    options.method = args.value("method");
+    const auto diff = diffPrograms(documents[0], documents[1], options);
+    if (!diff) {
+        std::cerr << "etscope diff: " << diff.error().message() << "\n";
+        return diff.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+    }
+    if (format == "json")
+        return emit("diff", args, jsonText(programDiffJson(*diff), 2) + "\n");
+    return emit("diff", args, programDiffText(*diff, format == "text" ? TableFormat::Text : TableFormat::Markdown));
 }
 
 } // namespace etscope::app

@@ -1,5 +1,139 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+// What changed between two exports of a model (issue 13): methods, delegates per backend, the
+// operator occurrence tables side by side, operators that moved into or out of delegates, sizes,
+// and a node-by-node matching of each method's graphs that the side-by-side view colours.
+
+#include "core/document/document.h"
+#include "core/stats/operatortable.h"
+#include "core/table/table.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace etscope::core {
+
+/// A node of one side: a top-level node of the method graph, or a node inside the decoded inner
+/// graph of the delegate node `node` (`inner` set).
+struct DiffNodeRef {
+    NodeId node;
+    std::optional<NodeId> inner;
+    bool operator==(const DiffNodeRef& other) const = default;
+};
+
+enum class MatchStatus {
+    Same, ///< same operator (or input, output, constant) with the same tensor types and shapes
+    Changed, ///< matched, but moved into or out of a delegate, or with other types/shapes/payload
+    OnlyInA,
+    OnlyInB,
+};
+
+/// "same", "changed", "only-in-A", "only-in-B".
+std::string_view matchStatusName(MatchStatus status);
+
+enum class Movement {
+    None,
+    IntoDelegate, ///< a top-level operator of A is a node of a delegate in B
+    OutOfDelegate, ///< a node of a delegate in A is a top-level operator in B
+};
+
+struct NodeMatch {
+    std::optional<DiffNodeRef> a;
+    std::optional<DiffNodeRef> b;
+    MatchStatus status = MatchStatus::Same;
+    Movement movement = Movement::None;
+    std::string reason; ///< why Changed ("moved into XnnpackBackend (XNNFullyConnected)", …)
+    std::string labelA, labelB; ///< "#3 aten::add.out", "#0 XnnpackBackend › XNNAdd", "input 0", …
+};
+
+/// One op type of the two operator occurrence tables side by side.
+struct OperatorDiffRow {
+    std::string opType;
+    int delegatedA = 0;
+    int nonDelegatedA = 0;
+    int delegatedB = 0;
+    int nonDelegatedB = 0;
+};
+
+/// Operators of one type that moved: `count` top-level `from` nodes of A became `to` nodes of a
+/// `backend` delegate in B (IntoDelegate), or the reverse (OutOfDelegate).
+struct MovedOperators {
+    Movement movement = Movement::IntoDelegate;
+    std::string from; ///< the op type on the side it left
+    std::string to; ///< the op type on the side it reached (the backend id when the delegate is not decoded)
+    std::string backend;
+    int count = 0;
+};
+
+struct MethodDiff {
+    std::string name;
+    bool inA = false;
+    bool inB = false;
+    std::vector<OperatorDiffRow> operators; ///< sorted by op type
+    OperatorTable tableA; ///< empty when the method is missing on that side
+    OperatorTable tableB;
+    std::vector<MovedOperators> moved; ///< sorted by movement, from, to
+    int movedIntoDelegates = 0;
+    int movedOutOfDelegates = 0;
+    /// Every node of both graphs appears in exactly one match (top level and decoded delegate
+    /// insides), except an undecoded delegate, which also appears in each move into or out of it.
+    std::vector<NodeMatch> matches;
+    /// "aligned" (execution order aligned by longest common subsequence) or "rank" (too long to
+    /// align: the k-th node of each operator matched with the k-th of the same operator).
+    std::string matching;
+    int same = 0, changed = 0, onlyInA = 0, onlyInB = 0; ///< counted over matches
+};
+
+/// Delegates of one backend id over the compared methods.
+struct BackendDiff {
+    std::string backend;
+    int countA = 0, countB = 0; ///< DelegateCall entries (BackendDelegate table entries)
+    std::uint64_t bytesA = 0, bytesB = 0; ///< sum of their payload sizes (DelegateRef::payload)
+};
+
+/// One size fact of both files, in bytes (or a count, `isCount`).
+struct SizeDiff {
+    std::string what; ///< "file", "constant data", "segments", "segment bytes", …
+    std::uint64_t a = 0, b = 0;
+    bool isCount = false;
+};
+
+struct ProgramDiff {
+    std::string pathA, pathB;
+    std::vector<std::string> methodsOnlyInA, methodsOnlyInB, commonMethods; ///< all methods of the files
+    std::vector<BackendDiff> backends; ///< sorted by backend id
+    std::vector<SizeDiff> sizes;
+    std::vector<MethodDiff> methods; ///< the compared methods (one with DiffOptions::method)
+    std::vector<std::string> notes; ///< e.g. "method 'x' is only in A"
+    bool identicalBytes = false; ///< the two files hold the same bytes
+
+    /// The one-paragraph answer: methods, delegates per backend, moved operators, node counts, file size.
+    std::vector<std::string> summaryLines() const;
+};
+
+struct DiffOptions {
+    std::string method; ///< empty: every method of either file
+    /// Alignment of longer graphs falls back to rank matching above this many cells (n × m).
+    std::size_t maxAlignCells = 8'000'000;
+};
+
+/// Compares two opened programs (.pte or .bpte). Fails with Error::Usage when a document holds
+/// no program, or when `options.method` is in neither file; a method present in one file only
+/// is compared against nothing (every node only-in-A or only-in-B) and named in `notes`.
+Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const DiffOptions& options = {});
+
+/// The family an operator belongs to across namings, for matching a top-level operator with the
+/// backend node it was lowered to: "aten::addmm.out" and "XNNFullyConnected" are both "linear",
+/// "aten::relu.out" and "XNNClamp" "clamp". Unknown names give their bare lower-case base name.
+std::string operatorFamily(const std::string& opType);
+
+/// Reports: summary lines first, then tables (text, Markdown) or everything (JSON).
+std::string programDiffText(const ProgramDiff& diff, TableFormat format);
+nlohmann::ordered_json programDiffJson(const ProgramDiff& diff);
+
 } // namespace etscope::core

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+// diffPrograms: every real program against itself, the writer's portable/XNNPACK pair with
+// numbers worked out by hand from its description, and real pairs checked against `etscope
+// info` / `etscope ops` by hand (the computations are in the comments).
+#include "tests/common/testsupport.h"
+
+#include "core/analysis/programdiff.h"
+#include "core/document/document.h"
+#include "core/writer/comparepairs.h"
+#include "core/writer/programwriter.h"
+
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace etscope::core;
+
+namespace {
+
+Document open(const std::string& path)
+{
+    auto document = openDocument(path);
+    if (!document)
+        qWarning("%s", document.error().message().c_str());
+    return document ? std::move(document).value() : Document {};
+}
+
+Document openSample(const std::string& relative)
+{
+    return open(etscope::test::samplePath(relative));
+}
+
+const OperatorDiffRow* row(const MethodDiff& method, const std::string& opType)
+{
+    for (const OperatorDiffRow& r : method.operators)
+        if (r.opType == opType)
+            return &r;
+    return nullptr;
+}
+
+const SizeDiff& size(const ProgramDiff& diff, const std::string& what)
+{
+    for (const SizeDiff& s : diff.sizes)
+        if (s.what == what)
+            return s;
+    static const SizeDiff none { "(missing)" };
+    return none;
+}
+
+int movedCount(const MethodDiff& method, Movement movement, const std::string& from, const std::string& to)
+{
+    for (const MovedOperators& m : method.moved)
+        if (m.movement == movement && m.from == from && m.to == to)
+            return m.count;
+    return 0;
+}
+
+/// Nodes of a method graph, the top level and the insides of decoded delegates.
+int nodeCount(const Graph& graph)
+{
+    int count = 0;
+    for (const Node& node : graph.nodes) {
+        ++count;
+        if (node.kind == NodeKind::Delegate && node.subgraph)
+            count += static_cast<int>(node.subgraph->nodes.size());
+    }
+    return count;
+}
+
+} // namespace
+
+class TestProgramDiff : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    std::string write(const ProgramSpec& spec, const char* name)
+    {
+        const std::string path = m_dir.filePath(QString::fromLatin1(name)).toStdString();
+        auto bytes = writeProgram(spec);
+        if (!bytes || writeBytesToFile(path, *bytes))
+            qWarning("cannot write %s", path.c_str());
+        return path;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void selfDiff_data()
+    {
+        QTest::addColumn<QString>("path");
+        QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { QStringLiteral("*.pte"), QStringLiteral("*.bpte") },
+            QDir::Files, QDirIterator::Subdirectories);
+        QStringList paths;
+        while (it.hasNext())
+            paths << it.next();
+        paths.sort();
+        for (const QString& path : paths)
+            QTest::addRow("%s", qPrintable(QDir(QStringLiteral(ETSCOPE_SAMPLES_DIR)).relativeFilePath(path))) << path;
+    }
+
+    /// A file against itself: everything matched "same", nothing moved, every size equal.
+    void selfDiff()
+    {
+        QFETCH(QString, path);
+        auto document = openDocument(path.toStdString());
+        if (!document)
+            QSKIP("unreadable sample (djl's corrupt.pte): diff reports it as input error, see the CLI test");
+        auto diff = diffPrograms(*document, *document);
+        QVERIFY2(diff.ok(), diff ? "" : diff.error().message().c_str());
+        QVERIFY(diff->identicalBytes);
+        QVERIFY(diff->methodsOnlyInA.empty() && diff->methodsOnlyInB.empty());
+        QCOMPARE(diff->methods.size(), document->program->methods.size());
+        for (const SizeDiff& s : diff->sizes)
+            QCOMPARE(s.a, s.b);
+        for (const BackendDiff& b : diff->backends) {
+            QCOMPARE(b.countA, b.countB);
+            QCOMPARE(b.bytesA, b.bytesB);
+        }
+        for (std::size_t m = 0; m < diff->methods.size(); ++m) {
+            const MethodDiff& method = diff->methods[m];
+            QCOMPARE(method.changed, 0);
+            QCOMPARE(method.onlyInA, 0);
+            QCOMPARE(method.onlyInB, 0);
+            QCOMPARE(method.movedIntoDelegates + method.movedOutOfDelegates, 0);
+            QCOMPARE(method.matching, std::string("aligned"));
+            // Every node once: the count of the graph (top level + decoded insides).
+            const Method* pm = document->program->method(method.name);
+            QVERIFY(pm);
+            QCOMPARE(method.same, nodeCount(*document->analysis(*pm)->graph));
+            for (const OperatorDiffRow& r : method.operators) {
+                QCOMPARE(r.delegatedA, r.delegatedB);
+                QCOMPARE(r.nonDelegatedA, r.nonDelegatedB);
+            }
+        }
+    }
+
+    /// The writer's pair (comparepairs.h), hidden = 8:
+    ///   A portable: addmm, relu, addmm, relu, addmm, _softmax (6 kernels)
+    ///   B lowered:  XnnpackBackend[FC, Clamp, FC, Clamp], addmm, _softmax
+    void writerPair()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Document a = open(write(pair.portable, "portable.pte"));
+        const Document b = open(write(pair.lowered, "lowered.pte"));
+        QVERIFY(a.program && b.program);
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        QCOMPARE(diff->commonMethods, std::vector<std::string> { "forward" });
+        QCOMPARE(diff->backends.size(), std::size_t(1));
+        const BackendDiff& xnn = diff->backends.front();
+        QCOMPARE(xnn.backend, std::string("XnnpackBackend"));
+        QCOMPARE(xnn.countA, 0);
+        QCOMPARE(xnn.countB, 1);
+        QCOMPARE(xnn.bytesA, std::uint64_t(0));
+        QCOMPARE(xnn.bytesB, pair.payloadBytes); // the payload as the writer produced it
+        QCOMPARE(xnn.bytesB, b.program->methods[0].delegates[0].payload.size);
+
+        const MethodDiff& forward = diff->methods.front();
+        // Side by side: addmm 3 → 1 top level, relu 2 → 0, _softmax 1 → 1; inside B's delegate
+        // XNNFullyConnected 2 and XNNClamp 2.
+        QVERIFY(row(forward, "aten::addmm.out") && row(forward, "aten::relu.out"));
+        QCOMPARE(row(forward, "aten::addmm.out")->nonDelegatedA, 3);
+        QCOMPARE(row(forward, "aten::addmm.out")->nonDelegatedB, 1);
+        QCOMPARE(row(forward, "aten::relu.out")->nonDelegatedA, 2);
+        QCOMPARE(row(forward, "aten::relu.out")->nonDelegatedB, 0);
+        QCOMPARE(row(forward, "aten::_softmax.out")->nonDelegatedB, 1);
+        QCOMPARE(row(forward, "XNNFullyConnected")->delegatedB, 2);
+        QCOMPARE(row(forward, "XNNClamp")->delegatedB, 2);
+        QCOMPARE(row(forward, "XNNClamp")->delegatedA, 0);
+        // The two addmm and two relu of layers 0 and 1 moved: 4 operators.
+        QCOMPARE(forward.movedIntoDelegates, 4);
+        QCOMPARE(forward.movedOutOfDelegates, 0);
+        QCOMPARE(movedCount(forward, Movement::IntoDelegate, "aten::addmm.out", "XNNFullyConnected"), 2);
+        QCOMPARE(movedCount(forward, Movement::IntoDelegate, "aten::relu.out", "XNNClamp"), 2);
+        // Nodes. same: input 0, output 0, the last addmm and _softmax, its b2 and w2 = 6.
+        // changed: 4 moved operators + their b0, w0, b1, w1 now in the payload = 8.
+        // only in B: the delegate node, its inner input and output = 3. only in A: none.
+        QCOMPARE(forward.same, 6);
+        QCOMPARE(forward.changed, 8);
+        QCOMPARE(forward.onlyInA, 0);
+        QCOMPARE(forward.onlyInB, 3);
+        // The last addmm of A (instruction 4) is the addmm of B (instruction 1).
+        const Graph& ga = *a.analysis(a.program->methods[0])->graph;
+        const Graph& gb = *b.analysis(b.program->methods[0])->graph;
+        bool lastAddmmMatched = false;
+        for (const NodeMatch& m : forward.matches) {
+            if (m.a && m.b && !m.a->inner && !m.b->inner && ga.node(m.a->node).kind == NodeKind::Operator) {
+                if (ga.node(m.a->node).opType == "aten::addmm.out") {
+                    QCOMPARE(ga.node(m.a->node).instruction.value, 4);
+                    QCOMPARE(gb.node(m.b->node).instruction.value, 1);
+                    QCOMPARE(m.status, MatchStatus::Same);
+                    lastAddmmMatched = true;
+                }
+            }
+            if (m.movement == Movement::IntoDelegate && ga.node(m.a->node).kind == NodeKind::Operator) {
+                // Layer k's addmm (instruction 2k) became the k-th FC node (inner node of the
+                // same family, in payload order); relu 2k+1 the k-th Clamp.
+                QVERIFY(m.b->inner.has_value());
+                QCOMPARE(m.status, MatchStatus::Changed);
+                const std::string inner = gb.node(m.b->node).subgraph->node(*m.b->inner).opType;
+                QCOMPARE(inner, ga.node(m.a->node).instruction.value % 2 == 0 ? "XNNFullyConnected" : "XNNClamp");
+            }
+        }
+        QVERIFY(lastAddmmMatched);
+        // Constant bytes (16-byte alignment between tensors, none after the last):
+        //   A: b0 32 + w0 256 + b1 32 + w1 256 + b2 40 (→ 48) + w2 8×10×4 = 320  → 944
+        //   B: b2 40 (→ 48) + w2 320 → 368; w0, b0, w1, b1 travel in the payload.
+        QCOMPARE(size(*diff, "constant data").a, std::uint64_t(944));
+        QCOMPARE(size(*diff, "constant data").b, std::uint64_t(368));
+        QCOMPARE(size(*diff, "delegate payloads").b, pair.payloadBytes);
+        QCOMPARE(size(*diff, "file").a, std::uint64_t(a.program->file->size()));
+
+        // The other way round everything moves out.
+        auto back = diffPrograms(b, a);
+        QVERIFY(back.ok());
+        QCOMPARE(back->methods.front().movedOutOfDelegates, 4);
+        QCOMPARE(back->methods.front().movedIntoDelegates, 0);
+        QCOMPARE(back->methods.front().onlyInA, 3);
+        QCOMPARE(movedCount(back->methods.front(), Movement::OutOfDelegate, "XNNClamp", "aten::relu.out"), 2);
+    }
+
+    void methodFilter()
+    {
+        ComparePair pair = makeMlpComparePair(4);
+        MethodSpec extra = pair.lowered.methods.front();
+        extra.name = "classify";
+        pair.lowered.methods.push_front(std::move(extra));
+        const Document a = open(write(pair.portable, "filter-a.pte"));
+        const Document b = open(write(pair.lowered, "filter-b.pte"));
+        auto all = diffPrograms(a, b);
+        QVERIFY(all.ok());
+        QCOMPARE(all->methodsOnlyInB, std::vector<std::string> { "classify" });
+        QCOMPARE(all->methods.size(), std::size_t(2));
+        // A method in one file only is reported, every node of it only-in-B. `classify` is B's
+        // forward: top level input, output, the delegate call, addmm, _softmax, b2, w2 = 7;
+        // inside the delegate input, output, FC ×2, Clamp ×2, w0, b0, w1, b1 = 10.
+        auto only = diffPrograms(a, b, { .method = "classify" });
+        QVERIFY(only.ok());
+        QCOMPARE(only->methods.size(), std::size_t(1));
+        const MethodDiff& classify = only->methods.front();
+        QVERIFY(!classify.inA && classify.inB);
+        QCOMPARE(classify.onlyInB, 7 + 10);
+        QCOMPARE(classify.same + classify.changed + classify.onlyInA, 0);
+        QCOMPARE(only->notes.size(), std::size_t(1));
+        QVERIFY(only->notes.front().find("only in B") != std::string::npos);
+        auto forward = diffPrograms(a, b, { .method = "forward" });
+        QVERIFY(forward.ok());
+        QCOMPARE(forward->methods.size(), std::size_t(1));
+        QCOMPARE(forward->methods.front().movedIntoDelegates, 4);
+        auto none = diffPrograms(a, b, { .method = "nope" });
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().code, Error::Code::Usage);
+        QVERIFY(none.error().reason.find("'nope'") != std::string::npos);
+    }
+
+    /// executorch-numpy-runtime/add.pte vs executorch-rs/add.pte. By hand from `etscope info`:
+    ///   A: 1 instruction, DelegateCall XnnpackBackend (segment #1, 432 B) holding 1 node XNNAdd;
+    ///      file 1584 B; 2 segments.
+    ///   B: 1 instruction, KernelCall aten::add.out; file 1072 B; 1 segment (empty constant seg).
+    /// So: XnnpackBackend 1 → 0 delegates, 432 → 0 payload bytes; XNNAdd moved out of the
+    /// delegate as aten::add.out (1 op); file -512 B. Inputs are [3] in A and [1] in B (info
+    /// --json sizes), so inputs and output are "changed", not "same".
+    void numpyAddVsRsAdd()
+    {
+        const Document a = openSample("executorch-numpy-runtime/add.pte");
+        const Document b = openSample("executorch-rs/add.pte");
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        QCOMPARE(diff->backends.size(), std::size_t(1));
+        QCOMPARE(diff->backends[0].countA, 1);
+        QCOMPARE(diff->backends[0].countB, 0);
+        QCOMPARE(diff->backends[0].bytesA, std::uint64_t(432));
+        QCOMPARE(size(*diff, "file").a, std::uint64_t(1584));
+        QCOMPARE(size(*diff, "file").b, std::uint64_t(1072));
+        QCOMPARE(size(*diff, "segments").a, std::uint64_t(2));
+        QCOMPARE(size(*diff, "segments").b, std::uint64_t(1));
+        const MethodDiff& forward = diff->methods.front();
+        QCOMPARE(forward.movedOutOfDelegates, 1);
+        QCOMPARE(movedCount(forward, Movement::OutOfDelegate, "XNNAdd", "aten::add.out"), 1);
+        QCOMPARE(row(forward, "XNNAdd")->delegatedA, 1);
+        QCOMPARE(row(forward, "aten::add.out")->nonDelegatedB, 1);
+    }
+
+    /// executorch/add.pte vs executorch-rs/add.pte: both one aten::add.out over two inputs
+    /// (`ops`: aten::add.out 0 / 1 in both): 4 nodes same (input 0, input 1, add, output 0).
+    /// Files differ in size (728 vs 1072 B from `info`), so not byte-identical.
+    void executorchAddVsRsAdd()
+    {
+        auto diff = diffPrograms(openSample("executorch/add.pte"), openSample("executorch-rs/add.pte"));
+        QVERIFY(diff.ok());
+        QVERIFY(!diff->identicalBytes);
+        QVERIFY(diff->backends.empty());
+        QCOMPARE(diff->methods.front().same, 4);
+        QCOMPARE(diff->methods.front().changed + diff->methods.front().onlyInA + diff->methods.front().onlyInB, 0);
+        QCOMPARE(size(*diff, "file").a, std::uint64_t(728));
+        QCOMPARE(size(*diff, "file").b, std::uint64_t(1072));
+    }
+
+    /// spike_lin129 vs spike_lin129_planned (`info`): both 35,328 B, one XnnpackBackend call of
+    /// 704 B with one XNNFullyConnected, 4 segments, 2 named-data entries. Program FlatBuffer
+    /// 1184 vs 1208 B. Segment bytes 33,984 = 704 payload + 33,280 named data, and 33,280 =
+    /// 129 × 64 × 4 (weights) + 64 × 4 (bias). The only difference: input 0 is provided at run
+    /// time in A and memory-planned in B, so input 0 and the delegate call reading it are
+    /// "changed"; output 0 and the 5 inner nodes (input, output, FC, 2 constants) are "same".
+    void lin129VsPlanned()
+    {
+        auto diff = diffPrograms(openSample("djl-executorch-engine/spike_lin129.pte"),
+            openSample("djl-executorch-engine/spike_lin129_planned.pte"));
+        QVERIFY(diff.ok());
+        QVERIFY(!diff->identicalBytes);
+        QCOMPARE(size(*diff, "file").a, std::uint64_t(35328));
+        QCOMPARE(size(*diff, "file").b, std::uint64_t(35328));
+        QCOMPARE(size(*diff, "program (FlatBuffer and header)").a, std::uint64_t(1184));
+        QCOMPARE(size(*diff, "program (FlatBuffer and header)").b, std::uint64_t(1208));
+        QCOMPARE(size(*diff, "segment bytes").a, std::uint64_t(33984));
+        QCOMPARE(size(*diff, "named data").a, std::uint64_t(129 * 64 * 4 + 64 * 4));
+        QCOMPARE(diff->backends[0].bytesA, std::uint64_t(704));
+        QCOMPARE(diff->backends[0].bytesB, std::uint64_t(704));
+        const MethodDiff& forward = diff->methods.front();
+        QCOMPARE(forward.changed, 2);
+        QCOMPARE(forward.same, 6);
+        QCOMPARE(forward.onlyInA + forward.onlyInB, 0);
+        for (const NodeMatch& m : forward.matches)
+            if (m.status == MatchStatus::Changed)
+                QVERIFY2(m.reason.find("runtime → FLOAT [129] planned") != std::string::npos, m.reason.c_str());
+    }
+
+    /// spike_add vs spike_add_unplanned: the same XNNAdd delegate (432 B); A plans both inputs,
+    /// B leaves them to the caller, and its FlatBuffer is 40 B smaller (1088 vs 1048 in `info`).
+    void addVsUnplanned()
+    {
+        auto diff = diffPrograms(openSample("djl-executorch-engine/spike_add.pte"),
+            openSample("djl-executorch-engine/spike_add_unplanned.pte"));
+        QVERIFY(diff.ok());
+        QCOMPARE(size(*diff, "program (FlatBuffer and header)").a, std::uint64_t(1088));
+        QCOMPARE(size(*diff, "program (FlatBuffer and header)").b, std::uint64_t(1048));
+        const MethodDiff& forward = diff->methods.front();
+        QCOMPARE(forward.changed, 3); // input 0, input 1, the delegate call
+        QCOMPARE(forward.onlyInA + forward.onlyInB, 0);
+        QCOMPARE(forward.movedIntoDelegates + forward.movedOutOfDelegates, 0);
+    }
+
+    /// dnf_executorch5 (portable training program) vs dnf_xnnpack_training: the same four
+    /// methods; B lowers parts of forward to 4 XnnpackBackend calls (`info`: payloads sum to
+    /// 2,416 B); A has none. The networks differ (five layers vs one), so nodes only on one side
+    /// are expected; what must hold is the side-by-side table equal to both `ops` tables.
+    void dnfPair()
+    {
+        const Document a = openSample("dnf-executorch/dnf_executorch5.pte");
+        const Document b = openSample("dnf-executorch/dnf_xnnpack_training.pte");
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        QCOMPARE(diff->commonMethods.size(), std::size_t(4));
+        QCOMPARE(diff->backends[0].countA, 0);
+        QCOMPARE(diff->backends[0].countB, 4);
+        std::uint64_t payloads = 0;
+        for (const DelegateRef& ref : b.program->method("forward")->delegates)
+            payloads += ref.payload.size;
+        QCOMPARE(diff->backends[0].bytesB, payloads);
+        QCOMPARE(payloads, std::uint64_t(2416));
+        const MethodDiff* forward = nullptr;
+        for (const MethodDiff& m : diff->methods)
+            if (m.name == "forward")
+                forward = &m;
+        QVERIFY(forward);
+        const OperatorTable ta = computeOperatorTable(*a.analysis(*a.program->method("forward"))->graph);
+        const OperatorTable tb = computeOperatorTable(*b.analysis(*b.program->method("forward"))->graph);
+        for (const OperatorRow& r : ta.rows)
+            QCOMPARE(row(*forward, r.opType)->nonDelegatedA, r.nonDelegated);
+        for (const OperatorRow& r : tb.rows)
+            QCOMPARE(row(*forward, r.opType)->delegatedB, r.delegated);
+        // Each moved operator is one A top-level operator: never more than A lost at the top.
+        QVERIFY(forward->movedIntoDelegates > 0);
+        QVERIFY(forward->movedIntoDelegates <= ta.nonDelegatedNodes - tb.nonDelegatedNodes);
+    }
+
+    void notAProgram()
+    {
+        Document etdump;
+        etdump.path = "run.etdp";
+        etdump.kind = FileKind::ETDump;
+        const Document program = openSample("executorch/add.pte");
+        auto diff = diffPrograms(program, etdump);
+        QVERIFY(!diff.ok());
+        QCOMPARE(diff.error().code, Error::Code::Usage);
+        QCOMPARE(diff.error().file, std::string("run.etdp"));
+    }
+
+    void families()
+    {
+        QCOMPARE(operatorFamily("aten::addmm.out"), operatorFamily("XNNFullyConnected"));
+        QCOMPARE(operatorFamily("aten::relu.out"), operatorFamily("XNNClamp"));
+        QCOMPARE(operatorFamily("aten::hardtanh.out"), operatorFamily("XNNClamp"));
+        QCOMPARE(operatorFamily("aten::add.out"), operatorFamily("XNNAdd"));
+        QCOMPARE(operatorFamily("aten.add.Tensor"), std::string("add"));
+        QCOMPARE(operatorFamily("aten::permute_copy.out"), operatorFamily("XNNStaticTranspose"));
+        QVERIFY(operatorFamily("XNNConvert") != operatorFamily("aten::add.out"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProgramDiff)
+#include "tst_programdiff.moc"
