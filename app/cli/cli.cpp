@@ -103,26 +103,6 @@ Subcommands:
           the program as for gap. Without a program (`etscope profile A.etdp`, or only
           --etdump): one row per event instead, framework events first, delegate-internal
           events named by their delegate debug identifier, with kind, chain and instruction.
-  timeline Every profiling event of every run of an ETDump on a time axis: per run (Execute
-          block; --run N shows one, counted from 0; default all) a lane for the method
-          (Method::execute, instruction spans, kernels, nested as depth levels) and one per
-          delegate call site with the backend's own events (XNNPACK's "Fully Connected (NC,
-          QS8) GEMM #1"). chrome-trace writes Chrome Trace Event JSON for Perfetto
-          (ui.perfetto.dev) or chrome://tracing: a process per run, a thread per lane, times
-          in µs on the ETDump's clock (ticks read as ns). csv writes one row per event: run,
-          lane, depth, name, kind, start_us (from the run's start), duration_us, chain,
-          instruction, delegate id, node, op_types. --program P places events on its nodes
-          (as profile does; --method, --data, --etrecord R for edge op names) and checks the
-          ETDump against it; warnings go to stderr.
-  size    What makes the file this big: every byte of a .pte, .bpte or .ptd in exactly one
-          part — header, program tables, inline delegate blobs, constants (one per tensor,
-          constant segment or the old constant_buffer), mutable data, delegate segments by
-          backend, named data by key (counted for the backend whose payload names the key),
-          unreferenced segments, padding, trailing bytes; a .bpte's wrapper (test inputs,
-          expected outputs) is its own part. A program's .ptd (beside it or --data) gets
-          its own breakdown. text: the tree, largest first, with the largest parts and the
-          bytes by kind and by backend; json: the full tree with absolute byte ranges and
-          links (method + delegate or value index, key); csv: one row per byte range.
   check   Will it load: every KernelCall's operator (name.overload, as the runtime looks it
           up) of every method against kernel lists, every delegate's backend, and the
           delegated share. --kernels names a built-in list (portable, optimized, quantized,
@@ -141,6 +121,26 @@ Subcommands:
           live tensors and tensors beyond their arena are warnings. csv: the tensor table;
           json: everything; chrome-trace: one event per live tensor per step (pid = arena,
           row = step, x = byte offset), as ExecuTorch's generate_memory_trace draws it.
+  size    What makes the file this big: every byte of a .pte, .bpte or .ptd in exactly one
+          part — header, program tables, inline delegate blobs, constants (one per tensor,
+          constant segment or the old constant_buffer), mutable data, delegate segments by
+          backend, named data by key (counted for the backend whose payload names the key),
+          unreferenced segments, padding, trailing bytes; a .bpte's wrapper (test inputs,
+          expected outputs) is its own part. A program's .ptd (beside it or --data) gets
+          its own breakdown. text: the tree, largest first, with the largest parts and the
+          bytes by kind and by backend; json: the full tree with absolute byte ranges and
+          links (method + delegate or value index, key); csv: one row per byte range.
+  timeline Every profiling event of every run of an ETDump on a time axis: per run (Execute
+          block; --run N shows one, counted from 0; default all) a lane for the method
+          (Method::execute, instruction spans, kernels, nested as depth levels) and one per
+          delegate call site with the backend's own events (XNNPACK's "Fully Connected (NC,
+          QS8) GEMM #1"). chrome-trace writes Chrome Trace Event JSON for Perfetto
+          (ui.perfetto.dev) or chrome://tracing: a process per run, a thread per lane, times
+          in µs on the ETDump's clock (ticks read as ns). csv writes one row per event: run,
+          lane, depth, name, kind, start_us (from the run's start), duration_us, chain,
+          instruction, delegate id, node, op_types. --program P places events on its nodes
+          (as profile does; --method, --data, --etrecord R for edge op names) and checks the
+          ETDump against it; warnings go to stderr.
   diff    What changed between two programs A and B (.pte or .bpte): a summary line
           first (methods, delegates per backend with payload bytes, operators moved into or
           out of delegates, nodes same/changed/only in A/only in B, file size), then sizes
@@ -161,11 +161,13 @@ Options:
                   the program is attached when the program needs one.
   -o, --output F  write to F (atomically) instead of standard output
   --etdump F      gap, profile: the run's ETDump; --debug-buffer its tensor bytes
-  --run N         gap: the Execute block of --etdump to compare (from 0; default 0)
+  --run N         gap: the Execute block of --etdump to compare (from 0; default 0);
+                  timeline: the one run to show (default every run)
   --reference-run N  gap: the Execute block of --reference (from 0; default 0)
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
   --etrecord R    ops, gap, profile: the ETRecord of the program
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
+  --program P     timeline: the program the ETDump ran, to place events on its nodes
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load.

@@ -182,7 +182,7 @@ build_features: []
             << "operators:\n  aten::add.out:\n  aten::mul.out\n"
             << "list.txt: line 3: expected 'namespace::name.overload:' in operators";
         QTest::addRow("binary") << QString::fromLatin1("\x01\x7f\x02")
-                                << "list.txt: line 1: not an operator name or backend id: '???'";
+                                << "list.txt: line 1: not an operator name or backend id: '??\?'";
         QTest::addRow("flow operators") << "operators: {aten::add.out: {}}\n"
                                         << "list.txt: line 1: a flow-style 'operators:' map is not read";
     }
