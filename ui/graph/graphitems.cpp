@@ -5,6 +5,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
+#include <QTextDocument>
 
 #include <cmath>
 
@@ -45,6 +46,24 @@ QRectF NodeItem::boundingRect() const
 QRectF NodeItem::expandButtonRect() const
 {
     return QRectF(m_size.width() / 2 - kButton - 4, -m_size.height() / 2 + 4, kButton, kButton);
+}
+
+void NodeItem::setMark(std::optional<NodeMark> mark)
+{
+    const bool same = (!mark && !m_mark)
+        || (mark && m_mark && mark->colour == m_mark->colour && mark->badge == m_mark->badge
+            && mark->tooltip == m_mark->tooltip);
+    if (same)
+        return;
+    if (!m_mark)
+        m_plainToolTip = toolTip(); // the node's own, before any mark
+    m_mark = std::move(mark);
+    QString tip = m_plainToolTip;
+    if (m_mark && !m_mark->tooltip.isEmpty())
+        tip += Qt::mightBeRichText(tip) ? QStringLiteral("<br><b>%1</b>").arg(m_mark->tooltip.toHtmlEscaped())
+                                        : QLatin1Char('\n') + m_mark->tooltip;
+    setToolTip(tip);
+    update();
 }
 
 void NodeItem::setHighlighted(bool on)
@@ -141,6 +160,23 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawEllipse(flag);
         painter->setFont(subtitle);
         painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
+    }
+    if (m_mark) {
+        painter->setPen(QPen(m_mark->colour, 3.0));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), radius + 3, radius + 3);
+        if (!m_mark->badge.isEmpty()) {
+            painter->setFont(subtitle);
+            const QFontMetricsF metrics(subtitle);
+            const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
+            const QRectF badge(
+                box.right() - width + 6, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(m_mark->colour);
+            painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
+            painter->setPen(textOn(m_mark->colour));
+            painter->drawText(badge, Qt::AlignCenter, m_mark->badge);
+        }
     }
     if (m_canExpand && !isReportRendering(*this)) {
         const QRectF button = expandButtonRect();

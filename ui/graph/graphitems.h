@@ -13,6 +13,15 @@
 
 namespace etscope::ui {
 
+/// A mark an analysis puts on a node (a missing kernel, a difference between two programs): a
+/// ring in `colour` around the box and a short `badge` on its top-right corner. Marks are part
+/// of exported pictures: they are what the picture is about.
+struct NodeMark {
+    QColor colour;
+    QString badge; ///< a few characters ("✕", "+", "Δ"), empty for the ring alone
+    QString tooltip; ///< why, shown when hovering the node
+};
+
 /// One box of the graph. Paints itself from plain data (title, subtitle, look); knows its
 /// node reference in method coordinates.
 class NodeItem : public QGraphicsItem {
@@ -36,6 +45,8 @@ public:
     /// in place of the subtitle, never clipped; `flagged` marks a value beyond the threshold.
     void setHeat(std::optional<double> value, const QString& label = {}, bool flagged = false);
     bool flagged() const { return m_flagged; }
+    void setMark(std::optional<NodeMark> mark);
+    const std::optional<NodeMark>& mark() const { return m_mark; }
     const QString& heatLabel() const { return m_heatLabel; }
     /// The font the heat label is drawn with: the subtitle's, made smaller until it fits.
     const QFont& heatLabelFont() const { return m_heatFont; }
@@ -54,6 +65,8 @@ private:
     bool m_flagged = false;
     QFont m_heatFont; ///< chosen when the label is set, not at every paint
     QString m_heatText; ///< the label as drawn (only shortened when even the smallest type is too wide)
+    std::optional<NodeMark> m_mark;
+    QString m_plainToolTip; ///< the tooltip without the mark's reason
 };
 
 /// One data-flow edge drawn as the Bézier Graphviz computed, with an arrow head.

@@ -114,6 +114,8 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
             graph.nodes[i], p.origins[i], p.titles[i], p.subtitles[i], QSizeF(geometry.width, geometry.height));
         item->setPos(geometry.x, geometry.y);
         item->setToolTip(tooltipFor(p, adjacency, i));
+        if (const auto mark = m_marks.find(keyOf(p.origins[i])); mark != m_marks.end())
+            item->setMark(mark->second);
         addItem(item);
         m_nodes.push_back(item);
     }
@@ -185,6 +187,15 @@ int GraphScene::highlightedCount() const
 {
     return static_cast<int>(
         std::count_if(m_nodes.begin(), m_nodes.end(), [](NodeItem* item) { return item->highlighted(); }));
+}
+
+void GraphScene::setMarks(std::map<std::pair<int, int>, NodeMark> marks)
+{
+    m_marks = std::move(marks);
+    for (NodeItem* item : m_nodes) {
+        const auto it = m_marks.find(keyOf(item->origin()));
+        item->setMark(it == m_marks.end() ? std::nullopt : std::optional(it->second));
+    }
 }
 
 void GraphScene::setHeat(const GraphHeat& heat)

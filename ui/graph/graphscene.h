@@ -45,6 +45,11 @@ public:
     /// Colours nodes by a value in [0, 1] with a text badge; nodes without a value keep their look.
     void setHeat(const GraphHeat& heat);
 
+    /// Marks of an analysis by node (keyOf), kept for later presentations (expanding a delegate
+    /// keeps the marks of its inner nodes); an empty map removes them.
+    void setMarks(std::map<std::pair<int, int>, NodeMark> marks);
+    const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
+
     static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
     {
         return { origin.top.value, origin.inner.value };
@@ -75,6 +80,7 @@ private:
     std::vector<ClusterItem*> m_clusters;
     bool m_quiet = false;
     bool m_edgeLabels = false;
+    std::map<std::pair<int, int>, NodeMark> m_marks;
 };
 
 } // namespace etscope::ui

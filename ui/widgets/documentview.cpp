@@ -243,14 +243,15 @@ QWidget* DocumentView::buildPanes()
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
     side->setSizes({ kSideTabsHeight, kPropertiesHeight });
-    // The attached run's timeline sits under the graph, as wide as it.
-    m_timeline = new TimelinePanel(this);
-    m_timeline->hide();
-    connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
+    // The analysis panels sit under the graph, as wide as it; hidden until one is asked for.
+    m_analysisTabs = new QTabWidget(this);
+    m_analysisTabs->setObjectName(QStringLiteral("analysisTabs"));
+    m_analysisTabs->setDocumentMode(true);
+    m_analysisTabs->hide();
+    buildAnalysisPanels();
     m_graphColumn = new QSplitter(Qt::Vertical, this);
     m_graphColumn->addWidget(m_graph);
-    m_graphColumn->addWidget(m_timeline);
+    m_graphColumn->addWidget(m_analysisTabs);
     m_graphColumn->setStretchFactor(0, 3);
     m_graphColumn->setStretchFactor(1, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -581,7 +582,7 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
     Q_EMIT placeChanged();
-    if (m_timeline->isVisible())
+    if (m_analysisTabs->isVisible() && m_analysisTabs->indexOf(m_timeline) >= 0)
         m_timeline->view()->showNode(origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
@@ -717,7 +718,7 @@ void DocumentView::refreshDebugData()
     }
     const bool hadData = m_heatmap->tableCount() > 0;
     m_heatmap->setTables(std::move(tables));
-    refreshTimeline();
+    refreshAnalysis();
     if (!warnings.empty() || !m_controller->debugWarnings().empty()) {
         std::vector<Warning> all = document->warnings;
         all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
@@ -728,34 +729,65 @@ void DocumentView::refreshDebugData()
         m_sideTabs->setCurrentWidget(m_heatmap);
 }
 
+void DocumentView::buildAnalysisPanels()
+{
+    // The timeline of an attached run (its tab exists only while a run is attached).
+    m_timeline = new TimelinePanel(this);
+    connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
+    m_timeline->hide();
+}
+
+void DocumentView::refreshAnalysis()
+{
+    refreshTimeline();
+}
+
+void DocumentView::showAnalysis(QWidget* panel)
+{
+    if (!panel || m_analysisTabs->indexOf(panel) < 0) {
+        m_analysisTabs->hide();
+        return;
+    }
+    const bool wasHidden = m_analysisTabs->isHidden();
+    m_analysisTabs->setCurrentWidget(panel);
+    m_analysisTabs->show();
+    if (wasHidden) {
+        // Room for the panel, up to a third of the column: the graph stays the main view.
+        const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
+        const int wanted = panel->sizeHint().height() + m_analysisTabs->tabBar()->sizeHint().height();
+        const int height = std::clamp(wanted, total / 4, total / 3);
+        m_graphColumn->setSizes({ total - height, height });
+    }
+}
+
 void DocumentView::refreshTimeline()
 {
     const auto document = m_controller->document();
     const auto& run = m_controller->debug().run;
-    if (!document || !document->program || !run || m_context.delegateNode.valid()) {
+    std::optional<Result<Timeline>> timeline;
+    if (document && document->program && run && !m_context.delegateNode.valid()) {
+        const auto method = static_cast<std::size_t>(m_context.method);
+        const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
+            document->program->methods[method].name);
+        // The run's fit to the program is already among the heatmap's warnings.
+        timeline = buildTimeline(*run, &mapper);
+    }
+    const int index = m_analysisTabs->indexOf(m_timeline);
+    if (!timeline || !*timeline || (*timeline)->runs.empty()) {
         m_timeline->setTimeline(nullptr);
-        m_timeline->hide();
+        if (index >= 0) {
+            m_analysisTabs->removeTab(index);
+            if (m_analysisTabs->count() == 0)
+                m_analysisTabs->hide();
+        }
         return;
     }
-    const auto method = static_cast<std::size_t>(m_context.method);
-    const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
-        document->program->methods[method].name);
-    // The run's fit to the program is already among the heatmap's warnings.
-    auto timeline = buildTimeline(*run, &mapper);
-    if (!timeline || timeline->runs.empty()) {
-        m_timeline->setTimeline(nullptr);
-        m_timeline->hide();
-        return;
-    }
-    const bool wasHidden = m_timeline->isHidden();
-    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(timeline).value()));
-    m_timeline->show();
-    if (wasHidden) {
-        // Room for every lane, up to a third of the column: the graph stays the main view.
-        const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
-        const int wanted = m_timeline->sizeHint().height() + m_timeline->view()->contentHeight();
-        const int height = std::clamp(wanted, total / 5, total / 3);
-        m_graphColumn->setSizes({ total - height, height });
+    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(*timeline).value()));
+    if (index < 0) {
+        // A run just attached: its timeline comes to the front.
+        m_analysisTabs->insertTab(0, m_timeline, tr("Timeline"));
+        showAnalysis(m_timeline);
     }
 }
 

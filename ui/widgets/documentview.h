@@ -55,6 +55,11 @@ public:
     HeatmapPanel* heatmapPanel() const { return m_heatmap; }
     /// The attached run's timeline under the graph (hidden without a run).
     TimelinePanel* timelinePanel() const { return m_timeline; }
+    /// The analysis panels under the graph, one tab each (timeline, memory plan, size).
+    QTabWidget* analysisTabs() const { return m_analysisTabs; }
+    /// Shows the analysis area under the graph with `panel` (one of analysisTabs()' pages)
+    /// in front; nullptr hides the area.
+    void showAnalysis(QWidget* panel);
     PropertiesModel* propertiesModel() const { return m_properties; }
     SearchModel* searchModel() const;
     QLineEdit* searchEdit() const { return m_searchEdit; }
@@ -117,6 +122,9 @@ private:
     void refreshOperatorTable();
     void refreshDebugData();
     void refreshTimeline();
+    /// The panels of the analysis area (built once) and their data for the method shown.
+    void buildAnalysisPanels();
+    void refreshAnalysis();
     void onOpTypeSelected(const QString& opType);
     void walkMatches(int step);
     void onNodeSelected(const core::NodeOrigin& origin);
@@ -147,7 +155,8 @@ private:
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;
     TimelinePanel* m_timeline = nullptr;
-    QSplitter* m_graphColumn = nullptr; ///< the graph over the run's timeline
+    QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs
+    QTabWidget* m_analysisTabs = nullptr;
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
     bool m_firstShow = true;

@@ -9,6 +9,7 @@
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/shortcutsdialog.h"
 #include "ui/widgets/theme.h"
+#include "ui/widgets/timelineview.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -305,6 +306,21 @@ void MainWindow::buildMenus()
                 [](DocumentView& view) { view.expandAll(); } },
             { QT_TR_NOOP("&Collapse All Delegates"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
                 [](DocumentView& view) { view.collapseAll(); } },
+        });
+    // The analysis panels under the graph: each brings its tab to the front.
+    viewMenu->addSeparator();
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("&Timeline of the Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
+                [this](DocumentView& view) {
+                    if (view.analysisTabs()->indexOf(view.timelinePanel()) < 0)
+                        statusBar()->showMessage(
+                            tr("Attach the run's ETDump first (File › Attach Debug Data)"), kStatusMilliseconds);
+                    else
+                        view.showAnalysis(view.timelinePanel());
+                } },
+            { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
+                [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
