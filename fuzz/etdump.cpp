@@ -5,6 +5,7 @@
 // decoded, the info printouts, the runtime profile and its tables, and the numeric gap of the
 // dump against itself.
 #include "core/debug/etdump.h"
+#include "core/analysis/timeline.h"
 #include "core/debug/debugheat.h"
 #include "core/debug/debugreports.h"
 #include "core/debug/eventmapper.h"
@@ -60,6 +61,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     etscope::fuzz::renderEverywhere(runtimeProfileTable(profile, mapper, true));
     etscope::fuzz::renderEverywhere(nodeTimingTable(profile));
     (void)timingHeatTable(profile);
+    if (auto timeline = buildTimeline(*dump, &mapper)) {
+        (void)timelineChromeTrace(*timeline);
+        etscope::fuzz::renderEverywhere(timelineTable(*timeline));
+    }
 
     GapOptions options;
     options.maxElements = kMaxElements;

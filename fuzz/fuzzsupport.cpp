@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "fuzz/fuzzsupport.h"
 
+#include "core/analysis/kernelcheck.h"
+#include "core/analysis/memoryplan.h"
+#include "core/analysis/programdiff.h"
+#include "core/analysis/sizebreakdown.h"
 #include "core/debug/debugreports.h"
 #include "core/debug/edgegraph.h"
+#include "core/document/document.h"
 #include "core/graph/flatten.h"
 #include "core/methodgraph/graphbuilder.h"
 #include "core/stats/operatortable.h"
@@ -124,6 +129,44 @@ void analyseProgram(const Program& program)
             delegates.push_back(describeDelegate(
                 program, method.delegates[d], {}, "method '" + method.name + "', delegate " + std::to_string(d)));
         analyseGraph(buildMethodGraph(method, delegates));
+    }
+}
+
+void analyseProgramDocument(Program program)
+{
+    Document document;
+    document.path = program.path();
+    document.kind = FileKind::Program;
+    document.program = std::move(program);
+    if (analyseDocument(document))
+        return;
+    if (auto lists = loadKernelLists({ "portable", "quantized" })) {
+        const KernelCheck check = checkKernels(document, *lists);
+        (void)kernelCheckText(check, *lists);
+        (void)jsonText(kernelCheckJson(check, *lists));
+    }
+    for (const Method& method : document.program->methods) {
+        const MemoryPlan plan = computeMemoryPlan(document, method);
+        renderEverywhere(memoryArenaTable(plan));
+        renderEverywhere(memoryTensorTable(plan));
+        (void)jsonText(memoryPlanJson(plan));
+        std::size_t traceBytes = 0;
+        (void)writeMemoryPlanChromeTrace(
+            plan, [&](std::string_view piece) { traceBytes += piece.size(); }, 10'000);
+    }
+    if (auto sizes = sizeBreakdown(document)) {
+        // The leaves partition the file: a gap or an overlap is a finding.
+        std::uint64_t total = 0;
+        for (const SizeNode* leaf : sizeLeaves(sizes->main))
+            total += leaf->bytes;
+        if (total != document.program->file->size())
+            std::abort();
+        (void)sizeByKind(sizes->main);
+        (void)sizeByBackend(sizes->main);
+    }
+    if (auto diff = diffPrograms(document, document)) {
+        (void)programDiffText(*diff, TableFormat::Text);
+        (void)jsonText(programDiffJson(*diff));
     }
 }
 

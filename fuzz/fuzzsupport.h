@@ -56,6 +56,9 @@ void analysePayload(std::span<const std::uint8_t> payload, std::string_view back
 /// graph built, its operator table counted and the graph flattened with every delegate expanded.
 /// Checks the program's ranges first (requireRangesInside).
 void analyseProgram(const core::Program& program);
+/// The program as an opened document (graphs built), through the analyses of check, memory,
+/// size and diff (against itself), every table and JSON rendered.
+void analyseProgramDocument(core::Program program);
 
 /// The operator table and the fully expanded flattening of a graph.
 void analyseGraph(const core::Graph& graph);

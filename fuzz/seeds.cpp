@@ -30,8 +30,8 @@ using etscope::fuzz::SeedWriter;
 namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
-constexpr const char* kCorpora[]
-    = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector", "xnnpack", "vulkan", "delegates" };
+constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
+    "xnnpack", "vulkan", "delegates", "kernellist" };
 
 void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
 {

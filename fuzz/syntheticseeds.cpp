@@ -224,8 +224,31 @@ void writeETRecordArchiveSeed(SeedWriter& out, const std::string& name, std::spa
         out.write("etrecord", name, *archive);
 }
 
+/// Kernel lists in each form `etscope check --kernels` reads.
+void writeKernelListSeeds(SeedWriter& out)
+{
+    out.write("kernellist", "selected_operators.yaml",
+        std::string("build_features: []\ninclude_all_non_op_selectives: false\noperators:\n"
+                    "  aten::add.out:\n    debug_info:\n      - model1\n    include_all_overloads: false\n"
+                    "    is_root_operator: true\n    is_used_for_training: false\n"
+                    "  aten::sub:\n    include_all_overloads: true\n"
+                    "et_kernel_metadata:\n  aten::add.out:\n    - v1/6;0,1|6;0,1|6;0,1|6;0,1\n"));
+    out.write("kernellist", "functions.yaml",
+        std::string("- op: add.out\n  kernels:\n    - arg_meta: null\n      kernel_name: torch::executor::add_out\n"
+                    "- func: my_ns::my_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n"));
+    out.write("kernellist", "plain.txt",
+        std::string("# kept by the selective build\naten::add.out\n- 'aten::mul.out'\nsoftmax.out\n\nXnnpackBackend\n"
+                    "backend: VulkanBackend\n"));
+    out.write("kernellist", "pylist.txt",
+        std::string("['aten::add.out', 'aten::mm.out', \"executorch_prim::add.Scalar\"]\n"));
+    out.write("kernellist", "runtime.log",
+        std::string("I 00:00:00.000100 executorch:operator_registry.cpp:82] aten::add.out:v1/6;0,1|6;0,1\n"
+                    "I 00:00:00.000120 executorch:executor_runner.cpp:120] Model file loaded.\n"));
+}
+
 void writeSyntheticSeeds(SeedWriter& out)
 {
+    writeKernelListSeeds(out);
     writeVulkanSeeds(out);
     writeCoreMlSeeds(out);
     writeMpsSeeds(out);
