@@ -5,12 +5,14 @@
 #include "core/util/text.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <numeric>
 #include <optional>
 #include <span>
+#include <unordered_map>
 
 namespace etscope::core {
 
@@ -320,49 +322,66 @@ std::map<std::string, std::vector<StoredTensor>> externalTensors(const Program& 
     return byName;
 }
 
-/// Delegates whose payload holds `key` as text: backends name their weights in named data by
+/// Delegates whose payload holds a key as text: backends name their weights in named data by
 /// key (XNNPACK's constant_data.named_key), so a key found in a payload is that backend's data.
-/// Keys shorter than 8 bytes are not looked for (they would match by chance); the search stops
-/// after about 1 GiB of payload bytes scanned, with every later key left unattributed.
+/// Keys shorter than 8 bytes are not looked for (they would match by chance). Every payload is
+/// read once, whatever the number of keys: each 8-byte window is looked up among the keys'
+/// first 8 bytes (an LLM has thousands of keys and of delegates).
 class KeyFinder {
 public:
-    explicit KeyFinder(const Program& program)
+    KeyFinder(const Program& program, const std::vector<const NamedDataEntry*>& entries)
     {
+        std::unordered_map<std::uint64_t, std::vector<std::string_view>> byPrefix;
+        for (const NamedDataEntry* entry : entries)
+            if (entry->key.size() >= kPrefix)
+                byPrefix[prefixOf(entry->key.data())].push_back(entry->key);
+        if (byPrefix.empty())
+            return;
         for (const Method& method : program.methods)
-            for (std::size_t d = 0; d < method.delegates.size(); ++d)
-                m_delegates.push_back({ method.name, static_cast<std::int32_t>(d), method.delegates[d].backendId });
-        for (const Method& method : program.methods)
-            for (const DelegateRef& ref : method.delegates)
-                m_payloads.push_back(program.bytes(ref.payload));
+            for (std::size_t d = 0; d < method.delegates.size(); ++d) {
+                const DelegateUse use { method.name, static_cast<std::int32_t>(d), method.delegates[d].backendId };
+                const auto payload = program.bytes(method.delegates[d].payload);
+                const auto* bytes = reinterpret_cast<const char*>(payload.data());
+                for (std::size_t at = 0; at + kPrefix <= payload.size(); ++at) {
+                    const auto candidates = byPrefix.find(prefixOf(bytes + at));
+                    if (candidates == byPrefix.end())
+                        continue;
+                    for (const std::string_view key : candidates->second)
+                        if (key.size() <= payload.size() - at && std::memcmp(bytes + at, key.data(), key.size()) == 0)
+                            addUse(std::string(key), use);
+                }
+            }
     }
 
-    std::vector<DelegateUse> find(const std::string& key)
+    const std::vector<DelegateUse>& find(const std::string& key) const
     {
-        std::vector<DelegateUse> found;
-        if (key.size() < 8)
-            return found;
-        const std::boyer_moore_horspool_searcher searcher(key.begin(), key.end());
-        for (std::size_t i = 0; i < m_payloads.size(); ++i) {
-            const auto payload = m_payloads[i];
-            if (m_budget < payload.size())
-                return found;
-            m_budget -= payload.size() / 16 + 1;
-            const auto* begin = reinterpret_cast<const char*>(payload.data());
-            if (std::search(begin, begin + payload.size(), searcher) != begin + payload.size())
-                found.push_back(m_delegates[i]);
-        }
-        return found;
+        static const std::vector<DelegateUse> none;
+        const auto it = m_uses.find(key);
+        return it == m_uses.end() ? none : it->second;
     }
 
 private:
-    std::vector<DelegateUse> m_delegates;
-    std::vector<std::span<const std::uint8_t>> m_payloads;
-    std::uint64_t m_budget = std::uint64_t { 1 } << 30;
+    static constexpr std::size_t kPrefix = 8;
+    static std::uint64_t prefixOf(const char* bytes)
+    {
+        std::uint64_t prefix = 0;
+        std::memcpy(&prefix, bytes, kPrefix);
+        return prefix;
+    }
+    void addUse(std::string key, const DelegateUse& use)
+    {
+        std::vector<DelegateUse>& uses = m_uses[std::move(key)];
+        if (std::none_of(uses.begin(), uses.end(),
+                [&](const DelegateUse& u) { return u.method == use.method && u.index == use.index; }))
+            uses.push_back(use);
+    }
+
+    std::unordered_map<std::string, std::vector<DelegateUse>> m_uses;
 };
 
 /// Links a named-data part to what uses its keys: delegates whose payload names a key (the
 /// part then counts for that backend) and external tensors whose fully qualified name it is.
-void attributeNamedData(SizeNode& node, const std::vector<const NamedDataEntry*>& entries, KeyFinder* finder,
+void attributeNamedData(SizeNode& node, const std::vector<const NamedDataEntry*>& entries, const KeyFinder* finder,
     const std::map<std::string, std::vector<StoredTensor>>& externals)
 {
     std::vector<DelegateUse> delegates;
@@ -400,7 +419,10 @@ std::string baseName(const std::string& path)
 /// legacy constants split out), the segments by what refers to them.
 std::vector<Part> programParts(const Program& program, std::vector<Warning>& warnings)
 {
-    KeyFinder finder(program);
+    std::vector<const NamedDataEntry*> named;
+    for (const NamedDataEntry& entry : program.namedData)
+        named.push_back(&entry);
+    const KeyFinder finder(program, named);
     const auto externals = externalTensors(program);
     std::vector<Part> parts;
     const std::uint64_t base = program.region.offset;
@@ -682,10 +704,13 @@ SizeTree externalDataSizeTree(const ExternalData& data, const Program* program)
     std::optional<KeyFinder> finder;
     std::map<std::string, std::vector<StoredTensor>> externals;
     if (program) {
-        finder.emplace(*program);
+        std::vector<const NamedDataEntry*> entries;
+        for (const NamedDataEntry& entry : data.entries)
+            entries.push_back(&entry);
+        finder.emplace(*program, entries);
         externals = externalTensors(*program);
     }
-    KeyFinder* keys = finder ? &*finder : nullptr;
+    const KeyFinder* keys = finder ? &*finder : nullptr;
     const std::uint64_t fileSize = data.file->size();
     const FlatTensorHeader& header = data.header;
     Part root
