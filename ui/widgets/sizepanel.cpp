@@ -4,6 +4,7 @@
 #include "core/document/document.h"
 #include "core/util/jsontext.h"
 #include "core/util/text.h"
+#include "ui/document/whenfinished.h"
 #include "ui/models/nodestyle.h"
 #include "ui/widgets/exports.h"
 #include "ui/widgets/treemap.h"
@@ -21,6 +22,7 @@
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace etscope::ui {
 
@@ -41,6 +43,13 @@ QString human(std::uint64_t bytes)
 QString grouped(std::uint64_t value)
 {
     return QLocale(QLocale::English).toString(static_cast<qulonglong>(value));
+}
+
+/// "336 bytes", "2,709,120 bytes (2.6 MiB)".
+QString bytesText(std::uint64_t bytes)
+{
+    const QString exact = QObject::tr("%1 bytes").arg(grouped(bytes));
+    return bytes < 1024 ? exact : QStringLiteral("%1 (%2)").arg(exact, human(bytes));
 }
 
 QString fileName(const std::string& path)
@@ -176,6 +185,7 @@ SizePanel::SizePanel(QWidget* parent)
     setObjectName(QStringLiteral("sizePanel"));
     m_trees = new QComboBox(this);
     m_trees->setObjectName(QStringLiteral("sizeTrees"));
+    m_trees->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_trees->setToolTip(tr("The file to break down: the program or an external data file (.ptd) it uses"));
     m_total = new QLabel(this);
     m_total->setObjectName(QStringLiteral("sizeTotal"));
@@ -229,13 +239,15 @@ void SizePanel::setDocument(std::shared_ptr<const Document> document)
     if (document == m_document)
         return;
     m_document = std::move(document);
+    ++m_generation;
+    m_computing = false;
     m_map->setTree(nullptr);
     m_summary->setTree(nullptr);
     m_breakdown.reset();
     m_failure.clear();
     m_computeMs = -1;
     if (isVisible())
-        ensureComputed();
+        computeInBackground();
     updateHeader();
 }
 
@@ -248,32 +260,61 @@ bool SizePanel::ensureComputed()
     QElapsedTimer timer;
     timer.start();
     auto breakdown = sizeBreakdown(*m_document);
-    m_computeMs = timer.elapsed();
+    return install(std::move(breakdown), timer.elapsed());
+}
+
+void SizePanel::computeInBackground()
+{
+    if (m_breakdown || m_computing || !m_document || !m_failure.isEmpty())
+        return;
+    m_computing = true;
+    updateHeader();
+    struct Computed {
+        Result<SizeBreakdown> breakdown;
+        qint64 milliseconds = 0;
+    };
+    whenFinished(this, QtConcurrent::run([document = m_document] {
+        QElapsedTimer timer;
+        timer.start();
+        auto breakdown = sizeBreakdown(*document);
+        return Computed { std::move(breakdown), timer.elapsed() };
+    }),
+        [this, generation = m_generation](Computed computed) {
+            if (generation != m_generation || m_breakdown)
+                return;
+            m_computing = false;
+            install(std::move(computed.breakdown), computed.milliseconds);
+        });
+}
+
+bool SizePanel::install(Result<SizeBreakdown> breakdown, qint64 milliseconds)
+{
+    m_computing = false;
+    m_computeMs = milliseconds;
     if (!breakdown) {
         m_failure = QString::fromStdString(breakdown.error().message());
         updateHeader();
         return false;
     }
     m_breakdown = std::make_unique<SizeBreakdown>(std::move(breakdown).value());
-    const QSignalBlocker blocker(m_trees);
-    m_trees->clear();
-    m_trees->addItem(
-        tr("%1 (%2)").arg(fileName(m_breakdown->main.path), QString::fromStdString(m_breakdown->main.format)));
-    for (const SizeTree& tree : m_breakdown->externalData)
-        m_trees->addItem(tr("%1 (external data)").arg(fileName(tree.path)));
-    m_trees->setVisible(m_trees->count() > 1);
-    setTreeIndex(0);
-    if (m_pendingNode) {
-        const auto pending = *m_pendingNode;
-        showNode(pending.first, pending.second);
+    {
+        const QSignalBlocker blocker(m_trees);
+        m_trees->clear();
+        m_trees->addItem(
+            tr("%1 (%2)").arg(fileName(m_breakdown->main.path), QString::fromStdString(m_breakdown->main.format)));
+        for (const SizeTree& tree : m_breakdown->externalData)
+            m_trees->addItem(tr("%1 (external data)").arg(fileName(tree.path)));
+        m_trees->setVisible(m_trees->count() > 1);
     }
+    setTreeIndex(0);
+    Q_EMIT computed();
     return true;
 }
 
 void SizePanel::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
-    ensureComputed();
+    computeInBackground();
 }
 
 const SizeTree* SizePanel::currentTree() const
@@ -311,12 +352,14 @@ void SizePanel::updateHeader()
 {
     const SizeTree* tree = currentTree();
     if (!tree) {
-        m_total->setText(m_failure.isEmpty() ? QString() : tr("No size breakdown: %1").arg(m_failure));
+        m_total->setText(m_computing  ? tr("Breaking the file down…")
+                : m_failure.isEmpty() ? QString()
+                                      : tr("No size breakdown: %1").arg(m_failure.toHtmlEscaped()));
         m_breadcrumb->clear();
         return;
     }
-    QString total = tr("%1: %2 bytes (%3) in %n part(s)", nullptr, static_cast<int>(sizeLeaves(*tree).size()))
-                        .arg(fileName(tree->path).toHtmlEscaped(), grouped(tree->fileSize), human(tree->fileSize));
+    QString total = tr("%1: %2 in %n part(s)", nullptr, static_cast<int>(sizeLeaves(*tree).size()))
+                        .arg(fileName(tree->path).toHtmlEscaped(), bytesText(tree->fileSize));
     // The parts always add up to the file; say so, and loudly when they ever do not.
     if (tree->root.bytes == tree->fileSize)
         total += tr(" — they add up to the file size");

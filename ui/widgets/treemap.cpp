@@ -12,6 +12,7 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace etscope::ui {
@@ -34,9 +35,19 @@ QColor tint(const QColor& colour, double amount)
     return QColor(mix(colour.red()), mix(colour.green()), mix(colour.blue()));
 }
 
+double luminance(const QColor& colour)
+{
+    const auto linear = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) + 0.0722 * linear(colour.blueF());
+}
+
+/// White or near-black, whichever contrasts more (WCAG): dark text on the mid-tone orange and
+/// yellow fills where a lightness threshold would pick white.
 QColor labelColourOn(const QColor& background)
 {
-    return background.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(0x1f, 0x23, 0x28);
+    const QColor dark(0x1f, 0x23, 0x28);
+    const double l = luminance(background);
+    return 1.05 / (l + 0.05) > (l + 0.05) / (luminance(dark) + 0.05) ? QColor(Qt::white) : dark;
 }
 
 /// The frame colour of an opened group: darker at the top, lighter deeper down.
@@ -385,8 +396,10 @@ void TreemapView::paintBoxes(QPainter& painter, const std::vector<TreemapBox>& b
         if (rect.width() < kLabelMinWidth || rect.height() < line + 2)
             continue;
         const QRectF textRect = rect.adjusted(3, 1, -3, -1);
-        const QString name = metrics.elidedText(QString::fromStdString(node.name), Qt::ElideMiddle, textRect.width());
-        if (name.size() < 4)
+        const QString full = QString::fromStdString(node.name);
+        const QString name = metrics.elidedText(full, Qt::ElideMiddle, textRect.width());
+        // "Xn…te" says nothing: a label keeps at least eight characters of its name, or none.
+        if (name.size() < std::min<qsizetype>(8, full.size()))
             continue;
         const bool greyed = look.kind == SizeKind::Padding || look.kind == SizeKind::Trailing;
         painter.setPen(greyed ? QColor(0x6b, 0x72, 0x80) : labelColourOn(fill));
