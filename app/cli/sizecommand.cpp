@@ -35,21 +35,6 @@ std::string padLeft(const std::string& text, std::size_t width)
     return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
 }
 
-std::string refText(const SizeRef& ref)
-{
-    switch (ref.kind) {
-    case SizeRef::Kind::Delegate:
-        return ref.method + " delegate #" + std::to_string(ref.delegate.value);
-    case SizeRef::Kind::Value:
-        return ref.method + " value " + std::to_string(ref.value.value);
-    case SizeRef::Kind::NamedData:
-        return "key " + ref.key;
-    case SizeRef::Kind::TestCase:
-        return ref.method + " test case " + std::to_string(ref.testCase);
-    }
-    return {};
-}
-
 std::string rangeText(const SizeNode& node)
 {
     if (node.bytes == 0)
@@ -139,110 +124,6 @@ std::string treeText(const SizeTree& tree)
     return out;
 }
 
-nlohmann::json nodeJson(const SizeNode& node)
-{
-    nlohmann::json json = nlohmann::json::object();
-    json["name"] = node.name;
-    json["kind"] = std::string(sizeKindName(node.kind));
-    json["bytes"] = node.bytes;
-    json["offset"] = node.span.offset;
-    json["end"] = node.span.end();
-    if (!node.detail.empty())
-        json["detail"] = node.detail;
-    if (!node.backend.empty())
-        json["backend"] = node.backend;
-    if (node.segment >= 0)
-        json["segment"] = node.segment;
-    if (!node.refs.empty()) {
-        nlohmann::json refs = nlohmann::json::array();
-        for (const SizeRef& ref : node.refs) {
-            nlohmann::json item = nlohmann::json::object();
-            switch (ref.kind) {
-            case SizeRef::Kind::Delegate:
-                item = { { "kind", "delegate" }, { "method", ref.method }, { "delegate", ref.delegate.value } };
-                break;
-            case SizeRef::Kind::Value:
-                item = { { "kind", "value" }, { "method", ref.method }, { "value", ref.value.value } };
-                break;
-            case SizeRef::Kind::NamedData:
-                item = { { "kind", "named_data" }, { "key", ref.key } };
-                break;
-            case SizeRef::Kind::TestCase:
-                item = { { "kind", "test_case" }, { "method", ref.method }, { "test_case", ref.testCase } };
-                break;
-            }
-            refs.push_back(std::move(item));
-        }
-        json["refs"] = std::move(refs);
-    }
-    if (node.isLeaf()) {
-        nlohmann::json ranges = nlohmann::json::array();
-        for (const ByteRange& range : node.ranges)
-            ranges.push_back({ { "offset", range.offset }, { "size", range.size } });
-        json["ranges"] = std::move(ranges);
-    } else {
-        nlohmann::json children = nlohmann::json::array();
-        for (const SizeNode& child : node.children)
-            children.push_back(nodeJson(child));
-        json["children"] = std::move(children);
-    }
-    return json;
-}
-
-nlohmann::json groupsJson(const std::vector<SizeGroup>& groups, std::uint64_t fileSize)
-{
-    nlohmann::json json = nlohmann::json::array();
-    for (const SizeGroup& group : groups)
-        json.push_back({ { "name", group.name }, { "bytes", group.bytes }, { "parts", group.parts },
-            { "share", fileSize ? static_cast<double>(group.bytes) / static_cast<double>(fileSize) : 0.0 } });
-    return json;
-}
-
-nlohmann::json treeJson(const SizeTree& tree)
-{
-    nlohmann::json warnings = nlohmann::json::array();
-    for (const Warning& warning : tree.warnings)
-        warnings.push_back(warning.message);
-    return { { "file", tree.path }, { "format", tree.format }, { "file_size", tree.fileSize },
-        { "parts", sizeLeaves(tree).size() }, { "tree", nodeJson(tree.root) },
-        { "by_kind", groupsJson(sizeByKind(tree), tree.fileSize) },
-        { "by_backend", groupsJson(sizeByBackend(tree), tree.fileSize) }, { "warnings", std::move(warnings) } };
-}
-
-void appendLeafRows(Table& table, const SizeTree& tree, const SizeNode& node, const std::string& parent)
-{
-    const std::string path = parent.empty() ? node.name : parent + " / " + node.name;
-    if (!node.isLeaf()) {
-        for (const SizeNode& child : node.children)
-            appendLeafRows(table, tree, child, &node == &tree.root ? std::string() : path);
-        return;
-    }
-    std::string refs;
-    for (const SizeRef& ref : node.refs)
-        refs += (refs.empty() ? "" : "; ") + refText(ref);
-    for (const ByteRange& range : node.ranges)
-        table.rows.push_back({ tree.path, static_cast<long long>(range.offset), static_cast<long long>(range.size),
-            std::string(sizeKindName(node.kind)), path, node.backend,
-            node.segment >= 0 ? TableCell(static_cast<long long>(node.segment)) : TableCell(std::string()), refs,
-            node.detail });
-}
-
-Table leavesTable(const SizeBreakdown& breakdown)
-{
-    Table table;
-    table.columns = { "file", "offset", "bytes", "kind", "part", "backend", "segment", "refs", "detail" };
-    std::vector<const SizeTree*> trees { &breakdown.main };
-    for (const SizeTree& tree : breakdown.externalData)
-        trees.push_back(&tree);
-    for (const SizeTree* tree : trees) {
-        const std::size_t first = table.rows.size();
-        appendLeafRows(table, *tree, tree->root, std::string());
-        std::stable_sort(table.rows.begin() + static_cast<std::ptrdiff_t>(first), table.rows.end(),
-            [](const auto& a, const auto& b) { return std::get<long long>(a[1]) < std::get<long long>(b[1]); });
-    }
-    return table;
-}
-
 } // namespace
 
 int runSize(const Arguments& args)
@@ -271,14 +152,9 @@ int runSize(const Arguments& args)
             std::cerr << "etscope size: warning: " << tree->path << ": " << warning.message << "\n";
 
     if (format == "csv")
-        return emit("size", args, renderTable(leavesTable(*breakdown), TableFormat::Csv));
+        return emit("size", args, renderTable(sizeLeavesTable(*breakdown), TableFormat::Csv));
     if (format == "json") {
-        nlohmann::json json = treeJson(breakdown->main);
-        nlohmann::json external = nlohmann::json::array();
-        for (const SizeTree& tree : breakdown->externalData)
-            external.push_back(treeJson(tree));
-        json["external_data"] = std::move(external);
-        return emit("size", args, jsonText(json, 2) + "\n");
+        return emit("size", args, jsonText(sizeBreakdownJson(*breakdown), 2) + "\n");
     }
     std::string text = treeText(breakdown->main);
     for (const SizeTree& tree : breakdown->externalData)

@@ -8,12 +8,16 @@
 #include "core/util/ids.h"
 #include "core/util/result.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace etscope::core {
+
+struct Table;
 
 /// What a part of a file is. Leaves are summed by kind in the "by kind" view; groups carry the
 /// kind of what they hold (a constant segment split into its tensors is Constant).
@@ -119,5 +123,19 @@ std::vector<SizeGroup> sizeByKind(const SizeTree& tree);
 /// payloads name), largest first; then one row "(not delegated)" with every other byte, so the
 /// rows sum to the file size.
 std::vector<SizeGroup> sizeByBackend(const SizeTree& tree);
+
+/// "forward delegate #1", "forward value 3", "key <key>", "forward test case 0".
+std::string sizeRefText(const SizeRef& ref);
+
+/// One row per byte range of every leaf, in file order per file (the program, then each .ptd):
+/// file, offset, bytes, kind, part (the path of names from the root), backend, segment, refs,
+/// detail.
+Table sizeLeavesTable(const SizeBreakdown& breakdown);
+
+/// One tree: file, format, file_size, parts, tree (name, kind, bytes, offset, end, detail,
+/// backend, segment, refs, ranges or children), by_kind, by_backend, warnings.
+nlohmann::json sizeTreeJson(const SizeTree& tree);
+/// The program's tree with `external_data`: the tree of each .ptd.
+nlohmann::json sizeBreakdownJson(const SizeBreakdown& breakdown);
 
 } // namespace etscope::core

@@ -21,6 +21,7 @@
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/propertiesview.h"
 #include "ui/widgets/searchpanel.h"
+#include "ui/widgets/sizepanel.h"
 #include "ui/widgets/timelineview.h"
 #include "ui/widgets/warningbanner.h"
 
@@ -131,6 +132,8 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         m_breadcrumb->hide();
         for (QToolBar* toolbar : findChildren<QToolBar*>())
             toolbar->hide();
+        if (document->kind == FileKind::ExternalData)
+            showAnalysis(m_size);
         if (document->etdump) {
             auto* page = new ETDumpPage(*document->etdump, this);
             connect(page, &ETDumpPage::statusMessage, this, &DocumentView::statusMessage);
@@ -584,6 +587,7 @@ void DocumentView::onNodeSelected(const NodeOrigin& origin)
     Q_EMIT placeChanged();
     if (m_analysisTabs->isVisible() && m_analysisTabs->indexOf(m_timeline) >= 0)
         m_timeline->view()->showNode(origin);
+    m_size->showNode(m_context.method, origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;
@@ -736,6 +740,17 @@ void DocumentView::buildAnalysisPanels()
     connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
     m_timeline->hide();
+    // What makes the file this big: for programs and .ptd files (computed when first shown).
+    m_size = new SizePanel(this);
+    connect(m_size, &SizePanel::placeRequested, this, &DocumentView::showPlace);
+    connect(m_size, &SizePanel::statusMessage, this, &DocumentView::statusMessage);
+    if (const auto document = m_controller->document(); document && document->kind != FileKind::ETDump
+        && document->kind != FileKind::ETRecord && document->kind != FileKind::Unknown) {
+        m_size->setDocument(document);
+        m_analysisTabs->addTab(m_size, tr("Size"));
+    } else {
+        m_size->hide();
+    }
 }
 
 void DocumentView::refreshAnalysis()

@@ -33,6 +33,7 @@ class OperatorPanel;
 class PropertiesModel;
 class SearchModel;
 class SearchPanel;
+class SizePanel;
 class WarningBanner;
 
 /// One tab: the graph of a method (or of one delegate), its operator table, properties,
@@ -55,6 +56,8 @@ public:
     HeatmapPanel* heatmapPanel() const { return m_heatmap; }
     /// The attached run's timeline under the graph (hidden without a run).
     TimelinePanel* timelinePanel() const { return m_timeline; }
+    /// The file's size breakdown (a tab for programs and .ptd files; computed when first shown).
+    SizePanel* sizePanel() const { return m_size; }
     /// The analysis panels under the graph, one tab each (timeline, memory plan, size).
     QTabWidget* analysisTabs() const { return m_analysisTabs; }
     /// Shows the analysis area under the graph with `panel` (one of analysisTabs()' pages)
@@ -155,6 +158,7 @@ private:
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;
     TimelinePanel* m_timeline = nullptr;
+    SizePanel* m_size = nullptr;
     QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs
     QTabWidget* m_analysisTabs = nullptr;
     PropertiesModel* m_properties = nullptr;

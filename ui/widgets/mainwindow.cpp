@@ -8,6 +8,7 @@
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/shortcutsdialog.h"
+#include "ui/widgets/sizepanel.h"
 #include "ui/widgets/theme.h"
 #include "ui/widgets/timelineview.h"
 
@@ -319,6 +320,8 @@ void MainWindow::buildMenus()
                     else
                         view.showAnalysis(view.timelinePanel());
                 } },
+            { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
+                [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
