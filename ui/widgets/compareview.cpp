@@ -40,6 +40,42 @@ namespace etscope::ui {
 
 using namespace etscope::core;
 
+/// What one compared method shows, made off the UI thread with the diff.
+struct CompareMarks {
+    std::map<std::pair<int, int>, int> byKeyA, byKeyB; ///< keyOf(origin) → the match holding it
+    std::map<std::pair<int, int>, NodeMark> marksA, marksB;
+    Table nodes; ///< one row per match, in the diff's order
+    std::vector<char> same; ///< per row of `nodes`: the match is `same`
+    Table operators, moved;
+};
+
+/// The nodes table without its `same` rows (unless asked for them).
+class SameRowsFilter final : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    void setSame(const std::vector<char>* same)
+    {
+        m_same = same;
+        invalidateFilter();
+    }
+    void setShowSame(bool show)
+    {
+        m_showSame = show;
+        invalidateFilter();
+    }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex&) const override
+    {
+        return m_showSame || !m_same || static_cast<std::size_t>(row) >= m_same->size()
+            || !(*m_same)[static_cast<std::size_t>(row)];
+    }
+
+private:
+    const std::vector<char>* m_same = nullptr;
+    bool m_showSame = false;
+};
+
 namespace {
 
 /// Both sides are expanded at first when their decoded delegates hold at most this many
@@ -118,6 +154,30 @@ QTableView* makeTable(QWidget* parent, ReportTableModel*& model, QSortFilterProx
     return view;
 }
 
+/// The node of a match's side: a top-level node, or one inside a decoded delegate.
+const Node* nodeIn(const Graph* top, const DiffNodeRef& ref)
+{
+    if (!top || ref.node.value < 0 || static_cast<std::size_t>(ref.node.value) >= top->nodes.size())
+        return nullptr;
+    const Node& node = top->node(ref.node);
+    if (!ref.inner)
+        return &node;
+    if (!node.subgraph || ref.inner->value < 0
+        || static_cast<std::size_t>(ref.inner->value) >= node.subgraph->nodes.size())
+        return nullptr;
+    return &node.subgraph->node(*ref.inner);
+}
+
+/// The backend of the delegate a move crosses: the top-level node of its inner side, which is
+/// the delegate, labelled with its backend id.
+QString backendOf(const NodeMatch& match, const Graph* graphA, const Graph* graphB)
+{
+    const bool intoB = match.movement == Movement::IntoDelegate;
+    const auto& ref = intoB ? match.b : match.a;
+    const Node* delegate = ref ? nodeIn(intoB ? graphB : graphA, DiffNodeRef { ref->node, std::nullopt }) : nullptr;
+    return delegate ? QString::fromStdString(delegate->label) : QString();
+}
+
 void fitColumns(QTableView* view)
 {
     view->resizeColumnsToContents();
@@ -125,6 +185,81 @@ void fitColumns(QTableView* view)
     for (int c = 0; c < view->model()->columnCount(); ++c)
         view->setColumnWidth(c, std::min(view->columnWidth(c), 420));
 }
+
+/// Marks, lookups and tables of one method of both files (`where` names it in table titles).
+CompareMarks prepareMethod(const MethodDiff& method, const Graph* graphA, const Graph* graphB, const QString& where)
+{
+    CompareMarks prepared;
+    std::map<std::pair<int, int>, int> weightA, weightB;
+    for (int i = 0; i < static_cast<int>(method.matches.size()); ++i) {
+        const NodeMatch& match = method.matches[static_cast<std::size_t>(i)];
+        const QString backend = match.movement == Movement::None ? QString() : backendOf(match, graphA, graphB);
+        for (const auto side : { CompareView::Side::A, CompareView::Side::B }) {
+            const bool onA = side == CompareView::Side::A;
+            const auto& ref = onA ? match.a : match.b;
+            if (!ref)
+                continue;
+            const auto key = keyOf(*ref);
+            // An undecoded delegate also stands in every move into it: its own match wins.
+            auto& byKey = onA ? prepared.byKeyA : prepared.byKeyB;
+            const auto [at, inserted] = byKey.emplace(key, i);
+            if (!inserted && match.movement == Movement::None
+                && method.matches[static_cast<std::size_t>(at->second)].movement != Movement::None)
+                at->second = i;
+            const auto mark = CompareView::markFor(match, side, backend);
+            if (!mark)
+                continue;
+            auto& marks = onA ? prepared.marksA : prepared.marksB;
+            auto& weights = onA ? weightA : weightB;
+            const auto it = marks.find(key);
+            if (it == marks.end()) {
+                marks.emplace(key, *mark);
+                weights[key] = weight(match);
+                continue;
+            }
+            // One node in several matches: the strongest mark, every reason.
+            const QString tooltip = it->second.tooltip + QLatin1Char('\n') + mark->tooltip;
+            if (weight(match) > weights[key]) {
+                it->second = *mark;
+                weights[key] = weight(match);
+            }
+            it->second.tooltip = tooltip;
+        }
+    }
+    const QString title = QStringLiteral("'%1' of %2").arg(QString::fromStdString(method.name), where);
+    prepared.nodes
+        = { QStringLiteral("Nodes of %1").arg(title).toStdString(), { "status", "A", "B", "reason" }, {}, {} };
+    prepared.nodes.rows.reserve(method.matches.size());
+    prepared.same.reserve(method.matches.size());
+    for (const NodeMatch& match : method.matches) {
+        prepared.nodes.rows.push_back(
+            { std::string(matchStatusName(match.status)), match.labelA, match.labelB, match.reason });
+        prepared.same.push_back(match.status == MatchStatus::Same ? 1 : 0);
+    }
+    prepared.operators = { QStringLiteral("Operators of %1").arg(title).toStdString(),
+        { "op type", "A delegated", "A not delegated", "B delegated", "B not delegated", "change delegated",
+            "change not delegated" },
+        {}, {} };
+    for (const OperatorDiffRow& row : method.operators)
+        prepared.operators.rows.push_back({ row.opType, static_cast<long long>(row.delegatedA),
+            static_cast<long long>(row.nonDelegatedA), static_cast<long long>(row.delegatedB),
+            static_cast<long long>(row.nonDelegatedB), static_cast<long long>(row.delegatedB - row.delegatedA),
+            static_cast<long long>(row.nonDelegatedB - row.nonDelegatedA) });
+    prepared.moved = { QStringLiteral("Operators moved in %1").arg(title).toStdString(),
+        { "direction", "from", "to", "backend", "count" }, {}, {} };
+    for (const MovedOperators& m : method.moved)
+        prepared.moved.rows.push_back({ m.movement == Movement::IntoDelegate ? "into delegate" : "out of delegate",
+            m.from, m.to, m.backend, static_cast<long long>(m.count) });
+    return prepared;
+}
+
+/// What the worker hands back.
+struct Prepared {
+    std::shared_ptr<const ProgramDiff> diff;
+    QString error;
+    std::vector<std::shared_ptr<const CompareMarks>> methods;
+    qint64 diffMilliseconds = 0, prepareMilliseconds = 0;
+};
 
 } // namespace
 
@@ -224,8 +359,12 @@ void CompareView::buildUi()
     m_tables->setDocumentMode(true);
     auto* nodesPage = new QWidget(page);
     m_showSame = new QCheckBox(tr("Show the nodes that are the same too"), nodesPage);
-    connect(m_showSame, &QCheckBox::toggled, this, [this] { fillTables(); });
+    connect(m_showSame, &QCheckBox::toggled, this, [this](bool show) { m_nodesFilter->setShowSame(show); });
     m_nodesView = makeTable(nodesPage, m_nodesModel, m_nodesProxy, QStringLiteral("compareNodes"));
+    // model → filter (no `same` rows) → the sorting proxy makeTable made.
+    m_nodesFilter = new SameRowsFilter(nodesPage);
+    m_nodesFilter->setSourceModel(m_nodesModel);
+    m_nodesProxy->setSourceModel(m_nodesFilter);
     auto* nodesLayout = new QVBoxLayout(nodesPage);
     nodesLayout->setContentsMargins(0, 2, 0, 0);
     nodesLayout->addWidget(m_showSame);
@@ -380,22 +519,46 @@ void CompareView::onOpened()
     const auto b = m_controllerB->document();
     m_message->setText(tr("Comparing %1…").arg(title()));
     const quint64 generation = m_generation;
-    // Aligning two long methods takes seconds: off the UI thread, the documents kept alive.
-    whenFinished(this, QtConcurrent::run([a, b] {
+    const QString where = title();
+    // Aligning two long methods takes seconds, marking and listing 100,000 matches a few hundred
+    // milliseconds: all off the UI thread, the documents kept alive.
+    whenFinished(this, QtConcurrent::run([a, b, where] {
+        Prepared done;
         QElapsedTimer timer;
         timer.start();
-        auto result = diffPrograms(*a, *b);
-        return std::make_pair(std::move(result), timer.elapsed());
+        auto diff = diffPrograms(*a, *b);
+        done.diffMilliseconds = timer.restart();
+        if (!diff) {
+            done.error = QString::fromStdString(diff.error().message());
+            return done;
+        }
+        auto shared = std::make_shared<const ProgramDiff>(std::move(diff).value());
+        for (const MethodDiff& method : shared->methods) {
+            const auto graphOf = [&](const Document& document) -> const Graph* {
+                const Method* found = document.program->method(method.name);
+                const MethodAnalysis* analysis = found ? document.analysis(*found) : nullptr;
+                return analysis ? analysis->graph.get() : nullptr;
+            };
+            done.methods.push_back(method.inA && method.inB
+                    ? std::make_shared<const CompareMarks>(prepareMethod(method, graphOf(*a), graphOf(*b), where))
+                    : nullptr);
+        }
+        done.diff = std::move(shared);
+        done.prepareMilliseconds = timer.elapsed();
+        return done;
     }),
-        [this, generation](std::pair<Result<ProgramDiff>, qint64> done) {
+        [this, generation](Prepared done) {
             if (generation != m_generation)
                 return;
-            if (!done.first) {
-                showFailure(QString::fromStdString(done.first.error().message()));
+            if (!done.diff) {
+                showFailure(done.error);
                 return;
             }
-            Q_EMIT statusMessage(tr("Compared in %1 ms").arg(done.second));
-            showDiff(std::make_shared<const ProgramDiff>(std::move(done.first).value()));
+            Q_EMIT statusMessage(tr("Compared in %1 ms (marks and tables %2 ms)")
+                                     .arg(done.diffMilliseconds)
+                                     .arg(done.prepareMilliseconds));
+            m_prepared = std::move(done.methods);
+            showDiff(std::move(done.diff));
         });
 }
 
@@ -429,6 +592,8 @@ DocumentView* CompareView::makeView(Side side, DocumentController* controller, i
     connect(view, &DocumentView::presentationShown, this, [this, side, view] {
         bool& pending = side == Side::A ? m_expandPendingA : m_expandPendingB;
         bool& legible = side == Side::A ? m_legiblePendingA : m_legiblePendingB;
+        if (presentationHasGroups(side))
+            applyMarks(side);
         if (pending) {
             pending = false;
             legible = expandWhenSmall(side);
@@ -520,25 +685,34 @@ void CompareView::setMethod(const QString& name)
 
 void CompareView::refreshMethod()
 {
-    m_byKeyA.clear();
-    m_byKeyB.clear();
-    if (const MethodDiff* method = methodDiff()) {
-        for (int i = 0; i < static_cast<int>(method->matches.size()); ++i) {
-            const NodeMatch& match = method->matches[static_cast<std::size_t>(i)];
-            for (const auto& [ref, byKey] : { std::pair(&match.a, &m_byKeyA), std::pair(&match.b, &m_byKeyB) }) {
-                if (!*ref)
-                    continue;
-                // An undecoded delegate also stands in every move into it: its own match wins.
-                const auto [it, inserted] = byKey->emplace(keyOf(**ref), i);
-                if (!inserted && match.movement == Movement::None
-                    && method->matches[static_cast<std::size_t>(it->second)].movement != Movement::None)
-                    it->second = i;
-            }
-        }
-    }
-    applyMarks();
+    applyMarks(Side::A);
+    applyMarks(Side::B);
     fillTables();
     updateHeaders();
+}
+
+void CompareView::applyMarks(Side side)
+{
+    const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
+    if (!prepared) {
+        view(side)->scene()->setMarks({});
+        return;
+    }
+    auto marks = side == Side::A ? prepared->marksA : prepared->marksB;
+    // A long method is drawn in groups of instructions: a closed group holding differences says
+    // how many, so they can be found without opening every group.
+    const auto presentation = view(side)->presentation();
+    if (presentation && presentation->grouping && presentation->context.method == view(side)->context().method) {
+        std::map<int, int> counts;
+        for (const auto& [key, mark] : marks)
+            if (key.first >= 0)
+                if (const int group = presentation->closedGroupOf(NodeId(key.first)); group >= 0)
+                    ++counts[group];
+        for (const auto& [group, count] : counts)
+            marks[GraphScene::keyOf(NodeOrigin::ofGroup(group))] = NodeMark { kChanged, QString::number(count),
+                tr("%n node(s) inside differ (open the group to see them)", nullptr, count) };
+    }
+    view(side)->scene()->setMarks(std::move(marks));
 }
 
 void CompareView::updateHeaders()
@@ -551,45 +725,16 @@ void CompareView::updateHeaders()
         if (!document || !document->program || method < 0)
             continue;
         const Method& shown = document->program->methods[static_cast<std::size_t>(method)];
+        const auto names = shortNames(m_controllerA->path(), m_controllerB->path());
         header->setText(
             QStringLiteral("<b>%1</b> &nbsp;%2 &nbsp;<span style=\"color:gray\">%3 &nbsp;·&nbsp; %4: %5</span>")
                 .arg(side == Side::A ? QLatin1String("A") : QLatin1String("B"),
-                    QFileInfo(controller->path()).fileName().toHtmlEscaped(),
+                    (side == Side::A ? names.first : names.second).toHtmlEscaped(),
                     QString::fromStdString(formatBytes(document->program->file->size())),
                     QString::fromStdString(shown.name).toHtmlEscaped(),
                     tr("%n instruction(s)", nullptr, shown.instructionCounts().total())));
         header->setToolTip(controller->path());
     }
-}
-
-const Node* CompareView::nodeOf(Side side, const DiffNodeRef& ref) const
-{
-    const MethodDiff* method = methodDiff();
-    const auto document = (side == Side::A ? m_controllerA : m_controllerB)->document();
-    const int index = method ? methodIndex(side, method->name) : -1;
-    if (!document || index < 0)
-        return nullptr;
-    const Graph& top = *document->methods[static_cast<std::size_t>(index)].graph;
-    if (ref.node.value < 0 || static_cast<std::size_t>(ref.node.value) >= top.nodes.size())
-        return nullptr;
-    const Node& node = top.node(ref.node);
-    if (!ref.inner)
-        return &node;
-    if (!node.subgraph || ref.inner->value < 0
-        || static_cast<std::size_t>(ref.inner->value) >= node.subgraph->nodes.size())
-        return nullptr;
-    return &node.subgraph->node(*ref.inner);
-}
-
-QString CompareView::backendOf(const NodeMatch& match) const
-{
-    // The side inside a delegate: its top-level node is the delegate, labelled with the backend.
-    const bool intoB = match.movement == Movement::IntoDelegate;
-    const auto& ref = intoB ? match.b : match.a;
-    if (!ref)
-        return {};
-    const Node* delegate = nodeOf(intoB ? Side::B : Side::A, DiffNodeRef { ref->node, std::nullopt });
-    return delegate ? QString::fromStdString(delegate->label) : QString();
 }
 
 std::optional<NodeMark> CompareView::markFor(const NodeMatch& match, Side side, const QString& backend)
@@ -614,39 +759,10 @@ std::optional<NodeMark> CompareView::markFor(const NodeMatch& match, Side side, 
     return std::nullopt;
 }
 
-void CompareView::applyMarks()
+bool CompareView::presentationHasGroups(Side side) const
 {
-    std::map<std::pair<int, int>, NodeMark> marksA, marksB;
-    std::map<std::pair<int, int>, int> weightA, weightB;
-    if (const MethodDiff* method = methodDiff()) {
-        for (const NodeMatch& match : method->matches) {
-            const QString backend = match.movement == Movement::None ? QString() : backendOf(match);
-            for (const Side side : { Side::A, Side::B }) {
-                const auto& ref = side == Side::A ? match.a : match.b;
-                const auto mark = ref ? markFor(match, side, backend) : std::nullopt;
-                if (!mark)
-                    continue;
-                auto& marks = side == Side::A ? marksA : marksB;
-                auto& weights = side == Side::A ? weightA : weightB;
-                const auto key = keyOf(*ref);
-                const auto it = marks.find(key);
-                if (it == marks.end()) {
-                    marks.emplace(key, *mark);
-                    weights[key] = weight(match);
-                    continue;
-                }
-                // One node in several matches (an undecoded delegate): the strongest mark, every reason.
-                const QString tooltip = it->second.tooltip + QLatin1Char('\n') + mark->tooltip;
-                if (weight(match) > weights[key]) {
-                    it->second = *mark;
-                    weights[key] = weight(match);
-                }
-                it->second.tooltip = tooltip;
-            }
-        }
-    }
-    m_viewA->scene()->setMarks(std::move(marksA));
-    m_viewB->scene()->setMarks(std::move(marksB));
+    const auto presentation = view(side)->presentation();
+    return presentation && presentation->grouping;
 }
 
 bool CompareView::expandWhenSmall(Side side)
@@ -671,35 +787,8 @@ bool CompareView::expandWhenSmall(Side side)
 void CompareView::fillTables()
 {
     const MethodDiff* method = methodDiff();
-    const QString where
-        = method ? QStringLiteral("'%1' of %2").arg(QString::fromStdString(method->name), title()) : title();
-    Table nodes { tr("Nodes of %1").arg(where).toStdString(), { "status", "A", "B", "reason" }, {}, {} };
-    Table operators { tr("Operators of %1").arg(where).toStdString(),
-        { "op type", "A delegated", "A not delegated", "B delegated", "B not delegated", "change delegated",
-            "change not delegated" },
-        {}, {} };
-    Table moved { tr("Operators moved in %1").arg(where).toStdString(),
-        { "direction", "from", "to", "backend", "count" }, {}, {} };
+    const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
     Table sizes { tr("Sizes of %1").arg(title()).toStdString(), { "what", "A", "B", "change" }, {}, {} };
-    m_nodeRows.clear();
-    if (method) {
-        for (int i = 0; i < static_cast<int>(method->matches.size()); ++i) {
-            const NodeMatch& match = method->matches[static_cast<std::size_t>(i)];
-            if (match.status == MatchStatus::Same && !m_showSame->isChecked())
-                continue;
-            nodes.rows.push_back(
-                { std::string(matchStatusName(match.status)), match.labelA, match.labelB, match.reason });
-            m_nodeRows.push_back(i);
-        }
-        for (const OperatorDiffRow& row : method->operators)
-            operators.rows.push_back({ row.opType, static_cast<long long>(row.delegatedA),
-                static_cast<long long>(row.nonDelegatedA), static_cast<long long>(row.delegatedB),
-                static_cast<long long>(row.nonDelegatedB), static_cast<long long>(row.delegatedB - row.delegatedA),
-                static_cast<long long>(row.nonDelegatedB - row.nonDelegatedA) });
-        for (const MovedOperators& m : method->moved)
-            moved.rows.push_back({ m.movement == Movement::IntoDelegate ? "into delegate" : "out of delegate", m.from,
-                m.to, m.backend, static_cast<long long>(m.count) });
-    }
     if (m_diff) {
         for (const SizeDiff& size : m_diff->sizes)
             sizes.rows.push_back({ size.what + (size.isCount ? " (count)" : ""), static_cast<long long>(size.a),
@@ -716,9 +805,10 @@ void CompareView::fillTables()
     m_tables->setTabText(0, method ? tr("Nodes (%1 differ)").arg(differing) : tr("Nodes"));
     m_tables->setTabText(
         2, method ? tr("Moved (%1)").arg(method->movedIntoDelegates + method->movedOutOfDelegates) : tr("Moved"));
-    m_nodesModel->setTable(std::move(nodes));
-    m_operatorsModel->setTable(std::move(operators));
-    m_movedModel->setTable(std::move(moved));
+    m_nodesFilter->setSame(prepared ? &prepared->same : nullptr);
+    m_nodesModel->setTable(prepared ? prepared->nodes : Table {});
+    m_operatorsModel->setTable(prepared ? prepared->operators : Table {});
+    m_movedModel->setTable(prepared ? prepared->moved : Table {});
     m_sizesModel->setTable(std::move(sizes));
     for (QTableView* table : { m_nodesView, m_operatorsView, m_movedView, m_sizesView })
         fitColumns(table);
@@ -726,7 +816,10 @@ void CompareView::fillTables()
 
 std::optional<int> CompareView::matchOf(Side side, const NodeOrigin& origin) const
 {
-    const auto& byKey = side == Side::A ? m_byKeyA : m_byKeyB;
+    const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
+    if (!prepared)
+        return std::nullopt;
+    const auto& byKey = side == Side::A ? prepared->byKeyA : prepared->byKeyB;
     const auto it = byKey.find(GraphScene::keyOf(origin));
     if (it == byKey.end())
         return std::nullopt;
@@ -772,13 +865,13 @@ void CompareView::onNodeClicked(Side side, const NodeOrigin& origin)
     // The row of the match in the nodes table follows (a `same` one is listed only on demand).
     {
         const QSignalBlocker blocker(m_nodesView->selectionModel());
-        const auto row = std::find(m_nodeRows.begin(), m_nodeRows.end(), *index);
-        if (row == m_nodeRows.end()) {
+        // Rows are the matches in order; a `same` one is filtered out unless asked for.
+        const QModelIndex shown
+            = m_nodesProxy->mapFromSource(m_nodesFilter->mapFromSource(m_nodesModel->index(*index, 0)));
+        if (!shown.isValid()) {
             m_nodesView->selectionModel()->clearCurrentIndex();
             m_nodesView->clearSelection();
         } else {
-            const QModelIndex shown
-                = m_nodesProxy->mapFromSource(m_nodesModel->index(static_cast<int>(row - m_nodeRows.begin()), 0));
             m_nodesView->selectionModel()->setCurrentIndex(
                 shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             m_nodesView->scrollTo(shown);
@@ -797,11 +890,8 @@ void CompareView::onNodeClicked(Side side, const NodeOrigin& origin)
 
 void CompareView::onNodeRowActivated(const QModelIndex& index)
 {
-    if (!index.isValid())
-        return;
-    const int row = m_nodesProxy->mapToSource(index).row();
-    if (row >= 0 && static_cast<std::size_t>(row) < m_nodeRows.size())
-        selectMatch(m_nodeRows[static_cast<std::size_t>(row)]);
+    if (index.isValid())
+        selectMatch(m_nodesFilter->mapToSource(m_nodesProxy->mapToSource(index)).row());
 }
 
 void CompareView::onOperatorRowActivated(const QModelIndex& index)
@@ -848,8 +938,8 @@ void CompareView::onMovedRowActivated(const QModelIndex& index)
         if (match.movement != moved.movement || !match.a || !match.b)
             continue;
         const bool into = moved.movement == Movement::IntoDelegate;
-        const std::string from = token(nodeOf(into ? Side::A : Side::B, into ? *match.a : *match.b));
-        const std::string to = token(nodeOf(into ? Side::B : Side::A, into ? *match.b : *match.a));
+        const std::string from = token(nodeIn(graph(into ? Side::A : Side::B), into ? *match.a : *match.b));
+        const std::string to = token(nodeIn(graph(into ? Side::B : Side::A), into ? *match.b : *match.a));
         if (from == moved.from && to == moved.to)
             found.push_back(i);
     }
@@ -866,16 +956,27 @@ void CompareView::onMovedRowActivated(const QModelIndex& index)
                              .arg(found.size()));
 }
 
+const Graph* CompareView::graph(Side side) const
+{
+    const MethodDiff* method = methodDiff();
+    const auto document = (side == Side::A ? m_controllerA : m_controllerB)->document();
+    const int index = method ? methodIndex(side, method->name) : -1;
+    return document && index >= 0 ? document->methods[static_cast<std::size_t>(index)].graph.get() : nullptr;
+}
+
 Table CompareView::currentTable() const
 {
     const std::pair<ReportTableModel*, QSortFilterProxyModel*> tables[] = { { m_nodesModel, m_nodesProxy },
         { m_operatorsModel, m_operatorsProxy }, { m_movedModel, m_movedProxy }, { m_sizesModel, m_sizesProxy } };
     const auto [model, proxy] = tables[std::clamp(m_tables->currentIndex(), 0, 3)];
-    Table table = model->table();
-    table.rows.clear();
-    for (int row = 0; row < proxy->rowCount(); ++row)
-        table.rows.push_back(
-            model->table().rows[static_cast<std::size_t>(proxy->mapToSource(proxy->index(row, 0)).row())]);
+    const Table& all = model->table();
+    Table table { all.title, all.columns, {}, all.notes };
+    for (int row = 0; row < proxy->rowCount(); ++row) {
+        QModelIndex index = proxy->mapToSource(proxy->index(row, 0));
+        if (model == m_nodesModel)
+            index = m_nodesFilter->mapToSource(index);
+        table.rows.push_back(all.rows[static_cast<std::size_t>(index.row())]);
+    }
     return table;
 }
 

@@ -26,6 +26,8 @@ namespace etscope::ui {
 class DocumentController;
 class DocumentView;
 class ReportTableModel;
+class SameRowsFilter;
+struct CompareMarks;
 
 /// File › Compare…: two programs side by side (issue 13). The summary of core's diffPrograms
 /// on top with a method picker, the two graphs (each a DocumentView of its own document)
@@ -89,7 +91,9 @@ private:
     void showFailure(const QString& message);
     DocumentView* makeView(Side side, DocumentController* controller, int method);
     void refreshMethod();
-    void applyMarks();
+    /// The marks of the method's matches on `side`, and counts on closed groups of a long method.
+    void applyMarks(Side side);
+    bool presentationHasGroups(Side side) const;
     /// Expands every decoded delegate of the side when they are small; true when it did.
     bool expandWhenSmall(Side side);
     void updateHeaders();
@@ -101,9 +105,8 @@ private:
     void exportInteractive(int what);
     /// Index of the method `name` in the document of `side`, -1 when it has none.
     int methodIndex(Side side, const std::string& name) const;
-    const core::Node* nodeOf(Side side, const core::DiffNodeRef& ref) const;
-    /// The backend of the delegate a match crosses (its inner side's delegate).
-    QString backendOf(const core::NodeMatch& match) const;
+    /// The graph of the compared method on `side` (null before the diff).
+    const core::Graph* graph(Side side) const;
 
     DocumentController* m_controllerA = nullptr;
     DocumentController* m_controllerB = nullptr;
@@ -111,9 +114,9 @@ private:
     quint64 m_generation = 0;
     std::shared_ptr<const core::ProgramDiff> m_diff;
     int m_method = -1; ///< index into m_diff->methods
-    /// Per side: keyOf(origin) → the match holding it.
-    std::map<std::pair<int, int>, int> m_byKeyA, m_byKeyB;
-    std::vector<int> m_nodeRows; ///< nodes table row → match index
+    /// Parallel to m_diff->methods: the marks, match lookups and tables of each common method,
+    /// made with the diff off the UI thread (null for a method only one file has).
+    std::vector<std::shared_ptr<const CompareMarks>> m_prepared;
     int m_movedRow = -1; ///< the moved row clicked last, and which of its matches it showed
     int m_movedStep = -1;
     bool m_expandPendingA = false, m_expandPendingB = false;
@@ -136,7 +139,8 @@ private:
     ReportTableModel* m_operatorsModel = nullptr;
     ReportTableModel* m_movedModel = nullptr;
     ReportTableModel* m_sizesModel = nullptr;
-    QSortFilterProxyModel* m_nodesProxy = nullptr;
+    QSortFilterProxyModel* m_nodesProxy = nullptr; ///< sorts m_nodesFilter
+    SameRowsFilter* m_nodesFilter = nullptr; ///< hides the `same` matches unless asked
     QSortFilterProxyModel* m_operatorsProxy = nullptr;
     QSortFilterProxyModel* m_movedProxy = nullptr;
     QSortFilterProxyModel* m_sizesProxy = nullptr;
