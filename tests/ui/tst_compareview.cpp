@@ -12,6 +12,15 @@
 #include "ui/graph/graphview.h"
 #include "ui/widgets/compareview.h"
 #include "ui/widgets/documentview.h"
+#include "ui/widgets/mainwindow.h"
+
+#include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTimer>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -405,6 +414,49 @@ private slots:
             QVERIFY2(view.view(side)->exportImage(png, &error), qPrintable(error));
             QVERIFY(!QImage(png).isNull());
         }
+    }
+
+    /// File › Compare… in the window: A is the current tab's program, B typed in the dialog;
+    /// the comparison opens in a tab of its own.
+    void fileCompareOpensATab()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy painted(&window, &MainWindow::firstPainted);
+        const QString a = QString::fromStdString(etscope::test::samplePath("executorch-numpy-runtime/add.pte"));
+        const QString b = QString::fromStdString(etscope::test::samplePath("executorch-rs/add.pte"));
+        window.openFile(a);
+        QVERIFY(painted.wait(20000) || !painted.isEmpty());
+        QAction* action = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* item : menu->menu()->actions())
+                    if (item->text() == QStringLiteral("Co&mpare…"))
+                        action = item;
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+        QString prefilled;
+        QTimer::singleShot(100, &window, [&] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            const auto edits = dialog->findChildren<QLineEdit*>();
+            prefilled = edits.value(0) ? edits[0]->text() : QString();
+            if (edits.size() == 2)
+                edits[1]->setText(b);
+            dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        });
+        action->trigger();
+        QCOMPARE(prefilled, a);
+        auto* compare = qobject_cast<CompareView*>(window.tabs()->currentWidget());
+        QVERIFY(compare);
+        QCOMPARE(window.tabs()->tabText(window.tabs()->currentIndex()),
+            QStringLiteral("executorch-numpy-runtime/add.pte ⇄ executorch-rs/add.pte"));
+        QTRY_VERIFY_WITH_TIMEOUT(compare->diff() != nullptr, 20000);
+        QCOMPARE(compare->methodDiff()->movedOutOfDelegates, 1);
+        QVERIFY(waitSettled(*compare));
+        saveShot(window, QStringLiteral("compare-window.png"));
     }
 
     void unreadableSideSaysWhich()
