@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/widgets/compareview.h"
 
-#include "core/graph/search.h"
 #include "core/util/text.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/whenfinished.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/models/nodestyle.h"
-#include "ui/models/reporttablemodel.h"
+#include "ui/widgets/comparemarks.h"
 #include "ui/widgets/documentview.h"
-#include "ui/widgets/exports.h"
-#include "ui/widgets/operatorpanel.h"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -23,12 +19,10 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -40,42 +34,6 @@ namespace etscope::ui {
 
 using namespace etscope::core;
 
-/// What one compared method shows, made off the UI thread with the diff.
-struct CompareMarks {
-    std::map<std::pair<int, int>, int> byKeyA, byKeyB; ///< keyOf(origin) → the match holding it
-    std::map<std::pair<int, int>, NodeMark> marksA, marksB;
-    Table nodes; ///< one row per match, in the diff's order
-    std::vector<char> same; ///< per row of `nodes`: the match is `same`
-    Table operators, moved;
-};
-
-/// The nodes table without its `same` rows (unless asked for them).
-class SameRowsFilter final : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    void setSame(const std::vector<char>* same)
-    {
-        m_same = same;
-        invalidateFilter();
-    }
-    void setShowSame(bool show)
-    {
-        m_showSame = show;
-        invalidateFilter();
-    }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex&) const override
-    {
-        return m_showSame || !m_same || static_cast<std::size_t>(row) >= m_same->size()
-            || !(*m_same)[static_cast<std::size_t>(row)];
-    }
-
-private:
-    const std::vector<char>* m_same = nullptr;
-    bool m_showSame = false;
-};
-
 namespace {
 
 /// Both sides are expanded at first when their decoded delegates hold at most this many
@@ -84,31 +42,6 @@ constexpr std::size_t kExpandInnerLimit = 300;
 constexpr int kGraphsHeight = 600; ///< initial split: the graphs over the tables
 constexpr int kTablesHeight = 220;
 constexpr int kDialogPathWidth = 520;
-
-const QColor kChanged(0xE6, 0x9F, 0x00); ///< Okabe–Ito orange (amber)
-/// Crimson: darker than the vermillion of the selection and of attention, apart from amber.
-const QColor kOnlyInA(0xB3, 0x26, 0x1E);
-const QColor kOnlyInB(0x00, 0x9E, 0x73); ///< bluish green
-
-NodeOrigin originOf(const DiffNodeRef& ref)
-{
-    return { ref.node, ref.inner.value_or(NodeId::none()) };
-}
-
-std::pair<int, int> keyOf(const DiffNodeRef& ref)
-{
-    return GraphScene::keyOf(originOf(ref));
-}
-
-/// How much a mark says: a move over a one-sided node over a change.
-int weight(const NodeMatch& match)
-{
-    if (match.movement != Movement::None)
-        return 3;
-    if (match.status == MatchStatus::OnlyInA || match.status == MatchStatus::OnlyInB)
-        return 2;
-    return match.status == MatchStatus::Changed ? 1 : 0;
-}
 
 /// The text colour of a badge on `background`, as the graph draws it.
 QColor readableOn(const QColor& background)
@@ -130,127 +63,6 @@ std::pair<QString, QString> shortNames(const QString& a, const QString& b)
         return { fa.fileName(), fb.fileName() };
     return { fa.dir().dirName() + QLatin1Char('/') + fa.fileName(),
         fb.dir().dirName() + QLatin1Char('/') + fb.fileName() };
-}
-
-QTableView* makeTable(QWidget* parent, ReportTableModel*& model, QSortFilterProxyModel*& proxy, const QString& name)
-{
-    model = new ReportTableModel(parent);
-    proxy = new QSortFilterProxyModel(parent);
-    proxy->setSourceModel(model);
-    proxy->setSortRole(ReportTableModel::SortRole);
-    auto* view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setModel(proxy);
-    view->setSortingEnabled(true);
-    view->sortByColumn(-1, Qt::AscendingOrder); // the diff's own order until a header is clicked
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    return view;
-}
-
-/// The node of a match's side: a top-level node, or one inside a decoded delegate.
-const Node* nodeIn(const Graph* top, const DiffNodeRef& ref)
-{
-    if (!top || ref.node.value < 0 || static_cast<std::size_t>(ref.node.value) >= top->nodes.size())
-        return nullptr;
-    const Node& node = top->node(ref.node);
-    if (!ref.inner)
-        return &node;
-    if (!node.subgraph || ref.inner->value < 0
-        || static_cast<std::size_t>(ref.inner->value) >= node.subgraph->nodes.size())
-        return nullptr;
-    return &node.subgraph->node(*ref.inner);
-}
-
-/// The backend of the delegate a move crosses: the top-level node of its inner side, which is
-/// the delegate, labelled with its backend id.
-QString backendOf(const NodeMatch& match, const Graph* graphA, const Graph* graphB)
-{
-    const bool intoB = match.movement == Movement::IntoDelegate;
-    const auto& ref = intoB ? match.b : match.a;
-    const Node* delegate = ref ? nodeIn(intoB ? graphB : graphA, DiffNodeRef { ref->node, std::nullopt }) : nullptr;
-    return delegate ? QString::fromStdString(delegate->label) : QString();
-}
-
-void fitColumns(QTableView* view)
-{
-    view->resizeColumnsToContents();
-    // A long reason or label must not push the other columns out of sight.
-    for (int c = 0; c < view->model()->columnCount(); ++c)
-        view->setColumnWidth(c, std::min(view->columnWidth(c), 420));
-}
-
-/// Marks, lookups and tables of one method of both files (`where` names it in table titles).
-CompareMarks prepareMethod(const MethodDiff& method, const Graph* graphA, const Graph* graphB, const QString& where)
-{
-    CompareMarks prepared;
-    std::map<std::pair<int, int>, int> weightA, weightB;
-    for (int i = 0; i < static_cast<int>(method.matches.size()); ++i) {
-        const NodeMatch& match = method.matches[static_cast<std::size_t>(i)];
-        const QString backend = match.movement == Movement::None ? QString() : backendOf(match, graphA, graphB);
-        for (const auto side : { CompareView::Side::A, CompareView::Side::B }) {
-            const bool onA = side == CompareView::Side::A;
-            const auto& ref = onA ? match.a : match.b;
-            if (!ref)
-                continue;
-            const auto key = keyOf(*ref);
-            // An undecoded delegate also stands in every move into it: its own match wins.
-            auto& byKey = onA ? prepared.byKeyA : prepared.byKeyB;
-            const auto [at, inserted] = byKey.emplace(key, i);
-            if (!inserted && match.movement == Movement::None
-                && method.matches[static_cast<std::size_t>(at->second)].movement != Movement::None)
-                at->second = i;
-            const auto mark = CompareView::markFor(match, side, backend);
-            if (!mark)
-                continue;
-            auto& marks = onA ? prepared.marksA : prepared.marksB;
-            auto& weights = onA ? weightA : weightB;
-            const auto it = marks.find(key);
-            if (it == marks.end()) {
-                marks.emplace(key, *mark);
-                weights[key] = weight(match);
-                continue;
-            }
-            // One node in several matches: the strongest mark, every reason.
-            const QString tooltip = it->second.tooltip + QLatin1Char('\n') + mark->tooltip;
-            if (weight(match) > weights[key]) {
-                it->second = *mark;
-                weights[key] = weight(match);
-            }
-            it->second.tooltip = tooltip;
-        }
-    }
-    const QString title = QStringLiteral("'%1' of %2").arg(QString::fromStdString(method.name), where);
-    prepared.nodes
-        = { QStringLiteral("Nodes of %1").arg(title).toStdString(), { "status", "A", "B", "reason" }, {}, {} };
-    prepared.nodes.rows.reserve(method.matches.size());
-    prepared.same.reserve(method.matches.size());
-    for (const NodeMatch& match : method.matches) {
-        prepared.nodes.rows.push_back(
-            { std::string(matchStatusName(match.status)), match.labelA, match.labelB, match.reason });
-        prepared.same.push_back(match.status == MatchStatus::Same ? 1 : 0);
-    }
-    prepared.operators = { QStringLiteral("Operators of %1").arg(title).toStdString(),
-        { "op type", "A delegated", "A not delegated", "B delegated", "B not delegated", "change delegated",
-            "change not delegated" },
-        {}, {} };
-    for (const OperatorDiffRow& row : method.operators)
-        prepared.operators.rows.push_back({ row.opType, static_cast<long long>(row.delegatedA),
-            static_cast<long long>(row.nonDelegatedA), static_cast<long long>(row.delegatedB),
-            static_cast<long long>(row.nonDelegatedB), static_cast<long long>(row.delegatedB - row.delegatedA),
-            static_cast<long long>(row.nonDelegatedB - row.nonDelegatedA) });
-    prepared.moved = { QStringLiteral("Operators moved in %1").arg(title).toStdString(),
-        { "direction", "from", "to", "backend", "count" }, {}, {} };
-    for (const MovedOperators& m : method.moved)
-        prepared.moved.rows.push_back({ m.movement == Movement::IntoDelegate ? "into delegate" : "out of delegate",
-            m.from, m.to, m.backend, static_cast<long long>(m.count) });
-    return prepared;
 }
 
 /// What the worker hands back.
@@ -327,8 +139,9 @@ void CompareView::buildUi()
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* legend = new QLabel(page);
-    legend->setText(QStringList { chip(kChanged, QStringLiteral("Δ"), tr("changed")),
-        chip(kOnlyInA, QStringLiteral("−"), tr("only in A")), chip(kOnlyInB, QStringLiteral("+"), tr("only in B")),
+    legend->setText(QStringList { chip(compareColour(MatchStatus::Changed), QStringLiteral("Δ"), tr("changed")),
+        chip(compareColour(MatchStatus::OnlyInA), QStringLiteral("−"), tr("only in A")),
+        chip(compareColour(MatchStatus::OnlyInB), QStringLiteral("+"), tr("only in B")),
         chip(backendColour(QStringLiteral("XnnpackBackend")), QStringLiteral("→"),
             tr("moved into or out of a delegate (its backend's colour)")),
         tr("no mark: the same") }
@@ -354,39 +167,7 @@ void CompareView::buildUi()
     graphs->addWidget(m_sideB);
     graphs->setChildrenCollapsible(false);
 
-    m_tables = new QTabWidget(page);
-    m_tables->setObjectName(QStringLiteral("compareTables"));
-    m_tables->setDocumentMode(true);
-    auto* nodesPage = new QWidget(page);
-    m_showSame = new QCheckBox(tr("Show the nodes that are the same too"), nodesPage);
-    connect(m_showSame, &QCheckBox::toggled, this, [this](bool show) { m_nodesFilter->setShowSame(show); });
-    m_nodesView = makeTable(nodesPage, m_nodesModel, m_nodesProxy, QStringLiteral("compareNodes"));
-    // model → filter (no `same` rows) → the sorting proxy makeTable made.
-    m_nodesFilter = new SameRowsFilter(nodesPage);
-    m_nodesFilter->setSourceModel(m_nodesModel);
-    m_nodesProxy->setSourceModel(m_nodesFilter);
-    auto* nodesLayout = new QVBoxLayout(nodesPage);
-    nodesLayout->setContentsMargins(0, 2, 0, 0);
-    nodesLayout->addWidget(m_showSame);
-    nodesLayout->addWidget(m_nodesView, 1);
-    m_operatorsView = makeTable(page, m_operatorsModel, m_operatorsProxy, QStringLiteral("compareOperators"));
-    m_movedView = makeTable(page, m_movedModel, m_movedProxy, QStringLiteral("compareMoved"));
-    m_sizesView = makeTable(page, m_sizesModel, m_sizesProxy, QStringLiteral("compareSizes"));
-    m_tables->addTab(nodesPage, tr("Nodes"));
-    m_tables->addTab(m_operatorsView, tr("Operators"));
-    m_tables->addTab(m_movedView, tr("Moved"));
-    m_tables->addTab(m_sizesView, tr("Sizes"));
-    connect(m_nodesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& index) { onNodeRowActivated(index); });
-    connect(m_operatorsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& index) { onOperatorRowActivated(index); });
-    connect(
-        m_movedView->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
-            m_movedStep = -1;
-            onMovedRowActivated(index);
-        });
-    // Double-click (or Enter) on a moved row walks through its operators.
-    connect(m_movedView, &QTableView::activated, this, &CompareView::onMovedRowActivated);
+    buildTables(page);
 
     auto* split = new QSplitter(Qt::Vertical, page);
     split->addWidget(graphs);
@@ -540,7 +321,7 @@ void CompareView::onOpened()
                 return analysis ? analysis->graph.get() : nullptr;
             };
             done.methods.push_back(method.inA && method.inB
-                    ? std::make_shared<const CompareMarks>(prepareMethod(method, graphOf(*a), graphOf(*b), where))
+                    ? std::make_shared<const CompareMarks>(prepareCompareMarks(method, graphOf(*a), graphOf(*b), where))
                     : nullptr);
         }
         done.diff = std::move(shared);
@@ -709,8 +490,8 @@ void CompareView::applyMarks(Side side)
                 if (const int group = presentation->closedGroupOf(NodeId(key.first)); group >= 0)
                     ++counts[group];
         for (const auto& [group, count] : counts)
-            marks[GraphScene::keyOf(NodeOrigin::ofGroup(group))] = NodeMark { kChanged, QString::number(count),
-                tr("%n node(s) inside differ (open the group to see them)", nullptr, count) };
+            marks[GraphScene::keyOf(NodeOrigin::ofGroup(group))] = NodeMark { compareColour(MatchStatus::Changed),
+                QString::number(count), tr("%n node(s) inside differ (open the group to see them)", nullptr, count) };
     }
     view(side)->scene()->setMarks(std::move(marks));
 }
@@ -735,28 +516,6 @@ void CompareView::updateHeaders()
                     tr("%n instruction(s)", nullptr, shown.instructionCounts().total())));
         header->setToolTip(controller->path());
     }
-}
-
-std::optional<NodeMark> CompareView::markFor(const NodeMatch& match, Side side, const QString& backend)
-{
-    const QString other = QString::fromStdString(side == Side::A ? match.labelB : match.labelA);
-    const QString partner = other.isEmpty()
-        ? QString()
-        : tr("\n%1: %2").arg(side == Side::A ? QLatin1String("B") : QLatin1String("A"), other);
-    const QString reason = QString::fromStdString(match.reason);
-    if (match.movement != Movement::None)
-        return NodeMark { backendColour(backend), QStringLiteral("→"), reason + partner };
-    switch (match.status) {
-    case MatchStatus::Same:
-        return std::nullopt;
-    case MatchStatus::Changed:
-        return NodeMark { kChanged, QStringLiteral("Δ"), tr("changed: %1").arg(reason) + partner };
-    case MatchStatus::OnlyInA:
-        return NodeMark { kOnlyInA, QStringLiteral("−"), tr("only in A") };
-    case MatchStatus::OnlyInB:
-        return NodeMark { kOnlyInB, QStringLiteral("+"), tr("only in B") };
-    }
-    return std::nullopt;
 }
 
 bool CompareView::presentationHasGroups(Side side) const
@@ -784,36 +543,6 @@ bool CompareView::expandWhenSmall(Side side)
     return true;
 }
 
-void CompareView::fillTables()
-{
-    const MethodDiff* method = methodDiff();
-    const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
-    Table sizes { tr("Sizes of %1").arg(title()).toStdString(), { "what", "A", "B", "change" }, {}, {} };
-    if (m_diff) {
-        for (const SizeDiff& size : m_diff->sizes)
-            sizes.rows.push_back({ size.what + (size.isCount ? " (count)" : ""), static_cast<long long>(size.a),
-                static_cast<long long>(size.b), static_cast<long long>(size.b) - static_cast<long long>(size.a) });
-        for (const BackendDiff& backend : m_diff->backends) {
-            sizes.rows.push_back({ backend.backend + " delegates (count)", static_cast<long long>(backend.countA),
-                static_cast<long long>(backend.countB), static_cast<long long>(backend.countB - backend.countA) });
-            sizes.rows.push_back({ backend.backend + " payload bytes", static_cast<long long>(backend.bytesA),
-                static_cast<long long>(backend.bytesB),
-                static_cast<long long>(backend.bytesB) - static_cast<long long>(backend.bytesA) });
-        }
-    }
-    const int differing = method ? method->changed + method->onlyInA + method->onlyInB : 0;
-    m_tables->setTabText(0, method ? tr("Nodes (%1 differ)").arg(differing) : tr("Nodes"));
-    m_tables->setTabText(
-        2, method ? tr("Moved (%1)").arg(method->movedIntoDelegates + method->movedOutOfDelegates) : tr("Moved"));
-    m_nodesFilter->setSame(prepared ? &prepared->same : nullptr);
-    m_nodesModel->setTable(prepared ? prepared->nodes : Table {});
-    m_operatorsModel->setTable(prepared ? prepared->operators : Table {});
-    m_movedModel->setTable(prepared ? prepared->moved : Table {});
-    m_sizesModel->setTable(std::move(sizes));
-    for (QTableView* table : { m_nodesView, m_operatorsView, m_movedView, m_sizesView })
-        fitColumns(table);
-}
-
 std::optional<int> CompareView::matchOf(Side side, const NodeOrigin& origin) const
 {
     const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
@@ -835,7 +564,7 @@ void CompareView::selectMatch(int index)
     for (const Side side : { Side::A, Side::B }) {
         const auto& ref = side == Side::A ? match.a : match.b;
         if (ref)
-            view(side)->selectNode(originOf(*ref));
+            view(side)->selectNode(diffOrigin(*ref));
         else
             view(side)->scene()->selectNode(std::nullopt);
     }
@@ -859,15 +588,14 @@ void CompareView::onNodeClicked(Side side, const NodeOrigin& origin)
     const NodeMatch& match = methodDiff()->matches[static_cast<std::size_t>(*index)];
     const Side other = side == Side::A ? Side::B : Side::A;
     if (const auto& partner = other == Side::A ? match.a : match.b)
-        view(other)->selectNode(originOf(*partner));
+        view(other)->selectNode(diffOrigin(*partner));
     else
         view(other)->scene()->selectNode(std::nullopt);
     // The row of the match in the nodes table follows (a `same` one is listed only on demand).
     {
         const QSignalBlocker blocker(m_nodesView->selectionModel());
         // Rows are the matches in order; a `same` one is filtered out unless asked for.
-        const QModelIndex shown
-            = m_nodesProxy->mapFromSource(m_nodesFilter->mapFromSource(m_nodesModel->index(*index, 0)));
+        const QModelIndex shown = nodeRowOf(*index);
         if (!shown.isValid()) {
             m_nodesView->selectionModel()->clearCurrentIndex();
             m_nodesView->clearSelection();
@@ -888,146 +616,12 @@ void CompareView::onNodeClicked(Side side, const NodeOrigin& origin)
     Q_EMIT statusMessage(text);
 }
 
-void CompareView::onNodeRowActivated(const QModelIndex& index)
-{
-    if (index.isValid())
-        selectMatch(m_nodesFilter->mapToSource(m_nodesProxy->mapToSource(index)).row());
-}
-
-void CompareView::onOperatorRowActivated(const QModelIndex& index)
-{
-    const MethodDiff* method = methodDiff();
-    if (!index.isValid() || !method)
-        return;
-    const int row = m_operatorsProxy->mapToSource(index).row();
-    const QString opType = QString::fromStdString(method->operators[static_cast<std::size_t>(row)].opType);
-    // Each side marks its nodes of the type (as its own operator table would) and shows the first.
-    for (const Side side : { Side::A, Side::B }) {
-        DocumentView* shown = view(side);
-        const auto document = shown->controller()->document();
-        const auto nodes = nodesOfType(
-            *document->methods[static_cast<std::size_t>(shown->context().method)].graph, opType.toStdString());
-        if (nodes.empty()) {
-            shown->operatorPanel()->clearOpType();
-            shown->scene()->selectNode(std::nullopt);
-            continue;
-        }
-        shown->operatorPanel()->selectOpType(opType);
-        shown->selectNode(nodes.front());
-    }
-    const OperatorDiffRow& r = method->operators[static_cast<std::size_t>(row)];
-    Q_EMIT statusMessage(tr("%1: A %2, B %3 (the first of each selected, all marked)")
-                             .arg(opType)
-                             .arg(r.delegatedA + r.nonDelegatedA)
-                             .arg(r.delegatedB + r.nonDelegatedB));
-}
-
-void CompareView::onMovedRowActivated(const QModelIndex& index)
-{
-    const MethodDiff* method = methodDiff();
-    if (!index.isValid() || !method)
-        return;
-    const int row = m_movedProxy->mapToSource(index).row();
-    const MovedOperators& moved = method->moved[static_cast<std::size_t>(row)];
-    const auto token = [](const Node* node) {
-        return !node ? std::string() : node->opType.empty() ? node->label : node->opType;
-    };
-    std::vector<int> found;
-    for (int i = 0; i < static_cast<int>(method->matches.size()); ++i) {
-        const NodeMatch& match = method->matches[static_cast<std::size_t>(i)];
-        if (match.movement != moved.movement || !match.a || !match.b)
-            continue;
-        const bool into = moved.movement == Movement::IntoDelegate;
-        const std::string from = token(nodeIn(graph(into ? Side::A : Side::B), into ? *match.a : *match.b));
-        const std::string to = token(nodeIn(graph(into ? Side::B : Side::A), into ? *match.b : *match.a));
-        if (from == moved.from && to == moved.to)
-            found.push_back(i);
-    }
-    if (found.empty())
-        return;
-    if (m_movedRow != row)
-        m_movedStep = -1;
-    m_movedRow = row;
-    m_movedStep = (m_movedStep + 1) % static_cast<int>(found.size());
-    selectMatch(found[static_cast<std::size_t>(m_movedStep)]);
-    Q_EMIT statusMessage(tr("%1 → %2: %3 of %4 (double-click the row for the next)")
-                             .arg(QString::fromStdString(moved.from), QString::fromStdString(moved.to))
-                             .arg(m_movedStep + 1)
-                             .arg(found.size()));
-}
-
 const Graph* CompareView::graph(Side side) const
 {
     const MethodDiff* method = methodDiff();
     const auto document = (side == Side::A ? m_controllerA : m_controllerB)->document();
     const int index = method ? methodIndex(side, method->name) : -1;
     return document && index >= 0 ? document->methods[static_cast<std::size_t>(index)].graph.get() : nullptr;
-}
-
-Table CompareView::currentTable() const
-{
-    const std::pair<ReportTableModel*, QSortFilterProxyModel*> tables[] = { { m_nodesModel, m_nodesProxy },
-        { m_operatorsModel, m_operatorsProxy }, { m_movedModel, m_movedProxy }, { m_sizesModel, m_sizesProxy } };
-    const auto [model, proxy] = tables[std::clamp(m_tables->currentIndex(), 0, 3)];
-    const Table& all = model->table();
-    Table table { all.title, all.columns, {}, all.notes };
-    for (int row = 0; row < proxy->rowCount(); ++row) {
-        QModelIndex index = proxy->mapToSource(proxy->index(row, 0));
-        if (model == m_nodesModel)
-            index = m_nodesFilter->mapToSource(index);
-        table.rows.push_back(all.rows[static_cast<std::size_t>(index.row())]);
-    }
-    return table;
-}
-
-bool CompareView::exportDiff(const QString& path, TableFormat format, QString* error) const
-{
-    if (!m_diff) {
-        if (error)
-            *error = tr("Nothing compared yet");
-        return false;
-    }
-    const std::string text
-        = format == TableFormat::Json ? programDiffJson(*m_diff).dump(2) + "\n" : programDiffText(*m_diff, format);
-    return succeeded(exportBytes(path, QByteArray::fromStdString(text)), error);
-}
-
-bool CompareView::exportTable(const QString& path, TableFormat format, QString* error) const
-{
-    return succeeded(exportTableFile(currentTable(), format, path), error);
-}
-
-void CompareView::exportInteractive(int what)
-{
-    if (!m_diff)
-        return;
-    if (what >= 5) {
-        if (DocumentView* shown = view(what == 5 ? Side::A : Side::B))
-            shown->exportImageInteractive();
-        return;
-    }
-    const QString base = QFileInfo(m_controllerA->path()).completeBaseName() + QStringLiteral("-vs-")
-        + QFileInfo(m_controllerB->path()).completeBaseName();
-    QString saved;
-    if (what < 3) {
-        const TableFormat formats[] = { TableFormat::Markdown, TableFormat::Json, TableFormat::Text };
-        const QString extensions[] = { QStringLiteral("md"), QStringLiteral("json"), QStringLiteral("txt") };
-        const TableFormat format = formats[what];
-        saved = saveWithDialog(this, tr("Export the diff"), base + QLatin1Char('.') + extensions[what],
-            tr("Diff (*.%1)").arg(extensions[what]), [this, format](const QString& path) -> std::optional<QString> {
-                QString error;
-                return exportDiff(path, format, &error) ? std::nullopt : std::optional(error);
-            });
-    } else {
-        const TableFormat format = what == 3 ? TableFormat::Csv : TableFormat::Json;
-        const QString extension = what == 3 ? QStringLiteral("csv") : QStringLiteral("json");
-        const QString tab = m_tables->tabText(m_tables->currentIndex()).section(QLatin1Char(' '), 0, 0).toLower();
-        saved = saveWithDialog(this, tr("Export the table"),
-            base + QLatin1Char('-') + tab + QLatin1Char('.') + extension, tr("Table (*.%1)").arg(extension),
-            [this, format](const QString& path) { return exportTableFile(currentTable(), format, path); });
-    }
-    if (!saved.isEmpty())
-        Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }
 
 } // namespace etscope::ui

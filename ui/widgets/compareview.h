@@ -5,6 +5,7 @@
 #include "core/graph/flatten.h"
 #include "core/table/table.h"
 #include "ui/graph/graphitems.h"
+#include "ui/widgets/comparemarks.h"
 
 #include <QWidget>
 
@@ -27,7 +28,6 @@ class DocumentController;
 class DocumentView;
 class ReportTableModel;
 class SameRowsFilter;
-struct CompareMarks;
 
 /// File › Compare…: two programs side by side (issue 13). The summary of core's diffPrograms
 /// on top with a method picker, the two graphs (each a DocumentView of its own document)
@@ -36,7 +36,7 @@ struct CompareMarks;
 class CompareView final : public QWidget {
     Q_OBJECT
 public:
-    enum class Side { A, B };
+    using Side = CompareSide;
 
     explicit CompareView(QWidget* parent = nullptr);
     ~CompareView() override;
@@ -65,8 +65,6 @@ public:
 
     /// Shows method `name` (one of the common methods) on both sides.
     void setMethod(const QString& name);
-    /// The mark a node of `side` gets for `match` (nullopt for `same`).
-    static std::optional<NodeMark> markFor(const core::NodeMatch& match, Side side, const QString& backend);
     /// The index into methodDiff()->matches of the match holding `origin` on `side`.
     std::optional<int> matchOf(Side side, const core::NodeOrigin& origin) const;
     /// Selects and centres the two nodes of a match (the side without one is cleared).
@@ -86,6 +84,10 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    /// The tables under the graphs (comparetables.cpp).
+    void buildTables(QWidget* page);
+    /// The row of match `match` in the nodes table as shown (invalid when filtered out).
+    QModelIndex nodeRowOf(int match) const;
     void onOpened();
     void showDiff(std::shared_ptr<const core::ProgramDiff> diff);
     void showFailure(const QString& message);
