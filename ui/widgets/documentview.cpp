@@ -364,6 +364,20 @@ void DocumentView::setMinimapVisible(bool visible)
     m_graph->setMinimapVisible(visible);
 }
 
+void DocumentView::setEmbedded()
+{
+    if (auto* split = qobject_cast<QSplitter*>(m_panes))
+        split->setSizes({ kGraphWidth + kSideWidth, 0 });
+    // The picker, its label before it and the separator after it.
+    if (auto* toolbar = qobject_cast<QToolBar*>(m_methodBox->parentWidget())) {
+        const QList<QAction*> actions = toolbar->actions();
+        for (qsizetype i = 0; i < actions.size(); ++i)
+            if (toolbar->widgetForAction(actions[i]) == m_methodBox)
+                for (qsizetype j = std::max<qsizetype>(0, i - 1); j <= std::min(i + 1, actions.size() - 1); ++j)
+                    actions[j]->setVisible(false);
+    }
+}
+
 void DocumentView::showBusy(bool busy, const QString& text)
 {
     m_graph->showBusy(busy, text);

@@ -84,6 +84,10 @@ public:
     void collapseAll();
     /// Shows or hides the minimap (View › Show Minimap; it can cover nodes of a fitted graph).
     void setMinimapVisible(bool visible);
+    /// For a view embedded twice side by side (File › Compare): the graph gets the whole width
+    /// (the side panes shrink to nothing; dragging the splitter handle brings them back) and
+    /// the method picker goes (the embedding picks the method with setMethod).
+    void setEmbedded();
     /// Selects and centres a node, expanding its delegate first when it is inside a collapsed one.
     void selectNode(const core::NodeOrigin& origin);
     std::optional<core::NodeOrigin> selectedNode() const;

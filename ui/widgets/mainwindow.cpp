@@ -4,6 +4,7 @@
 #include "core/util/text.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphview.h"
+#include "ui/widgets/compareview.h"
 #include "ui/widgets/documentview.h"
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/operatorpanel.h"
@@ -207,6 +208,22 @@ void MainWindow::buildMenus()
     addViewActions(file, { { QT_TR_NOOP("&Reload"), QKeySequence::Refresh, [this](DocumentView& view) {
                                 openFile(view.controller()->path());
                             } } });
+    file->addAction(tr("Co&mpare…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), this, [this] {
+        // Two programs side by side in a tab of their own; the current tab's program is A.
+        DocumentView* current = currentView();
+        QString a = current ? current->controller()->path() : QString(), b;
+        if (!CompareView::askForFiles(this, a, b))
+            return;
+        auto* compare = new CompareView(m_tabs);
+        connect(compare, &CompareView::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+        if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("welcome"))
+            m_tabs->removeTab(0);
+        compare->compareFiles(
+            a, b, current && current->controller()->path() == a ? current->controller()->document() : nullptr);
+        m_tabs->setCurrentIndex(m_tabs->addTab(compare, compare->title()));
+        m_tabs->setTabToolTip(m_tabs->currentIndex(), a + QLatin1Char('\n') + b);
+    });
     file->addSeparator();
     QMenu* attachMenu = file->addMenu(tr("&Attach Debug Data"));
     attachMenu->setToolTipsVisible(true);
