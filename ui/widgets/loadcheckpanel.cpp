@@ -44,7 +44,12 @@ const char* const kFilesKey = "kernelCheck/files";
 const char* const kFilesOffKey = "kernelCheck/filesOff";
 constexpr std::size_t kShownSites = 12;
 constexpr int kNameColumn = 0;
-constexpr int kStatusColumn = 1;
+constexpr int kCallsColumn = 1;
+constexpr int kMethodsColumn = 2;
+constexpr int kStatusColumn = 3;
+constexpr double kNameShare = 0.55; ///< of the table's width at most, for the name column
+constexpr int kKindColumn = 4; ///< exported, not shown: the status says it
+constexpr int kInstructionsColumn = 5; ///< exported, shown in the name's tooltip
 
 QString listLabel(const KernelList& list)
 {
@@ -76,37 +81,80 @@ struct Aggregate {
     bool problem = false;
     long long calls = 0;
     std::vector<std::string> methods;
-    std::vector<std::string> sites;
+    std::vector<std::string> sites; ///< the first kShownSites + 1 only (an LLM calls some 10,000 times)
+    std::size_t siteCount = 0;
 };
 
 void addCalls(Aggregate& row, const std::string& method, const std::vector<CallSite>& calls, bool manyMethods)
 {
     row.calls += static_cast<long long>(calls.size());
     row.methods.push_back(method);
-    for (const CallSite& call : calls)
-        row.sites.push_back(manyMethods ? method + " " + siteText(call) : siteText(call));
+    for (const CallSite& call : calls) {
+        if (row.sites.size() <= kShownSites)
+            row.sites.push_back(manyMethods ? method + " " + siteText(call) : siteText(call));
+        ++row.siteCount;
+    }
 }
 
-std::string joined(const std::vector<std::string>& items, std::size_t limit)
+std::string joined(const std::vector<std::string>& items, std::size_t limit, std::size_t total = 0)
 {
+    total = std::max(total, items.size());
     std::string text;
     for (std::size_t i = 0; i < items.size() && i < limit; ++i)
         text += (i ? ", " : "") + items[i];
-    if (items.size() > limit)
-        text += ", … (" + std::to_string(items.size() - limit) + " more)";
+    if (total > limit)
+        text += ", … (" + std::to_string(total - limit) + " more)";
     return text;
 }
 
 } // namespace
 
+/// A word-wrapped label that asks for the height of all its lines: a tab page's layout gives a
+/// wrapped label only one line once its text changes (height-for-width is lost on the way).
+class WrappedLabel final : public QLabel {
+public:
+    explicit WrappedLabel(QWidget* parent)
+        : QLabel(parent)
+    {
+        setWordWrap(true);
+        setTextInteractionFlags(Qt::TextSelectableByMouse);
+    }
+    void setWrappedText(const QString& text)
+    {
+        setText(text);
+        fit();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QLabel::resizeEvent(event);
+        fit();
+    }
+
+private:
+    void fit()
+    {
+        const int height = heightForWidth(std::max(width(), 1));
+        if (height > 0 && height != minimumHeight())
+            setMinimumHeight(height);
+    }
+};
+
 /// The table's rows with the operators and backends that stop a load in the attention colour.
 class LoadCheckProxy final : public QSortFilterProxyModel {
+    Q_OBJECT
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     std::vector<bool> problems; ///< per source row
 
     QVariant data(const QModelIndex& index, int role) const override
     {
+        if (role == Qt::ToolTipRole && index.column() == kNameColumn) {
+            const QModelIndex source = mapToSource(index);
+            const QString sites = sourceModel()->index(source.row(), kInstructionsColumn).data().toString();
+            return tr("%1\ncalled at instruction(s) %2").arg(source.data().toString(), sites);
+        }
         if (role == Qt::ForegroundRole && (index.column() == kNameColumn || index.column() == kStatusColumn)) {
             const int row = mapToSource(index).row();
             if (row >= 0 && static_cast<std::size_t>(row) < problems.size() && problems[static_cast<std::size_t>(row)])
@@ -214,27 +262,23 @@ void KernelListChoice::save() const
 
 LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     : QWidget(parent)
-    , m_verdict(new QLabel(this))
+    , m_verdict(new WrappedLabel(this))
     , m_builtinRow(new QHBoxLayout)
     , m_fileRow(new QVBoxLayout)
-    , m_problems(new QLabel(this))
+    , m_problems(new WrappedLabel(this))
     , m_filter(new QLineEdit(this))
     , m_model(new ReportTableModel(this))
     , m_proxy(new LoadCheckProxy(this))
     , m_view(new QTableView(this))
-    , m_share(new QLabel(this))
+    , m_share(new WrappedLabel(this))
     , m_matchStatus(new QLabel(this))
     , m_previous(new QToolButton(this))
     , m_next(new QToolButton(this))
 {
     setObjectName(QStringLiteral("loadCheckPanel"));
     m_verdict->setObjectName(QStringLiteral("loadVerdict"));
-    m_verdict->setWordWrap(true);
     m_verdict->setTextFormat(Qt::RichText);
-    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problems->setObjectName(QStringLiteral("loadProblems"));
-    m_problems->setWordWrap(true);
-    m_problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_problems->hide();
     buildListControls();
 
@@ -255,14 +299,12 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(22);
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    // Set per column once the table has them (showCheck).
+    m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->viewport()->installEventFilter(this);
     m_share->setObjectName(QStringLiteral("loadShare"));
-    m_share->setWordWrap(true);
-    m_share->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     connect(
         m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
@@ -320,7 +362,7 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
         startCheck();
     });
     syncListControls();
-    m_verdict->setText(tr("Open a program to check whether it loads."));
+    m_verdict->setWrappedText(tr("Open a program to check whether it loads."));
 }
 
 LoadCheckPanel::~LoadCheckPanel() = default;
@@ -423,15 +465,15 @@ void LoadCheckPanel::startCheck()
     if (!m_document || !m_document->program
         || (m_document->kind != FileKind::Program && m_document->kind != FileKind::BundledProgram)) {
         m_check.reset();
-        m_verdict->setText(m_document ? tr("The load check reads programs (.pte, .bpte); this file is a %1.")
-                                            .arg(QString::fromLatin1(fileKindName(m_document->kind).data()))
-                                      : tr("Open a program to check whether it loads."));
+        m_verdict->setWrappedText(m_document ? tr("The load check reads programs (.pte, .bpte); this file is a %1.")
+                                                   .arg(QString::fromLatin1(fileKindName(m_document->kind).data()))
+                                             : tr("Open a program to check whether it loads."));
         showCheck();
         return;
     }
     const quint64 generation = ++m_generation;
     m_running = true;
-    m_verdict->setText(tr("Checking every operator against %1…").arg(listsText()));
+    m_verdict->setWrappedText(tr("Checking every operator against %1…").arg(listsText()));
     whenFinished(this, QtConcurrent::run([document = m_document, lists] {
         QElapsedTimer timer;
         timer.start();
@@ -517,14 +559,14 @@ void LoadCheckPanel::showCheck()
 {
     m_rows.clear();
     Table table;
-    table.columns = { "name", "status", "calls", "methods", "kind", "instructions" };
+    table.columns = { "name", "calls", "methods", "status", "kind", "instructions" };
     if (m_check) {
         const Verdict v = verdict();
         // The answer stands out; a problem in the attention colour, a yes in the text colour.
         const QString answer = v.problem ? QStringLiteral("<span style=\"color:%1\">%2</span>")
                                                .arg(attentionColour().name(), v.answer.toHtmlEscaped())
                                          : v.answer.toHtmlEscaped();
-        m_verdict->setText(
+        m_verdict->setWrappedText(
             QStringLiteral("%1 <b>%2</b> — %3").arg(v.lead.toHtmlEscaped(), answer, v.detail.toHtmlEscaped()));
         const bool many = m_check->methods.size() > 1;
         std::map<std::string, Aggregate> operators;
@@ -545,8 +587,8 @@ void LoadCheckPanel::showCheck()
             }
         }
         const auto add = [&](const std::string& name, const Aggregate& row, bool backend) {
-            table.rows.push_back({ name, row.status, row.calls, joined(row.methods, 6),
-                std::string(backend ? "backend" : "operator"), joined(row.sites, kShownSites) });
+            table.rows.push_back({ name, row.calls, joined(row.methods, 6), row.status,
+                std::string(backend ? "backend" : "operator"), joined(row.sites, kShownSites, row.siteCount) });
             m_rows.push_back({ backend, name, row.problem });
         };
         // What stops the load first, then what resolves, then the backends the delegates need.
@@ -564,14 +606,14 @@ void LoadCheckPanel::showCheck()
     QStringList notes;
     for (const std::string& line : table.notes)
         notes << QString::fromStdString(line);
-    m_share->setText(notes.join(QLatin1Char('\n')));
+    m_share->setWrappedText(notes.join(QLatin1Char('\n')));
     m_share->setVisible(!notes.isEmpty());
 
     QStringList problems = KernelListChoice::instance().problems();
     if (m_check)
         for (const Warning& warning : m_check->warnings)
             problems << QString::fromStdString(warning.message);
-    m_problems->setText(problems.join(QLatin1Char('\n')));
+    m_problems->setWrappedText(problems.join(QLatin1Char('\n')));
     m_problems->setVisible(!problems.isEmpty());
 
     m_activeRow = -1;
@@ -586,6 +628,19 @@ void LoadCheckPanel::showCheck()
         for (const Row& row : m_rows)
             m_proxy->problems.push_back(row.problem);
         m_model->setTable(std::move(table));
+    }
+    if (m_model->columnCount() > kInstructionsColumn) {
+        // The side pane is narrow: the name first (up to kNameShare), the status takes the rest.
+        QHeaderView* header = m_view->horizontalHeader();
+        header->setSectionResizeMode(kNameColumn, QHeaderView::Interactive);
+        for (const int column : { kCallsColumn, kMethodsColumn })
+            header->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+        header->setSectionResizeMode(kStatusColumn, QHeaderView::Stretch);
+        m_view->hideColumn(kKindColumn);
+        m_view->hideColumn(kInstructionsColumn);
+        // One method: the column would say its name on every row.
+        m_view->setColumnHidden(kMethodsColumn, !m_check || m_check->methods.size() < 2);
+        fitNameColumn();
     }
     Q_EMIT highlightRequested({});
     refreshMethod();
@@ -627,10 +682,19 @@ void LoadCheckPanel::updateMarks()
         const QString lists = listsText();
         const QColor colour = attentionColour();
         std::map<int, int> perGroup;
+        // One mark per operator, shared by its nodes (a program without its kernel library has
+        // tens of thousands).
+        std::map<std::string_view, NodeMark> byOperator;
         for (const NodeId id : missingKernelNodes(graph, *method)) {
             const Node& node = graph.node(id);
-            m_marks[GraphScene::keyOf({ id, NodeId::none() })] = NodeMark { colour, QStringLiteral("✕"),
-                tr("No kernel for %1 in %2").arg(QString::fromStdString(node.opType), lists) };
+            auto it = byOperator.find(node.opType);
+            if (it == byOperator.end())
+                it = byOperator
+                         .emplace(node.opType,
+                             NodeMark { colour, QStringLiteral("✕"),
+                                 tr("No kernel for %1 in %2").arg(QString::fromStdString(node.opType), lists) })
+                         .first;
+            m_marks.emplace_hint(m_marks.end(), GraphScene::keyOf({ id, NodeId::none() }), it->second);
             if (m_grouping)
                 if (const int group = m_grouping->groupOfNode(id); group >= 0)
                     ++perGroup[group];
@@ -641,7 +705,14 @@ void LoadCheckPanel::updateMarks()
                 = NodeMark { colour, QStringLiteral("✕ %1").arg(count),
                       tr("%n operator call(s) inside have no kernel in %1", nullptr, count).arg(lists) };
     }
-    Q_EMIT marksChanged(m_marksVisible ? m_marks : std::map<std::pair<int, int>, NodeMark> {});
+    emitMarks();
+}
+
+void LoadCheckPanel::emitMarks()
+{
+    // No temporary copy: a program without its kernel library has tens of thousands of marks.
+    static const std::map<std::pair<int, int>, NodeMark> none;
+    Q_EMIT marksChanged(m_marksVisible ? m_marks : none);
 }
 
 void LoadCheckPanel::setMarksVisible(bool visible)
@@ -649,7 +720,7 @@ void LoadCheckPanel::setMarksVisible(bool visible)
     if (visible == m_marksVisible)
         return;
     m_marksVisible = visible;
-    Q_EMIT marksChanged(m_marksVisible ? m_marks : std::map<std::pair<int, int>, NodeMark> {});
+    emitMarks();
 }
 
 std::vector<NodeOrigin> LoadCheckPanel::nodesOfSourceRow(int sourceRow) const
@@ -802,8 +873,19 @@ void LoadCheckPanel::showNode(const NodeOrigin& origin)
     }
 }
 
+void LoadCheckPanel::fitNameColumn()
+{
+    if (m_model->columnCount() <= kNameColumn)
+        return;
+    const int wanted = static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(kNameColumn)
+        + m_view->fontMetrics().averageCharWidth();
+    m_view->setColumnWidth(kNameColumn, std::min(wanted, static_cast<int>(m_view->viewport()->width() * kNameShare)));
+}
+
 bool LoadCheckPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitNameColumn();
     if (watched == m_view->viewport() && event->type() == QEvent::MouseButtonPress)
         m_view->setProperty("rowBeforePress", m_activeRow);
     return QWidget::eventFilter(watched, event);
@@ -848,7 +930,7 @@ void LoadCheckPanel::addFileInteractive()
     if (path.isEmpty())
         return;
     if (const auto failure = KernelListChoice::instance().addFile(path)) {
-        m_problems->setText(*failure);
+        m_problems->setWrappedText(*failure);
         m_problems->show();
         Q_EMIT statusMessage(*failure);
     }
@@ -880,3 +962,5 @@ void LoadCheckPanel::exportInteractive(int kind)
 }
 
 } // namespace etscope::ui
+
+#include "loadcheckpanel.moc"

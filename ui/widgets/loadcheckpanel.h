@@ -28,6 +28,7 @@ namespace etscope::ui {
 
 class ReportTableModel;
 class LoadCheckProxy;
+class WrappedLabel;
 
 /// The kernel lists every Load tab checks against, one choice for the session: built-in lists
 /// switched on, list files added (remembered in QSettings, read once). Changing it re-checks
@@ -140,6 +141,7 @@ private:
     void showCheck();
     void refreshMethod();
     void updateMarks();
+    void emitMarks();
     void onRowActivated(int sourceRow, bool advance);
     void highlightActive();
     void addFileInteractive();
@@ -147,6 +149,8 @@ private:
     /// Source rows' nodes in the method shown, in instruction order.
     std::vector<core::NodeOrigin> nodesOfSourceRow(int sourceRow) const;
     QString listsText() const;
+    /// The name column as wide as its names, up to a share of the table.
+    void fitNameColumn();
     /// The verdict in parts: lead, answer ("no", "yes, if …"), why; `problem` when it fails.
     struct Verdict {
         QString lead;
@@ -173,17 +177,17 @@ private:
     int m_matchIndex = -1;
     bool m_quiet = false; ///< selecting a row for a graph selection: no walk
 
-    QLabel* m_verdict;
+    WrappedLabel* m_verdict;
     QHBoxLayout* m_builtinRow;
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;
     std::vector<QCheckBox*> m_fileBoxes;
-    QLabel* m_problems;
+    WrappedLabel* m_problems;
     QLineEdit* m_filter;
     ReportTableModel* m_model;
     LoadCheckProxy* m_proxy;
     QTableView* m_view;
-    QLabel* m_share;
+    WrappedLabel* m_share;
     QLabel* m_matchStatus;
     QToolButton* m_previous;
     QToolButton* m_next;
