@@ -8,6 +8,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/widgets/documentview.h"
 #include "ui/widgets/loadcheckpanel.h"
+#include "ui/widgets/theme.h"
 
 #include <QCheckBox>
 #include <QFile>
@@ -16,6 +17,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -114,6 +116,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ETScopeTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_loadcheck"));
+        QSettings().clear(); // no list file remembered from an earlier run
     }
 
     void init() { useLists({ QStringLiteral("portable") }); }
@@ -130,6 +133,10 @@ private slots:
             qPrintable(verdict));
         QVERIFY2(
             verdict.contains(QStringLiteral("7 operator(s) have no kernel (14 of 16 call(s))")), qPrintable(verdict));
+        // The answer stands on its own line in the attention colour.
+        auto* answer = f.panel->findChild<QLabel*>(QStringLiteral("loadAnswer"));
+        QVERIFY(answer->text().startsWith(QStringLiteral("no — 7 operator(s)")));
+        QVERIFY(answer->styleSheet().contains(attentionColour().name()));
         const std::set<int> missing { 0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14, 15 };
         QCOMPARE(f.panel->marks().size(), missing.size());
         QCOMPARE(f.markedInstructions(), missing);
@@ -148,6 +155,11 @@ private slots:
         f.view->graphView()->fitAll();
         QTest::qWait(50);
         saveShot(*f.view, QStringLiteral("loadcheck-arduino-missing.png"));
+        if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
+            applyTheme(Theme::Dark);
+            saveShot(*f.view, QStringLiteral("loadcheck-arduino-missing-dark.png"));
+            applyTheme(Theme::Light);
+        }
 
         // The View menu's toggle hides the marks and shows them again.
         f.view->setKernelMarksVisible(false);
@@ -164,6 +176,7 @@ private slots:
         QVERIFY2(f.panel->verdictText().startsWith(
                      QStringLiteral("Will load on a runtime with portable + cortex_m + prim kernels: yes — every")),
             qPrintable(f.panel->verdictText()));
+        QVERIFY(answer->styleSheet().isEmpty());
         QVERIFY(f.panel->marks().empty());
         QVERIFY(f.view->scene()->marks().empty());
         QVERIFY(f.markedInstructions().empty());

@@ -117,12 +117,21 @@ public:
         : QLabel(parent)
     {
         setWordWrap(true);
+        setTextFormat(Qt::PlainText);
+        setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
         setTextInteractionFlags(Qt::TextSelectableByMouse);
     }
     void setWrappedText(const QString& text)
     {
         setText(text);
         fit();
+    }
+    /// As tall as its lines at its width (fit() keeps the minimum there); QLabel's own hint is a
+    /// taller, narrower box that the layout would honour.
+    QSize sizeHint() const override
+    {
+        return { QLabel::sizeHint().width(), std::max(minimumHeight(), fontMetrics().height()) };
     }
 
 protected:
@@ -135,8 +144,14 @@ protected:
 private:
     void fit()
     {
-        const int height = heightForWidth(std::max(width(), 1));
-        if (height > 0 && height != minimumHeight())
+        // Measured here: QLabel::heightForWidth never answers less than the minimum height.
+        const QMargins margins = contentsMargins();
+        const int available = std::max(width() - margins.left() - margins.right() - 2 * margin(), 1);
+        const int lines = text().isEmpty()
+            ? 0
+            : fontMetrics().boundingRect(QRect(0, 0, available, 1 << 20), Qt::TextWordWrap, text()).height();
+        const int height = lines + margins.top() + margins.bottom() + 2 * margin();
+        if (height != minimumHeight())
             setMinimumHeight(height);
     }
 };
@@ -179,7 +194,8 @@ KernelListChoice::KernelListChoice(QObject* parent)
     for (const QString& path : settings.value(QLatin1String(kFilesKey)).toStringList()) {
         auto list = readKernelListFile(path.toStdString());
         if (!list) {
-            m_problems << QString::fromStdString(list.error().message());
+            m_problems << tr("A kernel list from the last session could not be read: %1")
+                              .arg(QString::fromStdString(list.error().message()));
             continue;
         }
         m_files << path;
@@ -263,6 +279,7 @@ void KernelListChoice::save() const
 LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     : QWidget(parent)
     , m_verdict(new WrappedLabel(this))
+    , m_answer(new WrappedLabel(this))
     , m_builtinRow(new QHBoxLayout)
     , m_fileRow(new QVBoxLayout)
     , m_problems(new WrappedLabel(this))
@@ -277,7 +294,11 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
 {
     setObjectName(QStringLiteral("loadCheckPanel"));
     m_verdict->setObjectName(QStringLiteral("loadVerdict"));
-    m_verdict->setTextFormat(Qt::RichText);
+    m_answer->setObjectName(QStringLiteral("loadAnswer"));
+    QFont bold = m_answer->font();
+    bold.setBold(true);
+    m_answer->setFont(bold);
+    m_answer->hide();
     m_problems->setObjectName(QStringLiteral("loadProblems"));
     m_problems->hide();
     buildListControls();
@@ -348,6 +369,8 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_verdict);
+    layout->addWidget(m_answer);
+    layout->addSpacing(6);
     layout->addWidget(listsTitle);
     layout->addLayout(m_builtinRow);
     layout->addLayout(m_fileRow);
@@ -465,6 +488,7 @@ void LoadCheckPanel::startCheck()
     if (!m_document || !m_document->program
         || (m_document->kind != FileKind::Program && m_document->kind != FileKind::BundledProgram)) {
         m_check.reset();
+        m_answer->hide();
         m_verdict->setWrappedText(m_document ? tr("The load check reads programs (.pte, .bpte); this file is a %1.")
                                                    .arg(QString::fromLatin1(fileKindName(m_document->kind).data()))
                                              : tr("Open a program to check whether it loads."));
@@ -473,6 +497,7 @@ void LoadCheckPanel::startCheck()
     }
     const quint64 generation = ++m_generation;
     m_running = true;
+    m_answer->hide();
     m_verdict->setWrappedText(tr("Checking every operator against %1…").arg(listsText()));
     whenFinished(this, QtConcurrent::run([document = m_document, lists] {
         QElapsedTimer timer;
@@ -562,12 +587,11 @@ void LoadCheckPanel::showCheck()
     table.columns = { "name", "calls", "methods", "status", "kind", "instructions" };
     if (m_check) {
         const Verdict v = verdict();
-        // The answer stands out; a problem in the attention colour, a yes in the text colour.
-        const QString answer = v.problem ? QStringLiteral("<span style=\"color:%1\">%2</span>")
-                                               .arg(attentionColour().name(), v.answer.toHtmlEscaped())
-                                         : v.answer.toHtmlEscaped();
-        m_verdict->setWrappedText(
-            QStringLiteral("%1 <b>%2</b> — %3").arg(v.lead.toHtmlEscaped(), answer, v.detail.toHtmlEscaped()));
+        m_verdict->setWrappedText(v.lead);
+        // The answer on its own line, bold; a problem in the attention colour, a yes in the text's.
+        m_answer->setStyleSheet(v.problem ? QStringLiteral("color: %1").arg(attentionColour().name()) : QString());
+        m_answer->setWrappedText(QStringLiteral("%1 — %2").arg(v.answer, v.detail));
+        m_answer->show();
         const bool many = m_check->methods.size() > 1;
         std::map<std::string, Aggregate> operators;
         std::map<std::string, Aggregate> backends;

@@ -177,7 +177,8 @@ private:
     int m_matchIndex = -1;
     bool m_quiet = false; ///< selecting a row for a graph selection: no walk
 
-    WrappedLabel* m_verdict;
+    WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
+    WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     QHBoxLayout* m_builtinRow;
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;
