@@ -18,6 +18,7 @@
 #include "ui/widgets/exports.h"
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/heatmappanel.h"
+#include "ui/widgets/loadcheckpanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/propertiesview.h"
 #include "ui/widgets/searchpanel.h"
@@ -239,6 +240,23 @@ QWidget* DocumentView::buildPanes()
         m_graph->setHeatDescription(m_heatmap->graphColouringText());
     });
     connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
+    m_loadCheck = new LoadCheckPanel(this);
+    m_sideTabs->addTab(m_loadCheck, tr("Load"));
+    m_sideTabs->setTabToolTip(m_sideTabs->indexOf(m_loadCheck),
+        tr("Will it load: every operator checked against the kernel lists a runtime links"));
+    connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, &GraphScene::setMarks);
+    connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
+        m_operators->clearOpType(); // one operator highlighted at a time
+        m_scene->setHighlighted(keys);
+    });
+    connect(m_operators, &OperatorPanel::opTypeSelected, m_loadCheck, [this](const QString& opType) {
+        if (!opType.isEmpty())
+            m_loadCheck->clearActive();
+    });
+    connect(
+        this, &DocumentView::presentationShown, m_loadCheck, [this] { m_loadCheck->setPresentation(presentation()); });
 
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_sideTabs);
@@ -602,6 +620,7 @@ void DocumentView::onNodeSelected(const NodeOrigin& origin)
     if (m_analysisTabs->isVisible() && m_analysisTabs->indexOf(m_timeline) >= 0)
         m_timeline->view()->showNode(origin);
     m_size->showNode(m_context.method, origin);
+    m_loadCheck->showNode(origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;
@@ -770,6 +789,17 @@ void DocumentView::buildAnalysisPanels()
 void DocumentView::refreshAnalysis()
 {
     refreshTimeline();
+    m_loadCheck->setDocument(m_controller->document(), m_context);
+}
+
+void DocumentView::showLoadCheck()
+{
+    m_sideTabs->setCurrentWidget(m_loadCheck);
+}
+
+void DocumentView::setKernelMarksVisible(bool visible)
+{
+    m_loadCheck->setMarksVisible(visible);
 }
 
 void DocumentView::showAnalysis(QWidget* panel)

@@ -27,6 +27,7 @@ class GraphPanel;
 class GraphScene;
 class GraphView;
 class HeatmapPanel;
+class LoadCheckPanel;
 class TimelinePanel;
 class Minimap;
 class OperatorPanel;
@@ -54,6 +55,12 @@ public:
     GraphView* graphView() const { return m_view; }
     OperatorPanel* operatorPanel() const { return m_operators; }
     HeatmapPanel* heatmapPanel() const { return m_heatmap; }
+    /// The Load tab: will the program load with the chosen kernel lists (its marks on the graph).
+    LoadCheckPanel* loadCheckPanel() const { return m_loadCheck; }
+    /// Brings the Load tab to the front.
+    void showLoadCheck();
+    /// Marks on the nodes whose operator has no kernel (View › Mark Operators Without Kernel).
+    void setKernelMarksVisible(bool visible);
     /// The attached run's timeline under the graph (hidden without a run).
     TimelinePanel* timelinePanel() const { return m_timeline; }
     /// The file's size breakdown (a tab for programs and .ptd files; computed when first shown).
@@ -161,6 +168,7 @@ private:
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
     HeatmapPanel* m_heatmap = nullptr;
+    LoadCheckPanel* m_loadCheck = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SizePanel* m_size = nullptr;
     QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs

@@ -49,6 +49,7 @@ const char* const kMinimapKey = "showMinimap";
 const char* const kEdgeShapesKey = "showEdgeShapes";
 const char* const kInlineConstantsKey = "smallConstantsInline";
 const char* const kLegendKey = "showLegend";
+const char* const kKernelMarksKey = "markMissingKernels";
 const char* const kErrorProperty = "etscopeError";
 /// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
 /// cancels the open and drops its result).
@@ -299,6 +300,9 @@ void MainWindow::buildMenus()
     addViewSetting(viewMenu, tr("Show &Legend"), kLegendKey, true, [](DocumentView& view, bool on) {
         setLegendEnabled(&view, on);
     })->setObjectName(QStringLiteral("showLegend"));
+    addViewSetting(viewMenu, tr("Mark Operators Without &Kernel"), kKernelMarksKey, true,
+        [](DocumentView& view, bool on) { view.setKernelMarksVisible(on); })
+        ->setObjectName(QStringLiteral("markMissingKernels"));
     QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
     auto* themes = new QActionGroup(this);
     themes->setExclusive(true);
@@ -339,6 +343,8 @@ void MainWindow::buildMenus()
                 } },
             { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
                 [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
+            { QT_TR_NOOP("Will It &Load (Kernel Check)"), QKeySequence(),
+                [](DocumentView& view) { view.showLoadCheck(); } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
