@@ -143,6 +143,9 @@ private slots:
         for (NodeItem* item : f.view->scene()->nodeItems())
             if (item->mark()) {
                 QCOMPARE(item->mark()->badge, QStringLiteral("✕"));
+                // Not the selection's colour: a selected node without a kernel shows both.
+                QCOMPARE(item->mark()->colour, problemColour());
+                QVERIFY(item->mark()->colour != attentionColour());
                 QVERIFY(item->mark()->tooltip.startsWith(QStringLiteral("No kernel for cortex_m::")));
                 QVERIFY(item->mark()->tooltip.endsWith(QStringLiteral(" in portable + prim")));
             }

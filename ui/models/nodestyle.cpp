@@ -36,6 +36,11 @@ QColor attentionColour()
     return kVermillion;
 }
 
+QColor problemColour()
+{
+    return QColor(0xB3, 0x26, 0x1E);
+}
+
 QColor backendColour(const QString& backendId)
 {
     static const QHash<QString, QColor> known {

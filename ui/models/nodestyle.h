@@ -28,6 +28,9 @@ QColor backendColour(const QString& backendId);
 /// The colour that asks for attention: the selection, emphasised wires, values beyond a
 /// threshold (Okabe–Ito vermillion).
 QColor attentionColour();
+/// A deep red for what cannot run or is gone (a node without a kernel, a node only in A of a
+/// comparison): apart from the selection's attention colour, so both read on one node.
+QColor problemColour();
 
 /// Fonts used for node titles and subtitles (also by the layout's size measurement).
 QFont titleFont();

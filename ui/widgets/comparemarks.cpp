@@ -14,7 +14,7 @@ namespace {
 
 const QColor kChanged(0xE6, 0x9F, 0x00); ///< Okabe–Ito orange (amber)
 /// Crimson: darker than the vermillion of the selection and of attention, apart from amber.
-const QColor kOnlyInA(0xB3, 0x26, 0x1E);
+const QColor kOnlyInA = problemColour();
 const QColor kOnlyInB(0x00, 0x9E, 0x73); ///< bluish green
 
 std::pair<int, int> keyOf(const DiffNodeRef& ref)

@@ -603,7 +603,7 @@ void LoadCheckPanel::updateMarks()
     if (method && method->missingCalls > 0) {
         const Graph& graph = *m_document->methods[static_cast<std::size_t>(m_context.method)].graph;
         const QString lists = listsText();
-        const QColor colour = attentionColour();
+        const QColor colour = problemColour();
         std::map<int, int> perGroup;
         // One mark per operator, shared by its nodes (a program without its kernel library has
         // tens of thousands).
