@@ -2,7 +2,7 @@
 // `etscope check` as a CI job runs it: exit 0 when every operator has a kernel, 3 when one has
 // none, 2 for an unreadable program or list (one line naming the file and the reason), 1 for a
 // bad command line. Expected operators and counts are worked out by hand in tst_kernelcheck.cpp.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QFile>
 #include <QProcess>
@@ -13,30 +13,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+CliRun run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
@@ -58,7 +44,7 @@ private slots:
 
     void addLoads()
     {
-        const Run r = run({ QStringLiteral("check"), sample("executorch/add.pte") });
+        const CliRun r = run({ QStringLiteral("check"), sample("executorch/add.pte") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("Will load: yes\n")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("Kernel lists: portable (209 operators), prim (28 operators)")));
@@ -68,7 +54,7 @@ private slots:
     void cadenceMissesItsOperators()
     {
         // CadenceDemoModel: 3 KernelCalls of 3 cadence:: operators (SOURCES.md), none in portable.
-        const Run r = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
+        const CliRun r = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.out.startsWith(QStringLiteral("Program: ")));
         QVERIFY(r.out.contains(QStringLiteral("Will load: no\n")));
@@ -82,9 +68,9 @@ private slots:
     {
         const QString program = sample("cmsis-executorch/ethos_u_minimal_example_u55.pte");
         QCOMPARE(run({ QStringLiteral("check"), program }).exitCode, 3);
-        const Run r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), QStringLiteral("portable"),
-            QStringLiteral("--kernels"), QStringLiteral("quantized"), QStringLiteral("--format"),
-            QStringLiteral("json") });
+        const CliRun r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"),
+            QStringLiteral("portable"), QStringLiteral("--kernels"), QStringLiteral("quantized"),
+            QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.exitCode, 0);
         const json out = json::parse(r.out.toStdString());
         QCOMPARE(out["will_load"].get<bool>(), true);
@@ -130,7 +116,7 @@ private slots:
             "  dim_order_ops::_clone_dim_order.out:\n"
             "    include_all_overloads: false\n");
         const QString program = sample("executorch/arduino_KeywordSpotting_model.pte");
-        const Run r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
+        const CliRun r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
         // quantized_linear.out (1 call, instruction listed) is the one left out.
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.out.contains(QStringLiteral("1 operator(s) have no kernel in these lists: 1 of 16 kernel call(s)")),
@@ -139,7 +125,7 @@ private slots:
         // Adding it with a plain list (a second --kernels) makes the program load.
         const QString plain = writeText(
             dir, QStringLiteral("more.txt"), "# extra kernels of my runtime\n\ncortex_m::quantized_linear.out\n");
-        const Run both = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
+        const CliRun both = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
             QStringLiteral("--kernels"), plain, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.txt")) });
         QCOMPARE(both.exitCode, 0);
         const QByteArray written = etscope::test::readFile(dir.filePath(QStringLiteral("out.txt")));
@@ -152,7 +138,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString bad = writeText(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n");
-        const Run r = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), bad });
+        const CliRun r
+            = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), bad });
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err,
             QStringLiteral("etscope check: ") + bad
@@ -160,7 +147,7 @@ private slots:
         QVERIFY(r.out.isEmpty());
 
         const QString missing = dir.filePath(QStringLiteral("none.yaml"));
-        const Run m
+        const CliRun m
             = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), missing });
         QCOMPARE(m.exitCode, 2);
         QVERIFY2(
@@ -169,7 +156,7 @@ private slots:
 
     void badProgramAndUsage()
     {
-        const Run corrupt = run({ QStringLiteral("check"), sample("djl-executorch-engine/corrupt.pte") });
+        const CliRun corrupt = run({ QStringLiteral("check"), sample("djl-executorch-engine/corrupt.pte") });
         QCOMPARE(corrupt.exitCode, 2);
         QVERIFY(corrupt.err.contains(QStringLiteral("corrupt.pte: ")));
         QCOMPARE(run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--format"),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `etscope diff` as a script would use it: exit codes (0 whatever differs, 1 usage, 2 input),
 // one-line errors naming the file, the summary line, Markdown tables, JSON and -o.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include "core/util/text.h"
 #include "core/writer/comparepairs.h"
@@ -17,30 +17,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+CliRun run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), QStringList { QStringLiteral("diff") } + arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(QStringList { QStringLiteral("diff") } + arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 } // namespace
@@ -72,7 +58,7 @@ private slots:
 
     void selfIsSame()
     {
-        const Run r = run({ sample("executorch/add.pte"), sample("executorch/add.pte") });
+        const CliRun r = run({ sample("executorch/add.pte"), sample("executorch/add.pte") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         const QString summary = r.out.split(QLatin1Char('\n')).value(2);
@@ -86,7 +72,7 @@ private slots:
     /// classify is only in B — reported, exit 0.
     void writerPairText()
     {
-        const Run r = run({ m_portable, m_lowered });
+        const CliRun r = run({ m_portable, m_lowered });
         QCOMPARE(r.exitCode, 0);
         const QString summary = r.out.split(QLatin1Char('\n')).value(2);
         const QString delegates = QStringLiteral("XnnpackBackend delegates 0 → 2 (+%1)")
@@ -104,7 +90,7 @@ private slots:
 
     void writerPairJsonAndMethod()
     {
-        const Run r = run({ m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("forward"),
+        const CliRun r = run({ m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("forward"),
             QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.exitCode, 0);
         const json j = json::parse(r.out.toStdString());
@@ -119,7 +105,7 @@ private slots:
         for (const json& m : forward["matches"])
             QVERIFY(!m["a"].is_null() || !m["b"].is_null());
 
-        const Run only = run({ m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("classify") });
+        const CliRun only = run({ m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("classify") });
         QCOMPARE(only.exitCode, 0);
         QVERIFY(only.out.contains(QStringLiteral("Method 'classify' (only in B): operators")));
     }
@@ -127,7 +113,7 @@ private slots:
     void markdownAndOutputFile()
     {
         const QString out = m_dir.filePath(QStringLiteral("diff.md"));
-        const Run r = run(
+        const CliRun r = run(
             { m_portable, m_lowered, QStringLiteral("--format"), QStringLiteral("md"), QStringLiteral("-o"), out });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.isEmpty());
@@ -163,7 +149,7 @@ private slots:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Run r = run(arguments);
+        const CliRun r = run(arguments);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.startsWith(QStringLiteral("etscope diff: ")), qPrintable(r.err));

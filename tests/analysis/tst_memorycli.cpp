@@ -2,7 +2,7 @@
 // `etscope memory` as a script would use it: every format on a real sample, checked against the
 // plan worked out by hand in tst_memoryplan (stress_mlp: arena 1 declared 100416 bytes, peak
 // 100352 at step 13), and the error paths (exit 1 for usage, 2 for bad input, one line).
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QFile>
 #include <QProcess>
@@ -16,30 +16,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+CliRun run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 } // namespace
@@ -52,7 +38,7 @@ private slots:
 
     void text()
     {
-        const Run r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte") });
+        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         QVERIFY(r.out.contains(QStringLiteral("method 'forward': 14 steps in 1 chain, 19 planned tensors")));
@@ -65,7 +51,7 @@ private slots:
     // One row per planned tensor; v43 is the 32768-byte output at offset 0, written at 13.
     void csv()
     {
-        const Run r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
+        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
@@ -78,7 +64,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("plan.json"));
-        const Run r = run({ QStringLiteral("memory"), sample("dnf-executorch/dnf_executorch5.pte"),
+        const CliRun r = run({ QStringLiteral("memory"), sample("dnf-executorch/dnf_executorch5.pte"),
             QStringLiteral("--method"), QStringLiteral("forward"), QStringLiteral("--format"), QStringLiteral("json"),
             QStringLiteral("-o"), out });
         QCOMPARE(r.exitCode, 0);
@@ -101,7 +87,7 @@ private slots:
     // 32768 and 65536) are live at all 14 steps, so 2 × 14 events sit at those offsets.
     void chromeTrace()
     {
-        const Run r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
+        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("--format"), QStringLiteral("chrome-trace") });
         QCOMPARE(r.exitCode, 0);
         const json trace = json::parse(r.out.toStdString());
@@ -146,7 +132,7 @@ private slots:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Run r = run(arguments);
+        const CliRun r = run(arguments);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY(r.out.isEmpty());
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
@@ -166,7 +152,8 @@ private slots:
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(bytes.left(size));
             file.close();
-            const Run r = run({ QStringLiteral("memory"), path, QStringLiteral("--format"), QStringLiteral("json") });
+            const CliRun r
+                = run({ QStringLiteral("memory"), path, QStringLiteral("--format"), QStringLiteral("json") });
             QVERIFY2(r.exitCode == 0 || r.exitCode == 2,
                 qPrintable(QStringLiteral("exit %1 at %2").arg(r.exitCode).arg(size)));
             if (r.exitCode == 2)

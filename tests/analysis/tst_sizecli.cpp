@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `etscope size` as a script would use it: exit codes, the three formats, -o, and every real
 // sample's parts summing to its `stat -c %s` size in JSON and CSV.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QDirIterator>
 #include <QFileInfo>
@@ -13,30 +13,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+CliRun run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 /// Sum of the leaf bytes of a JSON tree node.
@@ -67,7 +53,7 @@ private slots:
             QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
-            const Run r = run({ "size", path, "--format", "json" });
+            const CliRun r = run({ "size", path, "--format", "json" });
             if (path.endsWith(QStringLiteral("corrupt.pte"))) {
                 QCOMPARE(r.exitCode, 2);
                 QVERIFY(r.err.startsWith(QStringLiteral("etscope size: ") + path + QStringLiteral(": ")));
@@ -95,7 +81,7 @@ private slots:
     void csvAndText()
     {
         const QString path = sample("djl-executorch-engine/stress_mlp.pte");
-        const Run csv = run({ "size", path, "--format", "csv" });
+        const CliRun csv = run({ "size", path, "--format", "csv" });
         QCOMPARE(csv.exitCode, 0);
         QStringList lines = csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.takeFirst(), QStringLiteral("file,offset,bytes,kind,part,backend,segment,refs,detail"));
@@ -108,7 +94,7 @@ private slots:
         }
         QCOMPARE(cursor, qulonglong { 2709120 });
 
-        const Run text = run({ "size", path });
+        const CliRun text = run({ "size", path });
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.startsWith(path + QStringLiteral(": pte, 2709120 bytes (2.6 MiB)")));
         // 10 × 262144 + 10 × 1024 = 2,631,680 bytes of named data, 97.1 % of the file.
@@ -119,7 +105,7 @@ private slots:
     // linear.pte with --data: the .ptd's tree follows the program's, each summing to its file.
     void explicitData()
     {
-        const Run r = run(
+        const CliRun r = run(
             { "size", sample("executorch/linear.pte"), "--data", sample("executorch/linear.ptd"), "--format", "json" });
         QCOMPARE(r.exitCode, 0);
         const json doc = json::parse(r.out.toStdString());
@@ -133,20 +119,20 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("size.json"));
-        const Run written = run({ "size", sample("executorch/add.pte"), "--format", "json", "-o", out });
+        const CliRun written = run({ "size", sample("executorch/add.pte"), "--format", "json", "-o", out });
         QCOMPARE(written.exitCode, 0);
         QVERIFY(written.out.isEmpty());
         QCOMPARE(json::parse(etscope::test::readFile(out).toStdString()).at("file_size").get<int>(), 728);
 
-        const Run badFormat = run({ "size", sample("executorch/add.pte"), "--format", "svg" });
+        const CliRun badFormat = run({ "size", sample("executorch/add.pte"), "--format", "svg" });
         QCOMPARE(badFormat.exitCode, 1);
         QVERIFY(badFormat.err.contains(QStringLiteral("unknown format 'svg'")));
-        const Run noFile = run({ "size" });
+        const CliRun noFile = run({ "size" });
         QCOMPARE(noFile.exitCode, 1);
-        const Run missing = run({ "size", dir.filePath(QStringLiteral("absent.pte")) });
+        const CliRun missing = run({ "size", dir.filePath(QStringLiteral("absent.pte")) });
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains(QStringLiteral("absent.pte")));
-        const Run etdump = run({ "size", sample("executorch/etdump.etdp") });
+        const CliRun etdump = run({ "size", sample("executorch/etdump.etdp") });
         QCOMPARE(etdump.exitCode, 1);
         QVERIFY(etdump.err.contains(QStringLiteral("etdump.etdp")));
     }

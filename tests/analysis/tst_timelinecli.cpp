@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `etscope timeline` as a script would use it: Chrome trace and CSV on real ETDumps, with and
 // without the program, and its exit codes (0 ok, 1 usage, 2 unreadable input).
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -11,30 +11,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+CliRun run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), QStringList { QStringLiteral("timeline") } + arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(QStringList { QStringLiteral("timeline") } + arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 /// The names of the thread_name (or process_name) metadata events of a trace.
@@ -59,7 +45,7 @@ private slots:
     /// 1213361 − 1212670 = 691 ns (raw ticks read with flatc, see tst_timeline).
     void csvOfThreeRuns()
     {
-        const Run result = run(
+        const CliRun result = run(
             { sample("generated/add/add.intermediates.x3.etdp"), QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(result.exitCode, 0);
         QVERIFY(result.err.isEmpty());
@@ -70,7 +56,7 @@ private slots:
                            "node,op_types"));
         QCOMPARE(lines[6], QStringLiteral("1,method,2,native_call_add.out,kernel,0.160,0.691,0,0,,,"));
 
-        const Run one = run({ sample("generated/add/add.intermediates.x3.etdp"), QStringLiteral("--format=csv"),
+        const CliRun one = run({ sample("generated/add/add.intermediates.x3.etdp"), QStringLiteral("--format=csv"),
             QStringLiteral("--run"), QStringLiteral("1") });
         QCOMPARE(one.exitCode, 0);
         QCOMPARE(one.out.trimmed().split(QLatin1Char('\n')).size(), 4);
@@ -84,7 +70,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("trace.json"));
-        const Run result = run({ sample("generated/quantized/quantized.profile.etdp"), QStringLiteral("--program"),
+        const CliRun result = run({ sample("generated/quantized/quantized.profile.etdp"), QStringLiteral("--program"),
             sample("executorch-numpy-runtime/quantized.pte"), QStringLiteral("--format"),
             QStringLiteral("chrome-trace"), QStringLiteral("-o"), out });
         QCOMPARE(result.exitCode, 0);
@@ -113,7 +99,7 @@ private slots:
     /// The Python-serialized fixture has 5 Execute blocks: 5 processes in the trace.
     void everyRunIsAProcess()
     {
-        const Run result = run(
+        const CliRun result = run(
             { sample("executorch-matrix/sample.etdump"), QStringLiteral("--format"), QStringLiteral("chrome-trace") });
         QCOMPARE(result.exitCode, 0);
         const json trace = json::parse(result.out.toStdString());
@@ -124,7 +110,7 @@ private slots:
     /// does not fit.
     void wrongProgramWarns()
     {
-        const Run result = run({ sample("executorch/etdump.etdp"), QStringLiteral("--program"),
+        const CliRun result = run({ sample("executorch/etdump.etdp"), QStringLiteral("--program"),
             sample("executorch/add.pte"), QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(result.exitCode, 0);
         QVERIFY(result.err.contains(QStringLiteral("is this ETDump from another program?")));
@@ -168,7 +154,7 @@ private slots:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const Run result = run(arguments);
+        const CliRun result = run(arguments);
         QCOMPARE(result.exitCode, exitCode);
         QVERIFY(result.out.isEmpty());
         QVERIFY2(result.err.startsWith(QStringLiteral("etscope timeline: ")), qPrintable(result.err));
