@@ -102,4 +102,16 @@ QString saveWithDialog(QWidget* parent, const QString& caption, const QString& s
     return path;
 }
 
+QString saveWithDialog(QWidget* parent, const QString& caption, const QString& suggested, const QString& filters,
+    const std::function<bool(const QString& path, QString* error)>& exportTo)
+{
+    return saveWithDialog(
+        parent, caption, suggested, filters, [&exportTo](const QString& path) -> std::optional<QString> {
+            QString error;
+            if (exportTo(path, &error))
+                return std::nullopt;
+            return error;
+        });
+}
+
 } // namespace etscope::ui

@@ -46,4 +46,8 @@ QString graphImageBaseName(const QString& sourcePath, const QString& graphTitle)
 QString saveWithDialog(QWidget* parent, const QString& caption, const QString& suggested, const QString& filters,
     const std::function<std::optional<QString>(const QString& path)>& write);
 
+/// saveWithDialog for the panels' exportTo(path, error) functions (the format by the extension).
+QString saveWithDialog(QWidget* parent, const QString& caption, const QString& suggested, const QString& filters,
+    const std::function<bool(const QString& path, QString* error)>& exportTo);
+
 } // namespace etscope::ui

@@ -535,12 +535,7 @@ void SizePanel::exportInteractive()
     const QString base = QFileInfo(QString::fromStdString(tree->path)).completeBaseName() + QStringLiteral("-size");
     const QString saved = saveWithDialog(this, tr("Export size breakdown"), base + QStringLiteral(".png"),
         tr("PNG picture (*.png);;SVG picture (*.svg);;Parts as CSV (*.csv);;Breakdown as JSON (*.json)"),
-        [this](const QString& path) -> std::optional<QString> {
-            QString error;
-            if (exportTo(path, &error))
-                return std::nullopt;
-            return error;
-        });
+        [this](const QString& path, QString* error) { return exportTo(path, error); });
     if (!saved.isEmpty())
         Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }

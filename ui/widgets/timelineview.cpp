@@ -596,12 +596,7 @@ void TimelinePanel::exportInteractive()
         = QFileInfo(QString::fromStdString(m_timeline->etdumpPath)).completeBaseName() + QStringLiteral("-timeline");
     const QString saved = saveWithDialog(this, tr("Export timeline"), base + QStringLiteral(".png"),
         tr("PNG picture (*.png);;SVG picture (*.svg);;Events as CSV (*.csv);;Chrome trace for Perfetto (*.json)"),
-        [this](const QString& path) -> std::optional<QString> {
-            QString error;
-            if (exportTo(path, &error))
-                return std::nullopt;
-            return error;
-        });
+        [this](const QString& path, QString* error) { return exportTo(path, error); });
     if (!saved.isEmpty())
         Q_EMIT statusMessage(tr("Saved %1").arg(saved));
 }
