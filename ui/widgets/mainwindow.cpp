@@ -6,6 +6,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/widgets/documentview.h"
 #include "ui/widgets/graphpanel.h"
+#include "ui/widgets/memorypanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/shortcutsdialog.h"
 #include "ui/widgets/sizepanel.h"
@@ -322,6 +323,8 @@ void MainWindow::buildMenus()
                 } },
             { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
                 [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
+            { QT_TR_NOOP("&Memory Plan"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                [](DocumentView& view) { view.showAnalysis(view.memoryPanel()); } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
