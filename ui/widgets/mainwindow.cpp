@@ -324,7 +324,13 @@ void MainWindow::buildMenus()
             { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
                 [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
             { QT_TR_NOOP("&Memory Plan"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
-                [](DocumentView& view) { view.showAnalysis(view.memoryPanel()); } },
+                [this](DocumentView& view) {
+                    if (view.analysisTabs()->indexOf(view.memoryPanel()) < 0)
+                        statusBar()->showMessage(
+                            tr("A memory plan needs a program (.pte) in its method's tab"), kStatusMilliseconds);
+                    else
+                        view.showAnalysis(view.memoryPanel());
+                } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });

@@ -51,6 +51,24 @@ QString bytesText(std::uint64_t bytes)
 
 } // namespace
 
+struct MemoryPanel::Computed {
+    std::shared_ptr<const MemoryPlan> plan;
+    Table table;
+    qint64 milliseconds = 0;
+};
+
+MemoryPanel::Computed MemoryPanel::compute(const Document& document, int method)
+{
+    QElapsedTimer timer;
+    timer.start();
+    Computed computed;
+    computed.plan = std::make_shared<const MemoryPlan>(
+        computeMemoryPlan(document, document.program->methods[static_cast<std::size_t>(method)]));
+    computed.table = memoryTensorTable(*computed.plan);
+    computed.milliseconds = timer.elapsed();
+    return computed;
+}
+
 MemoryPanel::MemoryPanel(QWidget* parent)
     : QWidget(parent)
 {
@@ -86,9 +104,9 @@ MemoryPanel::MemoryPanel(QWidget* parent)
         tr("Save the chart (PNG, SVG), the tensors as the table shows them (CSV), the whole plan (JSON) or a Chrome "
            "trace for Perfetto (.trace.json)"));
 
-    m_model = new ReportTableModel(this);
+    m_emptyModel = new ReportTableModel(this);
     m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
+    m_proxy->setSourceModel(m_emptyModel);
     m_proxy->setSortRole(ReportTableModel::SortRole);
     m_proxy->setFilterKeyColumn(kArenaColumn);
     m_table = new QTableView(this);
@@ -169,6 +187,9 @@ void MemoryPanel::setMethod(std::shared_ptr<const Document> document, int method
         return;
     if (document != m_document) {
         m_document = std::move(document);
+        m_proxy->setSourceModel(m_emptyModel);
+        for (auto& [method, entry] : m_plans)
+            delete entry.model;
         m_plans.clear();
         ++m_generation;
         m_computing = -1;
@@ -206,11 +227,7 @@ bool MemoryPanel::ensureComputed()
     if (!m_document || !m_document->program || m_method < 0
         || static_cast<std::size_t>(m_method) >= m_document->program->methods.size())
         return false;
-    QElapsedTimer timer;
-    timer.start();
-    auto plan = std::make_shared<const MemoryPlan>(
-        computeMemoryPlan(*m_document, m_document->program->methods[static_cast<std::size_t>(m_method)]));
-    install(m_method, std::move(plan), timer.elapsed());
+    install(m_method, compute(*m_document, m_method));
     return true;
 }
 
@@ -222,32 +239,29 @@ void MemoryPanel::computeInBackground()
     m_computing = m_method;
     m_chart->setEmptyText(tr("Computing the memory plan…"));
     updateSummary();
-    struct Computed {
-        std::shared_ptr<const MemoryPlan> plan;
-        qint64 milliseconds = 0;
-    };
-    whenFinished(this, QtConcurrent::run([document = m_document, method = m_method] {
-        QElapsedTimer timer;
-        timer.start();
-        auto plan = std::make_shared<const MemoryPlan>(
-            computeMemoryPlan(*document, document->program->methods[static_cast<std::size_t>(method)]));
-        return Computed { std::move(plan), timer.elapsed() };
-    }),
+    whenFinished(this,
+        QtConcurrent::run([document = m_document, method = m_method] { return compute(*document, method); }),
         [this, generation = m_generation, method = m_method](Computed computed) {
             if (generation != m_generation)
                 return;
             m_computing = -1;
             if (!m_plans.count(method))
-                install(method, std::move(computed.plan), computed.milliseconds);
+                install(method, std::move(computed));
             // The method changed while this one was computed.
             if (isVisible())
                 computeInBackground();
         });
 }
 
-void MemoryPanel::install(int method, std::shared_ptr<const MemoryPlan> plan, qint64 milliseconds)
+void MemoryPanel::install(int method, Computed result)
 {
-    m_plans[method] = Entry { std::move(plan), milliseconds };
+    Entry entry { std::move(result.plan), result.milliseconds, new ReportTableModel(this), {} };
+    // Filled before any view sees it: cheap.
+    entry.model->setTable(std::move(result.table));
+    // memoryTensorTable's rows: arena by arena, each by offset.
+    for (const MemoryArena& arena : entry.plan->arenas)
+        entry.rowTensor.insert(entry.rowTensor.end(), arena.tensors.begin(), arena.tensors.end());
+    m_plans[method] = std::move(entry);
     if (method != m_method)
         return;
     showCurrent();
@@ -273,16 +287,6 @@ void MemoryPanel::showCurrent()
                     tr("arena %1 (%n tensor(s))", nullptr, static_cast<int>(arena.tensors.size())).arg(arena.id));
         m_arenas->setVisible(m_arenas->count() > 1);
     }
-    m_rowTensor.clear();
-    if (plan) {
-        // memoryTensorTable's rows: arena by arena, each by offset.
-        for (const MemoryArena& arena : plan->arenas)
-            m_rowTensor.insert(m_rowTensor.end(), arena.tensors.begin(), arena.tensors.end());
-        m_model->setTable(memoryTensorTable(*plan));
-    } else {
-        m_model->setTable({});
-    }
-    m_table->setColumnHidden(kArenaColumn, true); // the table shows the chart's arena only
     // The first arena that holds tensors.
     int first = 0;
     if (plan)
@@ -291,6 +295,13 @@ void MemoryPanel::showCurrent()
                 first = static_cast<int>(a);
                 break;
             }
+    // Filtered to the arena shown before the rows come in: filtering 100,000 rows twice shows.
+    filterTable(plan && first < static_cast<int>(plan->arenas.size()) ? &plan->arenas[static_cast<std::size_t>(first)]
+                                                                      : nullptr);
+    ReportTableModel* model = entry ? entry->model : m_emptyModel;
+    if (m_proxy->sourceModel() != model)
+        m_proxy->setSourceModel(model);
+    m_table->setColumnHidden(kArenaColumn, true); // the table shows the chart's arena only
     m_chart->setPlan(entry ? entry->plan : nullptr, first);
     {
         const QSignalBlocker blocker(m_arenas);
@@ -308,9 +319,7 @@ void MemoryPanel::setArena(int index)
     }
     if (plan && m_chart->arenaIndex() != index)
         m_chart->setPlan(current()->plan, index);
-    const MemoryArena* arena = m_chart->arena();
-    m_proxy->setFilterRegularExpression(
-        arena ? QRegularExpression(QStringLiteral("^%1$").arg(arena->id)) : QRegularExpression());
+    filterTable(m_chart->arena());
     if (plan && m_pendingNode)
         m_chart->setMarked(tensorsOf(*m_pendingNode));
     QString empty;
@@ -323,6 +332,17 @@ void MemoryPanel::setArena(int index)
                                                   : tr("No program: no memory plan");
     m_chart->setEmptyText(empty);
     updateSummary();
+}
+
+void MemoryPanel::filterTable(const MemoryArena* arena)
+{
+    // One arena (nearly every program): no filter to run over every row.
+    const MemoryPlan* plan = this->plan();
+    const QRegularExpression filter = arena && plan && plan->arenas.size() > 1
+        ? QRegularExpression(QStringLiteral("^%1$").arg(arena->id))
+        : QRegularExpression();
+    if (m_proxy->filterRegularExpression().pattern() != filter.pattern())
+        m_proxy->setFilterRegularExpression(filter);
 }
 
 void MemoryPanel::updateSummary()
@@ -501,10 +521,11 @@ void MemoryPanel::selectTensor(std::size_t tensor)
                 setArena(static_cast<int>(a));
     m_chart->setSelected(tensor);
     m_chart->scrollTo(tensor);
-    const auto row = std::find(m_rowTensor.begin(), m_rowTensor.end(), tensor);
-    if (row == m_rowTensor.end())
+    const auto& rows = current()->rowTensor;
+    const auto row = std::find(rows.begin(), rows.end(), tensor);
+    if (row == rows.end())
         return;
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(static_cast<int>(row - m_rowTensor.begin()), 0));
+    const QModelIndex index = m_proxy->mapFromSource(current()->model->index(static_cast<int>(row - rows.begin()), 0));
     m_syncing = true;
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
@@ -524,9 +545,10 @@ void MemoryPanel::onRowSelected()
     if (m_syncing)
         return;
     const QModelIndex index = m_proxy->mapToSource(m_table->selectionModel()->currentIndex());
-    if (!index.isValid() || static_cast<std::size_t>(index.row()) >= m_rowTensor.size())
+    const Entry* entry = current();
+    if (!entry || !index.isValid() || static_cast<std::size_t>(index.row()) >= entry->rowTensor.size())
         return;
-    const std::size_t tensor = m_rowTensor[static_cast<std::size_t>(index.row())];
+    const std::size_t tensor = entry->rowTensor[static_cast<std::size_t>(index.row())];
     m_chart->setSelected(tensor);
     m_chart->scrollTo(tensor);
     Q_EMIT statusMessage(m_chart->describe(tensor).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
@@ -537,7 +559,7 @@ void MemoryPanel::onRowSelected()
 Table MemoryPanel::visibleTable() const
 {
     // What the table shows: the arena's rows in the order they are sorted.
-    const Table& all = m_model->table();
+    const Table& all = current() ? current()->model->table() : m_emptyModel->table();
     Table table;
     table.title = all.title;
     table.columns = all.columns;

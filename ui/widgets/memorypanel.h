@@ -47,7 +47,7 @@ public:
     bool ensureComputed();
     /// Null until computed.
     const core::MemoryPlan* plan() const;
-    /// Milliseconds the plan of the method shown took (-1 before it ran).
+    /// Milliseconds the plan of the method shown and its table took (-1 before they ran).
     qint64 computeMilliseconds() const;
 
     /// Shows arena `index` (into plan()->arenas).
@@ -85,10 +85,17 @@ private:
     struct Entry {
         std::shared_ptr<const core::MemoryPlan> plan;
         qint64 milliseconds = -1;
+        ReportTableModel* model = nullptr; ///< its tensor table (kept: rebuilding a big one takes 100 ms)
+        std::vector<std::size_t> rowTensor; ///< row of the model → tensor
     };
     const Entry* current() const;
     void computeInBackground();
-    void install(int method, std::shared_ptr<const core::MemoryPlan> plan, qint64 milliseconds);
+    /// What a worker hands over: the plan and its table (a 100,000-step method's table takes
+    /// 100 ms to build, too long for the UI thread).
+    struct Computed;
+    static Computed compute(const core::Document& document, int method);
+    void install(int method, Computed result);
+    void filterTable(const core::MemoryArena* arena);
     void showCurrent();
     void updateSummary();
     void onTensorClicked(std::size_t tensor);
@@ -103,7 +110,6 @@ private:
     quint64 m_generation = 0; ///< drops a background result for a document no longer shown
     int m_computing = -1; ///< the method being computed on a worker
     std::optional<core::NodeOrigin> m_pendingNode;
-    std::vector<std::size_t> m_rowTensor; ///< table row (of the model) → tensor
     bool m_syncing = false; ///< selection being copied between chart and table
 
     QComboBox* m_arenas = nullptr;
@@ -111,7 +117,7 @@ private:
     QToolButton* m_tableToggle = nullptr;
     QSplitter* m_split = nullptr;
     MemoryChart* m_chart = nullptr;
-    ReportTableModel* m_model = nullptr;
+    ReportTableModel* m_emptyModel = nullptr; ///< the table without a plan
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
 };
