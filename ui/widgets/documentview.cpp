@@ -19,6 +19,7 @@
 #include "ui/widgets/graphpanel.h"
 #include "ui/widgets/heatmappanel.h"
 #include "ui/widgets/loadcheckpanel.h"
+#include "ui/widgets/memorypanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/propertiesview.h"
 #include "ui/widgets/searchpanel.h"
@@ -621,6 +622,7 @@ void DocumentView::onNodeSelected(const NodeOrigin& origin)
         m_timeline->view()->showNode(origin);
     m_size->showNode(m_context.method, origin);
     m_loadCheck->showNode(origin);
+    m_memory->showNode(origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;
@@ -784,12 +786,23 @@ void DocumentView::buildAnalysisPanels()
     } else {
         m_size->hide();
     }
+    // The memory plan of the method shown: for programs, in the method's own tab.
+    m_memory = new MemoryPanel(this);
+    connect(m_memory, &MemoryPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_memory, &MemoryPanel::statusMessage, this, &DocumentView::statusMessage);
+    if (const auto document = m_controller->document(); document && document->program && !document->etrecord
+        && (document->kind == FileKind::Program || document->kind == FileKind::BundledProgram)
+        && !m_context.delegateNode.valid())
+        m_analysisTabs->addTab(m_memory, tr("Memory"));
+    else
+        m_memory->hide();
 }
 
 void DocumentView::refreshAnalysis()
 {
     refreshTimeline();
     m_loadCheck->setDocument(m_controller->document(), m_context);
+    m_memory->setMethod(m_controller->document(), m_context.method);
 }
 
 void DocumentView::showLoadCheck()

@@ -28,6 +28,7 @@ class GraphScene;
 class GraphView;
 class HeatmapPanel;
 class LoadCheckPanel;
+class MemoryPanel;
 class TimelinePanel;
 class Minimap;
 class OperatorPanel;
@@ -65,6 +66,8 @@ public:
     TimelinePanel* timelinePanel() const { return m_timeline; }
     /// The file's size breakdown (a tab for programs and .ptd files; computed when first shown).
     SizePanel* sizePanel() const { return m_size; }
+    /// The memory plan of the method shown (a tab for programs; computed when first shown).
+    MemoryPanel* memoryPanel() const { return m_memory; }
     /// The analysis panels under the graph, one tab each (timeline, memory plan, size).
     QTabWidget* analysisTabs() const { return m_analysisTabs; }
     /// Shows the analysis area under the graph with `panel` (one of analysisTabs()' pages)
@@ -171,6 +174,7 @@ private:
     LoadCheckPanel* m_loadCheck = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SizePanel* m_size = nullptr;
+    MemoryPanel* m_memory = nullptr;
     QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs
     QTabWidget* m_analysisTabs = nullptr;
     PropertiesModel* m_properties = nullptr;

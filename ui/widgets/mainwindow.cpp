@@ -7,6 +7,7 @@
 #include "ui/widgets/compareview.h"
 #include "ui/widgets/documentview.h"
 #include "ui/widgets/graphpanel.h"
+#include "ui/widgets/memorypanel.h"
 #include "ui/widgets/operatorpanel.h"
 #include "ui/widgets/shortcutsdialog.h"
 #include "ui/widgets/sizepanel.h"
@@ -333,6 +334,18 @@ void MainWindow::buildMenus()
     viewMenu->addSeparator();
     addViewActions(viewMenu,
         {
+            { QT_TR_NOOP("Will It &Load (Kernel Check)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
+                [](DocumentView& view) { view.showLoadCheck(); } },
+            { QT_TR_NOOP("&Memory Plan"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                [this](DocumentView& view) {
+                    if (view.analysisTabs()->indexOf(view.memoryPanel()) < 0)
+                        statusBar()->showMessage(
+                            tr("A memory plan needs a program (.pte) in its method's tab"), kStatusMilliseconds);
+                    else
+                        view.showAnalysis(view.memoryPanel());
+                } },
+            { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
+                [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
             { QT_TR_NOOP("&Timeline of the Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
                 [this](DocumentView& view) {
                     if (view.analysisTabs()->indexOf(view.timelinePanel()) < 0)
@@ -341,10 +354,6 @@ void MainWindow::buildMenus()
                     else
                         view.showAnalysis(view.timelinePanel());
                 } },
-            { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
-                [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
-            { QT_TR_NOOP("Will It &Load (Kernel Check)"), QKeySequence(),
-                [](DocumentView& view) { view.showLoadCheck(); } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
