@@ -164,6 +164,22 @@ private slots:
             applyTheme(Theme::Light);
         }
 
+        // Another analysis's marks live in their own layer: the check neither wipes them nor is
+        // wiped by them (a comparison drawn in the same scene).
+        GraphScene* scene = f.view->scene();
+        const auto kernelMarks = scene->marks();
+        const auto other = GraphScene::keyOf(NodeOrigin {
+            NodeId(static_cast<int>(f.view->presentation()->methodGraph().nodes.size()) - 1), NodeId::none() });
+        QVERIFY(!kernelMarks.count(other));
+        scene->setMarks(GraphScene::MarkLayer::Compare, { { other, NodeMark { Qt::green, QStringLiteral("+"), {} } } });
+        QCOMPARE(scene->marks().size(), kernelMarks.size() + 1);
+        f.view->setKernelMarksVisible(false);
+        QCOMPARE(scene->marks().size(), std::size_t(1));
+        QCOMPARE(scene->marks().at(other).badge, QStringLiteral("+"));
+        scene->setMarks(GraphScene::MarkLayer::Compare, {});
+        f.view->setKernelMarksVisible(true);
+        QCOMPARE(scene->marks().size(), kernelMarks.size());
+
         // The View menu's toggle hides the marks and shows them again.
         f.view->setKernelMarksVisible(false);
         QVERIFY(f.view->scene()->marks().empty());

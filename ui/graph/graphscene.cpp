@@ -189,9 +189,16 @@ int GraphScene::highlightedCount() const
         std::count_if(m_nodes.begin(), m_nodes.end(), [](NodeItem* item) { return item->highlighted(); }));
 }
 
-void GraphScene::setMarks(std::map<std::pair<int, int>, NodeMark> marks)
+void GraphScene::setMarks(MarkLayer layer, Marks marks)
 {
-    m_marks = std::move(marks);
+    if (marks.empty())
+        m_layers.erase(layer);
+    else
+        m_layers[layer] = std::move(marks);
+    m_marks.clear();
+    for (const auto& [which, layerMarks] : m_layers) // in layer order: later layers win
+        for (const auto& [key, mark] : layerMarks)
+            m_marks[key] = mark;
     for (NodeItem* item : m_nodes) {
         const auto it = m_marks.find(keyOf(item->origin()));
         item->setMark(it == m_marks.end() ? std::nullopt : std::optional(it->second));

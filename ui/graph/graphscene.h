@@ -45,10 +45,15 @@ public:
     /// Colours nodes by a value in [0, 1] with a text badge; nodes without a value keep their look.
     void setHeat(const GraphHeat& heat);
 
-    /// Marks of an analysis by node (keyOf), kept for later presentations (expanding a delegate
-    /// keeps the marks of its inner nodes); an empty map removes them.
-    void setMarks(std::map<std::pair<int, int>, NodeMark> marks);
-    const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
+    /// Who marks nodes. Each analysis owns one layer, so one never wipes another's marks; where
+    /// two mark the same node, the later layer here is drawn.
+    enum class MarkLayer { LoadCheck, Compare };
+    using Marks = std::map<std::pair<int, int>, NodeMark>;
+    /// The marks of `layer` by node (keyOf), kept for later presentations (expanding a delegate
+    /// keeps the marks of its inner nodes); an empty map removes the layer's marks.
+    void setMarks(MarkLayer layer, Marks marks);
+    /// The marks drawn: every layer's, the later layer's where two mark one node.
+    const Marks& marks() const { return m_marks; }
 
     static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
     {
@@ -80,7 +85,8 @@ private:
     std::vector<ClusterItem*> m_clusters;
     bool m_quiet = false;
     bool m_edgeLabels = false;
-    std::map<std::pair<int, int>, NodeMark> m_marks;
+    std::map<MarkLayer, Marks> m_layers;
+    Marks m_marks; ///< the layers combined
 };
 
 } // namespace etscope::ui

@@ -476,7 +476,7 @@ void CompareView::applyMarks(Side side)
 {
     const CompareMarks* prepared = m_method >= 0 ? m_prepared[static_cast<std::size_t>(m_method)].get() : nullptr;
     if (!prepared) {
-        view(side)->scene()->setMarks({});
+        view(side)->scene()->setMarks(GraphScene::MarkLayer::Compare, {});
         return;
     }
     auto marks = side == Side::A ? prepared->marksA : prepared->marksB;
@@ -493,7 +493,7 @@ void CompareView::applyMarks(Side side)
             marks[GraphScene::keyOf(NodeOrigin::ofGroup(group))] = NodeMark { compareColour(MatchStatus::Changed),
                 QString::number(count), tr("%n node(s) inside differ (open the group to see them)", nullptr, count) };
     }
-    view(side)->scene()->setMarks(std::move(marks));
+    view(side)->scene()->setMarks(GraphScene::MarkLayer::Compare, std::move(marks));
 }
 
 void CompareView::updateHeaders()

@@ -247,7 +247,8 @@ QWidget* DocumentView::buildPanes()
         tr("Will it load: every operator checked against the kernel lists a runtime links"));
     connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
-    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, &GraphScene::setMarks);
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene,
+        [this](const GraphScene::Marks& marks) { m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks); });
     connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
         m_operators->clearOpType(); // one operator highlighted at a time
         m_scene->setHighlighted(keys);
@@ -385,6 +386,8 @@ void DocumentView::setMinimapVisible(bool visible)
 
 void DocumentView::setEmbedded()
 {
+    // Another view's marks (a comparison) are what the graph is about here: no kernel marks.
+    m_loadCheck->setMarksVisible(false);
     if (auto* split = qobject_cast<QSplitter*>(m_panes))
         split->setSizes({ kGraphWidth + kSideWidth, 0 });
     // The picker, its label before it and the separator after it.
