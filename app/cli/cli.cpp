@@ -43,7 +43,8 @@ Usage:
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] --format chrome-trace|csv [-o OUT]
-  etscope diff A.pte B.pte [--method NAME] [--format text|md|json] [-o OUT]
+  etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
+              [--format text|md|json] [-o OUT]
   etscope --help | --version
 
 Subcommands:
@@ -150,6 +151,9 @@ Subcommands:
           differ. Nodes are matched in execution order (longest common subsequence of the
           operators), delegate insides likewise; an operator that left the top level is
           matched with a node of the same kind in a delegate between the same anchors.
+          With --etrecord RA --etrecord RB (the ETRecords of A and B, in that order; both
+          or none) nodes whose debug handles intersect are matched first (delegate insides
+          through delegate_map) and the execution-order alignment runs between them.
           A method in one file only is reported, not an error. Exit status 0 whatever the
           differences (compare the JSON to script on them).
 
@@ -165,7 +169,7 @@ Options:
                   timeline: the one run to show (default every run)
   --reference-run N  gap: the Execute block of --reference (from 0; default 0)
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
-  --etrecord R    ops, gap, profile: the ETRecord of the program
+  --etrecord R    ops, gap, profile: the ETRecord of the program; diff: twice, A's then B's
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --program P     timeline: the program the ETDump ran, to place events on its nodes
 

@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "core/analysis/programdiff.h"
+#include "core/debug/etrecord.h"
 #include "core/util/jsontext.h"
 
 #include <iostream>
@@ -24,6 +25,21 @@ int runDiff(const Arguments& args)
         std::cerr << "etscope diff: expected two program files A B (see etscope --help)\n";
         return ExitUsage;
     }
+    const std::vector<std::string> recordPaths = args.values("etrecord");
+    if (!recordPaths.empty() && recordPaths.size() != 2) {
+        std::cerr << "etscope diff: --etrecord is given twice or not at all (A's record, then B's); got "
+                  << recordPaths.size() << "\n";
+        return ExitUsage;
+    }
+    std::vector<ETRecord> records;
+    for (const std::string& path : recordPaths) {
+        auto record = readETRecordFile(path);
+        if (!record) {
+            std::cerr << "etscope diff: " << record.error().message() << "\n";
+            return record.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        }
+        records.push_back(std::move(record).value());
+    }
     std::vector<Document> documents;
     for (const std::string& path : args.positional()) {
         OpenOptions options;
@@ -37,6 +53,10 @@ int runDiff(const Arguments& args)
     }
     DiffOptions options;
     options.method = args.value("method");
+    if (records.size() == 2) {
+        options.recordA = &records[0];
+        options.recordB = &records[1];
+    }
     const auto diff = diffPrograms(documents[0], documents[1], options);
     if (!diff) {
         std::cerr << "etscope diff: " << diff.error().message() << "\n";

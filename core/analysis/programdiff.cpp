@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -128,6 +129,109 @@ std::vector<std::pair<std::size_t, std::size_t>> alignTokens(
     for (std::size_t k = suffix; k-- > 0;)
         pairs.emplace_back(a.size() - 1 - k, b.size() - 1 - k);
     return pairs;
+}
+
+/// Sorted, distinct.
+std::vector<DebugHandle> normalised(std::vector<DebugHandle> handles)
+{
+    std::sort(handles.begin(), handles.end());
+    handles.erase(std::unique(handles.begin(), handles.end()), handles.end());
+    return handles;
+}
+
+/// Pairs of positions of two sequences: anchors (items whose debug-handle sets intersect, one to
+/// one, the largest overlap first, ties by position in a then b), then the tokens between
+/// consecutive anchors of the longest chain in order on both sides aligned by alignTokens.
+/// Anchors off that chain (crossing it) are paired too but bound no segment.
+struct AnchoredAlignment {
+    std::vector<std::pair<std::size_t, std::size_t>> pairs; ///< in order on both sides: chain anchors and aligned pairs
+    std::vector<std::pair<std::size_t, std::size_t>> crossing; ///< anchors off the chain
+    std::set<std::pair<std::size_t, std::size_t>> anchors; ///< every anchor
+    bool aligned = true; ///< false when a segment fell back to rank matching
+};
+
+AnchoredAlignment alignWithAnchors(const std::vector<std::string>& tokensA, const std::vector<std::string>& tokensB,
+    const std::vector<std::vector<DebugHandle>>& handlesA, const std::vector<std::vector<DebugHandle>>& handlesB,
+    const std::vector<int>& kindsA, const std::vector<int>& kindsB, std::size_t maxCells)
+{
+    AnchoredAlignment result;
+    // Candidates: every (i, j) of the same kind sharing a handle, with the number shared.
+    std::unordered_map<std::int64_t, std::vector<std::size_t>> positionsB;
+    for (std::size_t j = 0; j < handlesB.size(); ++j)
+        for (const DebugHandle h : handlesB[j])
+            positionsB[h.value].push_back(j);
+    struct Candidate {
+        std::size_t overlap, i, j;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t i = 0; i < handlesA.size(); ++i) {
+        std::map<std::size_t, std::size_t> shared;
+        for (const DebugHandle h : handlesA[i])
+            if (const auto it = positionsB.find(h.value); it != positionsB.end())
+                for (const std::size_t j : it->second)
+                    ++shared[j];
+        for (const auto& [j, count] : shared)
+            if (kindsA[i] == kindsB[j])
+                candidates.push_back({ count, i, j });
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+        return x.overlap != y.overlap ? x.overlap > y.overlap : x.i != y.i ? x.i < y.i : x.j < y.j;
+    });
+    std::vector<bool> takenA(tokensA.size()), takenB(tokensB.size());
+    std::vector<std::pair<std::size_t, std::size_t>> anchors;
+    for (const Candidate& c : candidates)
+        if (!takenA[c.i] && !takenB[c.j]) {
+            takenA[c.i] = takenB[c.j] = true;
+            anchors.emplace_back(c.i, c.j);
+        }
+    std::sort(anchors.begin(), anchors.end());
+    result.anchors.insert(anchors.begin(), anchors.end());
+    // The longest chain of anchors increasing on both sides (patience sorting on j).
+    std::vector<std::size_t> tails;
+    std::vector<std::ptrdiff_t> previous(anchors.size(), -1);
+    for (std::size_t k = 0; k < anchors.size(); ++k) {
+        const auto pos = std::lower_bound(tails.begin(), tails.end(), anchors[k].second,
+            [&](std::size_t t, std::size_t j) { return anchors[t].second < j; });
+        previous[k] = pos == tails.begin() ? -1 : static_cast<std::ptrdiff_t>(*(pos - 1));
+        if (pos == tails.end())
+            tails.push_back(k);
+        else
+            *pos = k;
+    }
+    std::vector<bool> onChain(anchors.size());
+    for (std::ptrdiff_t k = tails.empty() ? -1 : static_cast<std::ptrdiff_t>(tails.back()); k >= 0; k = previous[k])
+        onChain[static_cast<std::size_t>(k)] = true;
+    std::vector<std::pair<std::size_t, std::size_t>> chain;
+    for (std::size_t k = 0; k < anchors.size(); ++k)
+        (onChain[k] ? chain : result.crossing).push_back(anchors[k]);
+    // Between consecutive chain anchors: the unanchored tokens aligned.
+    std::size_t ia = 0, jb = 0;
+    for (std::size_t k = 0; k <= chain.size(); ++k) {
+        const std::size_t endA = k < chain.size() ? chain[k].first : tokensA.size();
+        const std::size_t endB = k < chain.size() ? chain[k].second : tokensB.size();
+        std::vector<std::size_t> positionsA, positionsInB;
+        std::vector<std::string> segmentA, segmentB;
+        for (std::size_t p = ia; p < endA; ++p)
+            if (!takenA[p]) {
+                positionsA.push_back(p);
+                segmentA.push_back(tokensA[p]);
+            }
+        for (std::size_t p = jb; p < endB; ++p)
+            if (!takenB[p]) {
+                positionsInB.push_back(p);
+                segmentB.push_back(tokensB[p]);
+            }
+        bool aligned = true;
+        for (const auto& [x, y] : alignTokens(segmentA, segmentB, maxCells, aligned))
+            result.pairs.emplace_back(positionsA[x], positionsInB[y]);
+        result.aligned = result.aligned && aligned;
+        if (k < chain.size()) {
+            result.pairs.push_back(chain[k]);
+            ia = endA + 1;
+            jb = endB + 1;
+        }
+    }
+    return result;
 }
 
 std::string metaText(const TensorMeta& meta)
@@ -313,6 +417,39 @@ private:
                     add({ node.id, {} }, { it->second, {} });
     }
 
+    bool useHandles() const { return m_options.recordA && m_options.recordB; }
+
+    /// The AOT handles of a top-level instruction (sorted, distinct); empty without both records.
+    std::vector<DebugHandle> handlesOf(const Side& side, NodeId id) const
+    {
+        const ETRecord* record = &side == &m_a ? m_options.recordA : m_options.recordB;
+        const Node& node = side.graph->node(id);
+        if (!useHandles() || node.chain != 0 || !node.instruction.valid())
+            return {};
+        return normalised(record->handlesOf(m_out.name, node.instruction.value));
+    }
+
+    /// The AOT handles of an operator inside the delegate `delegate`: delegate_map's entry for the
+    /// node's identifier (its delegate debug id, else its own debug handle), else — no entry for
+    /// the call — the handle the payload stores on the node.
+    std::vector<DebugHandle> innerHandlesOf(const Side& side, NodeId delegate, NodeId id) const
+    {
+        const ETRecord* record = &side == &m_a ? m_options.recordA : m_options.recordB;
+        const Node& call = side.graph->node(delegate);
+        const Node& node = call.subgraph->node(id);
+        if (!useHandles() || call.chain != 0 || !call.instruction.valid())
+            return {};
+        std::optional<std::int64_t> identifier = node.delegateDebugId;
+        if (!identifier && node.debugHandle)
+            identifier = node.debugHandle->value;
+        if (identifier)
+            if (auto handles = record->delegateHandles(m_out.name, call.instruction.value, std::to_string(*identifier)))
+                return normalised(std::move(*handles));
+        if (node.debugHandle)
+            return { *node.debugHandle };
+        return {};
+    }
+
     void matchInstructions()
     {
         if (!m_a.graph || !m_b.graph) {
@@ -320,21 +457,49 @@ private:
             return;
         }
         std::vector<std::string> tokensA, tokensB;
-        for (const NodeId id : m_a.order)
+        std::vector<std::vector<DebugHandle>> handlesA, handlesB;
+        std::vector<int> kindsA, kindsB;
+        for (const NodeId id : m_a.order) {
             tokensA.push_back(token(m_a.graph->node(id)));
-        for (const NodeId id : m_b.order)
+            handlesA.push_back(handlesOf(m_a, id));
+            kindsA.push_back(static_cast<int>(m_a.graph->node(id).kind));
+        }
+        for (const NodeId id : m_b.order) {
             tokensB.push_back(token(m_b.graph->node(id)));
-        bool aligned = true;
-        const auto pairs = alignTokens(tokensA, tokensB, m_options.maxAlignCells, aligned);
-        m_out.matching = aligned ? "aligned" : "rank";
-        for (const auto& [i, j] : pairs) {
+            handlesB.push_back(handlesOf(m_b, id));
+            kindsB.push_back(static_cast<int>(m_b.graph->node(id).kind));
+        }
+        const AnchoredAlignment alignment
+            = alignWithAnchors(tokensA, tokensB, handlesA, handlesB, kindsA, kindsB, m_options.maxAlignCells);
+        const auto& pairs = alignment.pairs;
+        const bool aligned = alignment.aligned;
+        if (alignment.anchors.empty())
+            m_out.matching = aligned ? "aligned" : "rank";
+        else if (alignment.anchors.size() == pairs.size() + alignment.crossing.size())
+            m_out.matching = "debug handles";
+        else
+            m_out.matching = aligned ? "debug handles + aligned" : "debug handles + rank";
+        const auto matchPair = [&](std::size_t i, std::size_t j) {
             const NodeId a = m_a.order[i];
             const NodeId b = m_b.order[j];
-            if (m_a.graph->node(a).kind == NodeKind::Delegate)
+            const bool anchor = alignment.anchors.count({ i, j }) > 0;
+            const std::size_t index = m_out.matches.size();
+            const Node& na = m_a.graph->node(a);
+            const Node& nb = m_b.graph->node(b);
+            if (na.kind == NodeKind::Delegate)
                 matchDelegates(a, b);
             else
-                add({ a, {} }, { b, {} });
-        }
+                add({ a, {} }, { b, {} }, Movement::None,
+                    tokensA[i] != tokensB[j] ? "operator " + (na.opType.empty() ? tokensA[i] : na.opType) + " → "
+                            + (nb.opType.empty() ? tokensB[j] : nb.opType)
+                                             : std::string());
+            if (anchor)
+                m_out.matches[index].byDebugHandle = true;
+        };
+        for (const auto& [i, j] : alignment.crossing)
+            matchPair(i, j);
+        for (const auto& [i, j] : pairs)
+            matchPair(i, j);
         if (!aligned) {
             // No order to rely on: any operator may have moved into any delegate.
             moveBetween(0, m_a.order.size(), 0, m_b.order.size(), std::nullopt, std::nullopt);
@@ -392,13 +557,29 @@ private:
         const std::vector<NodeId> orderA = executionOrder(*da.subgraph, false);
         const std::vector<NodeId> orderB = executionOrder(*db.subgraph, false);
         std::vector<std::string> tokensA, tokensB;
-        for (const NodeId id : orderA)
+        std::vector<std::vector<DebugHandle>> handlesA, handlesB;
+        for (const NodeId id : orderA) {
             tokensA.push_back(da.subgraph->node(id).opType);
-        for (const NodeId id : orderB)
+            handlesA.push_back(innerHandlesOf(m_a, a, id));
+        }
+        for (const NodeId id : orderB) {
             tokensB.push_back(db.subgraph->node(id).opType);
-        bool aligned = true;
-        for (const auto& [i, j] : alignTokens(tokensA, tokensB, m_options.maxAlignCells, aligned))
-            add({ a, orderA[i] }, { b, orderB[j] });
+            handlesB.push_back(innerHandlesOf(m_b, b, id));
+        }
+        // Inner nodes are all operators: one kind.
+        const AnchoredAlignment alignment = alignWithAnchors(tokensA, tokensB, handlesA, handlesB,
+            std::vector<int>(orderA.size()), std::vector<int>(orderB.size()), m_options.maxAlignCells);
+        const auto matchInner = [&](std::size_t i, std::size_t j) {
+            const bool anchor = alignment.anchors.count({ i, j }) > 0;
+            add({ a, orderA[i] }, { b, orderB[j] }, Movement::None,
+                tokensA[i] != tokensB[j] ? "operator " + tokensA[i] + " → " + tokensB[j] : std::string());
+            if (anchor)
+                m_out.matches.back().byDebugHandle = true;
+        };
+        for (const auto& [i, j] : alignment.crossing)
+            matchInner(i, j);
+        for (const auto& [i, j] : alignment.pairs)
+            matchInner(i, j);
     }
 
     /// Unmatched operators of one side between positions [from, to) of its order, moved into
@@ -449,6 +630,36 @@ private:
             else
                 add(target, source, movement, reason);
         };
+        // With both records: the unmatched inner node sharing the most handles with the operator.
+        if (const std::vector<DebugHandle> handles = handlesOf(from, op); !handles.empty()) {
+            std::optional<DiffNodeRef> best;
+            std::size_t bestOverlap = 0;
+            for (const NodeId d : delegates) {
+                const Node& delegate = to.graph->node(d);
+                if (!delegate.subgraph)
+                    continue;
+                for (const NodeId inner : executionOrder(*delegate.subgraph, false)) {
+                    if (to.isUsed({ d, inner }))
+                        continue;
+                    const std::vector<DebugHandle> innerHandles = innerHandlesOf(to, d, inner);
+                    std::vector<DebugHandle> shared;
+                    std::set_intersection(handles.begin(), handles.end(), innerHandles.begin(), innerHandles.end(),
+                        std::back_inserter(shared));
+                    if (shared.size() > bestOverlap) {
+                        bestOverlap = shared.size();
+                        best = DiffNodeRef { d, inner };
+                    }
+                }
+            }
+            if (best) {
+                const Node& delegate = to.graph->node(best->node);
+                record(*best,
+                    std::string(into ? "moved into " : "moved out of ") + delegate.label + " ("
+                        + delegate.subgraph->node(*best->inner).opType + ")");
+                m_out.matches.back().byDebugHandle = true;
+                return;
+            }
+        }
         for (const NodeId d : delegates) {
             const Node& delegate = to.graph->node(d);
             if (!delegate.subgraph)

@@ -5,6 +5,7 @@
 // operator occurrence tables side by side, operators that moved into or out of delegates, sizes,
 // and a node-by-node matching of each method's graphs that the side-by-side view colours.
 
+#include "core/debug/etrecord.h"
 #include "core/document/document.h"
 #include "core/stats/operatortable.h"
 #include "core/table/table.h"
@@ -49,6 +50,8 @@ struct NodeMatch {
     Movement movement = Movement::None;
     std::string reason; ///< why Changed ("moved into XnnpackBackend (XNNFullyConnected)", …)
     std::string labelA, labelB; ///< "#3 aten::add.out", "#0 XnnpackBackend › XNNAdd", "input 0", …
+    /// Paired because their AOT debug handles intersect (both ETRecords attached), not by position.
+    bool byDebugHandle = false;
 };
 
 /// One op type of the two operator occurrence tables side by side.
@@ -84,7 +87,9 @@ struct MethodDiff {
     /// insides), except an undecoded delegate, which also appears in each move into or out of it.
     std::vector<NodeMatch> matches;
     /// "aligned" (execution order aligned by longest common subsequence) or "rank" (too long to
-    /// align: the k-th node of each operator matched with the k-th of the same operator).
+    /// align: the k-th node of each operator matched with the k-th of the same operator); with
+    /// both ETRecords "debug handles" (every paired instruction paired by its handles), "debug
+    /// handles + aligned" or "debug handles + rank" (the rest aligned between the anchors).
     std::string matching;
     int same = 0, changed = 0, onlyInA = 0, onlyInB = 0; ///< counted over matches
 };
@@ -120,6 +125,12 @@ struct DiffOptions {
     std::string method; ///< empty: every method of either file
     /// Alignment of longer graphs falls back to rank matching above this many cells (n × m).
     std::size_t maxAlignCells = 8'000'000;
+    /// The ETRecords of A and B. With both, instructions (and delegate inner nodes, through
+    /// delegate_map) whose AOT debug-handle sets intersect are paired first, one to one, the
+    /// largest overlap first; execution-order alignment runs only between these anchors. With
+    /// one or none, matching ignores them.
+    const ETRecord* recordA = nullptr;
+    const ETRecord* recordB = nullptr;
 };
 
 /// Compares two opened programs (.pte or .bpte). Fails with Error::Usage when a document holds

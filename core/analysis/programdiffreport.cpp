@@ -174,12 +174,20 @@ std::string programDiffText(const ProgramDiff& diff, TableFormat format)
             if (match.status == MatchStatus::Same)
                 continue;
             if (++differing <= kListedMatches)
-                nodes.rows.push_back(
-                    { std::string(matchStatusName(match.status)), match.labelA, match.labelB, match.reason });
+                nodes.rows.push_back({ std::string(matchStatusName(match.status)), match.labelA, match.labelB,
+                    match.byDebugHandle
+                        ? (match.reason.empty() ? std::string("by debug handle") : match.reason + " (by debug handle)")
+                        : match.reason });
         }
+        const bool byHandles = method.matching.starts_with("debug handles");
+        const bool byRank = method.matching.ends_with("rank");
         nodes.notes.push_back("Nodes matched "
-            + std::string(method.matching == "rank" ? "by rank per operator" : "in execution order") + ": "
-            + std::to_string(method.same) + " same, " + std::to_string(method.changed) + " changed, "
+            + std::string(
+                byHandles ? (method.matching == "debug handles" ? "by debug handle" : "by debug handle, then ") : "")
+            + std::string(method.matching == "debug handles" ? ""
+                    : byRank                                 ? "by rank per operator"
+                                                             : "in execution order")
+            + ": " + std::to_string(method.same) + " same, " + std::to_string(method.changed) + " changed, "
             + std::to_string(method.onlyInA) + " only in A, " + std::to_string(method.onlyInB) + " only in B");
         if (differing > kListedMatches)
             nodes.notes.push_back(
@@ -256,6 +264,8 @@ nlohmann::ordered_json programDiffJson(const ProgramDiff& diff)
                 entry["movement"] = movementName(match.movement);
             if (!match.reason.empty())
                 entry["reason"] = match.reason;
+            if (match.byDebugHandle)
+                entry["by"] = "debug handle";
             matches.push_back(std::move(entry));
         }
         m["matches"] = std::move(matches);

@@ -5,6 +5,7 @@
 
 #include "core/util/text.h"
 #include "core/writer/comparepairs.h"
+#include "core/writer/debug/etrecordwriter.h"
 #include "core/writer/programwriter.h"
 
 #include <QFile>
@@ -37,6 +38,15 @@ class TestDiffCli : public QObject {
 private:
     QTemporaryDir m_dir;
     QString m_portable, m_lowered;
+
+    /// The label of the B node matched with A's node `labelA` in method forward.
+    static std::string partnerOf(const json& report, const std::string& labelA)
+    {
+        for (const json& m : report["compared_methods"][0]["matches"])
+            if (!m["a"].is_null() && m["a"]["label"] == labelA)
+                return m["b"].is_null() ? std::string() : m["b"]["label"].get<std::string>();
+        return "(none)";
+    }
     std::uint64_t m_payloadBytes = 0;
 
 private slots:
@@ -123,6 +133,66 @@ private slots:
         QVERIFY(text.contains("| aten::relu.out | 0 | 2 | 0 | 0 | 0 | -2 |"));
     }
 
+    /// --etrecord RA --etrecord RB: the records of debugHandlesIntoDelegate in tst_programdiff
+    /// (A: instruction k → handle k + 1; B: DelegateCall → [1..4], addmm → 5, _softmax → 6,
+    /// delegate_map crossed: XNNPACK node 1 → 3, 2 → 4, 3 → 1, 4 → 2). A's first addmm (h1)
+    /// then goes to the XNNPACK node with identifier 3, the second FullyConnected — the node the
+    /// plain matching gives A's second addmm — and the reverse.
+    void etrecordPair()
+    {
+        using namespace etscope::core;
+        const auto handles = [](std::vector<std::int64_t> values) {
+            std::map<int, DebugHandleEntry> entries;
+            for (std::size_t k = 0; k < values.size(); ++k)
+                entries[static_cast<int>(k)] = DebugHandleEntry { { DebugHandle(values[k]) }, false };
+            return std::map<std::string, std::map<int, DebugHandleEntry>> { { "forward", entries } };
+        };
+        ETRecordWriteSpec specA, specB;
+        specA.debugHandleMap = handles({ 1, 2, 3, 4, 5, 6 });
+        specB.debugHandleMap = handles({ 0, 5, 6 });
+        specB.debugHandleMap["forward"][0]
+            = DebugHandleEntry { { DebugHandle(1), DebugHandle(2), DebugHandle(3), DebugHandle(4) }, true };
+        DelegateMapEntry delegate;
+        delegate.backend = "XnnpackBackend";
+        delegate.identifiers = { { "1", { DebugHandle(3) } }, { "2", { DebugHandle(4) } }, { "3", { DebugHandle(1) } },
+            { "4", { DebugHandle(2) } } };
+        specB.delegateMap["forward"][0] = delegate;
+        const QString recordA = m_dir.filePath(QStringLiteral("a.etrecord"));
+        const QString recordB = m_dir.filePath(QStringLiteral("b.etrecord"));
+        QVERIFY(!writeBytesToFile(recordA.toStdString(), writeETRecord(specA).value()));
+        QVERIFY(!writeBytesToFile(recordB.toStdString(), writeETRecord(specB).value()));
+
+        const QStringList common { m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("forward"),
+            QStringLiteral("--format"), QStringLiteral("json") };
+        const CliRun plain = run(common);
+        const CliRun r = run(
+            common + QStringList { QStringLiteral("--etrecord"), recordA, QStringLiteral("--etrecord"), recordB });
+        QCOMPARE(plain.exitCode, 0);
+        QCOMPARE(r.exitCode, 0);
+        const json before = json::parse(plain.out.toStdString());
+        const json after = json::parse(r.out.toStdString());
+        QCOMPARE(before["compared_methods"][0]["matching"].get<std::string>(), std::string("aligned"));
+        QCOMPARE(after["compared_methods"][0]["matching"].get<std::string>(), std::string("debug handles"));
+        const std::string firstFc = partnerOf(before, "#0 aten::addmm.out");
+        const std::string secondFc = partnerOf(before, "#2 aten::addmm.out");
+        QVERIFY(firstFc.find("XNNFullyConnected") != std::string::npos);
+        QVERIFY(secondFc.find("XNNFullyConnected") != std::string::npos && secondFc != firstFc);
+        QCOMPARE(partnerOf(after, "#0 aten::addmm.out"), secondFc);
+        QCOMPARE(partnerOf(after, "#2 aten::addmm.out"), firstFc);
+        QCOMPARE(after["compared_methods"][0]["moved_into_delegates"].get<int>(), 4);
+        bool byHandle = false;
+        for (const json& m : after["compared_methods"][0]["matches"])
+            if (m.value("by", "") == "debug handle" && m["a"]["label"] == "#0 aten::addmm.out")
+                byHandle = true;
+        QVERIFY(byHandle);
+        // Text: the nodes note says how they were matched.
+        const CliRun text = run({ m_portable, m_lowered, QStringLiteral("--method"), QStringLiteral("forward"),
+            QStringLiteral("--etrecord"), recordA, QStringLiteral("--etrecord"), recordB });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains(QStringLiteral("Nodes matched by debug handle:")), qPrintable(text.out));
+        QVERIFY(text.out.contains(QStringLiteral("(by debug handle)")));
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -140,6 +210,16 @@ private slots:
                                       << QStringLiteral("/nonexistent/b.pte");
         QTest::addRow("corrupt") << QStringList { sample("djl-executorch-engine/corrupt.pte"), add } << 2
                                  << QStringLiteral("corrupt.pte: not an ExecuTorch file");
+        QTest::addRow("one etrecord") << QStringList { add, add, QStringLiteral("--etrecord"),
+            QStringLiteral("/nonexistent/a.etrecord") }
+                                      << 1 << QStringLiteral("--etrecord is given twice or not at all");
+        QTest::addRow("three etrecords") << QStringList { add, add, QStringLiteral("--etrecord"), add,
+            QStringLiteral("--etrecord"), add, QStringLiteral("--etrecord"), add }
+                                         << 1 << QStringLiteral("got 3");
+        QTest::addRow("missing etrecord")
+            << QStringList { add, add, QStringLiteral("--etrecord"), QStringLiteral("/nonexistent/a.etrecord"),
+                   QStringLiteral("--etrecord"), QStringLiteral("/nonexistent/a.etrecord") }
+            << 2 << QStringLiteral("/nonexistent/a.etrecord");
         QTest::addRow("etdump") << QStringList { add, sample("generated/add/add.profile.etdp") } << 1
                                 << QStringLiteral("add.profile.etdp: is not a program (etdp)");
     }

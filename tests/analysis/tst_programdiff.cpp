@@ -7,6 +7,7 @@
 #include "core/analysis/programdiff.h"
 #include "core/document/document.h"
 #include "core/writer/comparepairs.h"
+#include "core/writer/debug/etrecordwriter.h"
 #include "core/writer/programwriter.h"
 
 #include <QDirIterator>
@@ -67,6 +68,24 @@ int nodeCount(const Graph& graph)
     return count;
 }
 
+/// The match whose A side is labelled `labelA` (nullptr when none).
+const NodeMatch* matchOfA(const MethodDiff& method, const std::string& labelA)
+{
+    for (const NodeMatch& match : method.matches)
+        if (match.a && match.labelA == labelA)
+            return &match;
+    return nullptr;
+}
+
+/// A debug_handle_map for `forward` whose instructions 0, 1, … carry one handle each.
+std::map<std::string, std::map<int, DebugHandleEntry>> kernelHandles(const std::vector<std::int64_t>& handles)
+{
+    std::map<int, DebugHandleEntry> entries;
+    for (std::size_t k = 0; k < handles.size(); ++k)
+        entries[static_cast<int>(k)] = DebugHandleEntry { { DebugHandle(handles[k]) }, false };
+    return { { "forward", std::move(entries) } };
+}
+
 } // namespace
 
 class TestProgramDiff : public QObject {
@@ -82,6 +101,22 @@ private:
         if (!bytes || writeBytesToFile(path, *bytes))
             qWarning("cannot write %s", path.c_str());
         return path;
+    }
+
+    std::optional<ETRecord> writeRecord(const ETRecordWriteSpec& spec, const char* name)
+    {
+        const std::string path = m_dir.filePath(QString::fromLatin1(name)).toStdString();
+        auto bytes = writeETRecord(spec);
+        if (!bytes || writeBytesToFile(path, *bytes)) {
+            qWarning("cannot write %s", path.c_str());
+            return std::nullopt;
+        }
+        auto record = readETRecordFile(path);
+        if (!record) {
+            qWarning("%s", record.error().message().c_str());
+            return std::nullopt;
+        }
+        return std::move(record).value();
     }
 
 private slots:
@@ -378,6 +413,142 @@ private slots:
         // Each moved operator is one A top-level operator: never more than A lost at the top.
         QVERIFY(forward->movedIntoDelegates > 0);
         QVERIFY(forward->movedIntoDelegates <= ta.nonDelegatedNodes - tb.nonDelegatedNodes);
+    }
+
+    /// Matching by debug handles (both ETRecords attached). The portable MLP of the writer's pair
+    /// against itself: 0 addmm, 1 relu, 2 addmm, 3 relu, 4 addmm, 5 _softmax. A's record gives
+    /// instruction k the handle k + 1; B's record says B's first layer is A's second and the
+    /// other way round: B 0 → 3, 1 → 4, 2 → 1, 3 → 2, 4 → 5, 5 → 6. So by handle A#0 (h1) pairs
+    /// with B#2, A#1 (h2) with B#3, A#2 (h3) with B#0, A#3 (h4) with B#1, A#4 with B#4, A#5 with
+    /// B#5 — where execution order (identical tokens) pairs A#k with B#k. Anchors sorted by A:
+    /// B positions 2, 3, 0, 1, 4, 5; the chain is 4 long and the other two cross it, but every
+    /// instruction is an anchor, so nothing is left to align: matching "debug handles".
+    void debugHandlesSwappedLayers()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const std::string path = write(pair.portable, "handles-portable.pte");
+        const Document a = open(path);
+        const Document b = open(path);
+        QVERIFY(a.program && b.program);
+        ETRecordWriteSpec specA, specB;
+        specA.debugHandleMap = kernelHandles({ 1, 2, 3, 4, 5, 6 });
+        specB.debugHandleMap = kernelHandles({ 3, 4, 1, 2, 5, 6 });
+        const std::optional<ETRecord> recordA = writeRecord(specA, "a.etrecord");
+        const std::optional<ETRecord> recordB = writeRecord(specB, "b.etrecord");
+        QVERIFY(recordA && recordB);
+
+        const std::vector<std::pair<std::string, std::string>> byHandle {
+            { "#0 aten::addmm.out", "#2 aten::addmm.out" },
+            { "#1 aten::relu.out", "#3 aten::relu.out" },
+            { "#2 aten::addmm.out", "#0 aten::addmm.out" },
+            { "#3 aten::relu.out", "#1 aten::relu.out" },
+            { "#4 aten::addmm.out", "#4 aten::addmm.out" },
+            { "#5 aten::_softmax.out", "#5 aten::_softmax.out" },
+        };
+        DiffOptions options;
+        options.recordA = &*recordA;
+        options.recordB = &*recordB;
+        auto diff = diffPrograms(a, b, options);
+        QVERIFY(diff.ok());
+        const MethodDiff& handles = diff->methods.front();
+        QCOMPARE(handles.matching, std::string("debug handles"));
+        for (const auto& [labelA, labelB] : byHandle) {
+            const NodeMatch* match = matchOfA(handles, labelA);
+            QVERIFY2(match, labelA.c_str());
+            QCOMPARE(match->labelB, labelB);
+            QVERIFY(match->byDebugHandle);
+        }
+        // Still one match per node: 6 instructions, 1 input, 1 output, 6 constants (b0, w0, b1,
+        // w1, b2, w2, each paired through its reader) per side.
+        QCOMPARE(handles.onlyInA, 0);
+        QCOMPARE(handles.onlyInB, 0);
+        QCOMPARE(static_cast<int>(handles.matches.size()), nodeCount(*a.analysis(a.program->methods[0])->graph));
+        QVERIFY(programDiffJson(*diff).dump().find("\"by\":\"debug handle\"") != std::string::npos);
+
+        // Without records, and with only one, the old matching: A#k with B#k in execution order.
+        for (const bool oneRecord : { false, true }) {
+            DiffOptions plain;
+            if (oneRecord)
+                plain.recordA = &*recordA;
+            auto old = diffPrograms(a, b, plain);
+            QVERIFY(old.ok());
+            const MethodDiff& aligned = old->methods.front();
+            QCOMPARE(aligned.matching, std::string("aligned"));
+            QCOMPARE(aligned.changed + aligned.onlyInA + aligned.onlyInB, 0); // a file against itself
+            for (const auto& [labelA, labelB] : byHandle) {
+                const NodeMatch* match = matchOfA(aligned, labelA);
+                QVERIFY2(match, labelA.c_str());
+                QCOMPARE(match->labelB, labelA);
+                QVERIFY(!match->byDebugHandle);
+            }
+        }
+    }
+
+    /// Moves by delegate_map: the writer's pair, portable (A) against lowered (B). A's record:
+    /// instruction k → handle k + 1. B's: 0 (DelegateCall) → [1, 2, 3, 4], 1 (addmm) → 5, 2
+    /// (_softmax) → 6; B's XNNPACK nodes store debug handles 1 FC, 2 Clamp, 3 FC, 4 Clamp
+    /// (comparepairs.cpp), and its delegate_map (deliberately crossed) says identifier 1 → AOT 3,
+    /// 2 → 4, 3 → 1, 4 → 2. Top level: A#4 ↔ B#1 (h5) and A#5 ↔ B#2 (h6) are anchors; A#0..#3
+    /// are operators and B#0 a delegate call, so they are not anchored and go to the moves: by
+    /// handle A#0 addmm (h1) → the node with identifier 3 (second FC), A#1 relu (h2) → 4 (second
+    /// Clamp), A#2 (h3) → 1 (first FC), A#3 (h4) → 2 (first Clamp). Without the records the
+    /// families in payload order give 1, 2, 3, 4.
+    void debugHandlesIntoDelegate()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Document a = open(write(pair.portable, "handles-portable2.pte"));
+        const Document b = open(write(pair.lowered, "handles-lowered.pte"));
+        QVERIFY(a.program && b.program);
+        ETRecordWriteSpec specA, specB;
+        specA.debugHandleMap = kernelHandles({ 1, 2, 3, 4, 5, 6 });
+        specB.debugHandleMap = kernelHandles({ 0, 5, 6 });
+        specB.debugHandleMap["forward"][0]
+            = DebugHandleEntry { { DebugHandle(1), DebugHandle(2), DebugHandle(3), DebugHandle(4) }, true };
+        DelegateMapEntry delegate;
+        delegate.backend = "XnnpackBackend";
+        delegate.identifiers = { { "1", { DebugHandle(3) } }, { "2", { DebugHandle(4) } }, { "3", { DebugHandle(1) } },
+            { "4", { DebugHandle(2) } } };
+        specB.delegateMap["forward"][0] = delegate;
+        const std::optional<ETRecord> recordA = writeRecord(specA, "a2.etrecord");
+        const std::optional<ETRecord> recordB = writeRecord(specB, "b2.etrecord");
+        QVERIFY(recordA && recordB);
+
+        const auto innerHandle = [&](const MethodDiff& method, const std::string& labelA) -> std::int64_t {
+            const NodeMatch* match = matchOfA(method, labelA);
+            if (!match || !match->b || !match->b->inner)
+                return -1;
+            const Node& inner
+                = b.analysis(b.program->methods[0])->graph->node(match->b->node).subgraph->node(*match->b->inner);
+            return inner.debugHandle ? inner.debugHandle->value : -1;
+        };
+        DiffOptions options;
+        options.recordA = &*recordA;
+        options.recordB = &*recordB;
+        auto diff = diffPrograms(a, b, options);
+        QVERIFY(diff.ok());
+        const MethodDiff& handles = diff->methods.front();
+        QCOMPARE(handles.matching, std::string("debug handles"));
+        QCOMPARE(innerHandle(handles, "#0 aten::addmm.out"), std::int64_t(3));
+        QCOMPARE(innerHandle(handles, "#1 aten::relu.out"), std::int64_t(4));
+        QCOMPARE(innerHandle(handles, "#2 aten::addmm.out"), std::int64_t(1));
+        QCOMPARE(innerHandle(handles, "#3 aten::relu.out"), std::int64_t(2));
+        for (const char* label : { "#0 aten::addmm.out", "#3 aten::relu.out", "#4 aten::addmm.out" })
+            QVERIFY2(matchOfA(handles, label)->byDebugHandle, label);
+        QCOMPARE(matchOfA(handles, "#4 aten::addmm.out")->labelB, std::string("#1 aten::addmm.out"));
+        QCOMPARE(handles.movedIntoDelegates, 4);
+
+        auto old = diffPrograms(a, b);
+        QVERIFY(old.ok());
+        const MethodDiff& aligned = old->methods.front();
+        QCOMPARE(aligned.matching, std::string("aligned"));
+        QCOMPARE(innerHandle(aligned, "#0 aten::addmm.out"), std::int64_t(1));
+        QCOMPARE(innerHandle(aligned, "#1 aten::relu.out"), std::int64_t(2));
+        QCOMPARE(innerHandle(aligned, "#2 aten::addmm.out"), std::int64_t(3));
+        QCOMPARE(innerHandle(aligned, "#3 aten::relu.out"), std::int64_t(4));
+        QVERIFY(!matchOfA(aligned, "#0 aten::addmm.out")->byDebugHandle);
+        // The same counts either way: only which node pairs with which differs.
+        QCOMPARE(aligned.same, handles.same);
+        QCOMPARE(aligned.onlyInB, handles.onlyInB);
     }
 
     void notAProgram()
