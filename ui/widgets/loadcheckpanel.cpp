@@ -331,9 +331,23 @@ void LoadCheckPanel::syncListControls()
         box->setChecked(choice.builtins().contains(box->text()));
     }
     // One box per file, after the Add button; unchecked files stay offered for the session.
-    for (QCheckBox* box : m_fileBoxes)
-        delete box;
+    // The change may come from one of these boxes (toggled → setFileEnabled → changed): while
+    // the files are the same, the boxes stay and only follow; new boxes replace old ones only
+    // after the event that changed them (deleteLater), never under the sender's feet.
+    if (choice.files() == m_fileBoxPaths) {
+        for (std::size_t i = 0; i < m_fileBoxes.size(); ++i) {
+            const QSignalBlocker blocker(m_fileBoxes[i]);
+            m_fileBoxes[i]->setChecked(choice.fileEnabled(m_fileBoxPaths[static_cast<qsizetype>(i)]));
+        }
+        return;
+    }
+    for (QCheckBox* box : m_fileBoxes) {
+        box->hide();
+        box->setParent(nullptr); // out of the row and of findChildren now, freed after the event
+        box->deleteLater();
+    }
     m_fileBoxes.clear();
+    m_fileBoxPaths = choice.files();
     for (const QString& path : choice.files()) {
         auto* box = new QCheckBox(QFileInfo(path).fileName(), this);
         box->setObjectName(QStringLiteral("kernelFile"));

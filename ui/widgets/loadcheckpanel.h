@@ -142,6 +142,7 @@ private:
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;
     std::vector<QCheckBox*> m_fileBoxes;
+    QStringList m_fileBoxPaths; ///< the files m_fileBoxes stand for, in order
     WrappedLabel* m_problems;
     QLineEdit* m_filter;
     ReportTableModel* m_model;
