@@ -198,7 +198,7 @@ Result<Timeline> buildTimeline(const ETDump& dump, const EventMapper* mapper, co
         timeline.warnings.push_back({ std::to_string(overlaps)
                 + " event(s) start inside another event of their lane but end after it; drawn one level deeper",
             std::nullopt });
-    if (mapper)
+    if (mapper && options.checkFit)
         for (Warning& warning :
             dumpFitWarnings(checkDumpFitsProgram(dump, *mapper, options.run), dump.path(), mapper->method()))
             timeline.warnings.push_back(std::move(warning));

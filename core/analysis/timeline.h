@@ -70,13 +70,16 @@ struct Timeline {
 
 struct TimelineOptions {
     std::optional<std::size_t> run; ///< one Execute block (counted from 0); nullopt = every run
+    /// With a mapper: check the ETDump against the program (off where the caller already did,
+    /// as the app does for the heatmap).
+    bool checkFit = true;
 };
 
 /// The timeline of the Execute blocks of `dump`: per run, a method lane and one lane per
 /// delegate call site, each event with its nesting depth inside the lane. With `mapper` (the
 /// program's method), events are placed on graph nodes as `etscope profile` places them and
-/// the ETDump is checked against the program (checkDumpFitsProgram): disagreements become
-/// warnings. Events of a lane that overlap without nesting are drawn one level deeper and
+/// the ETDump is checked against the program (checkDumpFitsProgram, unless options.checkFit is
+/// off): disagreements become warnings. Events of a lane that overlap without nesting are drawn one level deeper and
 /// counted in a warning. Fails (Error::Usage) only when `options.run` names no Execute block.
 /// An ETDump without Execute blocks gives no runs and a warning.
 Result<Timeline> buildTimeline(const ETDump& dump, const EventMapper* mapper, const TimelineOptions& options = {});

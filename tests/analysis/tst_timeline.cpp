@@ -183,6 +183,23 @@ private slots:
 
     /// stress_mlp: two XNNPACK call sites, instruction 6 with 2 inner events and instruction 13
     /// with 13 (flatc: 15 delegate events of 42 profile events in the Execute block).
+    /// Another model's ETDump against a program: the fit check warns (etdump.etdp is the
+    /// tutorial's 14-operator model, add.pte has one add); with checkFit off (the app, whose
+    /// heatmap already checked the run) the same timeline carries no fit warning.
+    void fitCheckCanBeLeftToTheCaller()
+    {
+        const ETDump dump = dumpOf("executorch/etdump.etdp");
+        const auto program = programOf("executorch/add.pte");
+        const Timeline checked = timelineOf(dump, &*program->mapper);
+        QVERIFY(!checked.warnings.empty());
+        TimelineOptions options;
+        options.checkFit = false;
+        const Timeline unchecked = timelineOf(dump, &*program->mapper, options);
+        QVERIFY(unchecked.warnings.empty());
+        QCOMPARE(unchecked.runs.size(), checked.runs.size());
+        QCOMPARE(unchecked.runs[0].eventCount(), checked.runs[0].eventCount());
+    }
+
     void twoDelegateCallSites()
     {
         const ETDump dump = dumpOf("generated/stress_mlp/stress_mlp.profile.etdp");

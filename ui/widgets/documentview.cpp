@@ -845,8 +845,10 @@ void DocumentView::refreshTimeline()
         const auto method = static_cast<std::size_t>(m_context.method);
         const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
             document->program->methods[method].name);
-        // The run's fit to the program is already among the heatmap's warnings.
-        timeline = buildTimeline(*run, &mapper);
+        // The run's fit to the program is already among the heatmap's warnings: not checked twice.
+        TimelineOptions options;
+        options.checkFit = false;
+        timeline = buildTimeline(*run, &mapper, options);
     }
     const int index = m_analysisTabs->indexOf(m_timeline);
     if (!timeline || !*timeline || (*timeline)->runs.empty()) {
