@@ -3,6 +3,7 @@
 
 #include "core/util/text.h"
 #include "ui/models/nodestyle.h"
+#include "ui/widgets/axisticks.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -88,16 +89,6 @@ QString axisBytes(double bytes)
 double byteTickStep(double minimum)
 {
     return std::pow(2.0, std::ceil(std::log2(std::max(minimum, 1.0))));
-}
-
-/// A 1-2-5 number of steps, at least one, of at least `minimum`.
-double stepTickStep(double minimum)
-{
-    const double power = std::pow(10.0, std::floor(std::log10(std::max(minimum, 1.0))));
-    for (const double factor : { 1.0, 2.0, 5.0, 10.0 })
-        if (factor * power >= minimum)
-            return factor * power;
-    return 10 * power;
 }
 
 QString roleText(const PlannedTensor& t)
@@ -546,7 +537,7 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
     painter.setPen(palette.windowText().color());
     painter.drawText(
         QRect(6, 0, kGutter - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft, tr("arena %1").arg(a->id));
-    const double stepStep = stepTickStep(80 / frame.pxPerStep);
+    const double stepStep = niceStep(std::max(80 / frame.pxPerStep, 1.0)); // whole steps
     const double half = frame.pxPerStep >= 12 ? 0.5 : 0;
     for (double s = std::max(0.0, std::ceil(frame.fromStep / stepStep) * stepStep);
          s <= std::min(lastStep, static_cast<double>(stepCount() - 1)); s += stepStep) {

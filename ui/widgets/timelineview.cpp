@@ -3,6 +3,7 @@
 
 #include "ui/graph/scenerenderer.h"
 #include "ui/models/nodestyle.h"
+#include "ui/widgets/axisticks.h"
 #include "ui/widgets/exports.h"
 
 #include <QComboBox>
@@ -45,16 +46,6 @@ QString durationText(double ns)
     if (magnitude < 1e9)
         return QStringLiteral("%1 ms").arg(ns / 1e6, 0, 'g', 4);
     return QStringLiteral("%1 s").arg(ns / 1e9, 0, 'g', 4);
-}
-
-/// A 1-2-5 step of at least `minimum` nanoseconds.
-double niceStep(double minimum)
-{
-    const double power = std::pow(10.0, std::floor(std::log10(std::max(minimum, 1e-3))));
-    for (double factor : { 1.0, 2.0, 5.0, 10.0 })
-        if (factor * power >= minimum)
-            return factor * power;
-    return 10 * power;
 }
 
 QString kindName(ProfileRow::Scope kind)
