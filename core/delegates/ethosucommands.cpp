@@ -19,7 +19,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <concepts>
 #include <cstdio>
+#include <cstring>
 
 namespace etscope::core::ethosu {
 
@@ -42,6 +45,40 @@ std::int64_t signExtend(std::uint64_t value, int bits)
     return static_cast<std::int64_t>((value ^ sign) - sign);
 }
 
+/// One attribute's text, built in a fixed buffer without heap allocations (the decoder formats
+/// some twenty per operation); cut at its capacity.
+class Text {
+public:
+    Text& operator<<(std::string_view text)
+    {
+        const std::size_t n = std::min(text.size(), m_buffer.size() - m_size);
+        std::memcpy(m_buffer.data() + m_size, text.data(), n);
+        m_size += n;
+        return *this;
+    }
+    template <std::integral T>
+    requires(!std::same_as<T, char> && !std::same_as<T, bool>) Text& operator<<(T value)
+    {
+        const auto [end, error] = std::to_chars(m_buffer.data() + m_size, m_buffer.data() + m_buffer.size(), value);
+        if (error == std::errc())
+            m_size = static_cast<std::size_t>(end - m_buffer.data());
+        return *this;
+    }
+    Text& hex(std::uint64_t value)
+    {
+        *this << "0x";
+        const auto [end, error] = std::to_chars(m_buffer.data() + m_size, m_buffer.data() + m_buffer.size(), value, 16);
+        if (error == std::errc())
+            m_size = static_cast<std::size_t>(end - m_buffer.data());
+        return *this;
+    }
+    std::string_view view() const { return { m_buffer.data(), m_size }; }
+
+private:
+    std::array<char, 176> m_buffer;
+    std::size_t m_size = 0;
+};
+
 /// The register file: the last value written by each short and long command.
 struct Registers {
     std::array<std::uint16_t, 1024> shortValue {};
@@ -60,7 +97,7 @@ struct Registers {
 };
 
 struct FeatureMap {
-    std::string role;
+    const char* role = "";
     int region = 0;
     std::array<std::uint64_t, 4> base {};
     std::int64_t strideX = 0;
@@ -208,25 +245,29 @@ void Replayer::addFeatureMap(Operation& op, const FeatureMap& registers, bool wr
         fm.width = axis(order[1]);
         fm.depth = axis(order[2]);
     }
-    std::string text
-        = fm.dtype() + " " + formatShape({ 1, fm.height, fm.width, fm.depth }) + (fm.nhcwb16 ? " NHCWB16" : " NHWC");
-    op.attributes.add(fm.role, text);
-    if (fm.transpose != 0)
-        op.attributes.add(fm.role + " transpose",
-            transposeName(fm.transpose) ? std::string(transposeName(fm.transpose)) + " (stored shape)"
-                                        : "code " + std::to_string(fm.transpose));
+    const std::string_view role = fm.role;
+    op.attributes.add(role,
+        (Text() << (fm.isSigned ? "int" : "uint") << fm.bits << " [1, " << fm.height << ", " << fm.width << ", "
+                << fm.depth << (fm.nhcwb16 ? "] NHCWB16" : "] NHWC"))
+            .view());
+    if (fm.transpose != 0) {
+        const char* name = transposeName(fm.transpose);
+        op.attributes.add((Text() << role << " transpose").view(),
+            name ? (Text() << name << " (stored shape)").view() : (Text() << "code " << fm.transpose).view());
+    }
     if (fm.reverse != 0)
-        op.attributes.add(fm.role + " reverse", fm.reverse == 1 ? "H" : fm.reverse == 2 ? "W" : "C");
+        op.attributes.add((Text() << role << " reverse").view(), fm.reverse == 1 ? "H" : fm.reverse == 2 ? "W" : "C");
     if (u85() && fm.storage >= 2) {
-        op.attributes.add(fm.role + " storage", fm.storage == 2 ? "chained" : "none");
+        op.attributes.add((Text() << role << " storage").view(), fm.storage == 2 ? "chained" : "none");
         if (fm.storage == 2)
             (write ? op.chainedOutput : op.chainedInput) = fm.meta();
         return; // not in memory
     }
-    op.attributes.add(fm.role + " address", "region " + std::to_string(fm.region) + " + " + hex(fm.base[0]));
-    op.attributes.add(fm.role + " strides",
-        "x " + std::to_string(fm.strideX) + ", y " + std::to_string(fm.strideY) + ", c " + std::to_string(fm.strideC));
-    op.attributes.add(fm.role + " zero point", std::to_string(fm.zeroPoint));
+    op.attributes.add(
+        (Text() << role << " address").view(), (Text() << "region " << fm.region << " + ").hex(fm.base[0]).view());
+    op.attributes.add((Text() << role << " strides").view(),
+        (Text() << "x " << fm.strideX << ", y " << fm.strideY << ", c " << fm.strideC).view());
+    op.attributes.add((Text() << role << " zero point").view(), (Text() << fm.zeroPoint).view());
 
     // Tiles: rows and columns each covers, then its byte range.
     struct Tile {
@@ -254,10 +295,11 @@ void Replayer::addFeatureMap(Operation& op, const FeatureMap& registers, bool wr
             tiles.push_back({ 3, fm.height - fm.height1, fm.width - fm.width0 });
     }
     if (tiles.size() > 1) {
-        std::string list;
+        Text list;
         for (const Tile& t : tiles)
-            list += (list.empty() ? "" : ", ") + std::to_string(t.index) + " at " + hex(fm.base[t.index]);
-        op.attributes.add(fm.role + " tiles", list);
+            (list << (&t == &tiles.front() ? "" : ", ") << t.index << " at ")
+                .hex(fm.base[static_cast<std::size_t>(t.index)]);
+        op.attributes.add((Text() << role << " tiles").view(), list.view());
     }
     const std::int64_t element = fm.elementSize();
     for (const Tile& t : tiles) {
@@ -287,10 +329,10 @@ void Replayer::addBuffer(
 {
     const std::uint64_t base = m_regs.address(baseCode);
     const std::uint64_t length = m_regs.payload(lengthCode);
-    op.attributes.push_back(
-        { role, "region " + std::to_string(region) + " + " + hex(base) + ", " + std::to_string(length) + " bytes" });
+    op.attributes.add(role, ((Text() << "region " << region << " + ").hex(base) << ", " << length << " bytes").view());
     if (length > 0)
-        op.reads.push_back({ role, region, base, base + length, { "uint8", { static_cast<std::int64_t>(length) } } });
+        op.reads.push_back(
+            { role, region, base, base + length, { "uint8", { static_cast<std::int64_t>(length) } }, true });
 }
 
 void Replayer::kernelFacts(
@@ -306,13 +348,13 @@ void Replayer::kernelFacts(
     kernelH = m_regs.param(kKernelHeightM1) + 1;
     const std::int64_t sizeW = (kernelW - 1) / dilationX + 1;
     const std::int64_t sizeH = (kernelH - 1) / dilationY + 1;
-    op.attributes.add("kernel", std::to_string(sizeW) + "×" + std::to_string(sizeH));
-    op.attributes.add("stride", std::to_string(strideX) + "×" + std::to_string(strideY));
-    op.attributes.add("dilation", std::to_string(dilationX) + "×" + std::to_string(dilationY));
+    op.attributes.add("kernel", (Text() << sizeW << "×" << sizeH).view());
+    op.attributes.add("stride", (Text() << strideX << "×" << strideY).view());
+    op.attributes.add("dilation", (Text() << dilationX << "×" << dilationY).view());
     op.attributes.add("padding",
-        "top " + std::to_string(m_regs.param(kIfmPadTop)) + ", left " + std::to_string(m_regs.param(kIfmPadLeft))
-            + ", bottom " + std::to_string(m_regs.param(kIfmPadBottom)) + ", right "
-            + std::to_string(m_regs.param(kIfmPadRight)));
+        (Text() << "top " << m_regs.param(kIfmPadTop) << ", left " << m_regs.param(kIfmPadLeft) << ", bottom "
+                << m_regs.param(kIfmPadBottom) << ", right " << m_regs.param(kIfmPadRight))
+            .view());
     op.attributes.add("weight order", (s >> 2) & 1 ? "part-kernel first" : "depth first");
 }
 
@@ -320,45 +362,51 @@ void Replayer::activationFacts(Operation& op, const FeatureMap& ofm) const
 {
     const std::uint16_t a = m_regs.param(kActivation);
     const int function = a & 0x1F;
-    std::string name;
+    Text name;
     if (u85()) {
         static constexpr const char* kNames[] = { "none", "LUT u8→u8", nullptr, nullptr, "LUT s8→s8", "LUT s8→s16",
             nullptr, "LUT s8→s32", "LUT s16→s16", "LUT s16→s32", "tanh", "sigmoid" };
-        name = function < 12 && kNames[function] ? kNames[function] : "function " + std::to_string(function);
+        if (function < 12 && kNames[function])
+            name << kNames[function];
+        else
+            name << "function " << function;
         if (function != 0 && function < 10)
-            name += ", table " + std::to_string((a >> 5) & 7);
+            name << ", table " << ((a >> 5) & 7);
         if ((a >> 12) & 1)
-            name += ", no clipping";
+            name << ", no clipping";
     } else {
         if (function == 0)
-            name = "none";
+            name << "none";
         else if (function == 3)
-            name = "tanh";
+            name << "tanh";
         else if (function == 4)
-            name = "sigmoid";
+            name << "sigmoid";
         else if (function >= 16 && function <= 23)
-            name = "table " + std::to_string(function - 16);
+            name << "table " << (function - 16);
         else
-            name = "function " + std::to_string(function);
+            name << "function " << function;
         static constexpr const char* kClip[]
             = { nullptr, nullptr, "clip to uint8", "clip to int8", nullptr, "clip to int16", nullptr, nullptr };
         const int clip = (a >> 12) & 7;
-        if (clip != 0)
-            name += ", " + (kClip[clip] ? std::string(kClip[clip]) : "clip range " + std::to_string(clip));
+        if (clip != 0 && kClip[clip])
+            name << ", " << kClip[clip];
+        else if (clip != 0)
+            name << ", clip range " << clip;
     }
-    op.attributes.add("activation", name);
+    op.attributes.add("activation", name.view());
     const bool unsigned16 = !ofm.isSigned && ofm.bits == 16;
     const auto bound = [&](std::uint16_t c) {
-        return std::to_string(unsigned16 ? static_cast<std::int64_t>(m_regs.param(c)) : m_regs.signedParam(c));
+        return unsigned16 ? static_cast<std::int64_t>(m_regs.param(c)) : m_regs.signedParam(c);
     };
-    op.attributes.add("clip", "[" + bound(kActivationMin) + ", " + bound(kActivationMax) + "]");
+    op.attributes.add("clip", (Text() << "[" << bound(kActivationMin) << ", " << bound(kActivationMax) << "]").view());
 }
 
 void Replayer::blockFacts(Operation& op) const
 {
     op.attributes.add("block (h×w×c)",
-        std::to_string(m_regs.param(kOfmBlkHeightM1) + 1) + "×" + std::to_string(m_regs.param(kOfmBlkWidthM1) + 1) + "×"
-            + std::to_string(m_regs.param(kOfmBlkDepthM1) + 1));
+        (Text() << m_regs.param(kOfmBlkHeightM1) + 1 << "×" << m_regs.param(kOfmBlkWidthM1) + 1 << "×"
+                << m_regs.param(kOfmBlkDepthM1) + 1)
+            .view());
     const int acc = m_regs.param(kAccFormat) & 3;
     static constexpr const char* kU55Acc[] = { "int32", "int40", "fp16", "format 3" };
     static constexpr const char* kU85Acc[] = { "int32", "int48", "format 2", "format 3" };
@@ -369,7 +417,7 @@ void Replayer::scaleFacts(Operation& op, std::uint16_t c, const char* name) cons
 {
     const std::uint16_t p = m_regs.longParam(c);
     const std::uint32_t scale = u85() ? m_regs.payload(c) & 0x7FFFFFFF : m_regs.payload(c);
-    op.attributes.add(name, "scale " + std::to_string(scale) + ", shift " + std::to_string(p & 0x3F));
+    op.attributes.add(name, (Text() << "scale " << scale << ", shift " << (p & 0x3F)).view());
 }
 
 Operation Replayer::kernelOperation(OpKind kind, std::uint16_t param)
@@ -606,15 +654,22 @@ Operation Replayer::dmaOperation()
     const std::uint64_t src = m_regs.address(kDmaSrc);
     const std::uint64_t dst = m_regs.address(kDmaDst);
     const auto where = [](bool internal, int region, std::uint64_t address) {
-        return (internal ? std::string("internal memory") : "region " + std::to_string(region)) + " + " + hex(address);
+        Text text;
+        if (internal)
+            text << "internal memory";
+        else
+            text << "region " << region;
+        return (text << " + ").hex(address);
     };
-    op.attributes.add("source", where(srcInternal, srcRegion & 7, src));
-    op.attributes.add("destination", where(dstInternal, dstRegion & 7, dst));
-    op.attributes.add("length", std::to_string(length) + " bytes");
+    op.attributes.add("source", where(srcInternal, srcRegion & 7, src).view());
+    op.attributes.add("destination", where(dstInternal, dstRegion & 7, dst).view());
+    op.attributes.add("length", (Text() << length << " bytes").view());
     static constexpr const char* kModes[] = { "1D", "2D", "3D", "mode 3" };
     op.attributes.add("transfer", kModes[mode]);
-    if (mode >= 1)
-        op.attributes.add("sizes", std::to_string(size0) + (mode == 2 ? ", " + std::to_string(size1) : ""));
+    if (mode == 1)
+        op.attributes.add("sizes", (Text() << size0).view());
+    else if (mode == 2)
+        op.attributes.add("sizes", (Text() << size0 << ", " << size1).view());
     op.label = "DMA " + formatBytes(length) + (dstInternal ? " → internal" : "");
     const TensorMeta srcMeta { "uint8", { static_cast<std::int64_t>(srcBytes) } };
     const TensorMeta dstMeta { "uint8", { static_cast<std::int64_t>(dstBytes) } };

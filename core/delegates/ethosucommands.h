@@ -55,7 +55,7 @@ std::string archVersionText(std::uint32_t idWord);
 
 /// A byte range of one memory region that an operation reads or writes.
 struct RegionAccess {
-    std::string role; ///< "IFM", "IFM2", "OFM", "weights", "scales", "source", "destination"
+    const char* role = ""; ///< "IFM", "IFM2", "OFM", "weights", "scales", "source", "destination"
     int region = 0;
     std::uint64_t begin = 0;
     std::uint64_t end = 0; ///< exclusive; begin < end

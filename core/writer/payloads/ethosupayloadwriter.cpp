@@ -120,6 +120,30 @@ EthosUCommandWriter& EthosUCommandWriter::word(std::uint32_t raw)
 std::vector<std::uint8_t> writeEthosUCommandData(const EthosUPayloadSpec& spec)
 {
     std::vector<std::uint8_t> data;
+    if (spec.cop2) {
+        const auto commandBytes = static_cast<std::uint32_t>(spec.commands.size() * 4);
+        constexpr std::uint32_t kPadding = 4; // 16 + 8 + 16 + 20 = 60 bytes before it
+        put32(data, 0x32504F43); // "COP2"
+        put32(data, 0x00000001); // version 1.0 (two uint16)
+        const std::uint64_t total = 8 + 16 + 20 + kPadding + commandBytes;
+        put32(data, static_cast<std::uint32_t>(total));
+        put32(data, static_cast<std::uint32_t>(total >> 32));
+        put32(data, 1); // entry type: command stream
+        put32(data, 36 + kPadding + commandBytes); // entry data length
+        put32(data, 32 + kPadding); // metadata length after this word
+        put32(data, 0x4D554556); // "VEUM"
+        put32(data, 0x00000001);
+        put32(data, 20);
+        put32(data, spec.configWord);
+        put32(data, spec.idWord);
+        put32(data, 1); // network-wide addressing
+        put32(data, 0); // staging usage, uint64
+        put32(data, 0);
+        data.insert(data.end(), kPadding, 0xFF);
+        for (const std::uint32_t word : spec.commands)
+            put32(data, word);
+        return data;
+    }
     put32(data, 0x31504F43); // "COP1"
     put32(data, 0x00100001); // OPTIMIZER_CONFIG, optimizer 0.1
     put32(data, spec.configWord);

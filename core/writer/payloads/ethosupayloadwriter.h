@@ -35,6 +35,7 @@ struct EthosUIoSpec {
 struct EthosUPayloadSpec {
     std::uint32_t configWord = 0; ///< the NPU CONFIG value in the OPTIMIZER_CONFIG action
     std::uint32_t idWord = 0; ///< the NPU ID value
+    bool cop2 = false; ///< frame cmd_data as regor's COP2 instead of COP1
     std::vector<std::uint32_t> commands;
     /// The COMMAND_STREAM length written; nullopt: the true word count.
     std::optional<std::uint32_t> announcedWords;
@@ -48,6 +49,10 @@ struct EthosUPayloadSpec {
 
 /// The cmd_data block: "COP1", OPTIMIZER_CONFIG (config, id), NOPs up to 16-byte alignment,
 /// COMMAND_STREAM (length low 16 bits in the parameter, high 8 in the reserved byte), commands.
+/// With `cop2`: "COP2", version 1.0, uint64 length of what follows the 16-byte header, a
+/// command-stream entry (type 1, byte length), its metadata (length of what follows the length
+/// word, "VEUM", version 1.0, 20, config, id, features 1, uint64 staging size), 0xFF padding to
+/// 16 bytes, then the commands (regor tflite/custom_operator_ethosu.hpp, CreateDriverPayload2).
 std::vector<std::uint8_t> writeEthosUCommandData(const EthosUPayloadSpec& spec);
 
 /// The whole payload: vela_bin_stream, cmd_data, weight_data, scratch_size, inputs, outputs,
