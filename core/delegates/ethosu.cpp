@@ -83,7 +83,10 @@ std::vector<IoRecord> describeIo(
         record.elementSize = readI32(raw + 24);
         record.offset = readI32(raw + 28);
         record.region = readI32(raw + 32);
-        record.bytes = record.elementSize > 0 ? elements * static_cast<std::uint64_t>(record.elementSize) : 0;
+        // Elements are capped at 2^48 and element sizes at 2^8 in this product, so it cannot wrap.
+        record.bytes = record.elementSize > 0
+            ? elements * std::min<std::uint64_t>(static_cast<std::uint64_t>(record.elementSize), 256)
+            : 0;
         info.facts.push_back({ std::string(singular) + " " + std::to_string(i),
             "shape " + formatShape(record.shape) + ", element size " + std::to_string(record.elementSize) + ", "
                 + std::to_string(record.bytes) + " bytes at offset " + std::to_string(record.offset) + " of region "
