@@ -328,15 +328,22 @@ private slots:
         // The transposed pool output and the DMA of command 53 (region 0 + 0 → 0x126000, 0x610).
         QCOMPARE(sources(g, *conv), (std::vector<std::string> { "47", "53" }));
 
-        // Command 341: 0x00010006 add whose IFM2 precision has storage bits 14–15 = 2 (chained):
-        // the conv of command 338-ish hands its OFM over inside the NPU; the edge says so.
+        // Command 341 @1940: 0x00010006 add. 320 IFM_BASE0 [0], 324–326 tiles 55 (56×56),
+        // 327–329 strides y [0x700] x [0x10] c [0x380], 330 zero point 10, 333 OFM_BASE0
+        // [0x18800], 335 zero point 19, 336 0x80410185: IFM2 int8 NHCWB16 with storage bits
+        // 14–15 = 2, chained: its second operand is the OFM of the conv of command 314, whose
+        // OFM precision 0x8041 (set earlier) says chained too; the edge runs inside the NPU.
         const Node* add = atCommand(g, 341);
         QVERIFY(add);
         QCOMPARE(attribute(*add, "IFM2 storage"), std::string("chained"));
+        QCOMPARE(attribute(*add, "IFM address"), std::string("region 1 + 0x0"));
+        QCOMPARE(attribute(*add, "IFM zero point"), std::string("10"));
+        QCOMPARE(attribute(*add, "OFM address"), std::string("region 1 + 0x18800"));
+        QCOMPARE(attribute(*add, "IFM scale"), std::string("scale 524288, shift 0")); // 315: [0x80000]
         const auto addSources = sources(g, *add);
         QCOMPARE(addSources.size(), std::size_t(2));
-        const Node* chainedConv = g.nodes.data() + (g.inEdges(add->id)[1]->from.index());
-        QCOMPARE(attribute(*chainedConv, "OFM storage"), std::string("chained"));
+        QCOMPARE(addSources.back(), std::string("314"));
+        QCOMPARE(attribute(*atCommand(g, 314), "OFM storage"), std::string("chained"));
     }
 
     // The U55 fixture: conv 3×3 pad 1 → DMA → add → max pool 2×2 /2, every word in the writer.
