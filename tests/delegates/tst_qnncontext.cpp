@@ -218,6 +218,29 @@ private slots:
         QCOMPARE(opTypeCount(graph, "aten.convolution.default"), 101);
         QCOMPARE(opTypeCount(graph, "aten.mul.Tensor"), 251);
         QVERIFY(factOf(info, "operator families").starts_with("20: aten.mul.Tensor 251, "));
+
+        // The method graph's DelegateCall carries the inner graph, and each inner input or output
+        // matches, by shape, the DelegateCall argument at its argPosition (the program's own
+        // values: args 0 and 1 are [1, 1] INT, arg 4 is [1, 1, 1, 128], arg 23 [1, 1, 512]).
+        const Graph& top = *document->analysis(*method)->graph;
+        const Node* call = nullptr;
+        for (const Node& node : top.nodes)
+            if (node.kind == NodeKind::Delegate)
+                call = &node;
+        QVERIFY(call);
+        QVERIFY(call->subgraph.get() == info.innerGraph.get());
+        const Instruction& instruction = method->chains.at(0).instructions.at(0);
+        QCOMPARE(instruction.args.size(), std::size_t(24));
+        int matched = 0;
+        for (const Node& inner : graph.nodes) {
+            if (inner.argPosition < 0)
+                continue;
+            const Value& value = method->values.at(static_cast<std::size_t>(instruction.args.at(inner.argPosition)));
+            QVERIFY(value.isTensor());
+            QCOMPARE(formatShape(value.tensor.sizes), attributeOf(inner, "shape"));
+            ++matched;
+        }
+        QCOMPARE(matched, 24);
     }
 
     // prefill_forward runs the other graph of the same context: its tokens are [1, 32]
