@@ -298,11 +298,8 @@ Context read(std::span<const std::uint8_t> binary)
     c.sectionOffset = readLe64(binary.data() + 24);
     c.sectionSize = readLe64(binary.data() + 32);
     c.headerRead = true;
-    if (c.words != kKnownWords)
-        reader.problem("the header words are " + std::to_string(c.words[0]) + "." + std::to_string(c.words[1]) + "."
-                + std::to_string(c.words[2]) + "." + std::to_string(c.words[3])
-                + ", not the 2.3.0.1 of the layout ETScope knows; read as that layout",
-            0);
+    // Other header words (another SDK version) are shown, not warned about: whether the rest
+    // reads is what tells.
     reader.metadata(binary);
     reader.section(binary);
     if (c.contextBlobSize && *c.contextBlobSize != c.sectionSize)
@@ -504,7 +501,8 @@ void decodeQnnContext(
 
     info.facts.push_back({ "context binary header",
         "words " + std::to_string(ctx.words[0]) + "." + std::to_string(ctx.words[1]) + "."
-            + std::to_string(ctx.words[2]) + "." + std::to_string(ctx.words[3]) + "; metadata "
+            + std::to_string(ctx.words[2]) + "." + std::to_string(ctx.words[3])
+            + (ctx.words == kKnownWords ? "" : " (the sample's: 2.3.0.1)") + "; metadata "
             + std::to_string(ctx.metadataSize) + " bytes at 40; backend section " + std::to_string(ctx.sectionSize)
             + " bytes at " + std::to_string(ctx.sectionOffset) });
     if (ctx.metadataRead) {

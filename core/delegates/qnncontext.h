@@ -22,7 +22,7 @@ namespace qnnctx {
 
 /// Bytes of the context binary's own header: four big-endian uint32 and three uint64.
 constexpr std::size_t kHeaderSize = 40;
-/// Header words of every context binary seen (the QNN v2.37 sample).
+/// Header words of every context binary seen (the QNN v2.37 sample); others are only shown.
 constexpr std::array<std::uint32_t, 4> kKnownWords { 2, 3, 0, 1 };
 /// Bounds against hostile input (a real context holds a few graphs of a few thousand nodes).
 constexpr std::size_t kMaxGraphs = 1024;
