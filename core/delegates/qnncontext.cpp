@@ -15,9 +15,12 @@
 //       dimensions, name)
 //   12288 the backend section: uint64 3, 3, 3, the size of its FlatBuffer (0x26000), the
 //       length (8) of the field that follows; that field; at 12336 the HTP FlatBuffer, whose root
-//       slot 3 lists the graphs (union tag 1) → op nodes (id, name) and the graph's name.
-// Op nodes store no operator type (no "Conv2d", no package name: the section holds the compiled
-// HTP kernels instead) and no tensor names, so the decoder draws no edges.
+//       slot 3 lists the graphs (union tag 1) → op nodes (id, name), inputs and outputs (id,
+//       producer node id, data type, name, rank, dimensions) and the graph's name.
+// The HTP graph also lists the graph's inputs and outputs (checked against the metadata) and,
+// per output, the id of the op node producing it: the only data flow stored. Op nodes store no
+// operator type (no "Conv2d", no package name: the section holds the compiled HTP kernels
+// instead) and no tensor names, so no other edge is drawn.
 #include "core/delegates/qnncontext.h"
 
 #include "core/delegates/decoderutil.h"
@@ -101,6 +104,33 @@ public:
                         tensor.offset);
             }
             out.push_back(std::move(tensor));
+        }
+    }
+
+    void sectionTensors(const Region& region,
+        const flatbuffers::Vector<flatbuffers::Offset<fbc::HtpTensorRecord>>* list, std::vector<SectionTensor>& out,
+        const std::string& graph, const char* side)
+    {
+        if (!list)
+            return;
+        for (flatbuffers::uoffset_t i = 0; i < list->size() && out.size() < kMaxTensors; ++i) {
+            const fbc::HtpTensorRecord* record = list->Get(i);
+            const fbc::HtpTensor* t = record->tensor_as_HtpTensorV1();
+            if (!t) {
+                problem("backend section graph '" + graph + "' " + side + " " + std::to_string(i) + " has union tag "
+                        + std::to_string(static_cast<int>(record->tensor_type())) + "; only tag 1 is known",
+                    region.offsetOf(record));
+                continue;
+            }
+            SectionTensor entry;
+            entry.tensor.offset = region.offsetOf(t);
+            entry.tensor.name = str(t->name());
+            entry.tensor.id = t->id();
+            entry.tensor.dataType = t->data_type();
+            entry.tensor.hasDims = t->dimensions() != nullptr;
+            entry.tensor.dims = vectorValues<std::int64_t>(t->dimensions());
+            entry.producer = t->producer();
+            out.push_back(std::move(entry));
         }
     }
 
@@ -254,6 +284,8 @@ public:
                     ++nodeTotal;
                 }
             }
+            sectionTensors(region, graph->inputs(), op.inputs, op.name, "input");
+            sectionTensors(region, graph->outputs(), op.outputs, op.name, "output");
             m_c.opGraphs.push_back(std::move(op));
         }
     }
@@ -583,6 +615,7 @@ void decodeQnnContext(
     }
 
     std::map<std::string, std::size_t> families;
+    std::map<std::uint32_t, NodeId> opNodeOf; ///< op node id → graph node; ids seen twice map to none
     if (ops) {
         // Stored with the highest id first; shown by ascending id, the order they were made in.
         std::vector<const OpNode*> order;
@@ -604,12 +637,48 @@ void decodeQnnContext(
                 "the QNN context binary (backend section, payload offset " + std::to_string(binaryOffset + n->offset)
                     + ")" });
             node.attributes.shrink();
-            graph->addNode(std::move(node));
+            const NodeId id = graph->addNode(std::move(node));
+            const auto [it, inserted] = opNodeOf.emplace(n->id, id);
+            if (!inserted)
+                it->second = NodeId::none();
         }
+    }
+
+    // The backend section lists the graph's inputs and outputs again: they must agree with the
+    // metadata, and each output names the op node that produces it.
+    bool sectionAgrees = false;
+    if (ops) {
+        const auto same = [](const Tensor& a, const Tensor& b) {
+            return a.id == b.id && a.name == b.name && a.dataType == b.dataType && a.dims == b.dims;
+        };
+        const auto compare = [&](const std::vector<Tensor>& meta, const std::vector<SectionTensor>& section,
+                                 const char* side) {
+            if (meta.size() != section.size()) {
+                context.warn(info,
+                    "QNN context binary: graph '" + chosen->name + "' has " + std::to_string(meta.size()) + " " + side
+                        + "s in the metadata but " + std::to_string(section.size()) + " in the backend section",
+                    binaryOffset + ops->offset);
+                return false;
+            }
+            for (std::size_t i = 0; i < meta.size(); ++i)
+                if (!same(meta[i], section[i].tensor)) {
+                    context.warn(info,
+                        "QNN context binary: graph '" + chosen->name + "' " + side + " " + std::to_string(i) + " is '"
+                            + meta[i].name + "' in the metadata but '" + section[i].tensor.name + "' (or other ids, "
+                            + "types or dimensions) in the backend section",
+                        binaryOffset + section[i].tensor.offset);
+                    return false;
+                }
+            return true;
+        };
+        const bool inputsAgree = compare(chosen->inputs, ops->inputs, "input");
+        const bool outputsAgree = compare(chosen->outputs, ops->outputs, "output");
+        sectionAgrees = inputsAgree && outputsAgree;
     }
 
     const std::vector<int> outPositions = outputArgPositions(chosen->outputs, argInputs);
     int argOutputs = 0;
+    std::size_t edges = 0;
     for (std::size_t i = 0; i < chosen->outputs.size(); ++i) {
         const Tensor& t = chosen->outputs[i];
         Node node;
@@ -620,7 +689,22 @@ void decodeQnnContext(
         argOutputs += outPositions[i] >= 0 ? 1 : 0;
         tensorAttributes(node, t, binaryOffset);
         node.attributes.push_back({ "stored position", std::to_string(i) });
-        graph->addNode(std::move(node));
+        std::optional<NodeId> producer;
+        if (sectionAgrees) {
+            const std::uint32_t producerId = ops->outputs[i].producer;
+            const auto it = opNodeOf.find(producerId);
+            if (it != opNodeOf.end() && it->second != NodeId::none())
+                producer = it->second;
+            node.attributes.push_back({ "producer (backend section)",
+                producer ? "op node " + std::to_string(producerId) + " (" + graph->node(*producer).label + ")"
+                         : std::to_string(producerId) + " (no op node of this graph has that id)" });
+        }
+        const NodeId outputId = graph->addNode(std::move(node));
+        if (producer) {
+            graph->addEdge({ *producer, outputId, ValueIndex(static_cast<std::int32_t>(t.id & 0x7fffffffu)),
+                { dataTypeName(t.dataType), t.dims }, false });
+            ++edges;
+        }
     }
 
     std::vector<std::pair<std::string, std::size_t>> byCount(families.begin(), families.end());
@@ -633,10 +717,13 @@ void decodeQnnContext(
     info.facts.push_back({ "shown graph", chosen->name + " (" + why + ")" });
     info.facts.push_back({ "inner graph",
         "read from the QNN context binary: " + detail::plural(chosen->inputs.size(), "input", "inputs") + " and "
-            + detail::plural(chosen->outputs.size(), "output", "outputs") + " (metadata), "
+            + detail::plural(chosen->outputs.size(), "output", "outputs") + " (metadata"
+            + (sectionAgrees ? ", the backend section agrees" : "") + "), "
             + (ops ? detail::plural(nodeCount, "op node", "op nodes") + " by name (backend section)"
                    : std::string("no op nodes (no graph of that name in the backend section)"))
-            + "; edges: none, the binary names no input or output tensors for its op nodes" });
+            + "; edges: " + std::to_string(edges)
+            + ", each from the op node the backend section names as a graph output's producer; the op nodes name "
+              "no tensors, so no other edge is known" });
     if (ops)
         info.facts.push_back({ "operator families",
             std::to_string(families.size()) + (familyText.empty() ? "" : ": " + familyText)
@@ -651,8 +738,8 @@ void decodeQnnContext(
         + detail::plural(nodeCount, "op node", "op nodes") + " in "
         + detail::plural(families.size(), "family", "families") + ", "
         + detail::plural(chosen->inputs.size(), "input", "inputs") + ", "
-        + detail::plural(chosen->outputs.size(), "output", "outputs")
-        + " (read from the context binary; no edges stored)";
+        + detail::plural(chosen->outputs.size(), "output", "outputs") + " (read from the context binary; "
+        + detail::plural(edges, "edge", "edges") + ": output producers only)";
     info.innerGraph = std::move(graph);
 }
 

@@ -16,8 +16,9 @@ namespace etscope::core {
 /// What ETScope reads from a Qualcomm QNN (HTP) context binary, the body of a QnnBackend
 /// payload (schema and offsets: core/schema/qnncontext.fbs). The format is Qualcomm's and
 /// unpublished; only what the sample's bytes show consistently is read: the graphs, their input
-/// and output tensors (name, id, tensor type, data type, dimensions) and their op nodes (id and
-/// name). The op nodes store no operator type and no tensor names, so no data flow is known.
+/// and output tensors (name, id, tensor type, data type, dimensions), their op nodes (id and
+/// name) and, per graph output, the op node that produces it. The op nodes store no operator
+/// type and no tensor names, so no other data flow is known.
 namespace qnnctx {
 
 /// Bytes of the context binary's own header: four big-endian uint32 and three uint64.
@@ -55,10 +56,18 @@ struct OpNode {
     std::uint64_t offset = 0;
 };
 
-/// A graph of the HTP section: name and op nodes, in stored order.
+/// A graph input or output as the HTP section lists it.
+struct SectionTensor {
+    Tensor tensor; ///< tensorType unused (not stored here)
+    std::uint32_t producer = 0; ///< id of the op node that writes it (outputs)
+};
+
+/// A graph of the HTP section: name, op nodes in stored order, inputs and outputs.
 struct OpGraph {
     std::string name;
     std::vector<OpNode> nodes;
+    std::vector<SectionTensor> inputs;
+    std::vector<SectionTensor> outputs;
     std::uint64_t offset = 0;
 };
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The QNN context binary inside a QnnBackend payload (core/delegates/qnncontext.cpp): graphs,
-// their input and output tensors and their op nodes by name, on the real Qualcomm sample and on
-// writer-made payloads (normal, in the 20-byte ExecuTorch header of 2025-01 to 2026-03, and
-// damaged). Expected numbers on the sample were read off its bytes with a hex dump; offsets are
-// within the delegate payload (segment 1 of the file, at file offset 18688), whose context binary
-// starts at 256.
+// their input and output tensors, their op nodes by name and each output's producer node, on the real Qualcomm sample
+// and on writer-made payloads (normal, in the 20-byte ExecuTorch header of 2025-01 to 2026-03, and damaged). Expected
+// numbers on the sample were read off its bytes with a hex dump; offsets are within the delegate payload (segment 1 of
+// the file, at file offset 18688), whose context binary starts at 256.
 #include "core/delegates/delegate.h"
 #include "core/delegates/qnncontext.h"
 #include "core/document/document.h"
@@ -14,6 +13,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 using namespace etscope::core;
@@ -87,8 +87,9 @@ std::vector<QnnGraphSpec> fixtureGraphs()
         g.inputs = { { "input_2_args_0@0", 10, qnnw::kAppWrite, qnnw::kUfixed8, { 1, 4, 8, 16 } },
             { "input_0_input_pos@0", 11, qnnw::kAppWrite, qnnw::kInt32, { 1, tokens } },
             { "input_1_tokens@0", 12, qnnw::kAppWrite, qnnw::kInt32, { 1, tokens } } };
-        g.outputs = { { "output_aten_cat_default_1@0", 40, qnnw::kAppRead, qnnw::kUfixed8, { 1, 4, tokens, 8 } },
-            { "output_aten_squeeze_copy_dims_2@0", 41, qnnw::kAppRead, qnnw::kUfixed16, { 1, tokens, 512 } } };
+        g.outputs = { { "output_aten_convolution_default_3@0", 40, qnnw::kAppRead, qnnw::kUfixed8, { 1, 4, tokens, 8 },
+                          32 },
+            { "output_aten_squeeze_copy_dims_2@0", 41, qnnw::kAppRead, qnnw::kUfixed16, { 1, tokens, 512 }, 33 } };
         g.nodes = { { 33, "aten_squeeze_copy_dims_2" }, { 32, "aten_convolution_default_3" },
             { 31, "aten_matmul_default_9_h_1" }, { 30, "aten_matmul_default_9_h_0" }, { 29, "aten_add_tensor_24" },
             { 28, "args_0_h_0" } };
@@ -165,7 +166,8 @@ private slots:
                         "outputs, 1552 op nodes)"));
         QCOMPARE(factOf(info, "shown graph"), std::string("kv_forward (named after the method)"));
         QVERIFY(factOf(info, "inner graph").starts_with("read from the QNN context binary"));
-        QVERIFY(factOf(info, "inner graph").find("edges: none") != std::string::npos);
+        QVERIFY(factOf(info, "inner graph").find("(metadata, the backend section agrees)") != std::string::npos);
+        QVERIFY(factOf(info, "inner graph").find("edges: 11, each from the op node") != std::string::npos);
         QVERIFY(info.summary.find("1780651886543080982") != std::string::npos);
 
         QVERIFY(info.innerGraph);
@@ -174,7 +176,7 @@ private slots:
         QCOMPARE(count.at(NodeKind::Input), 13);
         QCOMPARE(count.at(NodeKind::Output), 11);
         QCOMPARE(count.at(NodeKind::Operator), 1552);
-        QVERIFY(graph.edges.empty());
+        QCOMPARE(graph.edges.size(), std::size_t(11));
         QCOMPARE(info.inputCount, std::optional<int>(13));
         QCOMPARE(info.outputCount, std::optional<int>(11));
 
@@ -200,6 +202,15 @@ private slots:
         QCOMPARE(logits->argPosition, 23); // stored last of 11 outputs, after 13 inputs
         QCOMPARE(attributeOf(*logits, "shape"), std::string("[1, 1, 512]"));
         QCOMPARE(attributeOf(*logits, "tensor type"), std::string("APP_READ"));
+        // The backend section's copy of this output (table at 164680) names node 4117 as its
+        // producer (uint32 at 164688): aten_squeeze_copy_dims_15. One edge, carrying the tensor.
+        QCOMPARE(attributeOf(*logits, "producer (backend section)"),
+            std::string("op node 4117 (aten_squeeze_copy_dims_15)"));
+        const auto into = graph.inEdges(logits->id);
+        QCOMPARE(into.size(), std::size_t(1));
+        QCOMPARE(graph.node(into[0]->from).label, std::string("aten_squeeze_copy_dims_15"));
+        QCOMPARE(into[0]->meta.dtype, std::string("UFIXED_POINT_16"));
+        QCOMPARE(into[0]->meta.shape, (std::vector<std::int64_t> { 1, 1, 512 }));
         const Node* cache = nodeLabelled(graph, "output_aten_permute_copy_default_6_sha_concat@0");
         QVERIFY(cache);
         QCOMPARE(cache->argPosition, 13);
@@ -284,12 +295,15 @@ private slots:
         QVERIFY(info.innerGraph);
         const Graph& graph = *info.innerGraph;
         QCOMPARE(graph.nodes.size(), std::size_t(3 + 6 + 2));
-        QVERIFY(graph.edges.empty());
+        QCOMPARE(graph.edges.size(), std::size_t(2));
+        QCOMPARE(
+            graph.node(graph.inEdges(nodeLabelled(graph, "output_aten_convolution_default_3@0")->id)[0]->from).label,
+            std::string("aten_convolution_default_3"));
         // Inputs by the N of input_N_; outputs after them in stored order.
         QCOMPARE(nodeLabelled(graph, "input_0_input_pos@0")->argPosition, 0);
         QCOMPARE(nodeLabelled(graph, "input_1_tokens@0")->argPosition, 1);
         QCOMPARE(nodeLabelled(graph, "input_2_args_0@0")->argPosition, 2);
-        QCOMPARE(nodeLabelled(graph, "output_aten_cat_default_1@0")->argPosition, 3);
+        QCOMPARE(nodeLabelled(graph, "output_aten_convolution_default_3@0")->argPosition, 3);
         QCOMPARE(nodeLabelled(graph, "output_aten_squeeze_copy_dims_2@0")->argPosition, 4);
         QCOMPARE(attributeOf(*nodeLabelled(graph, "input_1_tokens@0"), "shape"), std::string("[1, 8]"));
         // Op nodes by ascending id: args_0_h_0 (28) first.
@@ -373,6 +387,43 @@ private slots:
         QVERIFY(factOf(info, "context binary header").starts_with("words 2.4.0.1 (the sample's: 2.3.0.1); "));
         QVERIFY(info.innerGraph);
         QVERIFY(layout.metadataSize > 0);
+    }
+
+    void sectionDisagrees()
+    {
+        // The backend section lists no inputs or outputs: said, and no producer edges drawn.
+        QnnWriteOptions options;
+        options.sectionTensors = false;
+        DelegateInfo info = describe(writeQnnPayload(fixtureGraphs(), options));
+        QCOMPARE(info.warnings.size(), std::size_t(2));
+        QVERIFY(info.warnings[0].message.find("has 3 inputs in the metadata but 0 in the backend section")
+            != std::string::npos);
+        QVERIFY(info.innerGraph);
+        QVERIFY(info.innerGraph->edges.empty());
+
+        // A producer id no op node has: no edge, the attribute says so.
+        auto graphs = fixtureGraphs();
+        graphs[0].outputs[0].producer = 99;
+        info = describe(writeQnnPayload(graphs));
+        QVERIFY(info.warnings.empty());
+        QCOMPARE(info.innerGraph->edges.size(), std::size_t(1));
+        QCOMPARE(attributeOf(*nodeLabelled(*info.innerGraph, "output_aten_convolution_default_3@0"),
+                     "producer (backend section)"),
+            std::string("99 (no op node of this graph has that id)"));
+
+        // A name that differs between the two lists: warned at the section's tensor.
+        graphs = fixtureGraphs();
+        const auto good = writeQnnPayload(graphs);
+        auto renamed = good;
+        const std::string from = "input_1_tokens@0";
+        const auto last = std::find_end(renamed.begin(), renamed.end(), from.begin(), from.end());
+        QVERIFY(last != renamed.end());
+        *(last + 6) = '7'; // input_7_tokens@0, in the section's copy (written after the metadata)
+        info = describe(renamed);
+        QCOMPARE(info.warnings.size(), std::size_t(1));
+        QVERIFY(info.warnings[0].message.find("input 2 is 'input_1_tokens@0' in the metadata but 'input_7_tokens@0'")
+            != std::string::npos);
+        QVERIFY(info.innerGraph->edges.empty());
     }
 
     void damagedSection()

@@ -31,7 +31,19 @@ std::vector<std::uint8_t> finished(flatbuffers::FlatBufferBuilder& fbb)
     return { fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize() };
 }
 
-std::vector<std::uint8_t> htpFlatbuffer(const std::vector<QnnGraphSpec>& graphs)
+std::vector<flatbuffers::Offset<fbc::HtpTensorRecord>> sectionTensors(
+    flatbuffers::FlatBufferBuilder& fbb, const std::vector<QnnTensorSpec>& list)
+{
+    std::vector<flatbuffers::Offset<fbc::HtpTensorRecord>> out;
+    for (const QnnTensorSpec& t : list) {
+        const auto tensor = fbc::CreateHtpTensorDirect(fbb, t.id, t.producer, 0, 0, 0, t.dataType, t.name.c_str(),
+            static_cast<std::uint32_t>(t.dims.size()), &t.dims);
+        out.push_back(fbc::CreateHtpTensorRecord(fbb, fbc::HtpTensorUnion::HtpTensorV1, tensor.Union()));
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> htpFlatbuffer(const std::vector<QnnGraphSpec>& graphs, const QnnWriteOptions& options)
 {
     flatbuffers::FlatBufferBuilder fbb;
     std::vector<flatbuffers::Offset<fbc::HtpGraphRecord>> records;
@@ -39,7 +51,10 @@ std::vector<std::uint8_t> htpFlatbuffer(const std::vector<QnnGraphSpec>& graphs)
         std::vector<flatbuffers::Offset<fbc::HtpNode>> nodes;
         for (const QnnNodeSpec& node : graph.nodes)
             nodes.push_back(fbc::CreateHtpNodeDirect(fbb, node.id, node.name.c_str()));
-        const auto body = fbc::CreateHtpGraphDirect(fbb, &nodes, 0, 0, graph.name.c_str());
+        const auto inputs = sectionTensors(fbb, graph.inputs);
+        const auto outputs = sectionTensors(fbb, graph.outputs);
+        const auto body = fbc::CreateHtpGraphDirect(fbb, &nodes, options.sectionTensors ? &inputs : nullptr,
+            options.sectionTensors ? &outputs : nullptr, graph.name.c_str());
         records.push_back(fbc::CreateHtpGraphRecord(fbb, fbc::HtpGraphUnion::HtpGraphV1, body.Union()));
     }
     fbb.Finish(fbc::CreateHtpRootDirect(fbb, 0, 0, 0, &records));
@@ -85,7 +100,7 @@ std::vector<std::uint8_t> writeQnnContextBinary(const std::vector<QnnGraphSpec>&
 {
     std::vector<std::uint8_t> section;
     if (options.writeSection) {
-        const std::vector<std::uint8_t> fb = htpFlatbuffer(graphs);
+        const std::vector<std::uint8_t> fb = htpFlatbuffer(graphs, options);
         section.assign(48 + fb.size(), 0);
         putLe(section, 0, 3, 8);
         putLe(section, 8, 3, 8);

@@ -25,6 +25,8 @@ struct QnnTensorSpec {
     std::uint32_t tensorType = qnnw::kAppWrite;
     std::uint32_t dataType = qnnw::kFloat32;
     std::vector<std::uint32_t> dims;
+    /// HTP section: the id of the op node that writes it (2, no node, as the sample's inputs).
+    std::uint32_t producer = 2;
 };
 
 struct QnnNodeSpec {
@@ -55,6 +57,7 @@ struct QnnWriteOptions {
     std::optional<std::uint64_t> sectionSizeField;
     std::optional<std::uint64_t> sectionFlatbufferSizeField;
     bool writeSection = true; ///< false: the binary ends after the metadata (header says 0 bytes)
+    bool sectionTensors = true; ///< false: the HTP graphs list no inputs and outputs
 };
 
 /// A QNN context binary in the layout of core/schema/qnncontext.fbs: 40-byte header, metadata
