@@ -64,8 +64,8 @@ void writeQnnSeeds(SeedWriter& out)
         g.name = name;
         g.inputs = { { "input_1_mutbuf_0_args_0@0", 1, qnnw::kAppWrite, qnnw::kUfixed8, { 1, 4, 8 } },
             { "input_0_tokens@0", 2, qnnw::kAppWrite, qnnw::kInt32, { 1, 1 } } };
-        g.outputs = { { "output_aten_squeeze_copy_dims_2@0", 9, qnnw::kAppRead, qnnw::kUfixed16, { 1, 1, 512 } },
-            { "output_mutbuf_0_aten_cat_default@0", 10, qnnw::kAppRead, qnnw::kUfixed8, { 1, 4, 8 } } };
+        g.outputs = { { "output_aten_squeeze_copy_dims_2@0", 9, qnnw::kAppRead, qnnw::kUfixed16, { 1, 1, 512 }, 7 },
+            { "output_mutbuf_0_aten_cat_default@0", 10, qnnw::kAppRead, qnnw::kUfixed8, { 1, 4, 8 }, 99 } };
         g.nodes = { { 7, "aten_squeeze_copy_dims_2" }, { 6, "aten__softmax_default_3_h_1" },
             { 5, "aten_matmul_default_9_sha_concat" }, { 4, "args_0_h_0" } };
         graphs.push_back(std::move(g));
