@@ -3,6 +3,7 @@
 
 #include "core/writer/payloads/coremlpayloadwriter.h"
 #include "core/writer/payloads/mpspayloadwriter.h"
+#include "core/writer/payloads/qnnpayloadwriter.h"
 #include "core/writer/payloads/vulkanpayloadwriter.h"
 #include "fuzz/etrecordparts.h"
 #include "fuzz/fuzzsupport.h"
@@ -51,6 +52,28 @@ void writeVulkanSeeds(SeedWriter& out)
     VulkanWriteOptions bare;
     bare.header = false;
     writePayloadSeed(out, "vulkan", "synthetic.vk00", writer.write(bare));
+}
+
+/// A QNN context of two graphs ("forward", the fuzz method's name, and "prefill"), with the
+/// 256-byte ExecuTorch header and with the 20-byte one of 2025-01..2026-03.
+void writeQnnSeeds(SeedWriter& out)
+{
+    std::vector<QnnGraphSpec> graphs;
+    for (const char* name : { "forward", "prefill" }) {
+        QnnGraphSpec g;
+        g.name = name;
+        g.inputs = { { "input_1_mutbuf_0_args_0@0", 1, qnnw::kAppWrite, qnnw::kUfixed8, { 1, 4, 8 } },
+            { "input_0_tokens@0", 2, qnnw::kAppWrite, qnnw::kInt32, { 1, 1 } } };
+        g.outputs = { { "output_aten_squeeze_copy_dims_2@0", 9, qnnw::kAppRead, qnnw::kUfixed16, { 1, 1, 512 }, 7 },
+            { "output_mutbuf_0_aten_cat_default@0", 10, qnnw::kAppRead, qnnw::kUfixed8, { 1, 4, 8 }, 99 } };
+        g.nodes = { { 7, "aten_squeeze_copy_dims_2" }, { 6, "aten__softmax_default_3_h_1" },
+            { 5, "aten_matmul_default_9_sha_concat" }, { 4, "args_0_h_0" } };
+        graphs.push_back(std::move(g));
+    }
+    writePayloadSeed(out, "qnn", "synthetic.qnn256", writeQnnPayload(graphs));
+    QnnWriteOptions legacy;
+    legacy.executorchHeader = 20;
+    writePayloadSeed(out, "qnn", "synthetic.qnn20", writeQnnPayload(graphs, legacy));
 }
 
 void writeCoreMlSeeds(SeedWriter& out)
@@ -250,6 +273,7 @@ void writeSyntheticSeeds(SeedWriter& out)
 {
     writeKernelListSeeds(out);
     writeVulkanSeeds(out);
+    writeQnnSeeds(out);
     writeCoreMlSeeds(out);
     writeMpsSeeds(out);
     writeInspectorSeeds(out);

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Qualcomm QNN payloads (facts sheet §3.4): magic 0x5678ABCD (little-endian), an int64 graph
-// signature, a uint64 context-binary size, zero padding to 256 bytes, then the proprietary QNN
-// context binary, which stays opaque. The "qnn_compile_spec" compile spec is a FlatBuffer
-// (QnnExecuTorchOptions, core/schema/qnn.fbs): decoded once the Verifier accepts it and its
-// enumerations and booleans hold values of the layout that schema describes.
+// signature, a uint64 context-binary size, then the QNN context binary (read by qnncontext.cpp:
+// graphs, their tensors and op node names). The header's length changed across ExecuTorch
+// versions (backends/qualcomm/runtime/backends/QnnCustomProtocol.{h,cpp} in pytorch/executorch):
+//   - 2025-01-04 (3c83553a65, "Support Hybrid Mode for Llama3.2") to 2026-03-06: 20 bytes, the
+//     context binary right after the size field (GetContextBinaryOffset = 4 + 8 + 8);
+//   - since 2026-03-06 (c3a140ffb9, "CDSP Direct Mode"): zero padding to 256 bytes
+//     (QNN_CTX_BIN_ALIGNMENT), the context binary at 256.
+// The size field always counts the context binary alone, so it tells the two apart: it equals
+// the payload size less 256 or less 20. (Before 2025-01-04 the payload was a qc_binary_info.fbs
+// FlatBuffer with no magic; this decoder does not read that.) The "qnn_compile_spec" compile spec
+// is a FlatBuffer (QnnExecuTorchOptions, core/schema/qnn.fbs): decoded once the Verifier accepts
+// it and its enumerations and booleans hold values of the layout that schema describes.
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/delegates/qnncontext.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 #include "qnn_generated.h"
@@ -21,8 +30,8 @@ namespace fbq = etscope::fb::qnn;
 namespace {
 
 constexpr std::uint32_t kMagic = 0x5678ABCDu;
-constexpr std::size_t kHeaderSize = 256;
-constexpr std::size_t kFieldsEnd = 20; ///< magic (4) + signature (8) + binary size (8)
+constexpr std::size_t kHeaderSize = 256; ///< since 2026-03-06
+constexpr std::size_t kFieldsEnd = 20; ///< magic (4) + signature (8) + binary size (8): the header until 2026-03-06
 constexpr std::size_t kSpecHexLimit = 1024;
 
 std::string hex64(std::uint64_t value)
@@ -174,6 +183,23 @@ std::vector<Attribute> decodeCompileSpec(std::span<const std::uint8_t> value, st
     return std::move(r.facts);
 }
 
+/// The method whose delegate this is: the program's method holding this very DelegateRef, else
+/// the name in "method 'x', delegate n" (the document's wording); empty when neither tells.
+std::string methodOf(const DelegateContext& context)
+{
+    for (const Method& method : context.program.methods)
+        for (const DelegateRef& ref : method.delegates)
+            if (&ref == &context.ref)
+                return method.name;
+    const std::string prefix = "method '";
+    if (context.where.starts_with(prefix)) {
+        const std::size_t end = context.where.find('\'', prefix.size());
+        if (end != std::string::npos)
+            return context.where.substr(prefix.size(), end - prefix.size());
+    }
+    return {};
+}
+
 } // namespace
 
 bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
@@ -191,22 +217,30 @@ bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
         { "graph signature", std::to_string(signature) + " (" + hex64(static_cast<std::uint64_t>(signature)) + ")" });
     info.facts.push_back(
         { "context binary size", std::to_string(binarySize) + " bytes (" + formatBytes(binarySize) + ")" });
-    info.facts.push_back({ "header size", std::to_string(kHeaderSize) });
 
-    if (payload.size() < kHeaderSize) {
-        context.warn(info, "the 256-byte QNN header is truncated (" + std::to_string(payload.size()) + " bytes)", 0);
+    // Which header: the size field counts the context binary alone (see the top of this file).
+    const std::uint64_t size = payload.size();
+    const bool padded = size >= kHeaderSize
+        && std::all_of(
+            payload.begin() + kFieldsEnd, payload.begin() + kHeaderSize, [](std::uint8_t b) { return b == 0; });
+    std::size_t headerSize = kHeaderSize;
+    if (size >= kHeaderSize && binarySize == size - kHeaderSize) {
+        info.facts.push_back({ "header size", "256 (ExecuTorch since 2026-03-06)" });
+    } else if (binarySize == size - kFieldsEnd) {
+        headerSize = kFieldsEnd;
+        info.facts.push_back({ "header size", "20 (ExecuTorch 2025-01-04 to 2026-03-06)" });
     } else {
-        const auto padding = payload.subspan(kFieldsEnd, kHeaderSize - kFieldsEnd);
-        if (std::any_of(padding.begin(), padding.end(), [](std::uint8_t b) { return b != 0; }))
-            info.facts.push_back({ "header padding", "not all zero" });
-        const std::uint64_t body = payload.size() - kHeaderSize;
-        if (binarySize != body)
-            context.warn(info,
-                "the header announces a " + std::to_string(binarySize) + "-byte context binary but "
-                    + std::to_string(body) + " bytes follow the header",
-                12);
-        info.facts.push_back({ "context binary first bytes", toHex(payload.subspan(kHeaderSize), 32) });
+        headerSize = padded ? kHeaderSize : kFieldsEnd;
+        std::string follow = std::to_string(size - kFieldsEnd) + " bytes follow a 20-byte header";
+        if (size >= kHeaderSize)
+            follow += " and " + std::to_string(size - kHeaderSize) + " a 256-byte one";
+        context.warn(
+            info, "the header announces a " + std::to_string(binarySize) + "-byte context binary but " + follow, 12);
+        info.facts.push_back({ "header size", std::to_string(headerSize) + " (assumed: the size field fits neither)" });
     }
+    if (headerSize == kHeaderSize && !padded)
+        info.facts.push_back({ "header padding", "not all zero" });
+    info.facts.push_back({ "context binary first bytes", toHex(payload.subspan(headerSize), 32) });
     for (const CompileSpec& spec : context.ref.compileSpecs) {
         if (spec.key != "qnn_compile_spec")
             continue;
@@ -219,6 +253,7 @@ bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
             toHex(spec.value, kSpecHexLimit) });
     }
     info.summary = "QNN context binary: " + formatBytes(binarySize) + ", graph signature " + std::to_string(signature);
+    decodeQnnContext(context, info, headerSize, methodOf(context));
     return true;
 }
 
