@@ -5,8 +5,10 @@
 // The expected numbers were read with flatc and ETScope's own schema (not with this reader):
 //   flatc --json --raw-binary --strict-json core/schema/tosa.fbs -- mv2_lrn_int8_output_tag0_TOSA-1.0+INT.tosa
 // then counted in the JSON (python3 in /tmp: collections.Counter of regions[0].blocks[0].operators[*].op).
+#include "core/delegates/delegate.h"
 #include "core/delegates/tosa.h"
 #include "core/document/sidegraphs.h"
+#include "core/writer/payloads/tosapayloadwriter.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -63,6 +65,33 @@ const Node* nodeWithLabel(const Graph& graph, NodeKind kind, const std::string& 
         if (node.kind == kind && node.label == label && skip-- == 0)
             return &node;
     return nullptr;
+}
+
+Result<Graph> readBytes(const std::vector<std::uint8_t>& bytes)
+{
+    return readTosaGraph(bytes, "fixture.tosa");
+}
+
+bool anyWarning(const std::vector<Warning>& warnings, const std::string& part)
+{
+    for (const Warning& w : warnings)
+        if (w.message.find(part) != std::string::npos)
+            return true;
+    return false;
+}
+
+/// A payload described on its own under `backendId`, with an empty program.
+DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::string& backendId = "TOSABackend")
+{
+    static const Program empty = [] {
+        Program p;
+        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
+        return p;
+    }();
+    DelegateRef ref;
+    ref.backendId = backendId;
+    ref.payload = { 0, payload.size() };
+    return describePayload(empty, ref, payload, {}, "fixture");
 }
 
 } // namespace
@@ -214,6 +243,91 @@ private slots:
         const auto wrong = attachTosaSideGraph(*document, samplePath(kProgram), 0);
         QVERIFY(!wrong);
         QCOMPARE(wrong.error().code, Error::Code::BadIdentifier);
+    }
+
+    // The writer's conv → add → rescale graph, as a TOSABackend payload.
+    void fixtureAsPayload()
+    {
+        const DelegateInfo info = describe(smallTosaGraph().write());
+        QCOMPARE(info.format, std::string("tosa"));
+        QVERIFY(info.warnings.empty());
+        QCOMPARE(info.inputCount, 1);
+        QCOMPARE(info.outputCount, 1);
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        QCOMPARE(graph.backendId, std::string("TOSABackend"));
+        QCOMPARE(operatorTypes(graph),
+            (std::map<std::string, int> { { "TOSA ADD", 1 }, { "TOSA CONV2D", 1 }, { "TOSA RESCALE", 1 } }));
+        const Node* conv = nodeWithLabel(graph, NodeKind::Operator, "CONV2D");
+        const Node* add = nodeWithLabel(graph, NodeKind::Operator, "ADD");
+        const Node* rescale = nodeWithLabel(graph, NodeKind::Operator, "RESCALE");
+        const Node* input = nodeWithLabel(graph, NodeKind::Input, "x");
+        const Node* output = nodeWithLabel(graph, NodeKind::Output, "out");
+        QVERIFY(conv && add && rescale && input && output);
+        QCOMPARE(attribute(*conv, "pad"), std::string("[0, 1, 0, 1]"));
+        QCOMPARE(attribute(*conv, "input_zp"), std::string("-1"));
+        QCOMPARE(attribute(*conv, "in 2 (bias)"), std::string("b: INT32 [4] = [10, -20, 30, -40]"));
+        QCOMPARE(attribute(*rescale, "multiplier"), std::string("1073741824"));
+        QCOMPARE(attribute(*rescale, "shift"), std::string("30"));
+        QCOMPARE(attribute(*rescale, "output_zp"), std::string("-128"));
+        QCOMPARE(attribute(*rescale, "rounding_mode"), std::string("SINGLE_ROUND"));
+        QCOMPARE(graph.inEdges(conv->id).size(), std::size_t(5));
+        QCOMPARE(graph.inEdges(add->id).size(), std::size_t(2));
+        QCOMPARE(graph.inEdges(output->id).front()->from, rescale->id);
+        QCOMPARE(graph.inEdges(output->id).front()->meta.dtype, std::string("INT8"));
+        QCOMPARE(output->argPosition, 1);
+        const Node* weight = nodeWithLabel(graph, NodeKind::Constant, "w");
+        QVERIFY(weight);
+        QCOMPARE(attribute(*weight, "values"), std::string("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]"));
+        // Recognised by its identifier under another backend id too.
+        const DelegateInfo renamed = describe(smallTosaGraph().write(), "SomeArmBackend");
+        QCOMPARE(renamed.format, std::string("tosa"));
+    }
+
+    // Damage: a verifier failure is an error, a semantic problem a warning with the graph kept.
+    void damaged()
+    {
+        const auto whole = smallTosaGraph().write();
+        for (std::size_t size = 0; size < whole.size(); size += 5) {
+            const auto cut = readBytes({ whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(size) });
+            QVERIFY(!cut);
+            QVERIFY(cut.error().file == "fixture.tosa");
+        }
+        auto wrongId = whole;
+        wrongId[4] = 'X';
+        QCOMPARE(readBytes(wrongId).error().code, Error::Code::BadIdentifier);
+        QCOMPARE(readBytes(wrongId).error().offset, std::optional<std::uint64_t>(4));
+        const DelegateInfo broken = describe({ whole.begin(), whole.begin() + 100 });
+        QCOMPARE(broken.format, std::string("opaque"));
+        QVERIFY(anyWarning(broken.warnings, "verifier rejected the TOSA graph"));
+
+        TosaGraphWriter odd = smallTosaGraph();
+        TosaOperatorSpec unknown;
+        unknown.op = 200;
+        unknown.inputs = { "out", "nowhere" };
+        unknown.outputs = { "later" };
+        odd.addOperator(unknown);
+        TosaOperatorSpec foreign;
+        foreign.op = tosa::op::Add;
+        foreign.attributeTag = 61; // TRANSPOSE's table on an ADD
+        foreign.inputs = { "out", "out" };
+        foreign.outputs = { "twice" };
+        odd.addOperator(foreign);
+        auto graph = readBytes(odd.write());
+        QVERIFY(graph);
+        QVERIFY(anyWarning(graph->warnings, "unknown op number 200"));
+        QVERIFY(anyWarning(graph->warnings, "reads tensor 'nowhere', which the block does not declare"));
+        const Node* node = nodeWithLabel(*graph, NodeKind::Operator, "unknown TOSA op 200");
+        QVERIFY(node);
+        QCOMPARE(node->opType, std::string("TOSA op 200"));
+        const Node* add = nodeWithLabel(*graph, NodeKind::Operator, "ADD", 1);
+        QVERIFY(add);
+        QCOMPARE(attribute(*add, "note"), std::string("attribute table of TRANSPOSE"));
+        QCOMPARE(graph->inEdges(add->id).size(), std::size_t(1)); // the same tensor twice: one edge
+
+        const auto draft = readBytes(smallTosaGraph().write(0, 80));
+        QVERIFY(draft);
+        QVERIFY(anyWarning(draft->warnings, "TOSA version 0.80.0"));
     }
 };
 
