@@ -357,7 +357,7 @@ public:
     std::size_t tensorCount = 0;
 
 private:
-    void collectTensors(const fbt::Block& block, const std::string& prefix);
+    void collectTensors(const fbt::Block& block);
     NodeId sourceOf(const std::string& name, std::size_t op, const std::string& opName);
     void addConstant(const fbt::Operator& op, std::size_t index, const std::string& opName);
     void addOperator(const fbt::Operator& op, std::size_t index);
@@ -379,7 +379,7 @@ private:
     std::int32_t m_nextValue = 0;
 };
 
-void TosaReader::collectTensors(const fbt::Block& block, const std::string& prefix)
+void TosaReader::collectTensors(const fbt::Block& block)
 {
     m_tensors.clear();
     m_producer.clear();
@@ -454,7 +454,6 @@ void TosaReader::collectTensors(const fbt::Block& block, const std::string& pref
             add(std::move(info), shape);
         }
     }
-    (void)prefix;
 }
 
 void TosaReader::tensorAttributes(Node& node, const TensorInfo& info) const
@@ -771,7 +770,7 @@ void TosaReader::readBlock(const fbt::Block& block, std::size_t blockIndex, bool
     const std::string blockName = stringText(block.name());
     m_block = "block '" + (blockName.empty() ? std::to_string(blockIndex) : blockName) + "'";
     m_prefix = main ? std::string() : (blockName.empty() ? std::to_string(blockIndex) : blockName) + "/";
-    collectTensors(block, m_prefix);
+    collectTensors(block);
 
     int position = 0;
     if (const auto* inputs = block.inputs()) {

@@ -48,8 +48,8 @@ Result<SideGraphAttachment> attachTosaSideGraph(
     Document& document, const std::string& path, std::optional<std::size_t> delegate = std::nullopt);
 
 /// findTosaSideFiles + attachTosaSideGraph (delegate chosen by shape, else by tag) for each file
-/// found, one file per delegate; files that cannot be attached become warnings. Documents
-/// without a program get nothing.
+/// found, in tag order (a later file chosen for the same delegate replaces an earlier one);
+/// files that cannot be attached become warnings. Documents without a program get nothing.
 std::vector<Warning> attachTosaSideGraphs(Document& document);
 
 } // namespace etscope::core
