@@ -272,6 +272,7 @@ private:
     std::vector<Constant> m_constants;
     std::string m_constantLayout;
     AlignedSection m_moduleCopy;
+    std::size_t m_spirvBudget = m_payload.size() / 4; ///< SPIR-V words left to decode
     std::shared_ptr<Graph> m_graph;
     std::map<std::uint32_t, NodeId> m_producer; ///< by resource (mrt) index
     std::map<std::uint32_t, NodeId> m_constantNodes; ///< by constant index
@@ -329,7 +330,15 @@ void VgfReader::readModules()
         case fbg::ModuleCode::SpirvCode: {
             m.code = "SPIR-V";
             const auto* words = module->code_as_SpirvCode() ? module->code_as_SpirvCode()->words() : nullptr;
-            if (words) {
+            if (words && words->size() > m_spirvBudget) {
+                m.codeSize = words->size();
+                warn("module " + std::to_string(m_modules.size()) + " ('" + m.name
+                        + "'): SPIR-V not decoded, the modules' code exceeds the payload (shared code?)",
+                    m_sections[0].offset);
+            } else if (words) {
+                // FlatBuffers lets many modules share one code vector: decode no more words in
+                // total than the payload holds.
+                m_spirvBudget -= words->size();
                 m.codeSize = words->size();
                 m.codeOffset = m_sections[0].offset
                     + static_cast<std::uint64_t>(
