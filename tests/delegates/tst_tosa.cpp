@@ -227,6 +227,20 @@ private slots:
         QVERIFY(fact(delegates[0].facts, "side graph").ends_with("though its name says output_tag1)"));
     }
 
+    // The same through openDocument's option, which the app can turn on.
+    void openDocumentFindsSideGraphs()
+    {
+        OpenOptions options;
+        options.findSideGraphs = true;
+        auto document = openDocument(samplePath(kProgram), options);
+        QVERIFY(document);
+        QVERIFY(document->methods[0].delegates[0].sideGraph);
+        QVERIFY(document->methods[0].delegates[1].sideGraph);
+        auto plain = openDocument(samplePath(kProgram));
+        QVERIFY(plain);
+        QVERIFY(!plain->methods[0].delegates[0].sideGraph);
+    }
+
     // Given for a delegate whose I/O shapes differ: attached, with a warning that says so.
     void mismatchWarns()
     {
