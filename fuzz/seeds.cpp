@@ -12,6 +12,8 @@
 #include "core/util/mappedfile.h"
 #include "core/util/text.h"
 #include "core/writer/payloads/ethosupayloadwriter.h"
+#include "core/writer/payloads/tosapayloadwriter.h"
+#include "core/writer/payloads/vgfpayloadwriter.h"
 #include "fuzz/fuzzsupport.h"
 #include "fuzz/seedwriter.h"
 #include "fuzz/syntheticseeds.h"
@@ -32,7 +34,7 @@ namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
 constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
-    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn" };
+    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf" };
 
 void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
 {
@@ -152,6 +154,9 @@ void writeSampleSeeds(SeedWriter& out, const fs::path& path, const std::string& 
         // Damaged programs (corrupt.pte) are worth starting from too.
         if (path.extension() == ".pte")
             out.write("program", name, bytes);
+        // TOSA side files (identifier TOSA at byte 4), as Arm's flow writes them beside programs.
+        if (bytes.size() >= 8 && std::memcmp(bytes.data() + 4, "TOSA", 4) == 0)
+            out.write("tosa", name, bytes);
         break;
     }
 }
@@ -191,6 +196,11 @@ int main(int argc, char** argv)
     out.write("ethosu", "synthetic.u55.unknown", writeEthosUPayload(ethosUFixtureU55(true)));
     out.write("ethosu", "synthetic.u85", writeEthosUPayload(ethosUFixtureU85()));
     out.write("ethosu", "synthetic.u85.unknown", writeEthosUPayload(ethosUFixtureU85(true)));
+    // The project's own TOSA and VGF fixtures: small, so mutations reach every table quickly.
+    out.write("tosa", "synthetic.conv_add_rescale", smallTosaGraph().write());
+    out.write("vgf", "synthetic.graph", writeSmallVgf());
+    out.write("vgf", "synthetic.legacy_constants", writeSmallVgf({ .legacyConstants = true }));
+    out.write("vgf", "synthetic.compute", writeSmallVgf({ .computeModule = true }));
 
     for (const auto& [corpus, count] : out.counts())
         std::cout << corpus << ": " << count << " seed(s)\n";

@@ -29,6 +29,7 @@ Usage:
   etscope info FILE [--json] [--data PTD] [--debug-buffer BIN]
   etscope ops FILE [--method NAME] [--etrecord R] [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
+  etscope graph PROGRAM --tosa FILE|auto [--delegate N] --format text|dot|json [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
                  [--delegate N] [--open-at INSTRUCTION[,…]] [--timings]
   etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin] [--run N]
@@ -67,6 +68,10 @@ Subcommands:
           On an ETRecord (graph and ops): its edge program (--method picks another graph:
           `forward (edge)`, `aten_dialect_output/forward`, …), lowered modules of every
           backend with their original graphs; ops gives get_delegation_info's exact table.
+          --tosa FILE prints instead the TOSA graph Arm's flow wrote for a delegate
+          (<prefix>output_tag<N>_TOSA-1.0+INT.tosa), attached to delegate N (--delegate) or
+          to the delegate whose inputs and outputs it has; --tosa auto finds such files beside
+          the program. A graph whose shapes differ from the delegate's is a warning on stderr.
   export  The graph as a picture, drawn by the same renderer as the desktop app (no display
           needed): PNG, SVG (text stays text) or PDF. --expand all|BACKEND_ID shows delegates
           expanded in place; --delegate N draws the inner graph of delegate N alone.
@@ -173,6 +178,7 @@ Options:
   --etrecord R    ops, gap, profile: the ETRecord of the program; diff: twice, A's then B's
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --program P     timeline: the program the ETDump ran, to place events on its nodes
+  --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load.
@@ -222,7 +228,7 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "program" };
+        "kernels", "program", "tosa" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

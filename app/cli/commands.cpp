@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 #include "core/debug/edgegraph.h"
 #include "core/document/document.h"
+#include "core/document/sidegraphs.h"
 #include "core/report/reports.h"
 #include "core/stats/operatortable.h"
 #include "core/util/atomicfile.h"
@@ -151,6 +152,53 @@ std::optional<CommandGraph> graphForCommand(const std::string& command, const Do
     return CommandGraph { view->graph, view->name, view };
 }
 
+/// `graph PROGRAM --tosa FILE|auto [--delegate N]`: the TOSA graph of one delegate, read from
+/// FILE or found beside the program, printed like a method's graph.
+int printSideGraph(Document& document, const Arguments& args, const std::string& format)
+{
+    std::optional<std::size_t> wanted;
+    if (args.has("delegate")) {
+        wanted = parseIndex(args.value("delegate"));
+        if (!wanted) {
+            std::cerr << "etscope graph: --delegate needs a delegate index (0, 1, …), not '" << args.value("delegate")
+                      << "'\n";
+            return ExitUsage;
+        }
+    }
+    std::vector<Warning> warnings;
+    std::optional<std::size_t> attachedTo;
+    const std::string file = args.value("tosa");
+    if (file == "auto") {
+        warnings = attachTosaSideGraphs(document);
+    } else {
+        auto attached = attachTosaSideGraph(document, file, wanted);
+        if (!attached) {
+            std::cerr << "etscope graph: " << attached.error().message() << "\n";
+            return attached.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        }
+        warnings = attached->warnings;
+        attachedTo = attached->delegate;
+    }
+    for (const Warning& w : warnings)
+        std::cerr << "etscope graph: warning: " << w.message << "\n";
+    const Graph* graph = nullptr;
+    for (const MethodAnalysis& analysis : document.methods)
+        for (std::size_t d = 0; d < analysis.delegates.size() && !graph; ++d)
+            if (analysis.delegates[d].sideGraph && (wanted ? d == *wanted : !attachedTo || d == *attachedTo))
+                graph = analysis.delegates[d].sideGraph.get();
+    if (!graph) {
+        std::cerr << "etscope graph: " << document.path << ": no TOSA graph "
+                  << (wanted ? "for delegate " + std::to_string(*wanted) : std::string("beside it"))
+                  << " (Arm's flow writes <prefix>output_tag<N>_TOSA-<spec>.tosa)\n";
+        return ExitInput;
+    }
+    if (format == "dot")
+        return emit("graph", args, graphToDot(*graph));
+    if (format == "json")
+        return emit("graph", args, core::jsonText(graphToJson(*graph), 2) + "\n");
+    return emit("graph", args, delegatedGraphText(*graph));
+}
+
 } // namespace
 
 int runInfo(const Arguments& args)
@@ -200,9 +248,11 @@ int runGraph(const Arguments& args)
         return ExitUsage;
     }
     int exitCode = ExitOk;
-    const auto document = openForCommand("graph", args, exitCode);
+    auto document = openForCommand("graph", args, exitCode);
     if (!document)
         return exitCode;
+    if (args.has("tosa"))
+        return printSideGraph(*document, args, format);
     const auto views = document->etrecord ? etrecordGraphViews(*document->etrecord) : std::vector<ETRecordGraphView>();
     const auto selected = graphForCommand("graph", *document, views, args, exitCode);
     if (!selected)

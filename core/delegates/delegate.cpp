@@ -40,6 +40,10 @@ bool looksVgf(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 0, "VGF1");
 }
+bool looksTosa(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "TOSA");
+}
 bool looksCoreMlReference(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 0, "CMJR");
@@ -62,6 +66,7 @@ constexpr Decoder kDecoders[] = {
     { "VgfBackend", &looksVgf, &decodeVgf },
     { "QnnBackend", &looksQnn, &decodeQnn },
     { "OpenvinoBackend", nullptr, &decodeOpenvino },
+    { "TOSABackend", &looksTosa, &decodeTosa },
 };
 
 /// Runs one decoder on a copy of `info`. On failure only the warnings survive, plus, for the

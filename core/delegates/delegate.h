@@ -17,13 +17,17 @@ namespace etscope::core {
 /// into an inner graph where the backend's format allows.
 struct DelegateInfo {
     std::string backendId;
-    std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "opaque"
+    std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "tosa", "opaque"
     std::string summary; ///< one line for tooltips and printouts
     std::vector<Attribute> facts; ///< header facts, compile specs, sizes
     std::shared_ptr<const Graph> innerGraph; ///< null when the payload is not decodable
     std::optional<int> inputCount; ///< from the decoded payload
     std::optional<int> outputCount; ///< from the decoded payload
     std::vector<Warning> warnings; ///< decoding problems; the delegate is still shown
+    /// A graph of the same delegate read from a file beside the program, not from its payload:
+    /// the TOSA graph Arm's flow writes before Vela compiles it (core/document/sidegraphs.h).
+    std::shared_ptr<const Graph> sideGraph;
+    std::string sideGraphPath; ///< the file sideGraph was read from
 };
 
 /// What a decoder may look at: the payload, the program (named data) and attached .ptd files.
@@ -66,5 +70,6 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info);
 bool decodeVgf(const DelegateContext& context, DelegateInfo& info);
 bool decodeQnn(const DelegateContext& context, DelegateInfo& info);
 bool decodeOpenvino(const DelegateContext& context, DelegateInfo& info);
+bool decodeTosa(const DelegateContext& context, DelegateInfo& info);
 
 } // namespace etscope::core

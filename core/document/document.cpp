@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/document/document.h"
+#include "core/document/sidegraphs.h"
 #include "core/util/guard.h"
 
 #include "core/methodgraph/graphbuilder.h"
@@ -303,6 +304,10 @@ static Result<Document> openDocumentUnguarded(const std::string& path, const Ope
     const auto analysing = std::chrono::steady_clock::now();
     if (auto error = analyseDocument(document, options))
         return *error;
+    if (options.findSideGraphs) {
+        const std::vector<Warning> warnings = attachTosaSideGraphs(document);
+        document.warnings.insert(document.warnings.end(), warnings.begin(), warnings.end());
+    }
     document.analyseMilliseconds = since(analysing);
     report(options, 100, "done");
     return document;

@@ -36,6 +36,9 @@ struct MethodAnalysis {
 struct OpenOptions {
     std::vector<std::string> dataFiles; ///< .ptd files given explicitly (--data)
     bool findCompanions = true; ///< look for a .ptd beside the program when it needs one
+    /// Attach the TOSA graphs Arm's flow writes beside Ethos-U programs to their delegates
+    /// (core/document/sidegraphs.h: DelegateInfo::sideGraph); off by default.
+    bool findSideGraphs = false;
     /// Outputs per DelegateCall instruction, per method (e.g. ETRecord's
     /// instruction_id_to_num_outs_map); used when a delegate payload does not say.
     std::map<std::string, std::map<int, int>> delegateOutputCounts;

@@ -329,6 +329,37 @@ private slots:
         QVERIFY(content.contains(QStringLiteral("Total delegated subgraphs: 1")));
     }
 
+    void graphOfATosaSideFile()
+    {
+        // The Arm lab program with the TOSA graphs its flow wrote: tag1 (152 operators besides its
+        // CONST / CONST_SHAPE outputs, `flatc --json` on the file with core/schema/tosa.fbs) has
+        // delegate 0's inputs and outputs, tag0 (22) delegate 1's.
+        const QString program = sample("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        const QString tag0 = sample("executorch_on_arm_labs/mv2_lrn_int8_output_tag0_TOSA-1.0+INT.tosa");
+        const Run text = run({ QStringLiteral("graph"), program, QStringLiteral("--tosa"), tag0 });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.err.isEmpty(), qPrintable(text.err));
+        QVERIFY2(text.out.contains(QStringLiteral("AVG_POOL2D")), qPrintable(text.out.left(2000)));
+        const Run js = run({ QStringLiteral("graph"), program, QStringLiteral("--tosa"), QStringLiteral("auto"),
+            QStringLiteral("--delegate"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(js.exitCode, 0);
+        int operators = 0;
+        const json parsed = json::parse(js.out.toStdString());
+        for (const json& node : parsed.at("nodes"))
+            operators += node.at("kind") == "operator";
+        QCOMPARE(operators, 152);
+        // Given for the other delegate: printed, with a warning on stderr.
+        const Run forced = run({ QStringLiteral("graph"), program, QStringLiteral("--tosa"), tag0,
+            QStringLiteral("--delegate"), QStringLiteral("0"), QStringLiteral("--format"), QStringLiteral("dot") });
+        QCOMPARE(forced.exitCode, 0);
+        QVERIFY(forced.err.contains(QStringLiteral("do not match delegate 0")));
+        QVERIFY(forced.out.startsWith(QStringLiteral("digraph")));
+        const Run none = run({ QStringLiteral("graph"), sample("executorch/add.pte"), QStringLiteral("--tosa"),
+            QStringLiteral("auto") });
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains(QStringLiteral("no TOSA graph beside it")));
+    }
+
     void graphFormats()
     {
         const QString path = sample("dnf-executorch/dnf_xnnpack_training.pte");

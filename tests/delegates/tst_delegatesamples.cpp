@@ -323,6 +323,7 @@ private slots:
         QCOMPARE(fact(info, "model resource table"), std::string("6928 bytes (6.8 KiB) at offset 452648"));
         QCOMPARE(fact(info, "constant section"), std::string("3544456 bytes (3.4 MiB) at offset 459576"));
         QCOMPARE(fact(info, "section layout"), std::string("(no fact 'section layout')"));
+        QVERIFY(info.innerGraph); // the TOSA operations of its SPIR-V graph: tst_vgfdelegate
     }
 
     // OpenVINO: the IR inside the export stream, its six layers and five edges as a graph.

@@ -22,7 +22,7 @@ Q_DECLARE_METATYPE(std::string)
 namespace {
 
 const char* const kBackends[] = { "XnnpackBackend", "VulkanBackend", "MPSBackend", "CoreMLBackend", "EthosUBackend",
-    "VgfBackend", "QnnBackend", "OpenvinoBackend", "SomeFutureBackend" };
+    "VgfBackend", "QnnBackend", "OpenvinoBackend", "TOSABackend", "SomeFutureBackend" };
 
 const char* const kSamples[] = { "djl-executorch-engine/spike_conv.pte", "executorch-numpy-runtime/quantized.pte",
     "cmsis-executorch/ethos_u_minimal_example_u55.pte", "djl-executorch-engine/openvino_tiny.pte",
@@ -133,7 +133,7 @@ private slots:
                 b = static_cast<std::uint8_t>(random());
             // Half of the rounds carry a real magic so the decoder goes further.
             static const char* const kMagics[] = { "\0\0\0\0XH00", "\0\0\0\0VH00", "\0\0\0\0MP00", "vela_bin_stream",
-                "VGF1", "\xCD\xAB\x78\x56", "CMJR{", "\0\0\0\0XN01" };
+                "VGF1", "\xCD\xAB\x78\x56", "CMJR{", "\0\0\0\0XN01", "\0\0\0\0TOSA" };
             if (round % 2 && bytes.size() > 16) {
                 const char* magic = kMagics[(round / 2) % std::size(kMagics)];
                 const std::size_t length = (magic[0] == 0 ? 8 : std::strlen(magic));
