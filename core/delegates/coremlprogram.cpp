@@ -419,7 +419,10 @@ public:
     }
 
     int addInputs(const std::vector<pb::CmlNamedValueType>& inputs);
-    void addBlock(std::span<const std::span<const std::uint8_t>> operations);
+    /// Operations of a block, each parsed on its own. `inModel`: the spans point into the model
+    /// (so offsets can be named).
+    void addOperations(
+        std::span<const std::span<const std::uint8_t>> operations, const std::string& where, bool inModel, int depth);
     void addOutputs(const std::vector<std::string>& outputs, int inputCount);
     std::shared_ptr<Graph> graph() const { return m_graph; }
     std::size_t operationCount() const { return m_operations; }
@@ -448,9 +451,9 @@ private:
         }
     }
     const Producer& sourceOf(const std::string& name, const std::string& reader);
-    void addOperation(const pb::CmlOperation& op, std::size_t index, const std::string& where,
+    void addOperation(const pb::CmlOperationView& op, std::size_t index, const std::string& where,
         std::optional<std::size_t> modelOffset, int depth);
-    void nestedBlocks(const pb::CmlOperation& op, NodeId parent, const std::string& where, int depth);
+    void nestedBlocks(const pb::CmlOperationView& op, NodeId parent, const std::string& where, int depth);
     void valueAttributes(Node& node, const std::string& key, const pb::CmlValue& value, const TensorMeta& meta);
     void joinDebugInfo(Node& node, const std::string& output, const std::string& type);
 
@@ -588,7 +591,7 @@ void MilReader::joinDebugInfo(Node& node, const std::string& output, const std::
     node.attributes.push_back({ "debug handles", text });
 }
 
-void MilReader::addOperation(const pb::CmlOperation& op, std::size_t index, const std::string& where,
+void MilReader::addOperation(const pb::CmlOperationView& op, std::size_t index, const std::string& where,
     std::optional<std::size_t> modelOffset, int depth)
 {
     ++m_operations;
@@ -654,41 +657,51 @@ void MilReader::addOperation(const pb::CmlOperation& op, std::size_t index, cons
         define(out.name(), id, out.has_type() ? metaOf(out.type()) : TensorMeta {});
 }
 
-void MilReader::nestedBlocks(const pb::CmlOperation& op, NodeId parent, const std::string& where, int depth)
+void MilReader::nestedBlocks(const pb::CmlOperationView& op, NodeId parent, const std::string& where, int depth)
 {
     if (depth >= kMaxBlockDepth) {
         warn("the blocks of " + where + " nest deeper than " + std::to_string(kMaxBlockDepth) + " levels; not drawn");
         return;
     }
     for (int b = 0; b < op.blocks_size(); ++b) {
-        const pb::CmlBlock& block = op.blocks(b);
+        const std::string& bytes = op.blocks(b);
         const std::string blockName = where + " block " + std::to_string(b);
         const std::size_t mark = m_undo.size();
-        // Block inputs (while_loop's loop variables) come from the operation that owns the block.
-        for (const pb::CmlNamedValueType& input : block.inputs())
-            define(input.name(), parent, input.has_type() ? metaOf(input.type()) : TensorMeta {});
-        for (int o = 0; o < block.operations_size(); ++o) {
-            if (m_operations >= kMaxOperations) {
-                m_skipped += static_cast<std::size_t>(block.operations_size() - o);
-                break;
+        // Block: 1 inputs (while_loop's loop variables, given by the operation that owns the
+        // block), 2 outputs, 3 operations.
+        std::vector<std::span<const std::uint8_t>> operations;
+        WireReader block({ reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() });
+        for (WireField f; block.next(f);) {
+            if (f.number == 1 && f.type == 2) {
+                pb::CmlNamedValueType input;
+                if (parseBounded(input, f.bytes))
+                    define(input.name(), parent, input.has_type() ? metaOf(input.type()) : TensorMeta {});
+            } else if (f.number == 3 && f.type == 2 && operations.size() < kMaxOperations) {
+                operations.push_back(f.bytes);
             }
-            addOperation(block.operations(o), static_cast<std::size_t>(o), blockName, std::nullopt, depth + 1);
         }
+        if (block.damaged())
+            warn(blockName + " is damaged after " + std::to_string(operations.size())
+                + " operations: " + block.damageReason());
+        addOperations(operations, blockName, false, depth + 1);
         restoreScope(mark);
     }
 }
 
-void MilReader::addBlock(std::span<const std::span<const std::uint8_t>> operations)
+void MilReader::addOperations(
+    std::span<const std::span<const std::uint8_t>> operations, const std::string& where, bool inModel, int depth)
 {
     for (std::size_t i = 0; i < operations.size(); ++i) {
         if (m_operations >= kMaxOperations) {
             m_skipped += operations.size() - i;
-            warn(std::to_string(operations.size() - i) + " more operations beyond the first "
+            warn(std::to_string(operations.size() - i) + " more operations of " + where + " beyond the first "
                 + std::to_string(kMaxOperations) + " are not drawn");
             return;
         }
-        const std::size_t at = offsetIn(operations[i]);
-        pb::CmlOperation op;
+        // Nested blocks were copied out of their operation: no model offset for them.
+        const std::optional<std::size_t> at
+            = inModel ? std::optional<std::size_t>(offsetIn(operations[i])) : std::nullopt;
+        pb::CmlOperationView op;
         if (operations[i].size() > kMaxOperationBytes || !parseBounded(op, operations[i])) {
             // One damaged operation: a node saying so, and the walk goes on.
             ++m_operations;
@@ -697,18 +710,17 @@ void MilReader::addBlock(std::span<const std::span<const std::uint8_t>> operatio
             node.kind = NodeKind::Operator;
             node.opType = "(unreadable operation)";
             node.label = node.opType;
-            node.attributes.push_back({ "operation", std::to_string(i) + " of " + function });
-            node.attributes.push_back(
-                { "bytes", std::to_string(operations[i].size()) + " at byte " + std::to_string(at) });
+            node.attributes.push_back({ "operation", std::to_string(i) + " of " + where });
+            node.attributes.push_back({ "bytes", std::to_string(operations[i].size()) });
             m_graph->addNode(std::move(node));
-            warn("operation " + std::to_string(i) + " ("
+            warn("operation " + std::to_string(i) + " of " + where + " ("
                     + (operations[i].size() > kMaxOperationBytes ? "larger than the 4 MiB read limit"
                                                                  : "damaged protobuf")
                     + ", " + std::to_string(operations[i].size()) + " bytes) is not readable",
                 at);
             continue;
         }
-        addOperation(op, i, function, at, 0);
+        addOperation(op, i, where, at, depth);
     }
 }
 
@@ -933,7 +945,7 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
             reader.offsetIn(blockBytes) + blockReader.damageOffset());
 
     const int inputCount = reader.addInputs(block.inputs);
-    reader.addBlock(block.operations);
+    reader.addOperations(block.operations, chosen.name, true, 0);
     reader.addOutputs(block.outputs, inputCount);
     const std::size_t notListed = block.operationCount - block.operations.size();
     if (notListed && !reader.skipped())

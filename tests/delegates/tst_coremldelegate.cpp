@@ -466,12 +466,49 @@ private slots:
         QVERIFY(info.innerGraph);
         const Graph& graph = *info.innerGraph;
         QVERIFY(anyWarning(info, "is damaged after 7 operations: field 3 claims"));
-        QVERIFY(anyWarning(info, "operation 6 (damaged protobuf"));
+        QVERIFY(anyWarning(info, "operation 6 of main (damaged protobuf"));
         QVERIFY(anyWarning(info, "'relu_out', read by the function's outputs, is not defined before it"));
         QCOMPARE(countKind(graph, NodeKind::Constant), std::size_t(4));
         QCOMPARE(countKind(graph, NodeKind::Operator), std::size_t(3)); // conv, add, unreadable
         QVERIFY(nodeLabelled(graph, "(unreadable operation)", NodeKind::Operator));
         QVERIFY(nodeLabelled(graph, "relu_out", NodeKind::View));
+    }
+
+    // cond with two branches: the operations of nested blocks are drawn too, reading the
+    // function's values, and the cond node writes the value the branches return.
+    void nestedBlocks()
+    {
+        MilProgramSpec spec;
+        spec.inputs = { { "x", MilType::Fp16, { 2 } } };
+        spec.outputs = { "c" };
+        MilOperationSpec pred { "const", {}, { { "pred", MilType::Bool, {} } } };
+        pred.ints = std::vector<std::int32_t> { 1 };
+        MilOperationSpec cond { "cond", { { "pred", { "pred" } } }, { { "c", MilType::Fp16, { 2 } } } };
+        cond.blocks = {
+            { {}, { "a" }, { { "relu", { { "x", { "x" } } }, { { "a", MilType::Fp16, { 2 } } } } } },
+            { {}, { "b" }, { { "sigmoid", { { "x", { "x" } } }, { { "b", MilType::Fp16, { 2 } } } } } },
+        };
+        spec.operations = { pred, cond };
+        const DelegateInfo info = describe(writeCoreMlPayload({
+            { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", writeMilModel(spec) },
+            { "metadata.json", bytesOf(R"({"inputNames":["x"],"outputNames":["c"]})") },
+        }));
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        QCOMPARE(graph.nodes.size(), std::size_t(6)); // x, pred, cond, relu, sigmoid, c
+        const Node* relu = nodeLabelled(graph, "relu", NodeKind::Operator);
+        const Node* sigmoid = nodeLabelled(graph, "sigmoid", NodeKind::Operator);
+        const Node* condNode = nodeLabelled(graph, "cond", NodeKind::Operator);
+        QVERIFY(relu && sigmoid && condNode);
+        QCOMPARE(attribute(*relu, "operation"), std::string("0 of main › 1 cond block 0"));
+        QCOMPARE(attribute(*sigmoid, "operation"), std::string("0 of main › 1 cond block 1"));
+        QCOMPARE(attribute(*condNode, "blocks"), std::string("2"));
+        QCOMPARE(graph.node(edgesInto(graph, relu->id).front()->from).label, std::string("x"));
+        const Node* out = nodeLabelled(graph, "c", NodeKind::Output);
+        QVERIFY(out);
+        QCOMPARE(edgesInto(graph, out->id).front()->from, condNode->id);
+        QCOMPARE(fact(info, "operation types"), std::string("cond 1, const 1, relu 1, sigmoid 1"));
     }
 
     void hostileModels()
@@ -485,8 +522,22 @@ private slots:
         const auto fine = field(1, bytesOf("relu"));
         DelegateInfo info = describe(fixtureWithModel(modelWithOperations({ fine, deep, fine })));
         QVERIFY(info.innerGraph);
-        QVERIFY(anyWarning(info, "operation 1 (damaged protobuf"));
+        QVERIFY(anyWarning(info, "operation 1 of main (damaged protobuf"));
         QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(3));
+
+        // cond inside cond inside … 100 deep: drawn down to 16 levels, then a warning.
+        MilOperationSpec nested { "relu", { { "x", { "x" } } }, { { "r", MilType::Fp16, { 2 } } } };
+        for (int i = 0; i < 100; ++i) {
+            MilOperationSpec outer { "cond", {}, { { "c" + std::to_string(i), MilType::Fp16, { 2 } } } };
+            outer.blocks = { { {}, {}, { nested } } };
+            nested = std::move(outer);
+        }
+        MilProgramSpec deepSpec;
+        deepSpec.inputs = { { "x", MilType::Fp16, { 2 } } };
+        deepSpec.operations = { nested };
+        info = describe(fixtureWithModel(writeMilModel(deepSpec)));
+        QVERIFY(anyWarning(info, "levels; not drawn"));
+        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(17)); // the top cond + 16 nested
 
         // A group wire type (proto3 never writes one) ends the walk with a warning.
         info = describe(fixtureWithModel({ 0x08, 0x06, 0x0B, 0x0C }));
