@@ -115,7 +115,8 @@ std::vector<std::uint8_t> programWithOneInput(std::vector<std::uint8_t> payload)
 /// The fixture package with its model.mlmodel replaced by `model`.
 std::vector<std::uint8_t> fixtureWithModel(const std::vector<std::uint8_t>& model)
 {
-    auto files = convAddReluPackage();
+    static const std::vector<CoreMlFileSpec> package = convAddReluPackage();
+    auto files = package;
     for (CoreMlFileSpec& file : files)
         if (file.path.ends_with("model.mlmodel"))
             file.content = model;
