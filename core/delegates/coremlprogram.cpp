@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace etscope::core::coreml {
 
@@ -44,6 +45,10 @@ constexpr int kMaxBlockDepth = 16; ///< nested cond/while blocks followed
 constexpr std::size_t kMaxShownValues = 8; ///< immediate values spelled out
 constexpr std::size_t kMaxShownDims = 16;
 constexpr std::size_t kMaxFunctionFacts = 32;
+constexpr std::size_t kMaxReads = 1024; ///< distinct values one operation reads, drawn as edges
+constexpr std::size_t kMaxShownBindings = 32; ///< per parameter, in its attribute
+constexpr int kMaxShownEntries = 64; ///< outputs, parameters, attributes of one operation
+constexpr std::size_t kMaxWarnings = 64; ///< then counted
 constexpr std::uint32_t kBlobSentinel = 0xDEADBEEF;
 constexpr std::size_t kBlobRecordSize = 64;
 
@@ -382,6 +387,15 @@ std::optional<std::uint64_t> immediateBytes(const pb::CmlImmediateValue& value, 
     return *count * width;
 }
 
+/// Name → its first position in a metadata.json name list.
+std::unordered_map<std::string, int> positionsOf(const std::vector<std::string>& names)
+{
+    std::unordered_map<std::string, int> positions;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        positions.emplace(names[i], static_cast<int>(i));
+    return positions;
+}
+
 struct Producer {
     NodeId node;
     ValueIndex value;
@@ -401,8 +415,12 @@ public:
         m_graph->format = "coreml";
     }
 
-    void warn(const std::string& reason, std::optional<std::size_t> modelOffset = {})
+    /// `capped`: one of possibly many problems of the same kind, kept up to kMaxWarnings; limits
+    /// and whole-model problems are always kept.
+    void warn(const std::string& reason, std::optional<std::size_t> modelOffset = {}, bool capped = true)
     {
+        if (capped && m_warnings++ >= kMaxWarnings)
+            return;
         std::string text = m_model.modelPath.substr(m_model.modelPath.rfind('/') + 1) + ": " + reason;
         std::optional<std::uint64_t> at;
         if (modelOffset) {
@@ -429,6 +447,8 @@ public:
     std::size_t skipped() const { return m_skipped; }
     const std::map<std::string, std::size_t>& typeCounts() const { return m_typeCounts; }
     std::size_t joined() const { return m_joined; }
+    /// Warnings beyond kMaxWarnings, counted but not kept.
+    std::size_t unsaid() const { return m_warnings > kMaxWarnings ? m_warnings - kMaxWarnings : 0; }
 
     std::string function;
 
@@ -467,6 +487,7 @@ private:
     std::size_t m_operations = 0;
     std::size_t m_skipped = 0;
     std::size_t m_joined = 0;
+    std::size_t m_warnings = 0;
     std::map<std::string, std::size_t> m_typeCounts;
 };
 
@@ -474,6 +495,7 @@ int MilReader::addInputs(const std::vector<pb::CmlNamedValueType>& inputs)
 {
     const int inputCount
         = m_model.inputNames.empty() ? static_cast<int>(inputs.size()) : static_cast<int>(m_model.inputNames.size());
+    const auto positions = positionsOf(m_model.inputNames);
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const pb::CmlNamedValueType& input = inputs[i];
         Node node;
@@ -481,9 +503,8 @@ int MilReader::addInputs(const std::vector<pb::CmlNamedValueType>& inputs)
         node.label = input.name();
         const TensorMeta meta = input.has_type() ? metaOf(input.type()) : TensorMeta {};
         // Function inputs are unordered (MIL.proto); the delegate passes them in metadata order.
-        const auto named = std::find(m_model.inputNames.begin(), m_model.inputNames.end(), input.name());
-        if (named != m_model.inputNames.end()) {
-            node.argPosition = static_cast<int>(named - m_model.inputNames.begin());
+        if (const auto named = positions.find(input.name()); named != positions.end()) {
+            node.argPosition = named->second;
         } else {
             node.argPosition = static_cast<int>(i);
             if (!m_model.inputNames.empty())
@@ -608,34 +629,51 @@ void MilReader::addOperation(const pb::CmlOperationView& op, std::size_t index, 
     node.attributes.push_back({ "operation", std::to_string(index) + " of " + where });
     if (!constant)
         node.attributes.push_back({ "op type", type });
-    for (int o = 0; o < op.outputs_size(); ++o) {
+    for (int o = 0; o < op.outputs_size() && o < kMaxShownEntries; ++o) {
         const pb::CmlNamedValueType& out = op.outputs(o);
         node.attributes.push_back({ op.outputs_size() == 1 ? std::string("output") : "output " + std::to_string(o),
             out.name() + ": " + metaText(out.has_type() ? metaOf(out.type()) : TensorMeta {}) });
     }
     // Parameters in the writer's order: names become edges, immediate values attributes.
     std::vector<std::string> reads;
+    std::unordered_set<std::string> seen;
+    std::size_t unread = 0;
     const std::string reader
         = "'" + node.opType + "' (" + (output.empty() ? "operation " + std::to_string(index) : output) + ")";
-    for (const pb::CmlArgumentEntry& entry : op.inputs()) {
+    for (int p = 0; p < op.inputs_size(); ++p) {
+        const pb::CmlArgumentEntry& entry = op.inputs(p);
         std::string text;
+        std::size_t shown = 0;
         for (const pb::CmlBinding& binding : entry.value().arguments()) {
-            text += text.empty() ? "" : ", ";
-            if (binding.has_name()) {
-                text += binding.name();
-                if (std::find(reads.begin(), reads.end(), binding.name()) == reads.end())
+            if (binding.has_name() && seen.insert(binding.name()).second) {
+                if (reads.size() < kMaxReads)
                     reads.push_back(binding.name());
-            } else if (binding.has_value() && binding.value().has_immediate_value()) {
-                text += immediateText(binding.value().immediate_value());
-            } else {
-                text += "(value)";
+                else
+                    ++unread;
             }
+            if (shown++ == kMaxShownBindings) {
+                text += ", … (" + std::to_string(entry.value().arguments_size()) + " bindings)";
+                continue;
+            }
+            if (shown > kMaxShownBindings)
+                continue;
+            text += text.empty() ? "" : ", ";
+            if (binding.has_name())
+                text += binding.name();
+            else if (binding.has_value() && binding.value().has_immediate_value())
+                text += immediateText(binding.value().immediate_value());
+            else
+                text += "(value)";
         }
-        node.attributes.push_back({ entry.key(), text.empty() ? "(none)" : text });
+        if (p < kMaxShownEntries)
+            node.attributes.push_back({ entry.key(), text.empty() ? "(none)" : text });
     }
+    if (unread)
+        node.attributes.push_back({ "not drawn", std::to_string(unread) + " more values read" });
     const TensorMeta outMeta
         = op.outputs_size() > 0 && op.outputs(0).has_type() ? metaOf(op.outputs(0).type()) : TensorMeta {};
-    for (const pb::CmlValueEntry& attribute : op.attributes()) {
+    for (int a = 0; a < op.attributes_size() && a < kMaxShownEntries; ++a) {
+        const pb::CmlValueEntry& attribute = op.attributes(a);
         if (attribute.key() == "name" && attribute.value().has_immediate_value()
             && immediateText(attribute.value().immediate_value()) == "\"" + output + "\"")
             continue; // coremltools repeats the output name
@@ -695,7 +733,8 @@ void MilReader::addOperations(
         if (m_operations >= kMaxOperations) {
             m_skipped += operations.size() - i;
             warn(std::to_string(operations.size() - i) + " more operations of " + where + " beyond the first "
-                + std::to_string(kMaxOperations) + " are not drawn");
+                    + std::to_string(kMaxOperations) + " are not drawn",
+                std::nullopt, false);
             return;
         }
         // Nested blocks were copied out of their operation: no model offset for them.
@@ -726,14 +765,14 @@ void MilReader::addOperations(
 
 void MilReader::addOutputs(const std::vector<std::string>& outputs, int inputCount)
 {
+    const auto positions = positionsOf(m_model.outputNames);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         const std::string& name = outputs[i];
         Node node;
         node.kind = NodeKind::Output;
         node.label = name;
-        const auto named = std::find(m_model.outputNames.begin(), m_model.outputNames.end(), name);
-        if (named != m_model.outputNames.end()) {
-            node.argPosition = inputCount + static_cast<int>(named - m_model.outputNames.begin());
+        if (const auto named = positions.find(name); named != positions.end()) {
+            node.argPosition = inputCount + named->second;
         } else {
             node.argPosition = inputCount + static_cast<int>(i);
             if (!m_model.outputNames.empty())
@@ -950,7 +989,8 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
     const std::size_t notListed = block.operationCount - block.operations.size();
     if (notListed && !reader.skipped())
         reader.warn(std::to_string(notListed) + " more operations beyond the first "
-            + std::to_string(block.operations.size()) + " are not drawn");
+                + std::to_string(block.operations.size()) + " are not drawn",
+            std::nullopt, false);
 
     const auto& counts = reader.typeCounts();
     std::size_t constants = 0;
@@ -972,6 +1012,8 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
     info.summary += ", ML Program '" + chosen.name
         + "': " + detail::plural(reader.operationCount(), "operation", "operations") + " (" + std::to_string(constants)
         + " const)";
+    if (const std::size_t unsaid = reader.unsaid())
+        context.warn(info, model.modelPath + ": " + std::to_string(unsaid) + " more problems like those above");
     info.innerGraph = reader.graph();
     return true;
 }

@@ -540,6 +540,22 @@ private slots:
         QVERIFY(anyWarning(info, "levels; not drawn"));
         QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(17)); // the top cond + 16 nested
 
+        // 250,000 empty operations: 200,000 drawn (each a node saying it has no type), the rest
+        // counted; the warnings stop at 64 and say how many more there were.
+        std::vector<std::uint8_t> many;
+        for (int i = 0; i < 250000; ++i)
+            many.insert(many.end(), { 0x1A, 0x00 });
+        const auto manyBlock = concat(field(1, bytesOf("CoreML7")), field(2, many));
+        const auto manyModel = field(502,
+            field(2,
+                concat(
+                    field(1, bytesOf("main")), field(2, concat(field(2, bytesOf("CoreML7")), field(3, manyBlock))))));
+        info = describe(fixtureWithModel(manyModel));
+        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(200000));
+        QVERIFY(anyWarning(info, "50000 more operations beyond the first 200000 are not drawn"));
+        QVERIFY(anyWarning(info, "more problems like those above"));
+        QVERIFY(info.warnings.size() < 80);
+
         // A group wire type (proto3 never writes one) ends the walk with a warning.
         info = describe(fixtureWithModel({ 0x08, 0x06, 0x0B, 0x0C }));
         QVERIFY(anyWarning(info, "wire type 3 (field 1) is not used by Core ML models"));
