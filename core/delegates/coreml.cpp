@@ -134,20 +134,29 @@ std::vector<std::string> namesOf(const json& names)
     return out;
 }
 
+/// metadata.json: {identifier, inputNames, outputNames}, or for a multifunction model
+/// {identifier, methods: {method: {inputNames, outputNames}}} (executorch
+/// backends/apple/coreml/compiler/coreml_preprocess.py, MultifunctionModelMetadata); the names
+/// of `model.functionName` are then the delegate's.
 void describeMetadata(DelegateInfo& info, const json& metadata, coreml::ModelInputs& model)
 {
-    if (const auto it = metadata.find("inputNames"); it != metadata.end())
-        model.inputNames = namesOf(*it);
-    if (const auto it = metadata.find("outputNames"); it != metadata.end())
-        model.outputNames = namesOf(*it);
     if (metadata.contains("identifier"))
         info.facts.push_back({ "model identifier", jsonDisplayText(metadata["identifier"]) });
+    const json* names = &metadata;
+    if (const json* methods = jsonMember(metadata, "methods"); methods && methods->is_object()) {
+        info.facts.push_back({ "methods", std::to_string(methods->size()) });
+        const json* method = model.functionName.empty() ? nullptr : jsonMember(*methods, model.functionName);
+        if (method && method->is_object())
+            names = method;
+    }
     for (const char* key : { "inputNames", "outputNames" }) {
-        const auto it = metadata.find(key);
-        if (it == metadata.end() || !it->is_array())
+        const auto it = names->find(key);
+        if (it == names->end() || !it->is_array())
             continue;
         info.facts.push_back({ key, std::to_string(it->size()) + ": " + joinNames(*it) });
-        (std::strcmp(key, "inputNames") == 0 ? info.inputCount : info.outputCount) = static_cast<int>(it->size());
+        const bool inputs = std::strcmp(key, "inputNames") == 0;
+        (inputs ? info.inputCount : info.outputCount) = static_cast<int>(it->size());
+        (inputs ? model.inputNames : model.outputNames) = namesOf(*it);
     }
 }
 

@@ -95,7 +95,7 @@ DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 }
 
 /// forward = DelegateCall(CoreMLBackend, [x, out]) for a model of one input and one output.
-std::vector<std::uint8_t> programWithOneInput(std::vector<std::uint8_t> payload)
+std::vector<std::uint8_t> programWithOneInput(std::vector<std::uint8_t> payload, std::vector<NamedBlobSpec> named = {})
 {
     ProgramSpec spec;
     MethodSpec& method = spec.addMethod("forward");
@@ -108,6 +108,7 @@ std::vector<std::uint8_t> programWithOneInput(std::vector<std::uint8_t> payload)
     method.outputs = { out };
     const std::int32_t delegate = method.addDelegate({ "CoreMLBackend", std::move(payload) });
     method.addInstruction(InstructionSpec::delegate(delegate, { x, out }));
+    spec.namedData = std::move(named);
     auto bytes = writeProgram(spec);
     return bytes ? std::move(*bytes) : std::vector<std::uint8_t> {};
 }
@@ -584,20 +585,35 @@ private slots:
         QVERIFY(anyWarning(info, "not 0xDEADBEEF"));
     }
 
-    // A CMJR reference draws the function it names from the model in named data.
+    // A CMJR reference draws the function it names from the model in named data, with that
+    // method's names from the multifunction metadata.json.
     void multifunctionFixture()
     {
-        const auto model = writeCoreMlPayload(convAddReluPackage());
-        const auto document
-            = openBytes(programWith(writeCoreMlReference("coreml_0f1e", "decode"), { { "coreml_0f1e", model } }));
+        const auto model = writeCoreMlPayload(convAddReluPackage("decode"));
+        const auto document = openBytes(
+            programWithOneInput(writeCoreMlReference("coreml_0f1e", "decode"), { { "coreml_0f1e", model } }));
         QVERIFY(document);
         const DelegateInfo& info = document->analysis(document->program->methods.front())->delegates.front();
-        // The fixture has only "main": drawn with a warning naming the missing function.
-        QVERIFY(anyWarning(info, "function 'decode' is not in the program; drawing 'main'"));
-        QVERIFY(info.innerGraph);
-        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(3));
-        // Offsets inside named data are not payload offsets: no file offset is claimed.
         for (const Warning& w : info.warnings)
+            qWarning("%s", w.message.c_str());
+        QVERIFY(info.warnings.empty());
+        QCOMPARE(fact(info, "methods"), std::string("1"));
+        QCOMPARE(fact(info, "inputNames"), std::string("1: x"));
+        QCOMPARE(*info.inputCount, 1);
+        QCOMPARE(fact(info, "functions"), std::string("1: decode"));
+        QCOMPARE(fact(info, "operations joined to debug symbols"), std::string("5 of 7"));
+        QVERIFY(info.innerGraph);
+        QCOMPARE(nodeLabelled(*info.innerGraph, "relu_out", NodeKind::Output)->argPosition, 1);
+
+        // A function the model does not have: the first one is drawn, with a warning; offsets
+        // inside named data are not payload offsets, so no file offset is claimed.
+        const auto other = openBytes(
+            programWithOneInput(writeCoreMlReference("coreml_0f1e", "prefill"), { { "coreml_0f1e", model } }));
+        QVERIFY(other);
+        const DelegateInfo& missing = other->analysis(other->program->methods.front())->delegates.front();
+        QVERIFY(anyWarning(missing, "function 'prefill' is not in the program; drawing 'decode'"));
+        QVERIFY(missing.innerGraph);
+        for (const Warning& w : missing.warnings)
             QVERIFY(!w.offset);
     }
 

@@ -161,7 +161,7 @@ std::vector<std::uint8_t> writeMilWeights(const std::vector<std::pair<std::uint3
     return out;
 }
 
-std::vector<CoreMlFileSpec> convAddReluPackage()
+std::vector<CoreMlFileSpec> convAddReluPackage(const std::string& function)
 {
     // fp16 weights 4×3×3×3: element i holds the half-precision bits 0x3C00 + i (1.0 and up).
     std::vector<std::uint8_t> weight;
@@ -173,6 +173,7 @@ std::vector<CoreMlFileSpec> convAddReluPackage()
     const auto weights = writeMilWeights({ { 1, weight } }, &records);
 
     MilProgramSpec spec;
+    spec.function = function;
     spec.inputs = { { "x", MilType::Fp16, { 1, 3, 8, 8 } } };
     spec.outputs = { "relu_out" };
     spec.modelInputs = { { "x", MilType::Fp16, { 1, 3, 8, 8 } } };
@@ -196,8 +197,8 @@ std::vector<CoreMlFileSpec> convAddReluPackage()
     MilOperationSpec relu { "relu", { { "x", { "add_out" } } }, { { "relu_out", MilType::Fp16, { 1, 4, 6, 6 } } } };
     spec.operations = { w, pad, strides, conv, bias, add, relu };
 
-    const auto path = [](const char* output, const char* op) {
-        return std::string(R"([{"Type":"Program"},{"Type":"Function","Name":"main"},{"Type":"Block"},)")
+    const auto path = [&function](const char* output, const char* op) {
+        return R"([{"Type":"Program"},{"Type":"Function","Name":")" + function + R"("},{"Type":"Block"},)"
             + R"({"Type":"Operation","Operator":")" + op + R"(","Output":")" + output + R"("}])";
     };
     // conv_strides:const has handles but no path: matched by the runtime's "<output>:<op>" spelling.
@@ -212,7 +213,11 @@ std::vector<CoreMlFileSpec> convAddReluPackage()
                     R"("rootModelIdentifier":"A"})") },
         { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", writeMilModel(spec) },
         { "model.mlpackage/Data/com.apple.CoreML/weights/weight.bin", weights },
-        { "metadata.json", bytesOf(R"({"identifier":"fixture-conv","inputNames":["x"],"outputNames":["relu_out"]})") },
+        { "metadata.json",
+            bytesOf(function == "main"
+                    ? std::string(R"({"identifier":"fixture-conv","inputNames":["x"],"outputNames":["relu_out"]})")
+                    : R"({"identifier":"fixture-conv","methods":{")" + function
+                        + R"(":{"inputNames":["x"],"outputNames":["relu_out"]}}})") },
         { "debug_info.json", bytesOf(debugInfo) },
     };
 }

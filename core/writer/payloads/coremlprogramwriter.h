@@ -71,7 +71,9 @@ std::vector<std::uint8_t> writeMilWeights(const std::vector<std::pair<std::uint3
 
 /// The fixture conv → add → relu of one fp16 [1, 3, 8, 8] input "x": const weight in
 /// weights/weight.bin (4×3×3×3 fp16, 216 bytes, record at 64), immediate consts, debug_info.json
-/// with symbols and handles, metadata.json; the files of an .mlpackage payload.
-std::vector<CoreMlFileSpec> convAddReluPackage();
+/// with symbols and handles, metadata.json; the files of an .mlpackage payload. With a
+/// `function` other than "main" the program's function has that name and metadata.json is the
+/// multifunction form {"identifier", "methods": {function: {inputNames, outputNames}}}.
+std::vector<CoreMlFileSpec> convAddReluPackage(const std::string& function = "main");
 
 } // namespace etscope::core
