@@ -97,8 +97,13 @@ int main(int argc, char** argv)
     }
     etscope::ui::applyTheme(*theme);
     etscope::ui::timings::setEnabled(parser.isSet(timingsOption));
+    // The stall watch wakes the event loop continuously (a zero-interval timer): it runs only
+    // under --timings, and only until the first open ends, painted or failed (issue 27 #11: after
+    // a failed open it used to spin a core forever).
     etscope::ui::StallWatch stalls;
-    stalls.start();
+    const bool timed = parser.isSet(timingsOption);
+    if (timed)
+        stalls.start();
 
     etscope::ui::MainWindow window;
     window.show();
@@ -110,19 +115,24 @@ int main(int argc, char** argv)
         if (painted)
             return;
         painted = true;
-        stalls.stop();
-        etscope::ui::timings::report("longest-stall", stalls.longestMs());
+        if (timed) {
+            stalls.stop();
+            etscope::ui::timings::report("longest-stall", stalls.longestMs());
+        }
         if (parser.isSet(quitOption))
             QCoreApplication::exit(0);
     });
-    if (parser.isSet(quitOption))
-        QObject::connect(&window, &etscope::ui::MainWindow::documentFailed, &window,
-            [&](const QString& path, const QString& message) {
-                if (painted)
-                    return;
-                std::fprintf(stderr, "etscope: %s\n", qUtf8Printable(message.isEmpty() ? path : message));
-                QCoreApplication::exit(1);
-            });
+    QObject::connect(
+        &window, &etscope::ui::MainWindow::documentFailed, &window, [&](const QString& path, const QString& message) {
+            if (painted)
+                return;
+            if (timed)
+                stalls.stop();
+            if (!parser.isSet(quitOption))
+                return;
+            std::fprintf(stderr, "etscope: %s\n", qUtf8Printable(message.isEmpty() ? path : message));
+            QCoreApplication::exit(1);
+        });
     const QStringList files = parser.positionalArguments();
     window.openFiles(files);
     if (files.isEmpty()) {

@@ -11,6 +11,7 @@
 #include "core/pte/program.h"
 #include "core/util/mappedfile.h"
 #include "core/util/text.h"
+#include "core/writer/payloads/ethosupayloadwriter.h"
 #include "fuzz/fuzzsupport.h"
 #include "fuzz/seedwriter.h"
 #include "fuzz/syntheticseeds.h"
@@ -31,7 +32,7 @@ namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
 constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
-    "xnnpack", "vulkan", "delegates", "kernellist", "coreml" };
+    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "coreml" };
 
 void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
 {
@@ -48,6 +49,9 @@ void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::s
             if (!format.empty())
                 etscope::fuzz::writePayloadSeed(
                     out, format, name + "." + method.name + "." + std::to_string(d), payload);
+            // The Ethos-U payloads also seed their own target (its corpus is named `ethosu`).
+            if (format == "ethos-u")
+                out.write("ethosu", name + "." + method.name + "." + std::to_string(d), payload);
         }
     }
 }
@@ -181,6 +185,12 @@ int main(int argc, char** argv)
         writeSampleSeeds(out, path, name);
     }
     etscope::fuzz::writeSyntheticSeeds(out);
+    // Ethos-U payloads from the project's writer: U55 and U85 streams, clean and with an unknown
+    // command (the samples have no U85 resize and no unknown command).
+    out.write("ethosu", "synthetic.u55", writeEthosUPayload(ethosUFixtureU55()));
+    out.write("ethosu", "synthetic.u55.unknown", writeEthosUPayload(ethosUFixtureU55(true)));
+    out.write("ethosu", "synthetic.u85", writeEthosUPayload(ethosUFixtureU85()));
+    out.write("ethosu", "synthetic.u85.unknown", writeEthosUPayload(ethosUFixtureU85(true)));
 
     for (const auto& [corpus, count] : out.counts())
         std::cout << corpus << ": " << count << " seed(s)\n";

@@ -42,7 +42,7 @@ Usage:
   etscope check PROGRAM [--kernels LIST]… [--format text|json] [-o OUT]
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
-  etscope timeline ETDUMP [--program P] [--run N] --format chrome-trace|csv [-o OUT]
+  etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
   etscope --help | --version
@@ -137,7 +137,8 @@ Subcommands:
           delegate call site with the backend's own events (XNNPACK's "Fully Connected (NC,
           QS8) GEMM #1"). chrome-trace writes Chrome Trace Event JSON for Perfetto
           (ui.perfetto.dev) or chrome://tracing: a process per run, a thread per lane, times
-          in µs on the ETDump's clock (ticks read as ns). csv writes one row per event: run,
+          in µs on the ETDump's clock (ticks read as ns); the default when -o names a .json
+          file. csv (the default otherwise) writes one row per event: run,
           lane, depth, name, kind, start_us (from the run's start), duration_us, chain,
           instruction, delegate id, node, op_types. --program P places events on its nodes
           (as profile does; --method, --data, --etrecord R for edge op names) and checks the

@@ -73,10 +73,12 @@ int runTimeline(const Arguments& args)
 {
     if (args.positional().size() != 1)
         return usage("expected exactly one ETDUMP");
-    const std::string format = args.value("format");
+    // Without --format: a Chrome trace when -o names a .json file (what Perfetto opens), else CSV.
+    const std::string output = args.value("output");
+    const bool jsonFile = output.size() >= 5 && output.compare(output.size() - 5, 5, ".json") == 0;
+    const std::string format = args.has("format") ? args.value("format") : jsonFile ? "chrome-trace" : "csv";
     if (format != "chrome-trace" && format != "csv")
-        return usage(args.has("format") ? "unknown format '" + format + "' (chrome-trace or csv)"
-                                        : std::string("--format chrome-trace or --format csv is required"));
+        return usage("unknown format '" + format + "' (chrome-trace or csv)");
     if (!args.has("program") && (args.has("etrecord") || args.has("method") || args.has("data")))
         return usage("--etrecord, --method and --data need --program");
     TimelineOptions options;

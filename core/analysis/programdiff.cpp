@@ -9,7 +9,9 @@
 #include <deque>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 namespace etscope::core {
@@ -243,6 +245,7 @@ std::string metaText(const TensorMeta& meta)
 struct Side {
     const Method* method = nullptr;
     const Graph* graph = nullptr;
+    std::span<const std::uint8_t> file; ///< the whole file, for comparing payloads by content
     GraphAdjacency adjacency;
     std::vector<bool> used; ///< top-level nodes that have a match
     std::map<std::int32_t, GraphAdjacency> innerAdjacency; ///< by delegate node id
@@ -340,6 +343,27 @@ std::string describeDifference(const std::vector<Side::Part>& a, const std::vect
     return {};
 }
 
+/// Why two payloads of the same size differ ("payload content differs in 677452 of 1331456 bytes,
+/// first at payload offset 296"), or empty when they hold the same bytes. A payload that lies
+/// outside its file (damaged) is empty and compares equal only to an empty one.
+std::string payloadContentDifference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b)
+{
+    if (a.size() != b.size())
+        return "payload content unreadable in " + std::string(a.empty() ? "A" : "B");
+    std::uint64_t differing = 0;
+    std::optional<std::uint64_t> first;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) {
+            ++differing;
+            if (!first)
+                first = i;
+        }
+    if (!differing)
+        return {};
+    return "payload content differs in " + std::to_string(differing) + " of " + std::to_string(a.size())
+        + " bytes, first at payload offset " + std::to_string(*first);
+}
+
 class MethodMatcher {
 public:
     MethodMatcher(const Method* methodA, const Graph* graphA, const Method* methodB, const Graph* graphB,
@@ -349,6 +373,14 @@ public:
     {
         init(m_a, methodA, graphA);
         init(m_b, methodB, graphB);
+    }
+
+    /// The files' bytes, so that delegates of equal size are also compared by content.
+    MethodMatcher& withFiles(std::span<const std::uint8_t> fileA, std::span<const std::uint8_t> fileB)
+    {
+        m_a.file = fileA;
+        m_b.file = fileB;
+        return *this;
     }
 
     void run()
@@ -529,14 +561,24 @@ private:
         const Node& da = m_a.graph->node(a);
         const Node& db = m_b.graph->node(b);
         std::string reason;
-        const auto payload = [](const Side& side, const Node& node) -> std::uint64_t {
+        const auto payload = [](const Side& side, const Node& node) -> std::span<const std::uint8_t> {
+            if (!side.method || !node.delegate.valid() || node.delegate.index() >= side.method->delegates.size())
+                return {};
+            const ByteRange range = side.method->delegates[node.delegate.index()].payload;
+            if (range.offset > side.file.size() || range.size > side.file.size() - range.offset)
+                return {};
+            return side.file.subspan(range.offset, range.size);
+        };
+        const auto payloadSize = [](const Side& side, const Node& node) -> std::uint64_t {
             if (!side.method || !node.delegate.valid() || node.delegate.index() >= side.method->delegates.size())
                 return 0;
             return side.method->delegates[node.delegate.index()].payload.size;
         };
-        const std::uint64_t pa = payload(m_a, da), pb = payload(m_b, db);
+        const std::uint64_t pa = payloadSize(m_a, da), pb = payloadSize(m_b, db);
         if (pa != pb)
             reason = "payload " + std::to_string(pa) + " B → " + std::to_string(pb) + " B";
+        else if (pa > 0)
+            reason = payloadContentDifference(payload(m_a, da), payload(m_b, db));
         const std::size_t na = da.subgraph ? da.subgraph->operatorCount() : 0;
         const std::size_t nb = db.subgraph ? db.subgraph->operatorCount() : 0;
         if (na != nb)
@@ -870,6 +912,46 @@ struct SizeFacts {
                   inlineDelegateBytes = 0, namedData = 0;
 };
 
+/// Distinct payload ranges in file order (one range per shared segment).
+std::vector<ByteRange> distinctRanges(std::vector<ByteRange> ranges)
+{
+    std::sort(ranges.begin(), ranges.end(), [](const ByteRange& x, const ByteRange& y) {
+        return std::pair(x.offset, x.size) < std::pair(y.offset, y.size);
+    });
+    ranges.erase(std::unique(ranges.begin(), ranges.end(),
+                     [](const ByteRange& x, const ByteRange& y) { return x.offset == y.offset && x.size == y.size; }),
+        ranges.end());
+    return ranges;
+}
+
+/// Compares one backend's stored payloads of A and B byte by byte when they have the same sizes
+/// in file order: two builds whose FlatBuffers are identical can still carry different
+/// payloads (a QNN context binary rebuilt), and sizes alone call them the same.
+void comparePayloadContent(std::span<const std::uint8_t> fileA, std::vector<ByteRange> rangesA,
+    std::span<const std::uint8_t> fileB, std::vector<ByteRange> rangesB, BackendDiff& backend)
+{
+    rangesA = distinctRanges(std::move(rangesA));
+    rangesB = distinctRanges(std::move(rangesB));
+    if (rangesA.size() != rangesB.size())
+        return;
+    for (std::size_t r = 0; r < rangesA.size(); ++r) {
+        const ByteRange a = rangesA[r], b = rangesB[r];
+        if (a.size != b.size || a.end() > fileA.size() || b.end() > fileB.size() || a.end() < a.offset
+            || b.end() < b.offset)
+            return;
+    }
+    for (std::size_t r = 0; r < rangesA.size(); ++r) {
+        const std::uint8_t* x = fileA.data() + rangesA[r].offset;
+        const std::uint8_t* y = fileB.data() + rangesB[r].offset;
+        for (std::uint64_t i = 0; i < rangesA[r].size; ++i)
+            if (x[i] != y[i]) {
+                ++backend.differingBytes;
+                if (!backend.firstDifferenceA)
+                    backend.firstDifferenceA = rangesA[r].offset + i;
+            }
+    }
+}
+
 SizeFacts sizeFacts(const Program& program)
 {
     SizeFacts facts;
@@ -931,6 +1013,7 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
     }
 
     std::map<std::string, BackendDiff> backends;
+    std::map<std::string, std::pair<std::vector<ByteRange>, std::vector<ByteRange>>> payloadRanges;
     for (const std::string& name : compared) {
         MethodDiff method;
         method.name = name;
@@ -948,7 +1031,10 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
             method.tableA = computeOperatorTable(*ga);
         if (gb)
             method.tableB = computeOperatorTable(*gb);
-        MethodMatcher(ma, ga, mb, gb, options, method).run();
+        MethodMatcher(ma, ga, mb, gb, options, method)
+            .withFiles(pa.file ? pa.file->bytes() : std::span<const std::uint8_t> {},
+                pb.file ? pb.file->bytes() : std::span<const std::uint8_t> {})
+            .run();
         summarise(method, ga, gb);
         for (const auto& [m, side] : { std::pair(ma, 0), std::pair(mb, 1) }) {
             if (!m)
@@ -957,13 +1043,20 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
                 BackendDiff& backend = backends[ref.backendId];
                 backend.backend = ref.backendId;
                 ++(side == 0 ? backend.countA : backend.countB);
-                (side == 0 ? backend.bytesA : backend.bytesB) += ref.payload.size;
+                auto& ranges = payloadRanges[ref.backendId];
+                (side == 0 ? ranges.first : ranges.second).push_back(ref.payload);
             }
         }
         diff.methods.push_back(std::move(method));
     }
-    for (auto& [id, backend] : backends)
+    for (auto& [id, backend] : backends) {
+        auto& [rangesA, rangesB] = payloadRanges[id];
+        backend.bytesA = uniqueBytes(rangesA);
+        backend.bytesB = uniqueBytes(rangesB);
+        if (pa.file && pb.file)
+            comparePayloadContent(pa.file->bytes(), std::move(rangesA), pb.file->bytes(), std::move(rangesB), backend);
         diff.backends.push_back(std::move(backend));
+    }
 
     const SizeFacts sa = sizeFacts(pa), sb = sizeFacts(pb);
     if (pa.file && pb.file) {

@@ -98,7 +98,13 @@ struct MethodDiff {
 struct BackendDiff {
     std::string backend;
     int countA = 0, countB = 0; ///< DelegateCall entries (BackendDelegate table entries)
-    std::uint64_t bytesA = 0, bytesB = 0; ///< sum of their payload sizes (DelegateRef::payload)
+    /// Stored payload bytes, each byte counted once: delegates of several methods that share one
+    /// segment (an LLM's prefill and decode) count it once.
+    std::uint64_t bytesA = 0, bytesB = 0;
+    /// With equal payload sizes on both sides, how many stored payload bytes differ (compared in
+    /// file order), and where the first one is in A's file; 0 and empty when they are the same.
+    std::uint64_t differingBytes = 0;
+    std::optional<std::uint64_t> firstDifferenceA;
 };
 
 /// One size fact of both files, in bytes (or a count, `isCount`).

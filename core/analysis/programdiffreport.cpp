@@ -61,11 +61,14 @@ std::vector<std::string> ProgramDiff::summaryLines() const
     }
     bool backendChanged = false;
     for (const BackendDiff& backend : backends) {
-        if (backend.countA == backend.countB && backend.bytesA == backend.bytesB)
+        if (backend.countA == backend.countB && backend.bytesA == backend.bytesB && backend.differingBytes == 0)
             continue;
         backendChanged = true;
+        const std::string change = backend.differingBytes > 0
+            ? "same size, content differs in " + std::to_string(backend.differingBytes) + " bytes"
+            : signedBytes(backend.bytesA, backend.bytesB);
         parts.push_back(backend.backend + " delegates " + std::to_string(backend.countA) + " → "
-            + std::to_string(backend.countB) + " (" + signedBytes(backend.bytesA, backend.bytesB) + ")");
+            + std::to_string(backend.countB) + " (" + change + ")");
     }
     if (backends.empty())
         parts.push_back("no delegates");
@@ -123,16 +126,33 @@ std::string programDiffText(const ProgramDiff& diff, TableFormat format)
 
     if (!diff.backends.empty()) {
         Table backends { "Delegates by backend",
-            { "backend", "delegates A", "delegates B", "change", "payload bytes A", "payload bytes B", "bytes change" },
+            { "backend", "delegates A", "delegates B", "change", "payload bytes A", "payload bytes B", "bytes change",
+                "bytes differing" },
             {}, {} };
         for (const BackendDiff& b : diff.backends)
             backends.rows.push_back({ b.backend, static_cast<long long>(b.countA), static_cast<long long>(b.countB),
                 static_cast<long long>(b.countB - b.countA), static_cast<long long>(b.bytesA),
-                static_cast<long long>(b.bytesB), delta(b.bytesA, b.bytesB) });
+                static_cast<long long>(b.bytesB), delta(b.bytesA, b.bytesB),
+                static_cast<long long>(b.differingBytes) });
         section(std::move(backends));
     }
 
+    // Methods without operators in either file and without a difference (an LLM's getters:
+    // get_max_seq_len, …) get one line together instead of an empty table each.
+    const auto quiet = [](const MethodDiff& method) {
+        return method.inA && method.inB && method.operators.empty() && method.changed == 0 && method.onlyInA == 0
+            && method.onlyInB == 0 && method.moved.empty();
+    };
+    std::vector<std::string> quietMethods;
+    for (const MethodDiff& method : diff.methods)
+        if (quiet(method))
+            quietMethods.push_back(method.name);
+    if (!quietMethods.empty())
+        text += "\n" + std::string(quietMethods.size() == 1 ? "Method" : "Methods")
+            + " without operators, the same in both: " + joined(quietMethods) + "\n";
     for (const MethodDiff& method : diff.methods) {
+        if (quiet(method))
+            continue;
         const std::string where = method.inA && method.inB ? "" : method.inA ? " (only in A)" : " (only in B)";
         Table ops { "Method '" + method.name + "'" + where + ": operators",
             { "op_type", "A delegated", "A non-delegated", "B delegated", "B non-delegated", "change delegated",
@@ -221,7 +241,8 @@ nlohmann::ordered_json programDiffJson(const ProgramDiff& diff)
     for (const BackendDiff& b : diff.backends)
         backends.push_back({ { "backend", b.backend }, { "delegates_a", b.countA }, { "delegates_b", b.countB },
             { "payload_bytes_a", b.bytesA }, { "payload_bytes_b", b.bytesB },
-            { "payload_bytes_change", delta(b.bytesA, b.bytesB) } });
+            { "payload_bytes_change", delta(b.bytesA, b.bytesB) }, { "payload_bytes_differing", b.differingBytes },
+            { "first_difference_offset_a", b.firstDifferenceA ? Json(*b.firstDifferenceA) : Json(nullptr) } });
     json["backends"] = std::move(backends);
     const auto ref = [](const std::optional<DiffNodeRef>& r, const std::string& label) -> Json {
         if (!r)

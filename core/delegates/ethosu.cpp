@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: MIT
 // Arm Ethos-U payloads (facts sheet §3.4): a "vela_bin_stream" of blocks, each a 32-byte header
 // (16-byte name, uint32 unpadded size, 1-byte external flag, 11 reserved bytes) and its data
-// padded to 16. The command stream stays opaque; the I/O layout and memory sizes are decoded.
+// padded to 16. The I/O layout and memory sizes are read from their blocks; the NPU command
+// stream in cmd_data is replayed (ethosucommands.h) into an inner graph of NPU operations.
+//
+// Data flow: every operation's reads and writes are byte ranges of a memory region. An edge runs
+// from the latest writer of any byte an operation reads (the ranges over-approximate, see
+// ethosucommands.cpp, so an edge may be claimed where a gap between rows was written, never
+// missed). The delegate's inputs write their (region, offset, size) before the first command;
+// each output reads its range after the last. Inputs map to the DelegateCall's arguments in
+// order, outputs after them (the Arm backend's runtime, EthosUBackend.cpp, takes args[i] for
+// input i and args[inputs + j] for output j).
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/delegates/ethosucommands.h"
 #include "core/util/text.h"
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace etscope::core {
 
@@ -15,6 +30,7 @@ namespace {
 constexpr std::size_t kBlockHeader = 32;
 constexpr std::size_t kNameLength = 16;
 constexpr std::size_t kIoRecord = 36; ///< shape[6], element size, offset, region: nine int32
+constexpr int kRegions = 8;
 
 struct VelaBlock {
     std::string name;
@@ -24,18 +40,27 @@ struct VelaBlock {
     std::span<const std::uint8_t> data;
 };
 
+struct IoRecord {
+    std::vector<std::int64_t> shape;
+    std::int32_t elementSize = 0;
+    std::int32_t offset = 0;
+    std::int32_t region = 0;
+    std::uint64_t bytes = 0;
+};
+
 std::int32_t readI32(const std::uint8_t* p)
 {
     return static_cast<std::int32_t>(readLe32(p));
 }
 
 /// The inputs/outputs block: a count, then one record per tensor.
-void describeIo(
+std::vector<IoRecord> describeIo(
     const DelegateContext& context, DelegateInfo& info, const VelaBlock& block, const char* singular, int& count)
 {
+    std::vector<IoRecord> records;
     if (block.data.size() < 4) {
         context.warn(info, "the " + block.name + " block is too small for its count", block.dataOffset);
-        return;
+        return records;
     }
     const std::uint32_t declared = readLe32(block.data.data());
     const std::uint64_t fit = (block.data.size() - 4) / kIoRecord;
@@ -47,23 +72,362 @@ void describeIo(
     count = static_cast<int>(std::min<std::uint64_t>(declared, fit));
     info.facts.push_back({ block.name, std::to_string(declared) });
     for (int i = 0; i < count; ++i) {
-        const std::uint8_t* record = block.data.data() + 4 + static_cast<std::size_t>(i) * kIoRecord;
-        std::vector<std::int64_t> shape;
+        const std::uint8_t* raw = block.data.data() + 4 + static_cast<std::size_t>(i) * kIoRecord;
+        IoRecord record;
         std::uint64_t elements = 1;
         for (int d = 0; d < 6; ++d) {
-            const std::int32_t dim = readI32(record + 4 * d);
-            shape.push_back(dim);
+            const std::int32_t dim = readI32(raw + 4 * d);
+            record.shape.push_back(dim);
             elements = dim > 0 ? std::min<std::uint64_t>(elements * static_cast<std::uint64_t>(dim), 1ull << 48) : 0;
         }
-        const std::int32_t elementSize = readI32(record + 24);
-        const std::int32_t offset = readI32(record + 28);
-        const std::int32_t region = readI32(record + 32);
-        const std::uint64_t bytes = elementSize > 0 ? elements * static_cast<std::uint64_t>(elementSize) : 0;
+        record.elementSize = readI32(raw + 24);
+        record.offset = readI32(raw + 28);
+        record.region = readI32(raw + 32);
+        // Elements are capped at 2^48 and element sizes at 2^8 in this product, so it cannot wrap.
+        record.bytes = record.elementSize > 0
+            ? elements * std::min<std::uint64_t>(static_cast<std::uint64_t>(record.elementSize), 256)
+            : 0;
         info.facts.push_back({ std::string(singular) + " " + std::to_string(i),
-            "shape " + formatShape(shape) + ", element size " + std::to_string(elementSize) + ", "
-                + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) + " of region "
-                + std::to_string(region) });
+            "shape " + formatShape(record.shape) + ", element size " + std::to_string(record.elementSize) + ", "
+                + std::to_string(record.bytes) + " bytes at offset " + std::to_string(record.offset) + " of region "
+                + std::to_string(record.region) });
+        records.push_back(std::move(record));
     }
+    return records;
+}
+
+/// The register map named by the compile specs ("target" ethos-u85-256, or the compile flags'
+/// --accelerator-config=ethos-u55-128); nullopt when they name none.
+std::optional<ethosu::Arch> archFromCompileSpecs(const DelegateRef& ref, std::string& source)
+{
+    for (const char* key : { "target", "compile_flags" }) {
+        for (const CompileSpec& spec : ref.compileSpecs) {
+            if (spec.key != key)
+                continue;
+            const std::string value(spec.value.begin(), spec.value.end());
+            for (const auto& [needle, arch] : { std::pair { "ethos-u55", ethosu::Arch::U55 },
+                     std::pair { "ethos-u65", ethosu::Arch::U65 }, std::pair { "ethos-u85", ethosu::Arch::U85 } }) {
+                const auto at = value.find(needle);
+                if (at == std::string::npos)
+                    continue;
+                const auto end = value.find_first_of(" ,", at);
+                source = std::string(key) + " " + value.substr(at, end == std::string::npos ? end : end - at);
+                return arch;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+/// The latest writer of each byte of a region: [begin, end) → writer, kept disjoint.
+struct Writer {
+    std::uint64_t end = 0;
+    NodeId node;
+    std::int32_t value = -1;
+    TensorMeta meta;
+    bool raw = true; ///< untyped bytes (a DMA copy, an input record)
+};
+using RegionMap = std::map<std::uint64_t, Writer>;
+
+/// Builds the inner graph from the decoded operations and the I/O records.
+class FlowBuilder {
+public:
+    FlowBuilder(const DelegateContext& context, DelegateInfo& info)
+        : m_context(context)
+        , m_info(info)
+    {
+        m_graph->name = context.ref.backendId;
+        m_graph->backendId = context.ref.backendId;
+        m_graph->format = "ethos-u";
+    }
+
+    void addInputs(const std::vector<IoRecord>& inputs);
+    void addOperations(ethosu::CommandStream& stream);
+    void addOutputs(const std::vector<IoRecord>& outputs, int inputCount);
+    std::shared_ptr<Graph> graph() { return m_graph; }
+
+private:
+    struct Source {
+        NodeId node;
+        std::int32_t value;
+        TensorMeta meta;
+        bool raw;
+    };
+    void write(int region, std::uint64_t begin, std::uint64_t end, const Writer& writer);
+    std::vector<Source> read(int region, std::uint64_t begin, std::uint64_t end) const;
+    void connect(NodeId to, const std::vector<Source>& sources, const TensorMeta& readerMeta, bool readerRaw);
+    static void ioAttributes(Node& node, const IoRecord& record);
+
+    const DelegateContext& m_context;
+    DelegateInfo& m_info;
+    std::shared_ptr<Graph> m_graph = std::make_shared<Graph>();
+    std::array<RegionMap, kRegions> m_regions;
+    std::optional<Source> m_chained; ///< the operation whose OFM is chained into the next
+    std::set<std::pair<std::size_t, std::int32_t>> m_connected; ///< sources of the node being connected
+    std::int32_t m_nextValue = 0;
+};
+
+void FlowBuilder::write(int region, std::uint64_t begin, std::uint64_t end, const Writer& writer)
+{
+    if (region < 0 || region >= kRegions || begin >= end)
+        return;
+    RegionMap& map = m_regions[static_cast<std::size_t>(region)];
+    // Split a segment that starts before `begin` and reaches into the range.
+    auto it = map.lower_bound(begin);
+    if (it != map.begin()) {
+        auto before = std::prev(it);
+        if (before->second.end > begin) {
+            Writer tail = before->second;
+            before->second.end = begin;
+            if (tail.end > end) {
+                Writer rest = tail;
+                map.emplace(end, rest);
+            }
+        }
+    }
+    // Drop segments inside, keep the part of the last one past `end`.
+    it = map.lower_bound(begin);
+    while (it != map.end() && it->first < end) {
+        if (it->second.end > end) {
+            Writer rest = it->second;
+            map.erase(it);
+            map.emplace(end, rest);
+            break;
+        }
+        it = map.erase(it);
+    }
+    Writer added = writer;
+    added.end = end;
+    map.emplace(begin, std::move(added));
+}
+
+std::vector<FlowBuilder::Source> FlowBuilder::read(int region, std::uint64_t begin, std::uint64_t end) const
+{
+    std::vector<Source> sources;
+    if (region < 0 || region >= kRegions || begin >= end)
+        return sources;
+    const RegionMap& map = m_regions[static_cast<std::size_t>(region)];
+    auto it = map.lower_bound(begin);
+    if (it != map.begin() && std::prev(it)->second.end > begin)
+        --it;
+    for (; it != map.end() && it->first < end; ++it) {
+        const bool seen = std::any_of(sources.begin(), sources.end(),
+            [&](const Source& s) { return s.node == it->second.node && s.value == it->second.value; });
+        if (!seen)
+            sources.push_back({ it->second.node, it->second.value, it->second.meta, it->second.raw });
+    }
+    return sources;
+}
+
+void FlowBuilder::connect(NodeId to, const std::vector<Source>& sources, const TensorMeta& readerMeta, bool readerRaw)
+{
+    for (const Source& source : sources) {
+        if (!m_connected.emplace(source.node.index(), source.value).second)
+            continue; // one edge per producer and value, however many of its ranges are read
+        // The edge carries the producer's tensor; bytes copied or handed in untyped take the type
+        // of the feature map that reads them.
+        const bool useReader = !source.meta.known() || (source.raw && !readerRaw);
+        m_graph->addEdge({ source.node, to, ValueIndex(source.value), useReader ? readerMeta : source.meta, false });
+    }
+}
+
+void FlowBuilder::ioAttributes(Node& node, const IoRecord& record)
+{
+    node.attributes.push_back({ "shape", formatShape(record.shape) });
+    node.attributes.push_back({ "element size", std::to_string(record.elementSize) });
+    node.attributes.push_back({ "region", std::to_string(record.region) });
+    node.attributes.push_back({ "offset", std::to_string(record.offset) });
+    node.attributes.push_back({ "bytes", std::to_string(record.bytes) });
+}
+
+void FlowBuilder::addInputs(const std::vector<IoRecord>& inputs)
+{
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const IoRecord& record = inputs[i];
+        Node node;
+        node.kind = NodeKind::Input;
+        node.label = "input " + std::to_string(i);
+        node.argPosition = static_cast<int>(i);
+        node.value = ValueIndex(m_nextValue++);
+        ioAttributes(node, record);
+        const NodeId id = m_graph->addNode(std::move(node));
+        // The record says nothing of signedness: the readers' feature maps tell the edge's type.
+        if (record.offset >= 0)
+            write(record.region, static_cast<std::uint64_t>(record.offset),
+                static_cast<std::uint64_t>(record.offset) + record.bytes,
+                { 0, id, m_graph->node(id).value.value, {}, true });
+    }
+}
+
+void FlowBuilder::addOperations(ethosu::CommandStream& stream)
+{
+    for (ethosu::Operation& op : stream.operations) {
+        Node node;
+        node.kind = op.kind == ethosu::OpKind::Unknown ? NodeKind::Unknown : NodeKind::Operator;
+        node.label = op.label;
+        node.opType = op.opType;
+        node.attributes = std::move(op.attributes);
+        node.attributes.add("stream offset", std::to_string(op.offset));
+        std::vector<std::pair<std::vector<Source>, const ethosu::RegionAccess*>> inputs;
+        for (const ethosu::RegionAccess& access : op.reads)
+            inputs.emplace_back(read(access.region, access.begin, access.end), &access);
+        const std::int32_t value = m_nextValue++;
+        node.value = ValueIndex(value);
+        node.attributes.shrink();
+        const NodeId id = m_graph->addNode(std::move(node));
+        m_connected.clear();
+        for (const auto& [sources, access] : inputs)
+            connect(id, sources, access->meta, access->raw);
+        for (const ethosu::RegionAccess& access : op.writes)
+            write(access.region, access.begin, access.end, { 0, id, value, access.meta, access.raw });
+        // A chained OFM reaches the next operation without passing through memory.
+        // DMA runs beside the kernels and does not break a chain.
+        if (op.kind != ethosu::OpKind::Dma) {
+            if (op.chainedInput && m_chained)
+                connect(id, { *m_chained }, *op.chainedInput, false);
+            m_chained.reset();
+            if (op.chainedOutput)
+                m_chained = Source { id, value, *op.chainedOutput, false };
+        }
+    }
+}
+
+void FlowBuilder::addOutputs(const std::vector<IoRecord>& outputs, int inputCount)
+{
+    for (std::size_t j = 0; j < outputs.size(); ++j) {
+        const IoRecord& record = outputs[j];
+        Node node;
+        node.kind = NodeKind::Output;
+        node.label = "output " + std::to_string(j);
+        node.argPosition = inputCount + static_cast<int>(j);
+        node.value = ValueIndex(m_nextValue++);
+        ioAttributes(node, record);
+        const NodeId id = m_graph->addNode(std::move(node));
+        m_connected.clear();
+        std::vector<Source> sources;
+        if (record.offset >= 0)
+            sources = read(record.region, static_cast<std::uint64_t>(record.offset),
+                static_cast<std::uint64_t>(record.offset) + record.bytes);
+        if (sources.empty() && record.bytes > 0)
+            m_context.warn(m_info,
+                "output " + std::to_string(j) + " (region " + std::to_string(record.region) + ", "
+                    + std::to_string(record.bytes) + " bytes at offset " + std::to_string(record.offset)
+                    + ") is written by no NPU operation");
+        connect(id, sources, { "uint8", { static_cast<std::int64_t>(record.bytes) } }, true);
+    }
+}
+
+std::string countText(const ethosu::CommandStream& stream, std::size_t& total)
+{
+    std::map<std::pair<int, std::string>, std::size_t> counts;
+    for (const ethosu::Operation& op : stream.operations) {
+        if (op.kind == ethosu::OpKind::Stop || op.kind == ethosu::OpKind::Unknown)
+            continue; // the stop is no work; unknown commands have their own fact
+        std::string name;
+        switch (op.kind) {
+        case ethosu::OpKind::Conv:
+            name = "conv";
+            break;
+        case ethosu::OpKind::Depthwise:
+            name = "depthwise";
+            break;
+        case ethosu::OpKind::Pool:
+            name = op.mode + " pool";
+            break;
+        case ethosu::OpKind::Resize:
+            name = op.mode + " resize";
+            break;
+        case ethosu::OpKind::Dma:
+            name = "DMA";
+            break;
+        default:
+            name = op.mode;
+            break;
+        }
+        ++counts[{ static_cast<int>(op.kind), name }];
+        ++total;
+    }
+    std::string text;
+    for (const auto& [key, count] : counts)
+        text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + key.second;
+    return text;
+}
+
+/// Replays cmd_data and builds the inner graph; false when there is no stream to replay.
+bool decodeStream(const DelegateContext& context, DelegateInfo& info, const VelaBlock& block,
+    const std::vector<IoRecord>& inputs, const std::vector<IoRecord>& outputs, std::string& summary)
+{
+    const ethosu::DriverPayload framing = ethosu::readDriverPayload(block.data);
+    for (const Warning& w : framing.warnings)
+        context.warn(info, "cmd_data: " + w.message, block.dataOffset + w.offset.value_or(0));
+    if (!framing.commandOffset)
+        return false;
+
+    std::string specSource;
+    const auto specArch = archFromCompileSpecs(context.ref, specSource);
+    std::optional<ethosu::NpuConfig> config;
+    if (framing.configWord)
+        config = ethosu::readConfigWord(*framing.configWord);
+    ethosu::Arch arch = ethosu::Arch::U55;
+    std::string archSource;
+    if (config && config->arch) {
+        arch = *config->arch;
+        archSource = "the OPTIMIZER_CONFIG word";
+        const bool u85Spec = specArch && *specArch == ethosu::Arch::U85;
+        if (specArch && u85Spec != (arch == ethosu::Arch::U85))
+            context.warn(info,
+                "the compile specs name " + std::string(ethosu::archName(*specArch)) + " (" + specSource
+                    + ") but the command stream was built for " + std::string(ethosu::archName(arch)),
+                block.dataOffset);
+    } else if (specArch) {
+        arch = *specArch;
+        archSource = "the compile spec " + specSource;
+    } else {
+        archSource = "a guess: neither the compile specs nor the command stream name the NPU";
+        context.warn(
+            info, "the NPU is not named; the command stream is read with the Ethos-U55 register map", block.dataOffset);
+    }
+    if (config) {
+        char word[16];
+        std::snprintf(word, sizeof word, "0x%08x", *framing.configWord);
+        info.facts.push_back({ "NPU", config->text + " (CONFIG " + word + ")" });
+    }
+    if (framing.idWord)
+        info.facts.push_back({ "NPU architecture", ethosu::archVersionText(*framing.idWord) });
+    info.facts.push_back({ "register map",
+        std::string(arch == ethosu::Arch::U85 ? "Ethos-U85" : "Ethos-U55/U65") + " (from " + archSource + ")" });
+
+    const auto commands = block.data.subspan(framing.commandOffset, framing.commandWords * 4);
+    ethosu::CommandStream stream = ethosu::decodeCommands(commands, arch);
+    const std::uint64_t streamOffset = block.dataOffset + framing.commandOffset;
+    for (const Warning& w : stream.warnings)
+        context.warn(info, "cmd_data: " + w.message, streamOffset + w.offset.value_or(0));
+    if (!stream.stopped && stream.operations.size() < ethosu::kMaxOperations)
+        context.warn(info,
+            "cmd_data: the command stream ends after command " + std::to_string(stream.commands)
+                + " without NPU_OP_STOP (cut short?)",
+            streamOffset + commands.size());
+
+    FlowBuilder builder(context, info);
+    builder.addInputs(inputs);
+    builder.addOperations(stream);
+    builder.addOutputs(outputs, static_cast<int>(inputs.size()));
+
+    std::size_t total = 0;
+    const std::string counts = countText(stream, total);
+    info.facts.push_back({ "commands",
+        std::to_string(stream.commands) + " (" + std::to_string(framing.commandWords) + " words at byte "
+            + std::to_string(framing.commandOffset) + " of cmd_data)" });
+    info.facts.push_back({ "NPU operations", std::to_string(total) + (counts.empty() ? "" : " (" + counts + ")") });
+    info.facts.push_back(
+        { "waits", std::to_string(stream.dmaWaits) + " DMA, " + std::to_string(stream.kernelWaits) + " kernel" });
+    if (stream.unknownCommands)
+        info.facts.push_back({ "unknown commands", std::to_string(stream.unknownCommands) });
+    summary = std::string(config && config->arch ? config->text.substr(0, config->text.find(", command"))
+                                                 : ethosu::archName(arch))
+        + ": " + detail::plural(total, "NPU operation", "NPU operations") + (counts.empty() ? "" : " (" + counts + ")");
+    info.innerGraph = builder.graph();
+    return true;
 }
 
 } // namespace
@@ -118,8 +482,11 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
 
     int inputs = -1;
     int outputs = -1;
+    std::vector<IoRecord> inputRecords;
+    std::vector<IoRecord> outputRecords;
     std::uint64_t commandBytes = 0;
     std::string commandTag = "none";
+    const VelaBlock* commandBlock = nullptr;
     for (const VelaBlock& block : blocks) {
         std::string text = std::to_string(block.size) + " bytes";
         if (block.external) {
@@ -141,6 +508,8 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
                     ? std::string(reinterpret_cast<const char*>(block.data.data()), 4)
                     : "0x" + toHex(block.data.first(4));
             info.facts.push_back({ "command stream", std::to_string(block.size) + " bytes, tag " + commandTag });
+            if (!block.external && !commandBlock)
+                commandBlock = &block;
         } else if (block.name == "weight_data") {
             info.facts.push_back(
                 { "weights", std::to_string(block.size) + " bytes (" + formatBytes(block.size) + ")" });
@@ -148,18 +517,21 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
             const std::uint32_t scratch = readLe32(block.data.data());
             info.facts.push_back({ "scratch", std::to_string(scratch) + " bytes (" + formatBytes(scratch) + ")" });
         } else if (block.name == "inputs") {
-            describeIo(context, info, block, "input", inputs);
+            inputRecords = describeIo(context, info, block, "input", inputs);
         } else if (block.name == "outputs") {
-            describeIo(context, info, block, "output", outputs);
+            outputRecords = describeIo(context, info, block, "output", outputs);
         }
     }
-    if (commandTag != "COP1" && commandTag != "COP2" && commandBytes)
-        context.warn(info, "the command stream starts with " + commandTag + ", not COP1 or COP2");
     // The counts stay facts: the call's input/output split keeps its inferred wiring, which the
     // graph marks as such (the runtime maps these tensors one-to-one onto the call's args).
-    info.summary = "Ethos-U command stream: " + formatBytes(commandBytes) + ", "
+    const std::string ioText = ", "
         + (inputs >= 0 ? detail::plural(inputs, "input", "inputs") : std::string("inputs unknown")) + ", "
         + (outputs >= 0 ? detail::plural(outputs, "output", "outputs") : std::string("outputs unknown"));
+    std::string streamSummary;
+    if (commandBlock && decodeStream(context, info, *commandBlock, inputRecords, outputRecords, streamSummary))
+        info.summary = streamSummary + ioText;
+    else
+        info.summary = "Ethos-U command stream: " + formatBytes(commandBytes) + ioText;
     return true;
 }
 

@@ -78,6 +78,7 @@ aten::atan.out self:T * out:T!
 aten::atan2.out self:T other:T * out:T!
 aten::atanh.out self:T * out:T!
 aten::avg_pool2d.out self:T kernel_size:i[] stride:i[] padding:i[] ceil_mode:b count_include_pad:b divisor_override:i? * out:T!
+aten::avg_pool3d.out self:T kernel_size:i[] stride:i[] padding:i[] ceil_mode:b count_include_pad:b divisor_override:i? * out:T!
 aten::baddbmm.out self:T batch1:T batch2:T * beta:S alpha:S out:T!
 aten::bitwise_and.Scalar_out self:T other:S * out:T!
 aten::bitwise_and.Tensor_out self:T other:T * out:T!

@@ -3,6 +3,7 @@
 
 #include "core/debug/debugreports.h"
 #include "core/graph/flatten.h"
+#include "core/methodgraph/graphbuilder.h"
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
 
@@ -373,9 +374,20 @@ std::string documentInfoText(const Document& document)
         for (const Method& method : program.methods) {
             const InstructionCounts c = method.instructionCounts();
             out << "\n  " << method.name << ": " << method.values.size() << " values, " << method.inputs.size()
-                << " in / " << method.outputs.size() << " out, " << c.total() << " instructions (kernel " << c.kernel
-                << ", delegate " << c.delegate << ", move " << c.move << ", jump_false " << c.jumpFalse << ", free "
-                << c.free << ")\n";
+                << " in / " << method.outputs.size() << " out, " << c.total()
+                << (c.total() == 1 ? " instruction" : " instructions") << " (kernel " << c.kernel << ", delegate "
+                << c.delegate << ", move " << c.move << ", jump_false " << c.jumpFalse << ", free " << c.free << ")\n";
+            // A method that runs nothing returns stored values (an LLM's get_max_seq_len): print
+            // them, as the app shows them in the output node.
+            if (c.total() == 0 && !method.outputs.empty()) {
+                out << "    returns:";
+                const std::size_t shown = std::min<std::size_t>(method.outputs.size(), 16);
+                for (std::size_t o = 0; o < shown; ++o)
+                    out << (o ? ", " : " ") << describeValue(method, method.outputs[o]);
+                if (shown < method.outputs.size())
+                    out << ", … (" << method.outputs.size() - shown << " more)";
+                out << "\n";
+            }
             if (!method.operators.empty()) {
                 out << "    operators:";
                 for (const Operator& op : method.operators)

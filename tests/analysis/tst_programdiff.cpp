@@ -11,6 +11,7 @@
 #include "core/writer/programwriter.h"
 
 #include <QDirIterator>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -549,6 +550,78 @@ private slots:
         // The same counts either way: only which node pairs with which differs.
         QCOMPARE(aligned.same, handles.same);
         QCOMPARE(aligned.onlyInB, handles.onlyInB);
+    }
+
+    /// Issue 27, items 1 and 2: two builds of the QNN LLM whose FlatBuffers are identical but whose
+    /// context binaries differ. Made from the real file by inverting 1000 bytes of its QNN segment
+    /// at segment offset 4096. Before, diff said "delegates: same" and counted the segment that
+    /// both methods' delegates share twice (2,662,912 payload bytes in a 1.35 MB file).
+    void qnnBuildsDifferOnlyInPayload()
+    {
+        const std::string pathA = etscope::test::samplePath("executorch/stories260k_hybrid_llama_qnn.pte");
+        const Document a = open(pathA);
+        QVERIFY(a.program);
+        std::vector<ByteRange> qnn;
+        for (const Method& method : a.program->methods)
+            for (const DelegateRef& ref : method.delegates)
+                if (ref.backendId == "QnnBackend")
+                    qnn.push_back(ref.payload);
+        QCOMPARE(qnn.size(), std::size_t(2)); // kv_forward and prefill_forward
+        QCOMPARE(qnn[0].offset, qnn[1].offset); // one segment, shared
+        QCOMPARE(qnn[0].size, qnn[1].size);
+
+        QFile in(QString::fromStdString(pathA));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        for (std::uint64_t i = 0; i < 1000; ++i)
+            bytes[static_cast<qsizetype>(qnn[0].offset + 4096 + i)] ^= char(0xff);
+        const QString pathB = m_dir.filePath(QStringLiteral("stories260k_rebuilt.pte"));
+        QFile out(pathB);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(bytes), bytes.size());
+        out.close();
+        const Document b = open(pathB.toStdString());
+        QVERIFY(b.program);
+
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        QVERIFY(!diff->identicalBytes);
+        const BackendDiff* backend = nullptr;
+        for (const BackendDiff& d : diff->backends)
+            if (d.backend == "QnnBackend")
+                backend = &d;
+        QVERIFY(backend);
+        QCOMPARE(backend->countA, 2);
+        QCOMPARE(backend->bytesA, qnn[0].size); // the shared segment once
+        QVERIFY(backend->bytesA < a.program->file->size());
+        QCOMPARE(backend->differingBytes, std::uint64_t(1000));
+        QCOMPARE(backend->firstDifferenceA, std::optional<std::uint64_t>(qnn[0].offset + 4096));
+        const std::string summary = [&] {
+            std::string text;
+            for (const std::string& line : diff->summaryLines())
+                text += line + "; ";
+            return text;
+        }();
+        QVERIFY2(summary.find("delegates: same") == std::string::npos, summary.c_str());
+        QVERIFY2(
+            summary.find("QnnBackend delegates 2 → 2 (same size, content differs in 1000 bytes)") != std::string::npos,
+            summary.c_str());
+        // Each method's delegate node is changed, with the reason.
+        int changedDelegates = 0;
+        for (const MethodDiff& method : diff->methods) {
+            const Method* pm = a.program->method(method.name);
+            const Graph& graph = *a.analysis(*pm)->graph;
+            for (const NodeMatch& match : method.matches)
+                if (match.a && !match.a->inner && graph.node(match.a->node).kind == NodeKind::Delegate) {
+                    QCOMPARE(match.status, MatchStatus::Changed);
+                    QVERIFY2(match.reason.find("payload content differs in 1000 of " + std::to_string(qnn[0].size)
+                                 + " bytes, first at payload offset 4096")
+                            != std::string::npos,
+                        match.reason.c_str());
+                    ++changedDelegates;
+                }
+        }
+        QCOMPARE(changedDelegates, 2);
     }
 
     void notAProgram()

@@ -3,6 +3,7 @@
 // without the program, and its exit codes (0 ok, 1 usage, 2 unreadable input).
 #include "tests/common/clirun.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,14 +118,30 @@ private slots:
         QCOMPARE(result.out.trimmed().split(QLatin1Char('\n')).size(), 30); // header + 29 events
     }
 
+    /// Without --format (issue 27 #10): CSV on stdout, a Chrome trace when -o names a .json file.
+    void defaultFormat()
+    {
+        const QString x3 = sample("generated/add/add.intermediates.x3.etdp");
+        const CliRun csv = run({ x3 });
+        QCOMPARE(csv.exitCode, 0);
+        const CliRun explicitCsv = run({ x3, QStringLiteral("--format"), QStringLiteral("csv") });
+        QCOMPARE(csv.out, explicitCsv.out);
+        QVERIFY(csv.out.startsWith(QStringLiteral("run,")));
+        QTemporaryDir dir;
+        const QString trace = dir.filePath(QStringLiteral("trace.json"));
+        const CliRun json = run({ x3, QStringLiteral("-o"), trace });
+        QCOMPARE(json.exitCode, 0);
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"traceEvents\""));
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
         const QString x3 = sample("generated/add/add.intermediates.x3.etdp");
-        QTest::addRow("no format") << QStringList { x3 } << 1
-                                   << QStringLiteral("--format chrome-trace or --format csv");
         QTest::addRow("unknown format") << QStringList { x3, QStringLiteral("--format"), QStringLiteral("json") } << 1
                                         << QStringLiteral("unknown format 'json'");
         QTest::addRow("run out of range") << QStringList {

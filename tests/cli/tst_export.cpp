@@ -181,8 +181,9 @@ private slots:
             QStringLiteral("x.svg"), QStringLiteral("--expand"), QStringLiteral("VulkanBackend") }
                                          << 1
                                          << QStringLiteral("no decodable delegate with backend id 'VulkanBackend'");
+        // QNN's context binary stays opaque (Ethos-U command streams are decoded since issue 23).
         QTest::addRow("opaque delegate") << QStringList { QStringLiteral("export"),
-            sample("cmsis-executorch/ethos_u_minimal_example_u55.pte"), QStringLiteral("-o"), QStringLiteral("x.svg"),
+            sample("executorch/stories260k_hybrid_llama_qnn.pte"), QStringLiteral("-o"), QStringLiteral("x.svg"),
             QStringLiteral("--delegate"), QStringLiteral("0") }
                                          << 2 << QStringLiteral("has no decodable inner graph");
         QTest::addRow("corrupt input") << QStringList { QStringLiteral("export"),

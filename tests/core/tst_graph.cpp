@@ -240,7 +240,8 @@ private slots:
         QCOMPARE(static_cast<int>(flat.clusters.size()), delegates);
     }
 
-    // With no decoded payload, the output split of a DelegateCall is inferred and marked so.
+    // When the decoder gives no I/O counts, the output split of a DelegateCall is inferred and
+    // marked so (Ethos-U keeps its I/O records as facts and inner Input/Output nodes).
     void opaqueDelegateSplitIsInferred()
     {
         auto document = openDocument(etscope::test::samplePath("cmsis-executorch/ethos_u_minimal_example_u55.pte"));

@@ -899,17 +899,26 @@ private slots:
         QCOMPARE(qnn.view->presentation()->method().name, std::string("get_ar_len"));
         QCOMPARE(qnn.view->scene()->nodeItems().size(), std::size_t(1)); // only its output
 
+        // kv_forward's QNN delegate is opaque: nothing decodable to expand, so no new layout and
+        // a message saying why instead.
+        QVERIFY(qnn.relayout([&] { qnn.view->setMethod(0); }));
+        QCOMPARE(qnn.view->presentation()->method().name, std::string("kv_forward"));
+        QSignalSpy message(qnn.view.get(), &DocumentView::statusMessage);
+        QSignalSpy shown(qnn.view.get(), &DocumentView::presentationShown);
+        qnn.view->expandAll();
+        QCOMPARE(message.count(), 1);
+        QVERIFY(message.front().front().toString().contains(QStringLiteral("No delegate here has a decoded")));
+        QCOMPARE(shown.count(), 0);
+
+        // The Ethos-U delegate's command stream is decoded (issue 23): expanding lays out its
+        // 666 NPU operations, the stop and the delegate's input and output inside the call.
         Fixture ethos("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
         QVERIFY(ethos.waitForLayout());
         const Graph& graph = ethos.view->presentation()->methodGraph();
         QCOMPARE(delegateCount(graph), 1);
-        // Nothing decodable to expand: no new layout, a message saying why instead.
-        QSignalSpy message(ethos.view.get(), &DocumentView::statusMessage);
-        QSignalSpy shown(ethos.view.get(), &DocumentView::presentationShown);
-        ethos.view->expandAll();
-        QCOMPARE(message.count(), 1);
-        QVERIFY(message.front().front().toString().contains(QStringLiteral("No delegate here has a decoded")));
-        QCOMPARE(shown.count(), 0);
+        const std::size_t collapsed = ethos.view->scene()->nodeItems().size();
+        QVERIFY(ethos.relayout([&] { ethos.view->expandAll(); }));
+        QVERIFY(ethos.view->scene()->nodeItems().size() >= collapsed + 667);
     }
 
     void selectionMeansTheSameNode()

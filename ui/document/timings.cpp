@@ -56,6 +56,8 @@ void StallWatch::start()
 
 void StallWatch::stop()
 {
+    if (!m_timer->isActive())
+        return;
     tick();
     m_timer->stop();
 }

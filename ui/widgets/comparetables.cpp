@@ -142,6 +142,9 @@ void CompareView::fillTables()
             sizes.rows.push_back({ backend.backend + " payload bytes", static_cast<long long>(backend.bytesA),
                 static_cast<long long>(backend.bytesB),
                 static_cast<long long>(backend.bytesB) - static_cast<long long>(backend.bytesA) });
+            if (backend.differingBytes > 0)
+                sizes.rows.push_back({ backend.backend + " payload bytes differing", 0LL,
+                    static_cast<long long>(backend.differingBytes), static_cast<long long>(backend.differingBytes) });
         }
     }
     const int differing = method ? method->changed + method->onlyInA + method->onlyInB : 0;

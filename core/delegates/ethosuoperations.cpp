@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+// One builder per Ethos-U operation kind: which feature maps, weights and scales the kick uses
+// (and so which byte ranges it reads and writes), its label, op type and attributes. The
+// field layouts are in ethosuregisters.h, the range rules in ethosucommands.cpp.
+#include "core/delegates/ethosureplayer.h"
+#include "core/util/text.h"
+
+namespace etscope::core::ethosu::replay {
+
+Operation Replayer::kernelOperation(OpKind kind, std::uint16_t param)
+{
+    Operation op = started(kind);
+    const FeatureMap ofmRegs = featureMap(kOfm);
+    FeatureMap ofm = ofmRegs;
+    ofm.height = m_regs.param(kOfmHeightM1) + 1;
+    ofm.width = m_regs.param(kOfmWidthM1) + 1;
+    ofm.depth = m_regs.param(kOfmDepthM1) + 1;
+    std::int64_t strideX = 1, strideY = 1, kernelW = 1, kernelH = 1;
+    kernelFacts(op, strideX, strideY, kernelW, kernelH);
+
+    FeatureMap ifm = featureMap(kIfm);
+    ifm.depth = m_regs.param(kIfmDepthM1) + 1;
+    ifm.height = std::max<std::int64_t>(
+        1, (ofm.height - 1) * strideY + kernelH - m_regs.param(kIfmPadTop) - m_regs.param(kIfmPadBottom));
+    ifm.width = std::max<std::int64_t>(
+        1, (ofm.width - 1) * strideX + kernelW - m_regs.param(kIfmPadLeft) - m_regs.param(kIfmPadRight));
+    const int upscale = m_regs.param(kIfmUpscale) & 3;
+    if (upscale != 0) {
+        ifm.height = (ifm.height + 1) / 2;
+        ifm.width = (ifm.width + 1) / 2;
+        op.attributes.add("IFM upscale", upscale == 1 ? "nearest" : "zeros");
+    }
+
+    const std::string kernelText(op.attributes[1].value);
+    const std::string strideText = strideX == 1 && strideY == 1
+        ? ""
+        : (strideX == strideY ? " /" + std::to_string(strideX) : " /" + std::string(op.attributes[2].value));
+    bool readsIfm = true;
+    bool weightsFromIfm2 = false;
+    switch (kind) {
+    case OpKind::Conv:
+        op.opType = "NPU Conv2D";
+        op.mode = "conv";
+        weightsFromIfm2 = u85() && (param & 1);
+        op.label = (weightsFromIfm2 ? "MatMul " : "Conv " + kernelText) + strideText;
+        break;
+    case OpKind::Depthwise:
+        op.opType = "NPU Depthwise";
+        op.mode = "depthwise";
+        op.label = "Depthwise " + kernelText + strideText;
+        break;
+    default: {
+        const int mode = param & 7;
+        static constexpr const char* kModes[]
+            = { "max", "avg", "reduce sum", "sum", "none", "min", "argmax x", "argmax y" };
+        const bool known = u85() ? true : mode <= 2;
+        op.mode = known ? kModes[mode] : "mode " + std::to_string(param);
+        op.opType = "NPU Pool (" + op.mode + ")";
+        static constexpr const char* kLabels[]
+            = { "MaxPool", "AvgPool", "ReduceSum", "SumPool", "NullPool", "MinPool", "ArgMax x", "ArgMax y" };
+        op.label = (known ? std::string(kLabels[mode]) : "Pool " + op.mode) + " " + kernelText + strideText;
+        // A pool without a mode reads no IFM (ethosu_gem.c: use_ifm = mode != NONE).
+        readsIfm = !(u85() && mode == 4);
+        op.attributes.add("pooling", op.mode);
+        break;
+    }
+    }
+    if (readsIfm)
+        addFeatureMap(op, ifm, false);
+    if (weightsFromIfm2) {
+        FeatureMap ifm2 = featureMap(kIfm2);
+        ifm2.height = 1;
+        ifm2.width = ifm.depth;
+        ifm2.depth = ofm.depth;
+        addFeatureMap(op, ifm2, false);
+    }
+    addFeatureMap(op, ofm, true);
+    if (kind == OpKind::Conv || kind == OpKind::Depthwise) {
+        if (!weightsFromIfm2) {
+            const int region = m_regs.param(kWeightRegion) & 7;
+            addBuffer(op, "weights", region, kWeightBase, kWeightLength);
+            if (m_regs.payload(kWeight1Length))
+                addBuffer(op, "weights 1", region, kWeight1Base, kWeight1Length);
+            if (u85() && m_regs.payload(kScale1OrWeight2Length))
+                addBuffer(op, "weights 2", region, kScale1OrWeight2Base, kScale1OrWeight2Length);
+            if (u85() && m_regs.payload(kWeight3Length))
+                addBuffer(op, "weights 3", region, kWeight3Base, kWeight3Length);
+        }
+    }
+    // Per-channel scales are read unless the OFM precision asks for the global scale (bit 8).
+    const bool globalScale = (m_regs.param(kOfmPrecision) >> 8) & 1;
+    if (!globalScale) {
+        const int region = m_regs.param(kScaleRegion) & 7;
+        addBuffer(op, "scales", region, kScaleBase, kScaleLength);
+        if (!u85() && m_regs.payload(kScale1OrWeight2Length))
+            addBuffer(op, "scales 1", region, kScale1OrWeight2Base, kScale1OrWeight2Length);
+    } else {
+        scaleFacts(op, kOfmScale, "OFM scale");
+    }
+    activationFacts(op, ofm);
+    blockFacts(op);
+    return op;
+}
+
+Operation Replayer::elementwiseOperation(std::uint16_t param)
+{
+    Operation op = started(OpKind::Elementwise);
+    const int mode = param & 0x3F;
+    static constexpr const char* kModes[]
+        = { "mul", "add", "sub", "min", "max", "leaky relu", "abs", "clz", "shr", "shl", "lsr", "div" };
+    std::string name;
+    if (mode <= 9 || (u85() && mode <= 11))
+        name = kModes[mode];
+    else if (u85() && mode >= 16 && mode <= 19)
+        name = std::array<const char*, 4> { "cmp eq", "cmp ne", "cmp ge",
+            "cmp gt" }[static_cast<std::size_t>(mode - 16)];
+    else if (u85() && mode >= 33 && mode <= 36)
+        name = std::array<const char*, 4> { "and", "or", "xor", "not" }[static_cast<std::size_t>(mode - 33)];
+    else if (u85() && mode == 42)
+        name = "and not";
+    else
+        name = "mode " + std::to_string(mode);
+    op.mode = name;
+    op.opType = "NPU Elementwise (" + name + ")";
+    std::string label = name;
+    label[0] = static_cast<char>(label[0] - 'a' + 'A');
+    op.label = label;
+
+    FeatureMap ofm = featureMap(kOfm);
+    ofm.height = m_regs.param(kOfmHeightM1) + 1;
+    ofm.width = m_regs.param(kOfmWidthM1) + 1;
+    ofm.depth = m_regs.param(kOfmDepthM1) + 1;
+    const auto broadcastInto = [&](FeatureMap& fm, std::uint16_t b) {
+        fm.height = (b & 1) ? 1 : ofm.height;
+        fm.width = (b & 2) ? 1 : ofm.width;
+        fm.depth = (b & 4) ? 1 : ofm.depth;
+    };
+    const auto broadcastText = [](std::uint16_t b) {
+        std::string out;
+        for (const auto& [bit, axis] : { std::pair { 1, "H" }, std::pair { 2, "W" }, std::pair { 4, "C" } })
+            if (b & bit)
+                out += (out.empty() ? "" : ", ") + std::string(axis);
+        return out.empty() ? std::string("none") : out;
+    };
+
+    const bool unary = mode == 5 || mode == 6 || mode == 7 || (u85() && mode == 36);
+    FeatureMap ifm = featureMap(kIfm);
+    const std::uint16_t ifmBroadcast = u85() ? m_regs.param(kIfmBroadcast) : 0;
+    const bool ifmScalar = u85() && (ifmBroadcast & 0xF) == 8;
+    broadcastInto(ifm, ifmScalar ? 0 : ifmBroadcast);
+    if (!ifmScalar)
+        addFeatureMap(op, ifm, false);
+    else
+        op.attributes.add("IFM", "scalar " + std::to_string(m_regs.payload(kOpScalar)));
+    if (u85() && ifmBroadcast && !ifmScalar)
+        op.attributes.add("IFM broadcast", broadcastText(ifmBroadcast));
+
+    if (!unary) {
+        const std::uint16_t b = m_regs.param(kIfm2Broadcast);
+        const bool scalar = u85() ? (b & 0xF) == 8 : (b & 0x80) != 0;
+        if (scalar) {
+            const std::int64_t value
+                = u85() ? static_cast<std::int32_t>(m_regs.payload(kOpScalar)) : m_regs.signedParam(kIfm2Scalar);
+            op.attributes.add("IFM2", "scalar " + std::to_string(value));
+            op.label += " scalar";
+        } else {
+            FeatureMap ifm2 = featureMap(kIfm2);
+            broadcastInto(ifm2, b);
+            addFeatureMap(op, ifm2, false);
+            op.attributes.add("IFM2 broadcast", broadcastText(b));
+        }
+        if (!u85() && (b & 0x40))
+            op.attributes.add("operand order", "reversed (IFM2 first)");
+    }
+    addFeatureMap(op, ofm, true);
+    if (u85()) {
+        scaleFacts(op, kOpaScaleOrIfmScale, "IFM scale");
+        if (!unary)
+            scaleFacts(op, kOpbScaleOrIfm2Scale, "IFM2 scale");
+    } else {
+        scaleFacts(op, kOpaScaleOrIfmScale, "OPA scale");
+    }
+    scaleFacts(op, kOfmScale, "OFM scale");
+    activationFacts(op, ofm);
+    blockFacts(op);
+    return op;
+}
+
+Operation Replayer::resizeOperation(std::uint16_t param)
+{
+    Operation op = started(OpKind::Resize);
+    static constexpr const char* kModes[] = { "bilinear", "replicate", "nearest", "mode 3" };
+    op.mode = kModes[param & 3];
+    op.opType = "NPU Resize (" + op.mode + ")";
+    op.label = "Resize " + op.mode;
+    FeatureMap ifm = featureMap(kIfm);
+    ifm.height = ifm.height0;
+    ifm.width = ifm.width0;
+    ifm.depth = m_regs.param(kIfmDepthM1) + 1;
+    FeatureMap ofm = featureMap(kOfm);
+    ofm.height = m_regs.param(kOfmHeightM1) + 1;
+    ofm.width = m_regs.param(kOfmWidthM1) + 1;
+    ofm.depth = m_regs.param(kOfmDepthM1) + 1;
+    addFeatureMap(op, ifm, false);
+    addFeatureMap(op, ofm, true);
+    op.attributes.add("resize scale (x, y)",
+        std::to_string(m_regs.param(kResizeXScaleNM1) + 1) + ", " + std::to_string(m_regs.param(kResizeYScaleNM1) + 1));
+    op.attributes.add("resize offset (x, y)",
+        std::to_string(signExtend(m_regs.param(kResizeXOffset) & 0xFFF, 12)) + ", "
+            + std::to_string(signExtend(m_regs.param(kAbStartOrResizeYOffset) & 0xFFF, 12)));
+    activationFacts(op, ofm);
+    blockFacts(op);
+    return op;
+}
+
+Operation Replayer::dmaOperation()
+{
+    Operation op = started(OpKind::Dma);
+    op.mode = "dma";
+    op.opType = "NPU DMA";
+    const std::uint16_t srcRegion = m_regs.param(kDmaSrcRegion);
+    const std::uint16_t dstRegion = m_regs.param(kDmaDstRegion);
+    const std::uint64_t length = m_regs.address(kDmaLen);
+    const int mode = (srcRegion >> 9) & 3;
+    const std::int64_t size0 = m_regs.param(kDmaSize0);
+    const std::int64_t size1 = m_regs.param(kDmaSize1);
+    const auto extent = [&](std::uint16_t stride0, std::uint16_t stride1) {
+        // ethosu_gem.c dma_length: (len + stride0) · size0, then (+ stride1) · size1.
+        // Each step stays below 2^61: operands below 2^44 + 2^39 and sizes below 2^16, clamped.
+        constexpr std::int64_t kCap = std::int64_t(1) << 44;
+        std::int64_t total = static_cast<std::int64_t>(std::min<std::uint64_t>(length, 1ull << 40));
+        if (mode >= 1)
+            total = std::min(kCap, (total + std::max<std::int64_t>(0, m_regs.signedAddress(stride0))) * size0);
+        if (mode == 2)
+            total = std::min(kCap, (total + std::max<std::int64_t>(0, m_regs.signedAddress(stride1))) * size1);
+        return static_cast<std::uint64_t>(std::max<std::int64_t>(0, total));
+    };
+    const std::uint64_t srcBytes = extent(kDmaSkip0OrSrcStride0, kDmaSkip1OrSrcStride1);
+    const std::uint64_t dstBytes = u85() ? extent(kDmaDstStride0, kDmaDstStride1) : srcBytes;
+    // Region mode bit 8: 1 means the NPU's internal memory (U55/U65 SHRAM, e.g. a lookup table).
+    const bool srcInternal = (srcRegion >> 8) & 1;
+    const bool dstInternal = (dstRegion >> 8) & 1;
+    const std::uint64_t src = m_regs.address(kDmaSrc);
+    const std::uint64_t dst = m_regs.address(kDmaDst);
+    const auto where = [](bool internal, int region, std::uint64_t address) {
+        Text text;
+        if (internal)
+            text << "internal memory";
+        else
+            text << "region " << region;
+        return (text << " + ").hex(address);
+    };
+    op.attributes.add("source", where(srcInternal, srcRegion & 7, src).view());
+    op.attributes.add("destination", where(dstInternal, dstRegion & 7, dst).view());
+    op.attributes.add("length", (Text() << length << " bytes").view());
+    static constexpr const char* kModes[] = { "1D", "2D", "3D", "mode 3" };
+    op.attributes.add("transfer", kModes[mode]);
+    if (mode == 1)
+        op.attributes.add("sizes", (Text() << size0).view());
+    else if (mode == 2)
+        op.attributes.add("sizes", (Text() << size0 << ", " << size1).view());
+    op.label = "DMA " + formatBytes(length) + (dstInternal ? " → internal" : "");
+    const TensorMeta srcMeta { "uint8", { static_cast<std::int64_t>(srcBytes) } };
+    const TensorMeta dstMeta { "uint8", { static_cast<std::int64_t>(dstBytes) } };
+    if (!srcInternal && srcBytes > 0)
+        op.reads.push_back({ "source", srcRegion & 7, src, src + srcBytes, srcMeta, true });
+    if (!dstInternal && dstBytes > 0)
+        op.writes.push_back({ "destination", dstRegion & 7, dst, dst + dstBytes, dstMeta, true });
+    return op;
+}
+
+} // namespace etscope::core::ethosu::replay
