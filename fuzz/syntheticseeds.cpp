@@ -2,6 +2,7 @@
 #include "fuzz/syntheticseeds.h"
 
 #include "core/writer/payloads/coremlpayloadwriter.h"
+#include "core/writer/payloads/coremlprogramwriter.h"
 #include "core/writer/payloads/mpspayloadwriter.h"
 #include "core/writer/payloads/qnnpayloadwriter.h"
 #include "core/writer/payloads/vulkanpayloadwriter.h"
@@ -88,6 +89,8 @@ void writeCoreMlSeeds(SeedWriter& out)
         { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", std::vector<std::uint8_t>(48, 0x08) },
     };
     writePayloadSeed(out, "coreml", "synthetic.files", writeCoreMlPayload(files));
+    // A whole ML Program (conv → add → relu, blob weight, debug symbols): small, so fast to fuzz.
+    writePayloadSeed(out, "coreml", "synthetic.mlprogram", writeCoreMlPayload(convAddReluPackage()));
     writePayloadSeed(out, "coreml", "synthetic.cmjr", writeCoreMlReference(std::string(kNamedDataKey), "forward"));
 }
 

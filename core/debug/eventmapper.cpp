@@ -149,6 +149,17 @@ EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId i
                 return placement;
             }
     }
+    if (!idStr.empty()) {
+        // Core ML logs each operation under its debug symbol ("<output>:<operator>", facts
+        // §2.3), which the decoder keeps on the inner node (core/delegates/coremlprogram.cpp).
+        for (const Node& node : inner.nodes)
+            if ((node.kind == NodeKind::Operator || node.kind == NodeKind::Constant)
+                && node.attributes.find("debug symbol") == std::string_view(idStr)) {
+                placement.origin.inner = node.id;
+                placement.rule = "debug symbol";
+                return placement;
+            }
+    }
     if (inner.format == "xnnpack" && !idStr.empty()) {
         const std::string family = xnnpackFamily(idStr);
         const std::vector<std::string> types = xnnpackNodeTypes(family);

@@ -16,8 +16,8 @@ namespace etscope::core {
 struct EventPlacement {
     NodeOrigin origin; ///< top none when the event matches no node
     bool matched = false;
-    /// How it was matched: "instruction", "xnnpack order", "vulkan node id", "delegate_map",
-    /// "delegate" (the delegate node only) or "" when unmatched.
+    /// How it was matched: "instruction", "xnnpack order", "vulkan node id", "debug symbol"
+    /// (Core ML), "delegate_map", "delegate" (the delegate node only) or "" when unmatched.
     std::string rule;
     std::vector<DebugHandle> debugHandles; ///< AOT handles from the ETRecord, when attached
 };
@@ -51,7 +51,8 @@ public:
     EventPlacement placeInstruction(ChainIndex chain, InstructionId instruction) const;
 
     /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
-    /// debug id; XNNPACK profiling names → the k-th node of the family in inner execution
+    /// debug id; string ids → the inner node whose "debug symbol" attribute is that string
+    /// (Core ML); XNNPACK profiling names → the k-th node of the family in inner execution
     /// order; otherwise the ETRecord delegate_map → inner nodes carrying the handles. Falls back
     /// to the delegate node itself (rule "delegate").
     EventPlacement placeDelegateEvent(ChainIndex chain, InstructionId instruction, DelegateDebugId idInt,

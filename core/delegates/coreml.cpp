@@ -3,8 +3,10 @@
 // at aligned offsets from the payload start, then a JSON table of nodes written with its
 // characters reversed at the very end (the root directory is the last node) — or, for
 // multifunction models, "CMJR" + a JSON reference to a named-data blob holding that file system.
-// The Core ML model itself (protobuf) stays opaque; the file listing, the I/O names of
-// metadata.json and the debug maps of debug_info.json are decoded.
+// The file listing, the I/O names of metadata.json and the debug maps of debug_info.json are
+// read here; the model itself (model.mlpackage/Data/com.apple.CoreML/model.mlmodel, protobuf
+// with an ML Program) is drawn as the inner graph by coremlprogram.cpp.
+#include "core/delegates/coremlprogram.h"
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/util/jsontext.h"
@@ -123,16 +125,73 @@ std::string joinNames(const json& names)
     return out;
 }
 
-void describeMetadata(DelegateInfo& info, const json& metadata)
+std::vector<std::string> namesOf(const json& names)
+{
+    std::vector<std::string> out;
+    if (names.is_array())
+        for (const json& name : names)
+            out.push_back(name.is_string() ? name.get<std::string>() : jsonDisplayText(name));
+    return out;
+}
+
+/// metadata.json: {identifier, inputNames, outputNames}, or for a multifunction model
+/// {identifier, methods: {method: {inputNames, outputNames}}} (executorch
+/// backends/apple/coreml/compiler/coreml_preprocess.py, MultifunctionModelMetadata); the names
+/// of `model.functionName` are then the delegate's.
+void describeMetadata(DelegateInfo& info, const json& metadata, coreml::ModelInputs& model)
 {
     if (metadata.contains("identifier"))
         info.facts.push_back({ "model identifier", jsonDisplayText(metadata["identifier"]) });
+    const json* names = &metadata;
+    if (const json* methods = jsonMember(metadata, "methods"); methods && methods->is_object()) {
+        info.facts.push_back({ "methods", std::to_string(methods->size()) });
+        const json* method = model.functionName.empty() ? nullptr : jsonMember(*methods, model.functionName);
+        if (method && method->is_object())
+            names = method;
+    }
     for (const char* key : { "inputNames", "outputNames" }) {
-        const auto it = metadata.find(key);
-        if (it == metadata.end() || !it->is_array())
+        const auto it = names->find(key);
+        if (it == names->end() || !it->is_array())
             continue;
         info.facts.push_back({ key, std::to_string(it->size()) + ": " + joinNames(*it) });
-        (std::strcmp(key, "inputNames") == 0 ? info.inputCount : info.outputCount) = static_cast<int>(it->size());
+        const bool inputs = std::strcmp(key, "inputNames") == 0;
+        (inputs ? info.inputCount : info.outputCount) = static_cast<int>(it->size());
+        (inputs ? model.inputNames : model.outputNames) = namesOf(*it);
+    }
+}
+
+/// debug_info.json's maps for the program reader: symbol → handles, and (function, output,
+/// operator) of the last Operation step of each symbol's path → symbol.
+void readDebugMaps(const json& debug, coreml::ModelInputs& model)
+{
+    if (const auto it = debug.find("debugSymbolToHandles"); it != debug.end() && it->is_object())
+        for (const auto& [symbol, handles] : it->items()) {
+            std::vector<std::int64_t>& out = model.symbolHandles[symbol];
+            if (handles.is_array())
+                for (const json& handle : handles)
+                    if (handle.is_number_integer())
+                        out.push_back(handle.get<std::int64_t>());
+        }
+    const auto paths = debug.find("debugSymbolToOperationPath");
+    if (paths == debug.end() || !paths->is_object())
+        return;
+    for (const auto& [symbol, path] : paths->items()) {
+        if (!path.is_array())
+            continue;
+        std::string function;
+        std::string output;
+        std::string op;
+        for (const json& step : path) {
+            const std::string type = jsonString(step, "Type").value_or("");
+            if (type == "Function")
+                function = jsonString(step, "Name").value_or("");
+            else if (type == "Operation") {
+                output = jsonString(step, "Output").value_or("");
+                op = jsonString(step, "Operator").value_or("");
+            }
+        }
+        if (!output.empty())
+            model.symbolByOperation.emplace(coreml::operationKey(function, output, op), symbol);
     }
 }
 
@@ -155,7 +214,10 @@ void describeDebugInfo(DelegateInfo& info, const json& debug)
 }
 
 /// Decodes the file-system form; false (with a warning) when the payload does not end in one.
-bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::span<const std::uint8_t> payload)
+/// `function`: the method a CMJR reference names; `inPayload`: the file system is the payload
+/// itself (so file offsets are payload offsets), not a named-data blob.
+bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::span<const std::uint8_t> payload,
+    const std::string& function = {}, bool inPayload = true)
 {
     std::size_t tableStart = 0;
     const std::string table = reversedJsonTail(payload, tableStart);
@@ -178,6 +240,9 @@ bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::s
             + std::to_string(nodes.size()) + " nodes" });
     std::uint64_t total = 0;
     std::string model;
+    coreml::ModelInputs inputs;
+    inputs.functionName = function;
+    std::string rootModel = "com.apple.CoreML/model.mlmodel"; // Manifest.json may name another
     for (std::size_t f = 0; f < files.size(); ++f) {
         const FileEntry& file = files[f];
         const bool inside = detail::rangeInside(tableStart, file.offset, file.size);
@@ -195,15 +260,26 @@ bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::s
             continue;
         const auto bytes = payload.subspan(file.offset, file.size);
         const std::string name = file.path.substr(file.path.rfind('/') + 1);
-        if (name != "metadata.json" && name != "debug_info.json")
+        const bool manifest = file.path == model + "/Manifest.json";
+        if (name != "metadata.json" && name != "debug_info.json" && !manifest)
             continue;
         const json content = parseBounded({ reinterpret_cast<const char*>(bytes.data()), bytes.size() });
-        if (!content.is_object())
+        if (!content.is_object()) {
             context.warn(info, "Core ML " + name + " is not a JSON object", file.offset);
-        else if (name == "metadata.json")
-            describeMetadata(info, content);
-        else
+        } else if (manifest) {
+            // {"rootModelIdentifier": id, "itemInfoEntries": {id: {"path": …}}}, path under Data/.
+            const std::string root = jsonString(content, "rootModelIdentifier").value_or("");
+            const json* items = jsonMember(content, "itemInfoEntries");
+            const json* item = items && items->is_object() && !root.empty() ? jsonMember(*items, root) : nullptr;
+            if (item && item->is_object())
+                if (const auto path = jsonString(*item, "path"); path && !path->empty())
+                    rootModel = *path;
+        } else if (name == "metadata.json") {
+            describeMetadata(info, content, inputs);
+        } else {
             describeDebugInfo(info, content);
+            readDebugMaps(content, inputs);
+        }
     }
     info.facts.push_back({ "files", std::to_string(files.size()) + " (" + formatBytes(total) + ")" });
     if (!model.empty())
@@ -214,6 +290,30 @@ bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::s
                            : std::string())
         + (info.outputCount ? ", " + detail::plural(static_cast<std::uint64_t>(*info.outputCount), "output", "outputs")
                             : std::string());
+
+    // The model: an .mlpackage's protobuf is drawn; a compiled .mlmodelc (MIL text) is listed.
+    const auto fileAt = [&](const std::string& path) -> std::optional<coreml::ContainerFile> {
+        for (const FileEntry& file : files)
+            if (file.path == path && detail::rangeInside(tableStart, file.offset, file.size))
+                return coreml::ContainerFile { payload.subspan(file.offset, file.size),
+                    inPayload ? std::optional<std::uint64_t>(file.offset) : std::nullopt };
+        return std::nullopt;
+    };
+    if (model.ends_with(".mlpackage")) {
+        const std::string data = model + "/Data/";
+        inputs.modelPath = data + rootModel;
+        const auto modelFile = fileAt(inputs.modelPath);
+        if (!modelFile) {
+            context.warn(info, "the package has no model file '" + inputs.modelPath + "'");
+            return true;
+        }
+        inputs.model = *modelFile;
+        const std::string folder = inputs.modelPath.substr(0, inputs.modelPath.rfind('/') + 1);
+        inputs.packageFile = [&fileAt, folder](const std::string& relative) { return fileAt(folder + relative); };
+        coreml::decodeModel(context, info, inputs);
+    } else if (model.ends_with(".mlmodelc")) {
+        info.facts.push_back({ "compiled model", "model.mil (MIL text) is not drawn" });
+    }
     return true;
 }
 
@@ -247,7 +347,7 @@ bool decodeCoreMl(const DelegateContext& context, DelegateInfo& info)
         }
         info.facts.push_back({ "referenced model", std::to_string(blob->size()) + " bytes of named data" });
         DelegateInfo inner = info;
-        if (decodeFileSystem(context, inner, *blob)) {
+        if (decodeFileSystem(context, inner, *blob, function, false)) {
             info = std::move(inner);
             info.summary = "Core ML function '" + function + "' of " + info.summary;
         } else {

@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: MIT
-// The Core ML decoder on payloads made by the project's own writer (core/writer/vulkan/
-// coremlpayloadwriter), because no public Core ML-delegated .pte exists. Layout per facts sheet
-// §3.4: file contents at aligned offsets, then the node table as JSON written in reverse at the
-// end ({"nodes":[{name, kind 0 file / 1 directory, dataRegion{offset,size}, children}]}), root
-// holding model.mlpackage/, metadata.json (inputNames, outputNames, identifier) and
-// debug_info.json; or "CMJR" + {"version","key","functionName"} naming a named-data blob.
+// The Core ML decoder: the container (flattened file system) on payloads made by the project's
+// own writer (core/writer/payloads), the ML Program inside on a written conv → add → relu model
+// and on the real sample react-native-executorch/style_candy_640_coreml.pte, and damaged models.
+// Container layout per facts sheet §3.4: file contents at aligned offsets, then the node table
+// as JSON written in reverse at the end ({"nodes":[{name, kind 0 file / 1 directory,
+// dataRegion{offset,size}, children}]}), root holding model.mlpackage/, metadata.json
+// (inputNames, outputNames, identifier) and debug_info.json; or "CMJR" +
+// {"version","key","functionName"} naming a named-data blob.
+#include "core/debug/eventmapper.h"
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
 #include "core/writer/payloads/coremlpayloadwriter.h"
+#include "core/writer/payloads/coremlprogramwriter.h"
 #include "core/writer/programwriter.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace etscope::core;
 using namespace etscope::test;
@@ -88,6 +94,113 @@ DelegateInfo describe(const std::vector<std::uint8_t>& payload)
     return describePayload(empty, ref, payload, {}, "fixture");
 }
 
+/// forward = DelegateCall(CoreMLBackend, [x, out]) for a model of one input and one output.
+std::vector<std::uint8_t> programWithOneInput(std::vector<std::uint8_t> payload, std::vector<NamedBlobSpec> named = {})
+{
+    ProgramSpec spec;
+    MethodSpec& method = spec.addMethod("forward");
+    TensorSpec t;
+    t.sizes = { 1, 3, 8, 8 };
+    const std::int32_t x = method.addTensor(t);
+    t.sizes = { 1, 4, 6, 6 };
+    const std::int32_t out = method.addTensor(t);
+    method.inputs = { x };
+    method.outputs = { out };
+    const std::int32_t delegate = method.addDelegate({ "CoreMLBackend", std::move(payload) });
+    method.addInstruction(InstructionSpec::delegate(delegate, { x, out }));
+    spec.namedData = std::move(named);
+    auto bytes = writeProgram(spec);
+    return bytes ? std::move(*bytes) : std::vector<std::uint8_t> {};
+}
+
+/// The fixture package with its model.mlmodel replaced by `model`.
+std::vector<std::uint8_t> fixtureWithModel(const std::vector<std::uint8_t>& model)
+{
+    static const std::vector<CoreMlFileSpec> package = convAddReluPackage();
+    auto files = package;
+    for (CoreMlFileSpec& file : files)
+        if (file.path.ends_with("model.mlmodel"))
+            file.content = model;
+    return writeCoreMlPayload(files);
+}
+
+std::vector<std::uint8_t> fixtureModel()
+{
+    for (const CoreMlFileSpec& file : convAddReluPackage())
+        if (file.path.ends_with("model.mlmodel"))
+            return file.content;
+    return {};
+}
+
+const Node* nodeLabelled(const Graph& graph, const std::string& label, NodeKind kind)
+{
+    for (const Node& node : graph.nodes)
+        if (node.label == label && node.kind == kind)
+            return &node;
+    return nullptr;
+}
+
+const Node* nodeWithAttribute(const Graph& graph, const std::string& name, const std::string& value)
+{
+    for (const Node& node : graph.nodes)
+        if (node.attributes.find(name) == std::string_view(value))
+            return &node;
+    return nullptr;
+}
+
+std::vector<const Edge*> edgesInto(const Graph& graph, NodeId id)
+{
+    std::vector<const Edge*> edges;
+    for (const Edge& edge : graph.edges)
+        if (edge.to == id)
+            edges.push_back(&edge);
+    return edges;
+}
+
+std::size_t countKind(const Graph& graph, NodeKind kind)
+{
+    return static_cast<std::size_t>(
+        std::count_if(graph.nodes.begin(), graph.nodes.end(), [&](const Node& n) { return n.kind == kind; }));
+}
+
+/// Protobuf by hand, for models the writer would never make.
+void appendVarint(std::vector<std::uint8_t>& out, std::uint64_t value)
+{
+    while (value >= 0x80) {
+        out.push_back(static_cast<std::uint8_t>(value | 0x80));
+        value >>= 7;
+    }
+    out.push_back(static_cast<std::uint8_t>(value));
+}
+
+std::vector<std::uint8_t> field(std::uint32_t number, const std::vector<std::uint8_t>& content)
+{
+    std::vector<std::uint8_t> out;
+    appendVarint(out, (static_cast<std::uint64_t>(number) << 3) | 2);
+    appendVarint(out, content.size());
+    out.insert(out.end(), content.begin(), content.end());
+    return out;
+}
+
+std::vector<std::uint8_t> concat(std::vector<std::uint8_t> a, const std::vector<std::uint8_t>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+/// Model{mlProgram=502{functions=2{key "main", value{opset=2 "CoreML7", blocks=3{key, value{
+/// operations=3 …}}}}}} holding the given serialized operations (MIL.proto / Model.proto numbers).
+std::vector<std::uint8_t> modelWithOperations(const std::vector<std::vector<std::uint8_t>>& operations)
+{
+    std::vector<std::uint8_t> block;
+    for (const auto& op : operations)
+        block = concat(block, field(3, op));
+    const auto blockEntry = concat(field(1, bytesOf("CoreML7")), field(2, block));
+    const auto function = concat(field(2, bytesOf("CoreML7")), field(3, blockEntry));
+    const auto functionEntry = concat(field(1, bytesOf("main")), field(2, function));
+    return field(502, field(2, functionEntry));
+}
+
 /// A payload whose file table is `table` (written reversed after `files` bytes of content).
 std::vector<std::uint8_t> withTable(std::string table, std::size_t files = 32)
 {
@@ -110,7 +223,10 @@ private slots:
         const MethodAnalysis& analysis = *document->analysis(document->program->methods.front());
         const DelegateInfo& info = analysis.delegates.front();
         QCOMPARE(info.format, std::string("coreml"));
-        QVERIFY(info.warnings.empty());
+        // The model file is 100 bytes of 0x0A: fields 1 of 10 bytes each, the last cut short.
+        QCOMPARE(info.warnings.size(), std::size_t(2));
+        QVERIFY(anyWarning(info, "model.mlmodel: the model protobuf is damaged: field 1 claims 10 bytes, 2 remain"));
+        QVERIFY(anyWarning(info, "model.mlmodel: holds no ML Program"));
         QVERIFY(!info.innerGraph); // only the I/O is known: no inner graph
         QCOMPARE(fact(info, "form"), std::string("flattened file system"));
         QCOMPARE(fact(info, "model"), std::string("model.mlpackage"));
@@ -138,6 +254,369 @@ private slots:
                 QVERIFY(!node.inferred && node.inputCount == 2);
     }
 
+    // The writer's conv → add → relu (coremlprogramwriter.cpp): every value below is what the
+    // fixture was written with.
+    void milProgramFixture()
+    {
+        const auto document = openBytes(programWithOneInput(writeCoreMlPayload(convAddReluPackage())));
+        QVERIFY(document);
+        const MethodAnalysis& analysis = *document->analysis(document->program->methods.front());
+        const DelegateInfo& info = analysis.delegates.front();
+        for (const Warning& w : info.warnings)
+            qWarning("%s", w.message.c_str());
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        QCOMPARE(graph.format, std::string("coreml"));
+        QCOMPARE(graph.nodes.size(), std::size_t(9));
+        QCOMPARE(countKind(graph, NodeKind::Operator), std::size_t(3));
+        QCOMPARE(countKind(graph, NodeKind::Constant), std::size_t(4));
+        QCOMPARE(fact(info, "specification version"), std::string("8"));
+        QCOMPARE(fact(info, "ML Program version"), std::string("1"));
+        QCOMPARE(fact(info, "functions"), std::string("1: main"));
+        QCOMPARE(
+            fact(info, "function main"), std::string("opset CoreML7, 7 operations (4 constants), 1 inputs, 1 outputs"));
+        QCOMPARE(fact(info, "model input x"), std::string("fp16 [1, 3, 8, 8]"));
+        QCOMPARE(fact(info, "model output relu_out"), std::string("fp16 [1, 4, 6, 6]"));
+        QCOMPARE(fact(info, "model metadata com.github.apple.coremltools.version"), std::string("8.1"));
+        QCOMPARE(fact(info, "operation types"), std::string("const 4, add 1, conv 1, relu 1"));
+        QCOMPARE(fact(info, "operations joined to debug symbols"), std::string("5 of 7"));
+        QVERIFY(info.summary.ends_with(", ML Program 'main': 7 operations (4 const)"));
+
+        const Node* input = nodeLabelled(graph, "x", NodeKind::Input);
+        QVERIFY(input);
+        QCOMPARE(input->argPosition, 0);
+        QCOMPARE(attribute(*input, "type"), std::string("fp16 [1, 3, 8, 8]"));
+
+        const Node* conv = nodeLabelled(graph, "conv", NodeKind::Operator);
+        QVERIFY(conv);
+        QCOMPARE(conv->opType, std::string("conv"));
+        QCOMPARE(attribute(*conv, "output"), std::string("conv_out: fp16 [1, 4, 6, 6]"));
+        QCOMPARE(attribute(*conv, "weight"), std::string("conv_weight"));
+        QCOMPARE(attribute(*conv, "operation"), std::string("3 of main"));
+        QCOMPARE(attribute(*conv, "debug symbol"), std::string("conv_out:conv"));
+        QCOMPARE(attribute(*conv, "debug handles"), std::string("1, 2"));
+        QVERIFY(conv->debugHandle && conv->debugHandle->value == 1);
+        const auto convIn = edgesInto(graph, conv->id);
+        QCOMPARE(convIn.size(), std::size_t(4)); // x, weight, pad_type, strides
+        QCOMPARE(convIn.front()->from, input->id);
+        QCOMPARE(convIn.front()->meta.dtype, std::string("fp16"));
+        QCOMPARE(convIn.front()->meta.shape, (std::vector<std::int64_t> { 1, 3, 8, 8 }));
+
+        // Record at 64 in weight.bin: 4·3·3·3 fp16 = 216 bytes, data at 64 + 64.
+        const Node* weight = nodeLabelled(graph, "conv_weight", NodeKind::Constant);
+        QVERIFY(weight);
+        QCOMPARE(weight->opType, std::string("const"));
+        QCOMPARE(attribute(*weight, "blob file"), std::string("@model_path/weights/weight.bin"));
+        QCOMPARE(attribute(*weight, "blob offset"), std::string("64"));
+        QCOMPARE(attribute(*weight, "bytes"), std::string("216 fp16 at offset 128"));
+        QVERIFY(weight->debugHandle && weight->debugHandle->value == 1);
+        QCOMPARE(edgesInto(graph, conv->id)[1]->meta.shape, (std::vector<std::int64_t> { 4, 3, 3, 3 }));
+
+        const Node* strides = nodeLabelled(graph, "conv_strides", NodeKind::Constant);
+        QVERIFY(strides);
+        QCOMPARE(attribute(*strides, "val"), std::string("[1, 1]"));
+        QCOMPARE(attribute(*strides, "bytes"), std::string("8 (in the model)"));
+        // No operation path for this symbol: joined by the runtime's "<output>:<operator>".
+        QCOMPARE(attribute(*strides, "debug symbol"), std::string("conv_strides:const"));
+        const Node* pad = nodeLabelled(graph, "conv_pad_type", NodeKind::Constant);
+        QVERIFY(pad);
+        QCOMPARE(attribute(*pad, "val"), std::string("\"valid\""));
+        QVERIFY(!pad->debugHandle);
+        const Node* bias = nodeLabelled(graph, "add_y", NodeKind::Constant);
+        QVERIFY(bias);
+        QCOMPARE(attribute(*bias, "val"), std::string("[0.5, -1, 2, 0]"));
+        QCOMPARE(attribute(*bias, "bytes"), std::string("16 (in the model)"));
+
+        const Node* add = nodeLabelled(graph, "add", NodeKind::Operator);
+        const Node* relu = nodeLabelled(graph, "relu", NodeKind::Operator);
+        QVERIFY(add && relu);
+        QVERIFY(add->debugHandle && add->debugHandle->value == 3);
+        QVERIFY(relu->debugHandle && relu->debugHandle->value == 4);
+        QCOMPARE(edgesInto(graph, add->id).size(), std::size_t(2));
+        QCOMPARE(edgesInto(graph, add->id).front()->from, conv->id);
+        QCOMPARE(edgesInto(graph, relu->id).front()->from, add->id);
+
+        const Node* output = nodeLabelled(graph, "relu_out", NodeKind::Output);
+        QVERIFY(output);
+        QCOMPARE(output->argPosition, 1);
+        const auto outIn = edgesInto(graph, output->id);
+        QCOMPARE(outIn.size(), std::size_t(1));
+        QCOMPARE(outIn.front()->from, relu->id);
+        QCOMPARE(outIn.front()->meta.shape, (std::vector<std::int64_t> { 1, 4, 6, 6 }));
+
+        // The DelegateCall's arguments meet the inner Input/Output nodes.
+        for (const Node& node : analysis.graph->nodes)
+            if (node.kind == NodeKind::Delegate) {
+                QCOMPARE(node.inputCount, 1);
+                QVERIFY(node.subgraph);
+            }
+
+        // Runtime events: Core ML logs each operation's debug symbol as delegate_debug_id_str.
+        EventMapper mapper(*analysis.graph);
+        DelegateEventCursor cursor;
+        const EventPlacement placed
+            = mapper.placeDelegateEvent(ChainIndex(0), InstructionId(0), DelegateDebugId(-1), "add_out:add", cursor);
+        QCOMPARE(placed.rule, std::string("debug symbol"));
+        QCOMPARE(mapper.label(placed.origin), std::string("CoreMLBackend › add"));
+        const EventPlacement unknown
+            = mapper.placeDelegateEvent(ChainIndex(0), InstructionId(0), DelegateDebugId(-1), "nothing:here", cursor);
+        QCOMPARE(unknown.rule, std::string("delegate"));
+    }
+
+    // The real sample. Expected numbers read off the bytes, not from ETScope: the payload's
+    // reversed JSON table (python: read the file backwards from the '{' before '"sedon"{')
+    // puts model.mlmodel at payload offset 128 (1,604,556 bytes) and weight.bin at 1,604,684;
+    // `protoc --decode_raw` on the extracted model.mlmodel shows field 502 → 2 → "main" with
+    // one block "CoreML5" of 250 field-3 operations, and their field-1 types counted with
+    // `grep | sort | uniq -c`: const 155, gather 14, reduce_mean 12, mul 12, add 9, conv 7,
+    // sub 6, sqrt 6, real_div 6, clip 6, batch_norm 6, transpose 4, leaky_relu 3, gather_nd 2,
+    // cast 2. The first conv's output (field 3) is "aten_convolution_default_cast_fp16", type
+    // 10 (fp16), dimensions 1, 12, 320, 320; its weight "arg0_1_to_fp16" is a blob at offset 64
+    // whose record in weight.bin (xxd) reads ef be ad de | 01 00 00 00 | c8 0d … | 80 00 …:
+    // fp16, 0xdc8 = 3528 bytes (12·3·7·7·2) at 128. debug_info.json maps
+    // "aten_sub_tensor_1:const" → [73] and "aten_convolution_default_6:cast" → [236].
+    void realSample()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QElapsedTimer timer;
+        timer.start();
+        auto document = openDocument(samplePath("react-native-executorch/style_candy_640_coreml.pte"));
+        const qint64 openMs = timer.elapsed();
+        QVERIFY(document);
+        const MethodAnalysis& analysis = *document->analysis(document->program->methods.front());
+        const DelegateInfo& info = analysis.delegates.front();
+        for (const Warning& w : info.warnings)
+            qWarning("%s", w.message.c_str());
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        std::map<std::string, int> types;
+        for (const Node& node : graph.nodes)
+            if (node.kind == NodeKind::Operator || node.kind == NodeKind::Constant)
+                ++types[node.opType];
+        const std::map<std::string, int> expected { { "const", 155 }, { "gather", 14 }, { "reduce_mean", 12 },
+            { "mul", 12 }, { "add", 9 }, { "conv", 7 }, { "sub", 6 }, { "sqrt", 6 }, { "real_div", 6 }, { "clip", 6 },
+            { "batch_norm", 6 }, { "transpose", 4 }, { "leaky_relu", 3 }, { "gather_nd", 2 }, { "cast", 2 } };
+        QCOMPARE(types, expected);
+        QCOMPARE(countKind(graph, NodeKind::Operator), std::size_t(95));
+        QCOMPARE(countKind(graph, NodeKind::Constant), std::size_t(155));
+        QCOMPARE(countKind(graph, NodeKind::View), std::size_t(0));
+        QCOMPARE(fact(info, "function main"),
+            std::string("opset CoreML5, 250 operations (155 constants), 1 inputs, 1 outputs"));
+        QCOMPARE(fact(info, "specification version"), std::string("6"));
+        QCOMPARE(fact(info, "model input arg26_1"), std::string("fp32 [1, 3, 640, 640]"));
+        QCOMPARE(fact(info, "model metadata com.github.apple.coremltools.version"), std::string("7.2"));
+        QCOMPARE(fact(info, "operations joined to debug symbols"), std::string("250 of 250"));
+
+        const Node* conv
+            = nodeWithAttribute(graph, "output", "aten_convolution_default_cast_fp16: fp16 [1, 12, 320, 320]");
+        QVERIFY(conv);
+        QCOMPARE(conv->opType, std::string("conv"));
+        QCOMPARE(attribute(*conv, "weight"), std::string("arg0_1_to_fp16"));
+        const Node* weight = nodeLabelled(graph, "arg0_1_to_fp16", NodeKind::Constant);
+        QVERIFY(weight);
+        QCOMPARE(attribute(*weight, "blob offset"), std::string("64"));
+        QCOMPARE(attribute(*weight, "bytes"), std::string("3528 fp16 at offset 128"));
+        bool weightFeedsConv = false;
+        for (const Edge* edge : edgesInto(graph, conv->id))
+            if (edge->from == weight->id)
+                weightFeedsConv
+                    = edge->meta.dtype == "fp16" && edge->meta.shape == std::vector<std::int64_t> { 12, 3, 7, 7 };
+        QVERIFY(weightFeedsConv);
+
+        const Node* sub = nodeLabelled(graph, "aten_sub_tensor_1", NodeKind::Constant);
+        QVERIFY(sub && sub->debugHandle && sub->debugHandle->value == 73);
+        const Node* input = nodeLabelled(graph, "arg26_1", NodeKind::Input);
+        QVERIFY(input);
+        QCOMPARE(input->argPosition, 0);
+        const Node* output = nodeLabelled(graph, "aten_convolution_default_6", NodeKind::Output);
+        QVERIFY(output);
+        QCOMPARE(output->argPosition, 1);
+        const auto last = edgesInto(graph, output->id);
+        QCOMPARE(last.size(), std::size_t(1));
+        const Node& cast = graph.node(last.front()->from);
+        QCOMPARE(cast.opType, std::string("cast"));
+        QVERIFY(cast.debugHandle && cast.debugHandle->value == 236);
+        QCOMPARE(last.front()->meta.dtype, std::string("fp32"));
+        QCOMPARE(last.front()->meta.shape, (std::vector<std::int64_t> { 1, 3, 640, 640 }));
+        timer.restart();
+        const Method& method = document->program->methods.front();
+        const DelegateInfo again = describeDelegate(*document->program, method.delegates.front(), {}, "timing");
+        const qint64 decodeUs = timer.nsecsElapsed() / 1000;
+        QVERIFY(again.innerGraph && again.innerGraph->nodes.size() == graph.nodes.size());
+        qInfo(
+            "style_candy_640_coreml.pte: %zu inner nodes, %zu edges; openDocument %lld ms, the delegate alone %lld us",
+            graph.nodes.size(), graph.edges.size(), static_cast<long long>(openMs), static_cast<long long>(decodeUs));
+    }
+
+    // Damage: every cut of the fixture's model keeps the decoder inside its bounds and says so.
+    void everyModelTruncation()
+    {
+        const auto model = fixtureModel();
+        QVERIFY(model.size() > 100);
+        for (std::size_t cut = 0; cut < model.size(); ++cut) {
+            const DelegateInfo info
+                = describe(fixtureWithModel({ model.begin(), model.begin() + static_cast<std::ptrdiff_t>(cut) }));
+            QCOMPARE(info.format, std::string("coreml"));
+            QVERIFY2(anyWarning(info, "model.mlmodel: "), ("cut at " + std::to_string(cut)).c_str());
+        }
+        // Ten bytes short: the last operation (relu, the block's last field) is cut; the six
+        // before it are drawn, relu is a node saying it is unreadable, and the output it
+        // would have written is a placeholder.
+        const DelegateInfo info = describe(fixtureWithModel({ model.begin(), model.end() - 10 }));
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        QVERIFY(anyWarning(info, "is damaged after 7 operations: field 3 claims"));
+        QVERIFY(anyWarning(info, "operation 6 of main (damaged protobuf"));
+        QVERIFY(anyWarning(info, "'relu_out', read by the function's outputs, is not defined before it"));
+        QCOMPARE(countKind(graph, NodeKind::Constant), std::size_t(4));
+        QCOMPARE(countKind(graph, NodeKind::Operator), std::size_t(3)); // conv, add, unreadable
+        QVERIFY(nodeLabelled(graph, "(unreadable operation)", NodeKind::Operator));
+        QVERIFY(nodeLabelled(graph, "relu_out", NodeKind::View));
+    }
+
+    // cond with two branches: the operations of nested blocks are drawn too, reading the
+    // function's values, and the cond node writes the value the branches return.
+    void nestedBlocks()
+    {
+        MilProgramSpec spec;
+        spec.inputs = { { "x", MilType::Fp16, { 2 } } };
+        spec.outputs = { "c" };
+        MilOperationSpec pred { "const", {}, { { "pred", MilType::Bool, {} } } };
+        pred.ints = std::vector<std::int32_t> { 1 };
+        MilOperationSpec cond { "cond", { { "pred", { "pred" } } }, { { "c", MilType::Fp16, { 2 } } } };
+        cond.blocks = {
+            { {}, { "a" }, { { "relu", { { "x", { "x" } } }, { { "a", MilType::Fp16, { 2 } } } } } },
+            { {}, { "b" }, { { "sigmoid", { { "x", { "x" } } }, { { "b", MilType::Fp16, { 2 } } } } } },
+        };
+        spec.operations = { pred, cond };
+        const DelegateInfo info = describe(writeCoreMlPayload({
+            { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", writeMilModel(spec) },
+            { "metadata.json", bytesOf(R"({"inputNames":["x"],"outputNames":["c"]})") },
+        }));
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const Graph& graph = *info.innerGraph;
+        QCOMPARE(graph.nodes.size(), std::size_t(6)); // x, pred, cond, relu, sigmoid, c
+        const Node* relu = nodeLabelled(graph, "relu", NodeKind::Operator);
+        const Node* sigmoid = nodeLabelled(graph, "sigmoid", NodeKind::Operator);
+        const Node* condNode = nodeLabelled(graph, "cond", NodeKind::Operator);
+        QVERIFY(relu && sigmoid && condNode);
+        QCOMPARE(attribute(*relu, "operation"), std::string("0 of main › 1 cond block 0"));
+        QCOMPARE(attribute(*sigmoid, "operation"), std::string("0 of main › 1 cond block 1"));
+        QCOMPARE(attribute(*condNode, "blocks"), std::string("2"));
+        QCOMPARE(graph.node(edgesInto(graph, relu->id).front()->from).label, std::string("x"));
+        const Node* out = nodeLabelled(graph, "c", NodeKind::Output);
+        QVERIFY(out);
+        QCOMPARE(edgesInto(graph, out->id).front()->from, condNode->id);
+        QCOMPARE(fact(info, "operation types"), std::string("cond 1, const 1, relu 1, sigmoid 1"));
+    }
+
+    void hostileModels()
+    {
+        // A ValueType nested 5000 deep (list of list of …) in an operation's output: past
+        // protobuf's recursion limit, so that operation alone is unreadable.
+        std::vector<std::uint8_t> type;
+        for (int i = 0; i < 5000; ++i)
+            type = field(2, field(1, type)); // ValueType.listType → ListType.type
+        const auto deep = concat(field(1, bytesOf("relu")), field(3, concat(field(1, bytesOf("y")), field(2, type))));
+        const auto fine = field(1, bytesOf("relu"));
+        DelegateInfo info = describe(fixtureWithModel(modelWithOperations({ fine, deep, fine })));
+        QVERIFY(info.innerGraph);
+        QVERIFY(anyWarning(info, "operation 1 of main (damaged protobuf"));
+        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(3));
+
+        // cond inside cond inside … 100 deep: drawn down to 16 levels, then a warning.
+        MilOperationSpec nested { "relu", { { "x", { "x" } } }, { { "r", MilType::Fp16, { 2 } } } };
+        for (int i = 0; i < 100; ++i) {
+            MilOperationSpec outer { "cond", {}, { { "c" + std::to_string(i), MilType::Fp16, { 2 } } } };
+            outer.blocks = { { {}, {}, { nested } } };
+            nested = std::move(outer);
+        }
+        MilProgramSpec deepSpec;
+        deepSpec.inputs = { { "x", MilType::Fp16, { 2 } } };
+        deepSpec.operations = { nested };
+        info = describe(fixtureWithModel(writeMilModel(deepSpec)));
+        QVERIFY(anyWarning(info, "levels; not drawn"));
+        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(17)); // the top cond + 16 nested
+
+        // 250,000 empty operations: 200,000 drawn (each a node saying it has no type), the rest
+        // counted; the warnings stop at 64 and say how many more there were.
+        std::vector<std::uint8_t> many;
+        for (int i = 0; i < 250000; ++i)
+            many.insert(many.end(), { 0x1A, 0x00 });
+        const auto manyBlock = concat(field(1, bytesOf("CoreML7")), field(2, many));
+        const auto manyModel = field(502,
+            field(2,
+                concat(
+                    field(1, bytesOf("main")), field(2, concat(field(2, bytesOf("CoreML7")), field(3, manyBlock))))));
+        info = describe(fixtureWithModel(manyModel));
+        QCOMPARE(countKind(*info.innerGraph, NodeKind::Operator), std::size_t(200000));
+        QVERIFY(anyWarning(info, "50000 more operations beyond the first 200000 are not drawn"));
+        QVERIFY(anyWarning(info, "more problems like those above"));
+        QVERIFY(info.warnings.size() < 80);
+
+        // A group wire type (proto3 never writes one) ends the walk with a warning.
+        info = describe(fixtureWithModel({ 0x08, 0x06, 0x0B, 0x0C }));
+        QVERIFY(anyWarning(info, "wire type 3 (field 1) is not used by Core ML models"));
+        QVERIFY(anyWarning(info, "holds no ML Program"));
+
+        // A neural network model (field 500), not an ML Program.
+        info = describe(fixtureWithModel(concat({ 0x08, 0x04 }, field(500, {}))));
+        QVERIFY(anyWarning(info, "holds model type field 500, not an ML Program (502)"));
+        QVERIFY(!info.innerGraph);
+
+        // A blob whose record is not there, and one with a bad sentinel.
+        std::vector<std::uint8_t> blobOp = concat(field(1, bytesOf("const")),
+            concat(field(3, concat(field(1, bytesOf("w")), {})),
+                field(5,
+                    concat(field(1, bytesOf("val")),
+                        field(2,
+                            field(5,
+                                concat(field(1, bytesOf("@model_path/weights/weight.bin")), { 0x10, 0x80, 0x08 })))))));
+        info = describe(fixtureWithModel(modelWithOperations({ blobOp })));
+        QVERIFY(anyWarning(info, "the blob record lies outside the"));
+        auto files = convAddReluPackage();
+        for (CoreMlFileSpec& file : files)
+            if (file.path.ends_with("weight.bin"))
+                file.content[64] = 0;
+        info = describe(writeCoreMlPayload(files));
+        QVERIFY(anyWarning(info, "not 0xDEADBEEF"));
+    }
+
+    // A CMJR reference draws the function it names from the model in named data, with that
+    // method's names from the multifunction metadata.json.
+    void multifunctionFixture()
+    {
+        const auto model = writeCoreMlPayload(convAddReluPackage("decode"));
+        const auto document = openBytes(
+            programWithOneInput(writeCoreMlReference("coreml_0f1e", "decode"), { { "coreml_0f1e", model } }));
+        QVERIFY(document);
+        const DelegateInfo& info = document->analysis(document->program->methods.front())->delegates.front();
+        for (const Warning& w : info.warnings)
+            qWarning("%s", w.message.c_str());
+        QVERIFY(info.warnings.empty());
+        QCOMPARE(fact(info, "methods"), std::string("1"));
+        QCOMPARE(fact(info, "inputNames"), std::string("1: x"));
+        QCOMPARE(*info.inputCount, 1);
+        QCOMPARE(fact(info, "functions"), std::string("1: decode"));
+        QCOMPARE(fact(info, "operations joined to debug symbols"), std::string("5 of 7"));
+        QVERIFY(info.innerGraph);
+        QCOMPARE(nodeLabelled(*info.innerGraph, "relu_out", NodeKind::Output)->argPosition, 1);
+
+        // A function the model does not have: the first one is drawn, with a warning; offsets
+        // inside named data are not payload offsets, so no file offset is claimed.
+        const auto other = openBytes(
+            programWithOneInput(writeCoreMlReference("coreml_0f1e", "prefill"), { { "coreml_0f1e", model } }));
+        QVERIFY(other);
+        const DelegateInfo& missing = other->analysis(other->program->methods.front())->delegates.front();
+        QVERIFY(anyWarning(missing, "function 'prefill' is not in the program; drawing 'decode'"));
+        QVERIFY(missing.innerGraph);
+        for (const Warning& w : missing.warnings)
+            QVERIFY(!w.offset);
+    }
+
     void multifunctionReference()
     {
         const auto model = writeCoreMlPayload(modelFiles());
@@ -146,7 +625,7 @@ private slots:
         QVERIFY(document);
         const DelegateInfo& info = document->analysis(document->program->methods.front())->delegates.front();
         QCOMPARE(info.format, std::string("coreml"));
-        QVERIFY(info.warnings.empty());
+        QVERIFY(anyWarning(info, "model.mlmodel: holds no ML Program")); // 100 bytes of 0x0A
         QCOMPARE(fact(info, "form"), std::string("CMJR reference to a multifunction model in named data"));
         QCOMPARE(fact(info, "reference key"), std::string("coreml_0f1e"));
         QCOMPARE(fact(info, "reference functionName"), std::string("decode"));
