@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/debug/ziparchive.h"
+#include "core/util/ziparchive.h"
 
 #include "core/util/text.h"
 

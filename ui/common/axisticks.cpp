@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/axisticks.h"
+#include "ui/common/axisticks.h"
 
 #include <algorithm>
 #include <cmath>

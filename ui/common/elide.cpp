@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/elide.h"
+#include "ui/common/elide.h"
 
 #include <QFontMetricsF>
 

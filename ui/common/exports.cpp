@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/exports.h"
+#include "ui/common/exports.h"
 
 #include "core/util/atomicfile.h"
 #include "ui/graph/graphscene.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/nodestyle.h"
+#include "ui/common/nodestyle.h"
 
 #include <QHash>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/reporttablemodel.h"
+#include "ui/common/reporttablemodel.h"
 
 #include <variant>
 

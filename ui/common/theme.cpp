@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/theme.h"
+#include "ui/common/theme.h"
 
 #include <QApplication>
 #include <QSettings>

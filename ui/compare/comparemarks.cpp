@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/comparemarks.h"
+#include "ui/compare/comparemarks.h"
 
+#include "ui/common/nodestyle.h"
 #include "ui/graph/graphscene.h"
-#include "ui/models/nodestyle.h"
 
 #include <QObject>
 

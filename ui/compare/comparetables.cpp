@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // CompareView's tables under the graphs (nodes, operators, moved, sizes), their links to the
 // graphs, and the exports.
-#include "ui/widgets/compareview.h"
+#include "ui/compare/compareview.h"
 
 #include "core/graph/search.h"
+#include "ui/common/exports.h"
+#include "ui/common/reporttablemodel.h"
+#include "ui/compare/comparemarks.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphscene.h"
-#include "ui/models/reporttablemodel.h"
-#include "ui/widgets/comparemarks.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/exports.h"
-#include "ui/widgets/operatorpanel.h"
+#include "ui/operators/operatorpanel.h"
+#include "ui/window/documentview.h"
 
 #include <QCheckBox>
 #include <QFileInfo>

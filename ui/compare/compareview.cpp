@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/compareview.h"
+#include "ui/compare/compareview.h"
 
 #include "core/util/text.h"
+#include "ui/common/nodestyle.h"
+#include "ui/compare/comparemarks.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/whenfinished.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
-#include "ui/models/nodestyle.h"
-#include "ui/widgets/comparemarks.h"
-#include "ui/widgets/documentview.h"
+#include "ui/window/documentview.h"
 
 #include <QComboBox>
 #include <QDialog>

@@ -4,8 +4,8 @@
 #include "core/analysis/programdiff.h"
 #include "core/graph/flatten.h"
 #include "core/table/table.h"
+#include "ui/compare/comparemarks.h"
 #include "ui/graph/graphitems.h"
-#include "ui/widgets/comparemarks.h"
 
 #include <QWidget>
 

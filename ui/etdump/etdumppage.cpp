@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/etdumppage.h"
+#include "ui/etdump/etdumppage.h"
 
 #include "core/analysis/timeline.h"
 #include "core/debug/debugreports.h"
 #include "core/debug/runtimeprofile.h"
-#include "ui/models/reporttablemodel.h"
-#include "ui/widgets/exports.h"
-#include "ui/widgets/timelineview.h"
+#include "ui/common/exports.h"
+#include "ui/common/reporttablemodel.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

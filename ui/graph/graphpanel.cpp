@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/graphpanel.h"
+#include "ui/graph/graphpanel.h"
 
+#include "ui/common/nodestyle.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
-#include "ui/models/nodestyle.h"
 
 #include <QFrame>
 #include <QLabel>

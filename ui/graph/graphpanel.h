@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
 
 #include <QWidget>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
 
 #include "core/util/text.h"
-#include "ui/models/elide.h"
-#include "ui/models/nodestyle.h"
+#include "ui/common/elide.h"
+#include "ui/common/nodestyle.h"
 
 #include <QFontMetricsF>
 #include <QStringList>

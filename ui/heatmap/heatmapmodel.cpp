@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/heatmapmodel.h"
+#include "ui/heatmap/heatmapmodel.h"
 
 #include <algorithm>
 #include <cmath>

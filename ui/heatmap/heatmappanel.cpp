@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/heatmappanel.h"
+#include "ui/heatmap/heatmappanel.h"
 
+#include "ui/common/elide.h"
+#include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
 #include "ui/graph/scenerenderer.h"
-#include "ui/models/elide.h"
-#include "ui/models/nodestyle.h"
-#include "ui/widgets/exports.h"
 
 #include <QApplication>
 #include <QBuffer>

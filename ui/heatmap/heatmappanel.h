@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/graph/flatten.h"
-#include "ui/models/heatmapmodel.h"
+#include "ui/heatmap/heatmapmodel.h"
 
 #include <QWidget>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/kernellistchoice.h"
+#include "ui/load/kernellistchoice.h"
 
 #include <QCoreApplication>
 #include <QSettings>

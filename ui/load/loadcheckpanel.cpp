@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/loadcheckpanel.h"
+#include "ui/load/loadcheckpanel.h"
 
 #include "core/document/document.h"
 #include "core/graph/grouping.h"
 #include "core/util/jsontext.h"
+#include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
+#include "ui/common/reporttablemodel.h"
 #include "ui/document/timings.h"
 #include "ui/document/whenfinished.h"
 #include "ui/graph/graphscene.h"
-#include "ui/models/nodestyle.h"
-#include "ui/models/reporttablemodel.h"
-#include "ui/widgets/exports.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -4,8 +4,8 @@
 #include "core/analysis/kernelcheck.h"
 #include "core/table/table.h"
 #include "ui/graph/graphitems.h"
-#include "ui/models/kernellistchoice.h"
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
+#include "ui/load/kernellistchoice.h"
 
 #include <QObject>
 #include <QStringList>

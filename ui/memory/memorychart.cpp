@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/memorychart.h"
+#include "ui/memory/memorychart.h"
 
 #include "core/util/text.h"
-#include "ui/models/nodestyle.h"
-#include "ui/widgets/axisticks.h"
+#include "ui/common/axisticks.h"
+#include "ui/common/nodestyle.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/memorypanel.h"
+#include "ui/memory/memorypanel.h"
 
 #include "core/document/document.h"
 #include "core/table/table.h"
 #include "core/util/jsontext.h"
 #include "core/util/text.h"
+#include "ui/common/exports.h"
+#include "ui/common/reporttablemodel.h"
 #include "ui/document/whenfinished.h"
-#include "ui/models/reporttablemodel.h"
-#include "ui/widgets/exports.h"
-#include "ui/widgets/memorychart.h"
+#include "ui/memory/memorychart.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

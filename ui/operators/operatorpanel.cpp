@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/operatorpanel.h"
+#include "ui/operators/operatorpanel.h"
 
-#include "ui/models/operatortablemodel.h"
+#include "ui/operators/operatortablemodel.h"
 
 #include <QApplication>
 #include <QClipboard>

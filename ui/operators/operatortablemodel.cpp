@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/operatortablemodel.h"
+#include "ui/operators/operatortablemodel.h"
 
 #include <QFont>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/propertiesmodel.h"
+#include "ui/properties/propertiesmodel.h"
 
 #include "core/debug/edgegraph.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/propertiesview.h"
+#include "ui/properties/propertiesview.h"
 
 #include <QClipboard>
 #include <QContextMenuEvent>

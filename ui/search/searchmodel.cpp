@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/models/searchmodel.h"
+#include "ui/search/searchmodel.h"
 
 namespace etscope::ui {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/searchpanel.h"
+#include "ui/search/searchpanel.h"
 
-#include "ui/models/searchmodel.h"
+#include "ui/search/searchmodel.h"
 
 #include <QLabel>
 #include <QLineEdit>

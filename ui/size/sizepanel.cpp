@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/sizepanel.h"
+#include "ui/size/sizepanel.h"
 
 #include "core/document/document.h"
 #include "core/util/jsontext.h"
 #include "core/util/text.h"
+#include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
 #include "ui/document/whenfinished.h"
-#include "ui/models/nodestyle.h"
-#include "ui/widgets/exports.h"
-#include "ui/widgets/treemap.h"
+#include "ui/size/treemap.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/treemap.h"
+#include "ui/size/treemap.h"
 
 #include "core/util/text.h"
-#include "ui/models/nodestyle.h"
+#include "ui/common/nodestyle.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/timelineview.h"
+#include "ui/timeline/timelineview.h"
 
+#include "ui/common/axisticks.h"
+#include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
 #include "ui/graph/scenerenderer.h"
-#include "ui/models/nodestyle.h"
-#include "ui/widgets/axisticks.h"
-#include "ui/widgets/exports.h"
 
 #include <QComboBox>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 #include "core/graph/flatten.h"
 #include "core/table/heattable.h"
 #include "core/table/table.h"
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
 
 #include <QWidget>
 

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/mainwindow.h"
+#include "ui/window/mainwindow.h"
 
 #include "core/util/text.h"
+#include "ui/common/theme.h"
+#include "ui/compare/compareview.h"
 #include "ui/document/documentcontroller.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/graph/graphview.h"
-#include "ui/widgets/compareview.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/graphpanel.h"
-#include "ui/widgets/memorypanel.h"
-#include "ui/widgets/operatorpanel.h"
-#include "ui/widgets/shortcutsdialog.h"
-#include "ui/widgets/sizepanel.h"
-#include "ui/widgets/theme.h"
-#include "ui/widgets/timelineview.h"
+#include "ui/memory/memorypanel.h"
+#include "ui/operators/operatorpanel.h"
+#include "ui/size/sizepanel.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/window/documentview.h"
+#include "ui/window/shortcutsdialog.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "ui/models/presentation.h"
-#include "ui/widgets/navigationhistory.h"
+#include "ui/graph/presentation.h"
+#include "ui/window/navigationhistory.h"
 
 #include <QKeySequence>
 #include <QMainWindow>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/navigationhistory.h"
+#include "ui/window/navigationhistory.h"
 
-#include "ui/widgets/documentview.h"
+#include "ui/window/documentview.h"
 
 namespace etscope::ui {
 

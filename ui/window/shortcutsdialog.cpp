@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/shortcutsdialog.h"
+#include "ui/window/shortcutsdialog.h"
 
 #include <QAction>
 #include <QDialog>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ui/widgets/warningbanner.h"
+#include "ui/window/warningbanner.h"
 
-#include "ui/widgets/theme.h"
+#include "ui/common/theme.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
