@@ -2,7 +2,7 @@
 // etscope-writedemo OUTPUT_DIR — writes the bundled demo the app opens on first launch:
 // demo.pte and, beside it, the ETDump pair the app attaches by name (demo.etdp + demo.debug.bin,
 // demo.reference.etdp + demo.reference.debug.bin). Run by the app build and installed with it.
-// The only place in core that prints: it is a tool.
+// A tool (tools/, outside core), so it prints.
 #include "core/writer/demorun.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"
