@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli.h"
 #include "app/demo.h"
+#include "ui/common/theme.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
-#include "ui/widgets/mainwindow.h"
-#include "ui/widgets/theme.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

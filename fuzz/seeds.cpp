@@ -4,13 +4,13 @@
 // copied into the source tree) plus a few synthetic inputs for formats no sample has.
 // Program-like samples also give up their delegate payloads, one directory per format.
 #include "core/debug/etrecord.h"
-#include "core/debug/ziparchive.h"
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
 #include "core/pte/bundledprogram.h"
 #include "core/pte/program.h"
 #include "core/util/mappedfile.h"
 #include "core/util/text.h"
+#include "core/util/ziparchive.h"
 #include "core/writer/payloads/ethosupayloadwriter.h"
 #include "core/writer/payloads/tosapayloadwriter.h"
 #include "core/writer/payloads/vgfpayloadwriter.h"

@@ -8,8 +8,8 @@
 #include "core/report/reports.h"
 #include "ui/document/timings.h"
 #include "ui/graph/graphscene.h"
+#include "ui/graph/presentation.h"
 #include "ui/graph/scenerenderer.h"
-#include "ui/models/presentation.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "core/debug/edgeprogram.h"
-#include "core/debug/ziparchive.h"
 #include "core/stats/operatortable.h"
 #include "core/util/mappedfile.h"
 #include "core/util/result.h"
+#include "core/util/ziparchive.h"
 
 #include <cstdint>
 #include <map>

@@ -6,11 +6,11 @@
 #include "core/stats/operatortable.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
-#include "ui/models/elide.h"
-#include "ui/models/heatmapmodel.h"
-#include "ui/models/operatortablemodel.h"
-#include "ui/models/propertiesmodel.h"
-#include "ui/models/searchmodel.h"
+#include "ui/common/elide.h"
+#include "ui/heatmap/heatmapmodel.h"
+#include "ui/operators/operatortablemodel.h"
+#include "ui/properties/propertiesmodel.h"
+#include "ui/search/searchmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFont>

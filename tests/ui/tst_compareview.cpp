@@ -7,12 +7,12 @@
 
 #include "core/writer/comparepairs.h"
 #include "core/writer/programwriter.h"
+#include "ui/compare/compareview.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
-#include "ui/widgets/compareview.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/mainwindow.h"
+#include "ui/window/documentview.h"
+#include "ui/window/mainwindow.h"
 
 #include <QApplication>
 #include <QDialog>

@@ -3,12 +3,12 @@
 // others switched on, the marks on the nodes without a kernel, the table linked to the graph
 // both ways, list files (and their errors), and the exports.
 #include "tests/common/testsupport.h"
+#include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/loadcheckpanel.h"
-#include "ui/widgets/theme.h"
+#include "ui/load/loadcheckpanel.h"
+#include "ui/window/documentview.h"
 
 #include <QCheckBox>
 #include <QFile>

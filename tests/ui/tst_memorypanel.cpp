@@ -5,9 +5,9 @@
 // the links to the graph both ways, the table, laziness, and the five exports.
 #include "tests/common/testsupport.h"
 #include "ui/document/documentcontroller.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/memorychart.h"
-#include "ui/widgets/memorypanel.h"
+#include "ui/memory/memorychart.h"
+#include "ui/memory/memorypanel.h"
+#include "ui/window/documentview.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -6,9 +6,9 @@
 #include "core/writer/programwriter.h"
 #include "tests/common/testsupport.h"
 #include "ui/document/documentcontroller.h"
-#include "ui/models/propertiesmodel.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/propertiesview.h"
+#include "ui/properties/propertiesmodel.h"
+#include "ui/properties/propertiesview.h"
+#include "ui/window/documentview.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -4,9 +4,9 @@
 // root, a .ptd opened alone, and the four exports.
 #include "tests/common/testsupport.h"
 #include "ui/document/documentcontroller.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/sizepanel.h"
-#include "ui/widgets/treemap.h"
+#include "ui/size/sizepanel.h"
+#include "ui/size/treemap.h"
+#include "ui/window/documentview.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>

@@ -4,13 +4,13 @@
 // legend never covers the graph; the warnings dialog is as large as its text.
 #include "core/document/document.h"
 #include "tests/common/testsupport.h"
+#include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/graph/graphview.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/graphpanel.h"
-#include "ui/widgets/mainwindow.h"
-#include "ui/widgets/theme.h"
-#include "ui/widgets/warningbanner.h"
+#include "ui/window/documentview.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/warningbanner.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -5,9 +5,9 @@
 #include "tests/common/testsupport.h"
 #include "ui/document/debugsession.h"
 #include "ui/document/documentcontroller.h"
-#include "ui/widgets/documentview.h"
-#include "ui/widgets/etdumppage.h"
-#include "ui/widgets/timelineview.h"
+#include "ui/etdump/etdumppage.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/window/documentview.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -3,7 +3,7 @@
 
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
 
 #include <QElapsedTimer>
 #include <QHash>

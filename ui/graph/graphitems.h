@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/graph/flatten.h"
-#include "ui/models/nodestyle.h"
+#include "ui/common/nodestyle.h"
 
 #include <QFont>
 #include <QGraphicsItem>

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "ui/graph/graphitems.h"
-#include "ui/models/heatmapmodel.h"
-#include "ui/models/presentation.h"
+#include "ui/graph/presentation.h"
+#include "ui/heatmap/heatmapmodel.h"
 
 #include <QGraphicsScene>
 #include <QHash>

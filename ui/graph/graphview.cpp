@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graph/graphview.h"
 
-#include "ui/widgets/theme.h"
+#include "ui/common/theme.h"
 
 #include <QMouseEvent>
 #include <QScrollBar>

@@ -2,8 +2,8 @@
 #include "ui/graph/scenerenderer.h"
 
 #include "core/util/atomicfile.h"
-#include "ui/models/nodestyle.h"
-#include "ui/models/presentation.h"
+#include "ui/common/nodestyle.h"
+#include "ui/graph/presentation.h"
 
 #include <QBuffer>
 #include <QFileInfo>

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "ui/graph/graphpanel.h"
+
+#include "ui/common/nodestyle.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/graphview.h"
+
+#include <QFrame>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace etscope::ui {
+
+namespace {
+
+constexpr QSize kMinimapSize { 220, 160 };
+constexpr int kMinimapMargin = 16; ///< from the right and bottom edges (clear of the scroll bars)
+constexpr int kLegendMargin = 4;
+
+} // namespace
+
+GraphPanel::GraphPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    m_scene = new GraphScene(this);
+    m_view = new GraphView(this);
+    m_view->setScene(m_scene);
+    m_view->setObjectName(QStringLiteral("graphView"));
+    m_minimap = new Minimap(m_view, this);
+
+    // A strip above the view, not an overlay: it never covers a node. Its colours are the
+    // palette's, so it follows the theme.
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("legend"));
+    m_legend->setAutoFillBackground(true);
+    m_legend->setMargin(kLegendMargin);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true); // a narrow graph area gets a taller strip, not a clipped one
+    m_legend->hide();
+
+    auto* busyPanel = new QFrame(this);
+    busyPanel->setObjectName(QStringLiteral("busyPanel"));
+    busyPanel->setFrameShape(QFrame::StyledPanel);
+    busyPanel->setAutoFillBackground(true); // the palette's Window: dark in a dark theme
+    m_busyPanel = busyPanel;
+    auto* busyLayout = new QVBoxLayout(m_busyPanel);
+    m_busyLabel = new QLabel(m_busyPanel);
+    auto* busyBar = new QProgressBar(m_busyPanel);
+    busyBar->setRange(0, 0);
+    busyBar->setTextVisible(false); // a busy bar has no percentage to show
+    auto* cancel = new QPushButton(tr("Cancel"), m_busyPanel);
+    busyLayout->addWidget(m_busyLabel);
+    busyLayout->addWidget(busyBar);
+    busyLayout->addWidget(cancel);
+    connect(cancel, &QPushButton::clicked, this, &GraphPanel::cancelRequested);
+    m_busyPanel->hide();
+}
+
+void GraphPanel::showBusy(bool busy, const QString& text)
+{
+    m_busyLabel->setText(text);
+    m_busyPanel->setVisible(busy);
+    if (busy) {
+        placeBusyPanel();
+        m_busyPanel->raise();
+    }
+}
+
+void GraphPanel::updateLegend(const Presentation* presentation)
+{
+    std::map<QString, QColor> backends;
+    if (presentation)
+        for (const core::Node& node : presentation->methodGraph().nodes)
+            if (node.kind == core::NodeKind::Delegate)
+                backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
+    m_backendsHtml.clear();
+    for (const auto& [name, colour] : backends)
+        m_backendsHtml += QStringLiteral("&nbsp;&nbsp; <span style=\"color:%1\">■</span>&nbsp;%2")
+                              .arg(colour.name(), name.toHtmlEscaped());
+    m_inferredEdges = presentation
+        && std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
+            [](const core::Edge& edge) { return edge.inferred; });
+    composeLegend();
+}
+
+void GraphPanel::setHeatDescription(const QString& html)
+{
+    m_heatDescription = html;
+    composeLegend();
+}
+
+void GraphPanel::composeLegend()
+{
+    QString html;
+    if (!m_backendsHtml.isEmpty())
+        html
+            = (m_heatDescription.isEmpty() ? tr("<b>Backends:</b>") : tr("<b>Backends</b> (border):")) + m_backendsHtml;
+    if (m_inferredEdges)
+        html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; "))
+            + tr("<span style=\"color:#6b7280\">╌╌</span>&nbsp;inferred edge: wiring guessed, not read from the "
+                 "file");
+    if (!m_heatDescription.isEmpty())
+        html = html.isEmpty() ? m_heatDescription : m_heatDescription + QStringLiteral("<br/>") + html;
+    m_legend->setText(html);
+    placeChildren();
+}
+
+void GraphPanel::setLegendEnabled(bool enabled)
+{
+    m_legendEnabled = enabled;
+    placeChildren();
+}
+
+void GraphPanel::setMinimapVisible(bool visible)
+{
+    m_minimap->setVisible(visible);
+}
+
+void GraphPanel::resizeEvent(QResizeEvent*)
+{
+    placeChildren();
+}
+
+void GraphPanel::placeChildren()
+{
+    const bool legend = m_legendEnabled && !m_legend->text().isEmpty();
+    const int legendHeight = legend ? m_legend->heightForWidth(width()) : 0;
+    m_legend->setVisible(legend);
+    m_legend->setGeometry(0, 0, width(), legendHeight);
+    m_view->setGeometry(0, legendHeight, width(), height() - legendHeight);
+    m_minimap->setGeometry(width() - kMinimapSize.width() - kMinimapMargin,
+        height() - kMinimapSize.height() - kMinimapMargin, kMinimapSize.width(), kMinimapSize.height());
+    placeBusyPanel();
+}
+
+void GraphPanel::placeBusyPanel()
+{
+    m_busyPanel->adjustSize();
+    m_busyPanel->move((width() - m_busyPanel->width()) / 2, (height() - m_busyPanel->height()) / 2);
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: MIT
+#include "ui/graph/presentation.h"
+
+#include "core/util/text.h"
+#include "ui/common/elide.h"
+#include "ui/common/nodestyle.h"
+
+#include <QFontMetricsF>
+#include <QStringList>
+
+#include <algorithm>
+#include <atomic>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+constexpr double kPaddingX = 10;
+constexpr double kPaddingY = 6;
+constexpr double kMinWidth = 64;
+constexpr double kMaxWidth = 300;
+constexpr double kExpandButtonWidth = 22;
+/// Expanded delegates with more nodes than this are laid out on their own and placed as one box.
+constexpr std::size_t kSeparateClusterAbove = 200;
+/// In graphs of more boxes than a screen holds, constants with this many readers (a scale every
+/// layer divides by) are drawn beside each reader: their long edges dominate dot's cost and the
+/// picture.
+constexpr int kConstantPerReaderAbove = 3;
+constexpr std::size_t kConstantPerReaderFromNodes = 250;
+
+QString nodeCount(std::size_t count)
+{
+    return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
+}
+
+QString subtitleFor(
+    const Presentation& presentation, const GraphAdjacency& adjacency, const Node& node, NodeOrigin origin)
+{
+    const Graph& graph = presentation.flat.graph;
+    const auto firstOut = [&]() -> QString {
+        const auto& out = adjacency.out[node.id.index()];
+        return out.empty() ? QString() : metaText(graph.edges[out.front()].meta);
+    };
+    const auto firstIn = [&]() -> QString {
+        const auto& in = adjacency.in[node.id.index()];
+        return in.empty() ? QString() : metaText(graph.edges[in.front()].meta);
+    };
+    switch (node.kind) {
+    case NodeKind::Delegate: {
+        const DelegateInfo* info = presentation.delegateInfo(origin.top);
+        const Method& method = presentation.method();
+        const auto index = static_cast<std::size_t>(node.delegate.value);
+        // No size when the payload is not in this file (an ETRecord's lowered modules).
+        const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
+            ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
+            : QString();
+        if (info && info->innerGraph)
+            return size.isEmpty() ? nodeCount(info->innerGraph->operatorCount())
+                                  : nodeCount(info->innerGraph->operatorCount()) + QStringLiteral(" · ") + size;
+        return QStringLiteral("%1 · %2").arg(
+            info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
+    }
+    case NodeKind::Output: {
+        if (!adjacency.in[node.id.index()].empty())
+            return firstIn();
+        // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
+        // returns "Int 128"), shown on the node rather than only in the properties.
+        for (const auto& [key, text] : node.attributes)
+            if (key == "value") {
+                const std::size_t colon = text.find(": ");
+                return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
+            }
+        return QString();
+    }
+    case NodeKind::Group: {
+        const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
+        QStringList top;
+        for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
+            // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
+            QString name = QString::fromStdString(group.topOperators[i].first);
+            name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
+            name = name.left(name.indexOf(QLatin1Char('.')));
+            top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
+        }
+        const QString delegated
+            = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
+        return QStringLiteral("%1 ops%2 · %3")
+            .arg(group.operators + group.delegates)
+            .arg(delegated, top.join(QStringLiteral(", ")));
+    }
+    case NodeKind::Move:
+    case NodeKind::Free:
+    case NodeKind::JumpFalse:
+    case NodeKind::Unknown:
+        return node.instruction.valid() ? QStringLiteral("#%1").arg(node.instruction.value) : QString();
+    default:
+        return firstOut();
+    }
+}
+
+/// Keeps the groups of a long method in program order from top to bottom when some are open:
+/// an ordering-only edge from each group to the next (box or frame: its first or last
+/// instruction). Two ranks down to a frame's first instruction leave room for the constants it
+/// reads, which dot would otherwise rank beside the closed group above.
+void orderGroupFrames(Presentation& presentation)
+{
+    const FlatGraph& flat = presentation.flat;
+    if (!presentation.grouping || presentation.grouping->empty())
+        return;
+    const std::size_t groups = presentation.grouping->groups.size();
+    std::vector<int> box(groups, -1);
+    std::vector<int> first(groups, -1); ///< open groups: the node of the first instruction
+    std::vector<int> last(groups, -1);
+    for (std::size_t i = 0; i < flat.origins.size(); ++i) {
+        if (const int g = flat.origins[i].group(); g >= 0) {
+            box[static_cast<std::size_t>(g)] = static_cast<int>(i);
+            continue;
+        }
+        const NodeOrigin& origin = flat.origins[i];
+        const int g = origin.inner.valid() ? -1 : presentation.grouping->groupOfNode(origin.top);
+        const Node& node = flat.graph.nodes[i];
+        if (g < 0 || !node.instruction.valid())
+            continue;
+        const auto order = [&](int index) { return flat.graph.nodes[static_cast<std::size_t>(index)].instruction; };
+        int& head = first[static_cast<std::size_t>(g)];
+        int& tail = last[static_cast<std::size_t>(g)];
+        if (head < 0 || node.instruction < order(head))
+            head = static_cast<int>(i);
+        if (tail < 0 || order(tail) < node.instruction)
+            tail = static_cast<int>(i);
+    }
+    for (std::size_t g = 1; g < groups; ++g) {
+        const bool fromOpen = box[g - 1] < 0;
+        const bool toOpen = box[g] < 0;
+        const int from = fromOpen ? last[g - 1] : box[g - 1];
+        const int to = toOpen ? first[g] : box[g];
+        if ((fromOpen || toOpen) && from >= 0 && to >= 0)
+            presentation.request.edges.push_back({ from, to, toOpen ? 2 : 1 });
+    }
+}
+
+} // namespace
+
+QString metaText(const TensorMeta& meta)
+{
+    if (!meta.known())
+        return {};
+    const QString dtype = QString::fromStdString(meta.dtype);
+    const bool isTensorType = dtype.toUpper() == dtype || dtype.startsWith(QLatin1Char('q'))
+        || dtype.startsWith(QLatin1Char('f')) || dtype.startsWith(QLatin1Char('b'))
+        || dtype.startsWith(QLatin1Char('i'));
+    if (meta.shape.empty() && !isTensorType)
+        return dtype;
+    return dtype + QLatin1Char(' ') + QString::fromStdString(formatShape(meta.shape));
+}
+
+QString nodeTitle(const Node& node)
+{
+    QString label = QString::fromStdString(node.label);
+    if (node.kind == NodeKind::Operator && label.startsWith(QLatin1String("aten::")))
+        label = label.mid(6);
+    return label;
+}
+
+QString contextTitle(const Document& document, const GraphContext& context)
+{
+    if (!document.program || context.method < 0
+        || static_cast<std::size_t>(context.method) >= document.program->methods.size())
+        return {};
+    const Method& method = document.program->methods[static_cast<std::size_t>(context.method)];
+    QString title = QString::fromStdString(method.name);
+    if (context.delegateNode.valid()) {
+        const Graph& graph = *document.methods[static_cast<std::size_t>(context.method)].graph;
+        const Node& node = graph.node(context.delegateNode);
+        title += QStringLiteral(" › %1 #%2").arg(QString::fromStdString(node.label)).arg(node.delegate.value);
+    }
+    return title;
+}
+
+const Method& Presentation::method() const
+{
+    return document->program->methods[static_cast<std::size_t>(context.method)];
+}
+
+const Graph& Presentation::methodGraph() const
+{
+    return *document->methods[static_cast<std::size_t>(context.method)].graph;
+}
+
+const DelegateInfo* Presentation::delegateInfo(NodeId topNode) const
+{
+    const Node& node = methodGraph().node(topNode);
+    const auto& delegates = document->methods[static_cast<std::size_t>(context.method)].delegates;
+    const auto index = static_cast<std::size_t>(node.delegate.value);
+    return node.kind == NodeKind::Delegate && index < delegates.size() ? &delegates[index] : nullptr;
+}
+
+int Presentation::indexOf(const NodeOrigin& origin) const
+{
+    const auto it = indexByOrigin.find({ origin.top.value, origin.inner.value });
+    return it == indexByOrigin.end() ? -1 : it->second;
+}
+
+int Presentation::closedGroupOf(NodeId topNode) const
+{
+    if (!grouping || context.delegateNode.valid())
+        return -1;
+    const int group = grouping->groupOfNode(topNode);
+    return group >= 0 && !expanded.count(expandKeyOfGroup(group)) ? group : -1;
+}
+
+int Presentation::shownAt(const NodeOrigin& origin) const
+{
+    if (const int index = indexOf(origin); index >= 0)
+        return index;
+    if (const int group = closedGroupOf(origin.top); group >= 0)
+        return indexOf(NodeOrigin::ofGroup(group));
+    return origin.inner.valid() ? indexOf({ origin.top, NodeId::none() }) : -1;
+}
+
+QString presentationKey(const GraphContext& context, const std::set<int>& expanded)
+{
+    QStringList parts { QString::number(context.method), QString::number(context.delegateNode.value) };
+    for (const int id : expanded)
+        parts << QString::number(id);
+    return parts.join(QLatin1Char(':'));
+}
+
+QString Presentation::key() const
+{
+    return presentationKey(context, expanded) + (smallConstantsInline ? QStringLiteral(":inline") : QString());
+}
+
+namespace {
+
+std::atomic<bool> g_smallConstantsInline { false };
+
+} // namespace
+
+void setSmallConstantsInline(bool on)
+{
+    g_smallConstantsInline = on;
+}
+
+bool smallConstantsInline()
+{
+    return g_smallConstantsInline;
+}
+
+namespace {
+
+/// The cluster of a flattened graph that shows expanded-set key `key`, -1 when none does.
+int clusterOfKey(const FlatGraph& flat, int key)
+{
+    for (std::size_t c = 0; c < flat.clusters.size(); ++c) {
+        const Cluster& cluster = flat.clusters[c];
+        if (key >= 0 ? cluster.group < 0 && cluster.owner == NodeId(key) : cluster.group == -2 - key)
+            return static_cast<int>(c);
+    }
+    return -1;
+}
+
+/// How `opened` differs from `closed` when its expanded set has `key` more (the plan without
+/// its base), empty when the key's box or cluster is not drawn (hidden in a closed group, or
+/// not expandable).
+std::optional<OpeningPlan> describeOpening(const Presentation& closed, const Presentation& opened, int key)
+{
+    const NodeOrigin origin = key >= 0 ? NodeOrigin { NodeId(key), NodeId::none() } : NodeOrigin::ofGroup(-2 - key);
+    OpeningPlan plan;
+    core::LayoutOpening& opening = plan.opening;
+    opening.box = closed.indexOf(origin);
+    opening.cluster = clusterOfKey(opened.flat, key);
+    if (opening.box < 0 || opening.cluster < 0)
+        return std::nullopt;
+    for (const Cluster& c : opened.flat.clusters) {
+        int previous = -1;
+        for (std::size_t b = 0; b < closed.flat.clusters.size() && previous < 0; ++b)
+            if (closed.flat.clusters[b].owner == c.owner && closed.flat.clusters[b].group == c.group)
+                previous = static_cast<int>(b);
+        opening.previousCluster.push_back(previous);
+    }
+    // Closed boxes by origin, in order (a constant drawn beside each reader has several).
+    std::map<std::pair<int, int>, std::vector<int>> earlier;
+    for (std::size_t i = closed.origins.size(); i-- > 0;)
+        if (static_cast<int>(i) != opening.box)
+            earlier[{ closed.origins[i].top.value, closed.origins[i].inner.value }].push_back(static_cast<int>(i));
+    plan.part = clusterPart(opened.request, opening.cluster);
+    std::vector<bool> inside(opened.origins.size(), false);
+    for (const int member : plan.part.nodes)
+        inside[static_cast<std::size_t>(member)] = true;
+    for (std::size_t i = 0; i < opened.origins.size(); ++i) {
+        int previous = -1;
+        if (!inside[i]) {
+            auto& candidates = earlier[{ opened.origins[i].top.value, opened.origins[i].inner.value }];
+            if (!candidates.empty()) {
+                previous = candidates.back();
+                candidates.pop_back();
+            }
+        }
+        opening.previousNode.push_back(previous);
+    }
+    return plan;
+}
+
+bool laidOutWhole(const std::shared_ptr<const Presentation>& presentation)
+{
+    return presentation && presentation->layout.nodes.size() == presentation->request.nodes.size();
+}
+
+} // namespace
+
+std::optional<OpeningPlan> planOpening(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut)
+{
+    if (presentation.context.delegateNode.valid())
+        return std::nullopt;
+    for (const int key : presentation.expanded) {
+        std::set<int> fewer = presentation.expanded;
+        fewer.erase(key);
+        auto base = laidOut(presentationKey(presentation.context, fewer));
+        if (!laidOutWhole(base))
+            continue;
+        auto plan = describeOpening(*base, presentation, key);
+        if (!plan)
+            continue;
+        plan->base = std::move(base);
+        return plan;
+    }
+    return std::nullopt;
+}
+
+std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentation,
+    const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut)
+{
+    if (presentation.context.delegateNode.valid())
+        return std::nullopt;
+    for (std::size_t i = 0; i < presentation.origins.size(); ++i) {
+        const core::Node& node = presentation.flat.graph.nodes[i];
+        if (presentation.origins[i].inner.valid()
+            || !((node.kind == core::NodeKind::Delegate && node.subgraph) || node.kind == core::NodeKind::Group))
+            continue;
+        const int key = expandKeyOf(presentation.origins[i]);
+        std::set<int> more = presentation.expanded;
+        more.insert(key);
+        const auto opened = laidOut(presentationKey(presentation.context, more));
+        if (!laidOutWhole(opened))
+            continue;
+        const auto plan = describeOpening(presentation, *opened, key);
+        if (!plan)
+            continue;
+        if (auto layout = core::composeClosing(presentation.request, opened->request, opened->layout, plan->opening))
+            return layout;
+    }
+    return std::nullopt;
+}
+
+std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method)
+{
+    if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
+        || !document.methods[static_cast<std::size_t>(method)].graph)
+        return std::make_shared<const Grouping>();
+    return std::make_shared<const Grouping>(groupLongGraph(*document.methods[static_cast<std::size_t>(method)].graph));
+}
+
+std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document> document, const GraphContext& context,
+    const std::set<int>& expanded, std::shared_ptr<const Grouping> grouping)
+{
+    auto presentation = std::make_shared<Presentation>();
+    presentation->document = document;
+    presentation->context = context;
+    presentation->smallConstantsInline = smallConstantsInline();
+    const Graph& top = presentation->methodGraph();
+    if (context.delegateNode.valid()) {
+        const Node& delegate = top.node(context.delegateNode);
+        static const Graph empty;
+        const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
+        FlattenOptions options;
+        options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.inlineSmallConstants = presentation->smallConstantsInline;
+        presentation->flat = flattenGraph(inner, options);
+        for (const NodeOrigin& origin : presentation->flat.origins)
+            presentation->origins.push_back({ context.delegateNode, origin.top });
+    } else {
+        presentation->expanded = expanded;
+        presentation->grouping = grouping ? std::move(grouping) : methodGrouping(*document, context.method);
+        FlattenOptions options;
+        options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
+        options.grouping = presentation->grouping.get();
+        options.openGroup = [&](int group) { return expanded.count(expandKeyOfGroup(group)) > 0; };
+        std::size_t drawn = top.nodes.size();
+        for (const Node& node : top.nodes)
+            if (node.subgraph && expanded.count(node.id.value))
+                drawn += node.subgraph->nodes.size();
+        options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.inlineSmallConstants = presentation->smallConstantsInline;
+        presentation->flat = flattenGraph(top, options);
+        presentation->origins = presentation->flat.origins;
+    }
+
+    for (std::size_t i = 0; i < presentation->origins.size(); ++i)
+        // A constant drawn again in each group that reads it is found at its first place.
+        presentation->indexByOrigin.try_emplace(
+            { presentation->origins[i].top.value, presentation->origins[i].inner.value }, static_cast<int>(i));
+
+    const QFontMetricsF titleMetrics(titleFont());
+    const QFontMetricsF subtitleMetrics(subtitleFont());
+    const Graph& graph = presentation->flat.graph;
+    // Graphviz sizes cluster labels itself (pango): give it the font the title is drawn with.
+    presentation->request.fontSize = titleFont().pixelSize();
+    presentation->request.fontName = titleFont().family().toStdString() + (titleFont().bold() ? " Bold" : "");
+    for (const Cluster& cluster : presentation->flat.clusters) {
+        QString title = QString::fromStdString(cluster.label);
+        if (cluster.group >= 0) {
+            const NodeGroup& group = presentation->grouping->groups[static_cast<std::size_t>(cluster.group)];
+            title += QStringLiteral(" · %1 ops").arg(group.operators + group.delegates);
+        } else if (const DelegateInfo* info = presentation->delegateInfo(cluster.owner); info && info->innerGraph) {
+            title += QStringLiteral(" · ") + nodeCount(info->innerGraph->operatorCount());
+        }
+        presentation->clusterTitles.push_back(title);
+        // Room for the collapse button after the title. Large delegates are laid out alone.
+        const bool separate = cluster.owner.valid() && cluster.members.size() > kSeparateClusterAbove;
+        presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
+    }
+    const GraphAdjacency adjacency = graph.adjacency();
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const Node& node = graph.nodes[i];
+        const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
+        // The widest text a box holds; longer names shorten where they differ least. Each line
+        // is measured once when it fits (nearly always), and again only when shortened.
+        const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
+        double width = 0;
+        const auto fitted = [&](const QString& text, const QFontMetricsF& metrics) {
+            double advance = metrics.horizontalAdvance(text);
+            QString shown = text;
+            if (advance > room) {
+                shown = elideNameToWidth(text, metrics, room);
+                advance = metrics.horizontalAdvance(shown);
+            }
+            width = std::max(width, advance);
+            return shown;
+        };
+        const QString title = fitted(nodeTitle(node), titleMetrics);
+        QString subtitle
+            = fitted(subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics);
+        int lines = subtitle.isEmpty() ? 0 : 1;
+        // Small constants read by this node, one line each, as Netron lists them.
+        for (const std::string& constant : presentation->flat.inlined[i]) {
+            subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
+                + fitted(QString::fromStdString(constant), subtitleMetrics);
+            ++lines;
+        }
+        presentation->titles.push_back(title);
+        presentation->subtitles.push_back(subtitle);
+        double height = titleMetrics.height();
+        if (lines > 0)
+            height += subtitleMetrics.height() * lines + 2;
+        if (button)
+            width += kExpandButtonWidth;
+        width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
+        height += 2 * kPaddingY;
+        presentation->request.nodes.push_back({ width, height, presentation->flat.clusterOf(node.id) });
+    }
+    for (const Edge& edge : graph.edges)
+        presentation->request.edges.push_back({ edge.from.value, edge.to.value });
+    orderGroupFrames(*presentation);
+    return presentation;
+}
+
+} // namespace etscope::ui

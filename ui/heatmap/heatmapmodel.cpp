@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+#include "ui/heatmap/heatmapmodel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace etscope::ui {
+
+namespace {
+
+QString numberText(double value)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, std::abs(value) >= 1e-3 && std::abs(value) < 1e6 ? "%.4g" : "%.3e", value);
+    return QString::fromLatin1(buffer);
+}
+
+} // namespace
+
+std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
+{
+    const auto range = table.range(column);
+    double automaticLow = range ? range->first : 0.0;
+    if (logScale && automaticLow <= 0) {
+        // A log scale starts at the smallest positive value; zeros sit at the bottom.
+        automaticLow = 0;
+        for (const core::HeatTable::Row& row : table.rows)
+            if (column < row.values.size() && row.values[column] && *row.values[column] > 0)
+                automaticLow = automaticLow == 0 ? *row.values[column] : std::min(automaticLow, *row.values[column]);
+    }
+    double lo = low.value_or(automaticLow);
+    double hi = high.value_or(range ? range->second : 1.0);
+    if (hi < lo)
+        std::swap(lo, hi);
+    return { lo, hi };
+}
+
+double HeatScale::position(const core::HeatTable& table, std::size_t column, double value) const
+{
+    return position(table, column, value, bounds(table, column));
+}
+
+double HeatScale::position(
+    const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const
+{
+    const auto [lo, hi] = bounds;
+    const bool worse = column < table.columns.size() ? table.columns[column].higherIsWorse : true;
+    return core::heatPosition(value, lo, hi, logScale, worse);
+}
+
+std::optional<double> HeatScale::threshold(std::size_t column) const
+{
+    const auto it = thresholds.find(column);
+    return it == thresholds.end() ? std::nullopt : std::optional<double>(it->second);
+}
+
+bool HeatScale::beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const
+{
+    const auto limit = threshold(column);
+    if (!limit || column >= table.columns.size())
+        return false;
+    return table.columns[column].higherIsWorse ? value > *limit : value < *limit;
+}
+
+HeatmapModel::HeatmapModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void HeatmapModel::setTable(core::HeatTable table)
+{
+    setTable(std::make_shared<const core::HeatTable>(std::move(table)));
+}
+
+void HeatmapModel::setTable(std::shared_ptr<const core::HeatTable> table)
+{
+    beginResetModel();
+    m_table = table ? std::move(table) : std::make_shared<const core::HeatTable>();
+    updateBounds();
+    endResetModel();
+}
+
+void HeatmapModel::updateBounds()
+{
+    m_bounds.clear();
+    for (std::size_t c = 0; c < m_table->columns.size(); ++c)
+        m_bounds.push_back(m_scale.bounds(*m_table, c));
+}
+
+void HeatmapModel::setScale(const HeatScale& scale)
+{
+    m_scale = scale;
+    updateBounds();
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 1), index(rowCount() - 1, columnCount() - 1), { PositionRole, FlaggedRole });
+}
+
+int HeatmapModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_table->rows.size());
+}
+
+int HeatmapModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_table->columns.size()) + 1;
+}
+
+QVariant HeatmapModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(index.row())];
+    if (role == TopNodeRole)
+        return row.origin.top.value;
+    if (role == InnerNodeRole)
+        return row.origin.inner.value;
+    if (index.column() == 0) {
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+            return QString::fromStdString(row.label);
+        return {};
+    }
+    const auto column = static_cast<std::size_t>(index.column() - 1);
+    const std::optional<double> value = column < row.values.size() ? row.values[column] : std::nullopt;
+    switch (role) {
+    case Qt::DisplayRole:
+        return value ? numberText(*value) : QStringLiteral("—");
+    case ValueRole:
+    case SortRole:
+        return value ? QVariant(*value) : QVariant();
+    case PositionRole:
+        return value && column < m_bounds.size()
+            ? QVariant(m_scale.position(*m_table, column, *value, m_bounds[column]))
+            : QVariant();
+    case FlaggedRole:
+        return value && m_scale.beyondThreshold(*m_table, column, *value);
+    case Qt::TextAlignmentRole:
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        return value ? QStringLiteral("%1: %2").arg(
+                   QString::fromStdString(m_table->columns[column].name), QString::number(*value, 'g', 10))
+                     : tr("no data for this node");
+    default:
+        return {};
+    }
+}
+
+QVariant HeatmapModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == 0)
+        return tr("node");
+    const auto column = static_cast<std::size_t>(section - 1);
+    return column < m_table->columns.size() ? QString::fromStdString(m_table->columns[column].name) : QVariant();
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: MIT
+#include "ui/heatmap/heatmappanel.h"
+
+#include "ui/common/elide.h"
+#include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
+#include "ui/graph/scenerenderer.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
+#include <QSvgGenerator>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace etscope::ui {
+
+namespace {
+
+/// Paints a metric cell from its PositionRole: the model holds numbers, never colours.
+class HeatCellDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        if (index.column() == 0) {
+            // Node names shorten where they differ least: quantize_per_tensor and
+            // dequantize_per_tensor stay told apart in a narrow column.
+            QStyleOptionViewItem name(option);
+            initStyleOption(&name, index);
+            const int margin = 2
+                    * (name.widget ? name.widget->style() : QApplication::style())
+                          ->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, name.widget)
+                + 2;
+            name.text = elideNameToWidth(name.text, QFontMetricsF(name.font), name.rect.width() - margin);
+            name.textElideMode = Qt::ElideNone;
+            (name.widget ? name.widget->style() : QApplication::style())
+                ->drawControl(QStyle::CE_ItemViewItem, &name, painter, name.widget);
+            return;
+        }
+        const QVariant position = index.data(HeatmapModel::PositionRole);
+        if (!position.isValid()) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        const QColor colour = rampColour(position.toDouble());
+        painter->save();
+        painter->fillRect(option.rect, colour);
+        if (option.state & QStyle::State_Selected) {
+            painter->setPen(QPen(option.palette.highlight(), 2));
+            painter->drawRect(option.rect.adjusted(1, 1, -1, -1));
+        }
+        if (index.data(HeatmapModel::FlaggedRole).toBool()) {
+            painter->setPen(QPen(attentionColour(), 2));
+            painter->drawRect(option.rect.adjusted(2, 2, -2, -2));
+        }
+        painter->setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
+        painter->drawText(
+            option.rect.adjusted(4, 0, -4, 0), Qt::AlignRight | Qt::AlignVCenter, index.data().toString());
+        painter->restore();
+    }
+};
+
+QString boundText(double value)
+{
+    return QString::number(value, 'g', 4);
+}
+
+} // namespace
+
+HeatLegend::HeatLegend(QWidget* parent)
+    : QWidget(parent)
+{
+    setMinimumHeight(34);
+}
+
+void HeatLegend::setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale)
+{
+    m_low = low;
+    m_high = high;
+    m_higherIsWorse = higherIsWorse;
+    m_log = logScale;
+    update();
+}
+
+void HeatLegend::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    const QRect bar(4, 2, width() - 8, 14);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 10; ++i) {
+        const double t = i / 10.0;
+        gradient.setColorAt(t, rampColour(m_higherIsWorse ? t : 1.0 - t));
+    }
+    painter.fillRect(bar, gradient);
+    painter.setPen(palette().color(QPalette::Mid));
+    painter.drawRect(bar);
+    painter.setPen(palette().color(QPalette::WindowText));
+    const QRect labels(4, 18, width() - 8, height() - 18);
+    painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, m_low);
+    painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, m_high);
+    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, m_log ? tr("log scale · worse →") : tr("worse →"));
+    if (m_threshold) {
+        // The threshold as a tick through the bar, values beyond it flagged on the graph.
+        const double x = bar.left() + std::clamp(*m_threshold, 0.0, 1.0) * bar.width();
+        painter.setPen(QPen(attentionColour(), 2));
+        painter.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
+    }
+}
+
+void HeatLegend::setThreshold(std::optional<double> position, const QString& text)
+{
+    m_threshold = position;
+    setToolTip(position ? tr("Threshold %1: values beyond the tick are flagged on the graph").arg(text) : QString());
+    update();
+}
+
+HeatmapPanel::HeatmapPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new HeatmapModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTableView(this))
+    , m_source(new QComboBox(this))
+    , m_column(new QComboBox(this))
+    , m_scaleBox(new QComboBox(this))
+    , m_autoRange(new QCheckBox(tr("automatic range"), this))
+    , m_low(new QLineEdit(this))
+    , m_high(new QLineEdit(this))
+    , m_threshold(new QLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_legend(new HeatLegend(this))
+{
+    setObjectName(QStringLiteral("heatmapPanel"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(HeatmapModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setItemDelegate(new HeatCellDelegate(m_view));
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // execution order until the user sorts
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->verticalHeader()->setDefaultSectionSize(20);
+    m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view->setObjectName(QStringLiteral("heatmapTable"));
+
+    m_scaleBox->addItems({ tr("linear"), tr("log") });
+    m_autoRange->setChecked(true);
+    auto* validator = new QDoubleValidator(this);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    for (QLineEdit* edit : { m_low, m_high, m_threshold }) {
+        edit->setValidator(validator);
+        edit->setClearButtonEnabled(true);
+    }
+    m_low->setPlaceholderText(tr("min"));
+    m_high->setPlaceholderText(tr("max"));
+    m_threshold->setPlaceholderText(tr("flag values worse than…"));
+    m_threshold->setObjectName(QStringLiteral("heatThreshold"));
+    m_threshold->setToolTip(tr("Per column: each metric keeps its own threshold"));
+    m_low->setEnabled(false);
+    m_high->setEnabled(false);
+    m_status->setWordWrap(true);
+    m_status->setText(tr("No runtime data yet: attach an ETDump pair or an Inspector gap table (File menu)."));
+
+    auto* range = new QHBoxLayout();
+    range->addWidget(m_autoRange);
+    range->addWidget(m_low);
+    range->addWidget(m_high);
+    auto* form = new QFormLayout();
+    m_source->setObjectName(QStringLiteral("heatSource"));
+    form->addRow(tr("Data"), m_source);
+    form->addRow(tr("Colour graph by"), m_column);
+    form->addRow(tr("Scale"), m_scaleBox);
+    form->addRow(tr("Range"), range);
+    form->addRow(tr("Threshold"), m_threshold);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_status);
+    layout->addLayout(form);
+    layout->addWidget(m_legend);
+    layout->addWidget(m_view, 1);
+
+    connect(m_column, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        showThreshold();
+        applyControls();
+        Q_EMIT graphColouringChanged();
+    });
+    connect(m_scaleBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &HeatmapPanel::applyControls);
+    connect(m_source, qOverload<int>(&QComboBox::currentIndexChanged), this, &HeatmapPanel::setCurrentTable);
+    connect(m_autoRange, &QCheckBox::toggled, this, [this](bool automatic) {
+        m_low->setEnabled(!automatic);
+        m_high->setEnabled(!automatic);
+        applyControls();
+    });
+    for (QLineEdit* edit : { m_low, m_high, m_threshold })
+        connect(edit, &QLineEdit::editingFinished, this, &HeatmapPanel::applyControls);
+    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const int top = index.data(HeatmapModel::TopNodeRole).toInt();
+        if (top >= 0)
+            Q_EMIT nodeRequested({ core::NodeId(top), core::NodeId(index.data(HeatmapModel::InnerNodeRole).toInt()) });
+    });
+}
+
+void HeatmapPanel::setTables(std::vector<core::HeatTable> tables)
+{
+    m_tables.clear();
+    for (core::HeatTable& table : tables)
+        m_tables.push_back(std::make_shared<const core::HeatTable>(std::move(table)));
+    const QSignalBlocker blocker(m_source);
+    m_source->clear();
+    for (const auto& table : m_tables)
+        m_source->addItem(QString::fromStdString(table->title.substr(0, table->title.find(" — "))));
+    m_source->setEnabled(m_tables.size() > 1);
+    if (m_tables.empty()) {
+        m_model->setTable(core::HeatTable {});
+        m_column->clear();
+        m_status->setText(tr("No runtime data yet: attach an ETDump (and a reference ETDump, or an Inspector gap "
+                             "table) from the File menu."));
+        Q_EMIT graphColouringChanged();
+        return;
+    }
+    setCurrentTable(0);
+}
+
+void HeatmapPanel::setCurrentTable(int index)
+{
+    if (index < 0 || static_cast<std::size_t>(index) >= m_tables.size())
+        return;
+    if (m_source->currentIndex() != index) {
+        const QSignalBlocker blocker(m_source);
+        m_source->setCurrentIndex(index);
+    }
+    setTable(m_tables[static_cast<std::size_t>(index)]);
+}
+
+void HeatmapPanel::setTable(core::HeatTable table)
+{
+    setTable(std::make_shared<const core::HeatTable>(std::move(table)));
+}
+
+void HeatmapPanel::showThreshold()
+{
+    const int column = graphColumn();
+    m_threshold->setEnabled(column >= 0);
+    const auto it = column >= 0 ? m_thresholds.find(static_cast<std::size_t>(column)) : m_thresholds.end();
+    m_threshold->setText(it == m_thresholds.end() ? QString() : QString::number(it->second));
+}
+
+void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
+{
+    const int previous = m_column->currentIndex();
+    if (table.get() != &m_model->table())
+        m_thresholds.clear(); // another table: other columns
+    m_model->setTable(std::move(table));
+    const QSignalBlocker blocker(m_column);
+    m_column->clear();
+    m_column->addItem(tr("(none)"));
+    for (const auto& column : m_model->table().columns)
+        m_column->addItem(QString::fromStdString(column.name));
+    const int rows = static_cast<int>(m_model->table().rows.size());
+    const int matched = static_cast<int>(std::count_if(m_model->table().rows.begin(), m_model->table().rows.end(),
+        [](const core::HeatTable::Row& row) { return row.origin.top.valid(); }));
+    m_status->setText(rows == 0 ? tr("The data has no rows.")
+                                : tr("%1 — %2 row(s), %3 matched to graph nodes")
+                                      .arg(QString::fromStdString(m_model->table().title))
+                                      .arg(rows)
+                                      .arg(matched));
+    m_column->setCurrentIndex(
+        previous > 0 && previous < m_column->count() ? previous : (m_model->table().columns.empty() ? 0 : 1));
+    showThreshold();
+    // Latencies and gaps often span decades: one slow delegate would paint everything else
+    // dark on a linear scale. Start on a log scale when the chosen column spans 100× or more.
+    if (const int column = graphColumn(); column >= 0) {
+        double smallest = 0;
+        double largest = 0;
+        for (const core::HeatTable::Row& row : m_model->table().rows) {
+            const auto& value = row.values.size() > static_cast<std::size_t>(column)
+                ? row.values[static_cast<std::size_t>(column)]
+                : std::nullopt;
+            if (!value || !std::isfinite(*value) || *value <= 0)
+                continue;
+            smallest = smallest == 0 ? *value : std::min(smallest, *value);
+            largest = std::max(largest, *value);
+        }
+        const QSignalBlocker scaleBlocker(m_scaleBox);
+        m_scaleBox->setCurrentIndex(smallest > 0 && largest / smallest >= 100 ? 1 : 0);
+    }
+    applyControls();
+    Q_EMIT graphColouringChanged();
+}
+
+int HeatmapPanel::graphColumn() const
+{
+    return m_column->currentIndex() - 1;
+}
+
+void HeatmapPanel::setGraphColumn(int column)
+{
+    m_column->setCurrentIndex(column + 1);
+}
+
+void HeatmapPanel::setScale(const HeatScale& scale)
+{
+    m_scaleBox->setCurrentIndex(scale.logScale ? 1 : 0);
+    m_autoRange->setChecked(!scale.low && !scale.high);
+    m_low->setText(scale.low ? QString::number(*scale.low) : QString());
+    m_high->setText(scale.high ? QString::number(*scale.high) : QString());
+    m_thresholds = scale.thresholds;
+    showThreshold();
+    applyControls();
+}
+
+void HeatmapPanel::applyControls()
+{
+    HeatScale scale;
+    scale.logScale = m_scaleBox->currentIndex() == 1;
+    const auto number = [](QLineEdit* edit) -> std::optional<double> {
+        bool ok = false;
+        const double value = edit->text().toDouble(&ok);
+        return ok ? std::optional<double>(value) : std::nullopt;
+    };
+    if (!m_autoRange->isChecked()) {
+        scale.low = number(m_low);
+        scale.high = number(m_high);
+    }
+    // The threshold field belongs to the column colouring the graph.
+    if (const int column = graphColumn(); column >= 0) {
+        if (const auto value = number(m_threshold))
+            m_thresholds[static_cast<std::size_t>(column)] = *value;
+        else
+            m_thresholds.erase(static_cast<std::size_t>(column));
+    }
+    scale.thresholds = m_thresholds;
+    m_model->setScale(scale);
+    updateLegend();
+    Q_EMIT graphColouringChanged();
+}
+
+void HeatmapPanel::updateLegend()
+{
+    const int column = std::max(graphColumn(), 0);
+    const core::HeatTable& table = m_model->table();
+    if (table.columns.empty()) {
+        m_legend->setRange({}, {}, true, false);
+        return;
+    }
+    const auto c = static_cast<std::size_t>(column);
+    const auto bounds = m_model->scale().bounds(table, c);
+    const auto [low, high] = bounds;
+    const bool worse = table.columns[c].higherIsWorse;
+    m_legend->setRange(boundText(worse ? low : high), boundText(worse ? high : low), true, m_model->scale().logScale);
+    const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
+    m_legend->setThreshold(
+        threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
+        threshold ? boundText(*threshold) : QString());
+}
+
+QString HeatmapPanel::graphColouringText() const
+{
+    const int column = graphColumn();
+    const core::HeatTable& table = m_model->table();
+    if (column < 0 || static_cast<std::size_t>(column) >= table.columns.size())
+        return {};
+    const auto c = static_cast<std::size_t>(column);
+    const auto [low, high] = m_model->scale().bounds(table, c);
+    const bool worse = table.columns[c].higherIsWorse;
+    QString text = tr("<b>Colour:</b> %1 %2, %3 (dark) → %4 (yellow, worse)")
+                       .arg(QString::fromStdString(table.columns[c].name).toHtmlEscaped(),
+                           m_model->scale().logScale ? tr("on a log scale") : tr("on a linear scale"),
+                           boundText(worse ? low : high), boundText(worse ? high : low));
+    if (const auto threshold = m_model->scale().threshold(c))
+        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(boundText(*threshold));
+    return text;
+}
+
+GraphHeat HeatmapPanel::graphHeat() const
+{
+    GraphHeat heat;
+    const int column = graphColumn();
+    if (column < 0)
+        return heat;
+    const core::HeatTable& table = m_model->table();
+    const auto c = static_cast<std::size_t>(column);
+    const auto bounds = m_model->scale().bounds(table, c);
+    for (const core::HeatTable::Row& row : table.rows) {
+        if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
+            continue;
+        // A node with several rows (one per output) is painted with its worst one, and a
+        // collapsed delegate with the worst of its own rows and its inner nodes' rows. The
+        // legend above the graph names the column, so the node shows the number alone.
+        const double value = *row.values[c];
+        const double position = m_model->scale().position(table, c, value, bounds);
+        const bool flagged = m_model->scale().beyondThreshold(table, c, value);
+        const QString text = QString::number(value, 'g', 3);
+        const auto paint = [&](std::pair<int, int> key, const QString& label) {
+            const auto [it, fresh] = heat.try_emplace(key);
+            if (fresh || position > it->second.position)
+                it->second = { position, label, it->second.flagged || flagged };
+            else
+                it->second.flagged = it->second.flagged || flagged;
+        };
+        paint({ row.origin.top.value, row.origin.inner.value }, text);
+        if (row.origin.inner.valid())
+            paint({ row.origin.top.value, core::NodeId::none().value }, tr("inside: %1").arg(text));
+    }
+    return heat;
+}
+
+core::Table HeatmapPanel::visibleTable() const
+{
+    const core::Table all = m_model->table().toTable();
+    core::Table table = all;
+    table.rows.clear();
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        table.rows.push_back(all.rows[static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row())]);
+    return table;
+}
+
+bool HeatmapPanel::exportTable(const QString& path, core::TableFormat format, QString* error) const
+{
+    return succeeded(exportTableFile(visibleTable(), format, path), error);
+}
+
+bool HeatmapPanel::exportImage(const QString& path, QString* error)
+{
+    const auto format = imageFormatFor(path);
+    if (!format || *format == ImageFormat::Pdf) {
+        if (error)
+            *error = tr("%1: the heatmap exports as .png or .svg").arg(path);
+        return false;
+    }
+    // The legend and the whole table, not just the scrolled part: size the view to its content.
+    QWidget sheet;
+    auto* layout = new QVBoxLayout(&sheet);
+    auto* title = new QLabel(QString::fromStdString(m_model->table().title), &sheet);
+    auto* legend = new HeatLegend(&sheet);
+    const int column = std::max(graphColumn(), 0);
+    if (!m_model->table().columns.empty()) {
+        const auto [low, high] = m_model->scale().bounds(m_model->table(), static_cast<std::size_t>(column));
+        legend->setRange(boundText(low), boundText(high),
+            m_model->table().columns[static_cast<std::size_t>(column)].higherIsWorse, m_model->scale().logScale);
+    }
+    auto* table = new QTableView(&sheet);
+    table->setModel(m_proxy);
+    table->setItemDelegate(new HeatCellDelegate(table));
+    table->verticalHeader()->setDefaultSectionSize(20);
+    table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    table->resizeColumnsToContents();
+    int width = table->verticalHeader()->width() + 4;
+    for (int c = 0; c < m_proxy->columnCount(); ++c)
+        width += table->columnWidth(c);
+    const int height = table->horizontalHeader()->height() + 20 * m_proxy->rowCount() + 4;
+    table->setFixedSize(width, height);
+    layout->addWidget(title);
+    layout->addWidget(legend);
+    layout->addWidget(table);
+    sheet.setAttribute(Qt::WA_DontShowOnScreen);
+    sheet.adjustSize();
+    sheet.show();
+
+    if (*format == ImageFormat::Png) {
+        // A widget grab keeps the table's own look (grid, header) pixel for pixel.
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        sheet.grab().toImage().save(&buffer, "PNG");
+        return succeeded(exportBytes(path, bytes), error);
+    }
+    return succeeded(exportPainting(path, sheet.size(), QString::fromStdString(m_model->table().title),
+                         [&sheet](QPainter& painter) { sheet.render(&painter); }),
+        error);
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/graph/flatten.h"
+#include "ui/heatmap/heatmapmodel.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace etscope::ui {
+
+/// A colour bar from the best to the worst value of the chosen column, with its bounds.
+class HeatLegend : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatLegend(QWidget* parent = nullptr);
+    void setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale);
+    /// A tick on the bar where the threshold sits (position in [0, 1], 1 = worst), or none.
+    void setThreshold(std::optional<double> position, const QString& text = {});
+    std::optional<double> thresholdPosition() const { return m_threshold; }
+    QSize sizeHint() const override { return { 240, 34 }; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QString m_low;
+    QString m_high;
+    bool m_higherIsWorse = true;
+    bool m_log = false;
+    std::optional<double> m_threshold;
+};
+
+/// One row per matched node, one column per metric (and per run), cells coloured on a
+/// colour-blind-safe ramp; range, log scale and a threshold are adjustable; a click selects the
+/// node. It also says which column colours the graph.
+class HeatmapPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapPanel(QWidget* parent = nullptr);
+
+    void setTable(core::HeatTable table);
+    void setTable(std::shared_ptr<const core::HeatTable> table);
+    /// Several sources (numeric gap, latency, …): a combo picks the one shown.
+    void setTables(std::vector<core::HeatTable> tables);
+    int tableCount() const { return static_cast<int>(m_tables.size()); }
+    void setCurrentTable(int index);
+    HeatmapModel* model() const { return m_model; }
+    QTableView* view() const { return m_view; }
+    /// The column colouring the graph (index into the table's columns), or -1 for none.
+    int graphColumn() const;
+    void setGraphColumn(int column);
+    void setScale(const HeatScale& scale);
+    /// How each node is painted (GraphScene::setHeat), per the graph column.
+    GraphHeat graphHeat() const;
+    /// What the graph's colours mean now, for the legend above the graph (empty: no colouring).
+    QString graphColouringText() const;
+    /// What is shown, in the order shown (for exports).
+    core::Table visibleTable() const;
+    bool exportTable(const QString& path, core::TableFormat format, QString* error) const;
+    bool exportImage(const QString& path, QString* error);
+
+Q_SIGNALS:
+    void nodeRequested(const core::NodeOrigin& origin);
+    void graphColouringChanged();
+
+private:
+    void applyControls();
+    void updateLegend();
+    /// The threshold field shows the graph column's own threshold.
+    void showThreshold();
+
+    HeatmapModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_view;
+    QComboBox* m_source;
+    /// Shared with the model: a million-row table is held once.
+    std::vector<std::shared_ptr<const core::HeatTable>> m_tables;
+    QComboBox* m_column;
+    QComboBox* m_scaleBox;
+    QCheckBox* m_autoRange;
+    std::map<std::size_t, double> m_thresholds; ///< per column of the table shown
+    QLineEdit* m_low;
+    QLineEdit* m_high;
+    QLineEdit* m_threshold;
+    QLabel* m_status;
+    HeatLegend* m_legend;
+};
+
+} // namespace etscope::ui

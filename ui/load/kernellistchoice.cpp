@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "ui/load/kernellistchoice.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+const char* const kBuiltinsKey = "kernelCheck/builtins";
+const char* const kFilesKey = "kernelCheck/files";
+const char* const kFilesOffKey = "kernelCheck/filesOff";
+
+} // namespace
+
+KernelListChoice& KernelListChoice::instance()
+{
+    static KernelListChoice* choice = new KernelListChoice(QCoreApplication::instance());
+    return *choice;
+}
+
+KernelListChoice::KernelListChoice(QObject* parent)
+    : QObject(parent)
+{
+    const QSettings settings;
+    m_builtins = settings.value(QLatin1String(kBuiltinsKey), QStringList { QStringLiteral("portable") }).toStringList();
+    m_filesOff = settings.value(QLatin1String(kFilesOffKey)).toStringList();
+    for (const QString& path : settings.value(QLatin1String(kFilesKey)).toStringList()) {
+        auto list = readKernelListFile(path.toStdString());
+        if (!list) {
+            m_problems << tr("A kernel list from the last session could not be read: %1")
+                              .arg(QString::fromStdString(list.error().message()));
+            continue;
+        }
+        m_files << path;
+        m_read.insert_or_assign(path, std::move(list).value());
+    }
+    rebuild();
+}
+
+void KernelListChoice::setBuiltin(const QString& name, bool on)
+{
+    if (name == QLatin1String("prim") || m_builtins.contains(name) == on)
+        return;
+    if (on)
+        m_builtins << name;
+    else
+        m_builtins.removeAll(name);
+    rebuild();
+}
+
+void KernelListChoice::setFileEnabled(const QString& path, bool on)
+{
+    if (!m_files.contains(path) || m_filesOff.contains(path) == !on)
+        return;
+    if (on)
+        m_filesOff.removeAll(path);
+    else
+        m_filesOff << path;
+    rebuild();
+}
+
+std::optional<QString> KernelListChoice::addFile(const QString& path)
+{
+    auto list = readKernelListFile(path.toStdString());
+    if (!list)
+        return QString::fromStdString(list.error().message());
+    m_read.insert_or_assign(path, std::move(list).value());
+    if (!m_files.contains(path))
+        m_files << path;
+    m_filesOff.removeAll(path);
+    rebuild();
+    return std::nullopt;
+}
+
+void KernelListChoice::removeFile(const QString& path)
+{
+    if (!m_files.removeAll(path))
+        return;
+    m_filesOff.removeAll(path);
+    m_read.erase(path);
+    rebuild();
+}
+
+void KernelListChoice::rebuild()
+{
+    auto lists = std::make_shared<KernelLists>();
+    // A file first: what a runtime or a selective build really has is the better answer to
+    // "resolved by", the libraries it may come from after it.
+    for (const QString& path : m_files)
+        if (!m_filesOff.contains(path))
+            lists->lists.push_back(m_read.at(path));
+    for (const std::string_view name : builtinKernelListNames()) {
+        const QString text = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+        if (name != "prim" && m_builtins.contains(text))
+            lists->lists.push_back(*builtinKernelList(name));
+    }
+    // The runtime registers the prim ops itself.
+    lists->lists.push_back(*builtinKernelList("prim"));
+    m_lists = std::move(lists);
+    save();
+    Q_EMIT changed();
+}
+
+void KernelListChoice::save() const
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(kBuiltinsKey), m_builtins);
+    settings.setValue(QLatin1String(kFilesKey), m_files);
+    settings.setValue(QLatin1String(kFilesOffKey), m_filesOff);
+}
+
+} // namespace etscope::ui

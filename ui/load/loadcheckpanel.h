@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/analysis/kernelcheck.h"
+#include "core/table/table.h"
+#include "ui/graph/graphitems.h"
+#include "ui/graph/presentation.h"
+#include "ui/load/kernellistchoice.h"
+
+#include <QObject>
+#include <QStringList>
+#include <QWidget>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+class QCheckBox;
+class QHBoxLayout;
+class QVBoxLayout;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+
+namespace etscope::ui {
+
+class ReportTableModel;
+class LoadCheckProxy;
+class WrappedLabel;
+
+/// The Load tab: will this program load on a runtime with the chosen kernel lists? A verdict
+/// line, the lists (built-ins and files), every operator with the list that resolves it or
+/// "missing", the backends the delegates need, the delegated share; linked to the graph both
+/// ways, and the nodes without a kernel marked on it. The check runs off the UI thread.
+class LoadCheckPanel final : public QWidget {
+    Q_OBJECT
+public:
+    explicit LoadCheckPanel(QWidget* parent = nullptr);
+    ~LoadCheckPanel() override;
+
+    /// The document and graph a view shows; checks again when the document or the lists change.
+    void setDocument(std::shared_ptr<const core::Document> document, const GraphContext& context);
+    /// The drawn graph's grouping (a closed group holding nodes without a kernel is marked too)
+    /// and the moment to restore an operator's highlight after a new layout.
+    void setPresentation(const std::shared_ptr<const Presentation>& presentation);
+    /// A node selected in the graph: its operator's (or delegate's backend's) row is selected.
+    void showNode(const core::NodeOrigin& origin);
+    /// Marks on the graph's nodes without a kernel (View › Mark Operators Without Kernel).
+    void setMarksVisible(bool visible);
+    bool marksVisible() const { return m_marksVisible; }
+    /// Forgets the selected row's highlight (another panel highlights now).
+    void clearActive();
+
+    /// The last finished check, nullptr while none.
+    const core::KernelCheck* check() const { return m_check.get(); }
+    const core::KernelLists* lists() const { return m_checkedLists.get(); }
+    /// The answer in one line of plain text ("Will load on a runtime with portable + prim
+    /// kernels: no — 7 operators have no kernel (14 of 16 calls)"); empty while checking.
+    QString verdictText() const;
+    /// Marks of the method shown (whatever marksVisible says).
+    const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
+    QTableView* view() const { return m_view; }
+    /// Rows of the table for `name` (an operator or backend id) in the order shown, -1 when none.
+    int rowOf(const QString& name) const;
+    /// The nodes of the method shown that the row at `row` (view order) is about.
+    std::vector<core::NodeOrigin> nodesOfRow(int row) const;
+    /// The table as shown (filter and sort applied), share lines as notes.
+    core::Table visibleTable() const;
+    bool exportTable(const QString& path, core::TableFormat format, QString* error = nullptr) const;
+    /// The whole check as `etscope check --format json` writes it.
+    bool exportReport(const QString& path, QString* error = nullptr) const;
+    /// Walks the selected row's nodes (+1 next, −1 previous), selecting each in the graph.
+    void walk(int step);
+
+Q_SIGNALS:
+    void nodeRequested(const etscope::core::NodeOrigin& origin);
+    /// Nodes to highlight (GraphScene::keyOf keys); empty to clear.
+    void highlightRequested(const std::set<std::pair<int, int>>& keys);
+    void marksChanged(const std::map<std::pair<int, int>, etscope::ui::NodeMark>& marks);
+    void statusMessage(const QString& text);
+    /// A check finished and the panel shows it.
+    void checked();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Row {
+        bool backend = false;
+        std::string name;
+        bool problem = false;
+    };
+
+    void buildListControls();
+    void syncListControls();
+    void startCheck();
+    void showCheck();
+    void refreshMethod();
+    void updateMarks();
+    void emitMarks();
+    void onRowActivated(int sourceRow, bool advance);
+    void highlightActive();
+    void addFileInteractive();
+    void exportInteractive(int kind);
+    /// Source rows' nodes in the method shown, in instruction order.
+    std::vector<core::NodeOrigin> nodesOfSourceRow(int sourceRow) const;
+    QString listsText() const;
+    /// The name column as wide as its names, up to a share of the table.
+    void fitNameColumn();
+    /// The verdict in parts: lead, answer ("no", "yes, if …"), why; `problem` when it fails.
+    struct Verdict {
+        QString lead;
+        QString answer;
+        QString detail;
+        bool problem = false;
+    };
+    Verdict verdict() const;
+
+    std::shared_ptr<const core::Document> m_document;
+    GraphContext m_context;
+    std::shared_ptr<const core::Grouping> m_grouping;
+    std::shared_ptr<const core::KernelLists> m_checkedLists;
+    std::shared_ptr<const core::KernelCheck> m_check;
+    quint64 m_generation = 0;
+    bool m_running = false;
+    /// Per chain, per instruction: the top-level node of the method shown.
+    std::vector<std::vector<core::NodeId>> m_nodeAt;
+    std::vector<Row> m_rows; ///< parallel to the model's rows
+    std::map<std::pair<int, int>, NodeMark> m_marks;
+    bool m_marksVisible = true;
+    int m_activeRow = -1; ///< source row whose nodes are highlighted, -1 for none
+    std::vector<core::NodeOrigin> m_matches;
+    int m_matchIndex = -1;
+    bool m_quiet = false; ///< selecting a row for a graph selection: no walk
+
+    WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
+    WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
+    QHBoxLayout* m_builtinRow;
+    QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
+    std::vector<QCheckBox*> m_builtinBoxes;
+    std::vector<QCheckBox*> m_fileBoxes;
+    QStringList m_fileBoxPaths; ///< the files m_fileBoxes stand for, in order
+    WrappedLabel* m_problems;
+    QLineEdit* m_filter;
+    ReportTableModel* m_model;
+    LoadCheckProxy* m_proxy;
+    QTableView* m_view;
+    WrappedLabel* m_share;
+    QLabel* m_matchStatus;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+};
+
+} // namespace etscope::ui

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "ui/search/searchpanel.h"
+
+#include "ui/search/searchmodel.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace etscope::ui {
+
+namespace {
+
+constexpr int kDebounceMilliseconds = 200;
+constexpr int kMargin = 4;
+
+} // namespace
+
+SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
+    : QWidget(parent)
+    , m_edit(edit)
+{
+    m_model = new SearchModel(this);
+    m_view = new QListView(this);
+    m_view->setModel(m_model);
+    m_view->setObjectName(QStringLiteral("searchResults"));
+    m_status = new QLabel(tr("Type in the search box (Ctrl+F)."), this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
+    layout->addWidget(m_status);
+    layout->addWidget(m_view, 1);
+
+    m_debounce = new QTimer(this);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(kDebounceMilliseconds);
+    connect(m_edit, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    connect(m_debounce, &QTimer::timeout, this, [this] { Q_EMIT searchRequested(m_edit->text()); });
+    connect(m_edit, &QLineEdit::returnPressed, this, [this] {
+        // Enter walks the hits; a fresh search only when the text changed since the last one.
+        if (m_debounce->isActive() || m_edit->text() != m_searchedText) {
+            m_debounce->stop();
+            Q_EMIT searchRequested(m_edit->text());
+            m_view->setCurrentIndex({});
+        }
+        if (m_model->rowCount() == 0)
+            return;
+        activate((m_view->currentIndex().row() + 1) % m_model->rowCount());
+    });
+    connect(m_view, &QListView::activated, this, [this](const QModelIndex& index) { activate(index.row()); });
+    connect(m_view, &QListView::clicked, this, [this](const QModelIndex& index) { activate(index.row()); });
+}
+
+void SearchPanel::search(const core::Graph& top, const QString& text, core::NodeId delegateScope)
+{
+    m_searchedText = text;
+    std::vector<core::SearchHit> hits = core::searchGraph(top, text.trimmed().toStdString());
+    if (delegateScope.valid())
+        std::erase_if(hits,
+            [&](const core::SearchHit& hit) { return hit.origin.top != delegateScope || !hit.origin.inner.valid(); });
+    m_model->setResults(&top, std::move(hits));
+    if (text.trimmed().isEmpty())
+        m_status->setText(tr("Type in the search box (Ctrl+F)."));
+    else
+        m_status->setText(tr("%n result(s) — Enter jumps to the next", nullptr, m_model->rowCount()));
+}
+
+void SearchPanel::activate(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    m_view->setCurrentIndex(m_model->index(row));
+    Q_EMIT nodeRequested(m_model->hits()[static_cast<std::size_t>(row)].origin);
+}
+
+} // namespace etscope::ui

@@ -1,0 +1,910 @@
+// SPDX-License-Identifier: MIT
+#include "ui/window/documentview.h"
+
+#include "core/analysis/timeline.h"
+#include "core/debug/eventmapper.h"
+#include "core/document/etrecordgraphs.h"
+
+#include "core/graph/search.h"
+#include "core/report/reports.h"
+#include "ui/common/exports.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/document/timings.h"
+#include "ui/etdump/etdumppage.h"
+#include "ui/graph/graphpanel.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/graphview.h"
+#include "ui/heatmap/heatmappanel.h"
+#include "ui/load/loadcheckpanel.h"
+#include "ui/memory/memorypanel.h"
+#include "ui/operators/operatorpanel.h"
+#include "ui/operators/operatortablemodel.h"
+#include "ui/properties/propertiesmodel.h"
+#include "ui/properties/propertiesview.h"
+#include "ui/search/searchmodel.h"
+#include "ui/search/searchpanel.h"
+#include "ui/size/sizepanel.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/window/warningbanner.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace etscope::ui {
+
+using namespace etscope::core;
+
+namespace {
+
+constexpr int kGraphColumnMinimum = 600; ///< the graph and timeline column before it is shown
+
+constexpr QSize kToolbarIconSize { 16, 16 };
+constexpr int kSearchMinimumWidth = 280; ///< the search box's placeholder stays readable
+constexpr QMargins kBreadcrumbMargins { 8, 2, 8, 2 };
+constexpr int kRowSpacing = 2; ///< between toolbar, breadcrumb, banner and the panes
+/// Initial splitter sizes: graph | side panes, and side tabs above the properties (room for a
+/// node's properties without dragging the splitter).
+constexpr int kGraphWidth = 900;
+constexpr int kSideWidth = 420;
+constexpr int kSideTabsHeight = 480;
+constexpr int kPropertiesHeight = 420;
+
+} // namespace
+
+DocumentView::DocumentView(DocumentController* controller, GraphContext context, QWidget* parent)
+    : QWidget(parent)
+    , m_controller(controller)
+    , m_context(context)
+{
+    buildUi();
+    connect(m_controller, &DocumentController::presentationReady, this,
+        [this](std::shared_ptr<const Presentation> presentation) {
+            if (presentation->context == m_context
+                && presentation->expanded == (m_context.delegateNode.valid() ? std::set<int> {} : m_expanded))
+                showPresentation(std::move(presentation));
+        });
+    connect(m_controller, &DocumentController::debugChanged, this, [this] {
+        refreshOperatorTable();
+        refreshDebugData();
+    });
+    connect(m_controller, &DocumentController::layoutStarted, this,
+        [this](const GraphContext& context, const QString& text) {
+            if (context == m_context)
+                showBusy(true, text);
+        });
+    connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
+        showBusy(false);
+        Q_EMIT statusMessage(message);
+        std::vector<Warning> warnings = m_banner->warnings();
+        warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
+        m_banner->setWarnings(warnings);
+    });
+    connect(m_controller, &DocumentController::stopped, this, [this] {
+        showBusy(false);
+        Q_EMIT statusMessage(tr("Layout stopped"));
+    });
+
+    const auto document = m_controller->document();
+    // An ETRecord whose graphs could not be read has a program without methods: no graph.
+    if (document && document->program && !document->program->methods.empty()) {
+        for (std::size_t m = 0; m < document->program->methods.size(); ++m) {
+            const Method& method = document->program->methods[m];
+            // An ETRecord's graphs have nodes, not instructions.
+            const QString count = document->etrecord
+                ? tr("%n node(s)", nullptr, static_cast<int>(document->methods[m].graph->nodes.size()))
+                : tr("%n instruction(s)", nullptr, method.instructionCounts().total());
+            m_methodBox->addItem(QStringLiteral("%1  (%2)").arg(QString::fromStdString(method.name), count));
+        }
+        if (m_context.method < 0) {
+            const Method* preferred = document->program->defaultMethod();
+            m_context.method = preferred ? static_cast<int>(preferred - document->program->methods.data()) : 0;
+        }
+        m_methodBox->setCurrentIndex(m_context.method);
+        m_methodBox->setEnabled(!m_context.delegateNode.valid() && document->program->methods.size() > 1);
+        m_banner->setWarnings(document->warnings);
+        connect(m_methodBox, qOverload<int>(&QComboBox::currentIndexChanged), this, &DocumentView::setMethod);
+        updateBreadcrumb();
+        refreshOperatorTable();
+        refreshDebugData();
+        if (m_context.delegateNode.valid())
+            m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
+                m_controller->debug().etrecord.get());
+        else
+            m_properties->showDocument(*document, m_context.method);
+        request();
+    } else if (document) {
+        // Files without a graph (external data): their facts fill the tab. An ETDump shows its
+        // runs and the time of each event instead.
+        m_banner->setWarnings(document->warnings);
+        m_properties->showDocument(*document, -1);
+        m_graph->hide();
+        m_sideTabs->hide();
+        m_breadcrumb->hide();
+        for (QToolBar* toolbar : findChildren<QToolBar*>())
+            toolbar->hide();
+        if (document->kind == FileKind::ExternalData)
+            showAnalysis(m_size);
+        if (document->etdump) {
+            auto* page = new ETDumpPage(*document->etdump, this);
+            connect(page, &ETDumpPage::statusMessage, this, &DocumentView::statusMessage);
+            m_panes->hide();
+            layout()->addWidget(page);
+            static_cast<QVBoxLayout*>(layout())->setStretchFactor(page, 1);
+        }
+    }
+}
+
+DocumentView::~DocumentView() = default;
+
+void DocumentView::buildUi()
+{
+    QToolBar* toolbar = buildToolbar();
+    m_breadcrumb = new QLabel(this);
+    m_breadcrumb->setObjectName(QStringLiteral("breadcrumb"));
+    m_breadcrumb->setTextFormat(Qt::RichText);
+    m_breadcrumb->setContentsMargins(kBreadcrumbMargins);
+    connect(m_breadcrumb, &QLabel::linkActivated, this, [this](const QString&) {
+        Q_EMIT showParentRequested(GraphContext { m_context.method, NodeId::none() });
+    });
+    m_banner = new WarningBanner(this);
+    QWidget* panes = buildPanes();
+    m_panes = panes;
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(kRowSpacing);
+    layout->addWidget(toolbar);
+    layout->addWidget(m_breadcrumb);
+    layout->addWidget(m_banner);
+    layout->addWidget(panes, 1);
+    connectScene();
+}
+
+QToolBar* DocumentView::buildToolbar()
+{
+    auto* toolbar = new QToolBar(this);
+    toolbar->setIconSize(kToolbarIconSize);
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_methodBox = new QComboBox(this);
+    m_methodBox->setObjectName(QStringLiteral("methodBox"));
+    m_methodBox->setToolTip(tr("Method (execution plan) to show"));
+    m_methodBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    toolbar->addWidget(new QLabel(tr(" Method "), this));
+    toolbar->addWidget(m_methodBox);
+    toolbar->addSeparator();
+    QAction* expand = toolbar->addAction(tr("Expand all"), this, &DocumentView::expandAll);
+    expand->setToolTip(tr("Expand every decoded delegate in place"));
+    QAction* collapse = toolbar->addAction(tr("Collapse all"), this, &DocumentView::collapseAll);
+    // A delegate's own tab has nothing to expand.
+    expand->setEnabled(!m_context.delegateNode.valid());
+    collapse->setEnabled(!m_context.delegateNode.valid());
+    toolbar->addSeparator();
+    toolbar->addAction(tr("Fit"), this, [this] { m_view->fitAll(); })->setToolTip(tr("Show the whole graph (Ctrl+0)"));
+    toolbar->addAction(tr("−"), this, [this] { m_view->zoomBy(1 / kZoomStep); })->setToolTip(tr("Zoom out (Ctrl+−)"));
+    toolbar->addAction(tr("+"), this, [this] { m_view->zoomBy(kZoomStep); })->setToolTip(tr("Zoom in (Ctrl++)"));
+    toolbar->addSeparator();
+    m_searchEdit = new QLineEdit(this);
+    m_searchEdit->setObjectName(QStringLiteral("searchEdit"));
+    m_searchEdit->setPlaceholderText(tr("Search names, op types, backends, shapes (Ctrl+F)"));
+    m_searchEdit->setClearButtonEnabled(true);
+    m_searchEdit->setMinimumWidth(kSearchMinimumWidth);
+    toolbar->addWidget(m_searchEdit);
+    toolbar->addSeparator();
+    toolbar->addAction(tr("Export image…"), this, &DocumentView::exportImageInteractive)
+        ->setToolTip(tr("Save the graph as PNG, SVG or PDF"));
+    return toolbar;
+}
+
+QWidget* DocumentView::buildPanes()
+{
+    m_graph = new GraphPanel(this);
+    m_scene = m_graph->scene();
+    m_view = m_graph->view();
+    connect(m_graph, &GraphPanel::cancelRequested, m_controller, &DocumentController::stop);
+    connect(m_view, &GraphView::painted, this, [this] {
+        if (!m_awaitingFirstPaint)
+            return;
+        m_awaitingFirstPaint = false;
+        timings::report("first-paint", m_controller->millisecondsSinceRequest());
+        Q_EMIT firstPainted();
+    });
+
+    m_operators = new OperatorPanel(this);
+    m_properties = new PropertiesModel(this);
+    m_propertiesView = new PropertiesView(this); // expands its rows and keeps the values in view
+    m_propertiesView->setObjectName(QStringLiteral("propertiesView"));
+    m_propertiesView->setModel(m_properties);
+
+    m_search = new SearchPanel(m_searchEdit, this);
+    connect(m_search, &SearchPanel::searchRequested, this, &DocumentView::runSearch);
+    connect(m_search, &SearchPanel::nodeRequested, this, &DocumentView::selectNode);
+
+    m_sideTabs = new QTabWidget(this);
+    m_sideTabs->addTab(m_operators, tr("Operators"));
+    m_sideTabs->addTab(m_search, tr("Search"));
+    m_heatmap = new HeatmapPanel(this);
+    m_sideTabs->addTab(m_heatmap, tr("Heatmap"));
+    connect(m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
+        m_scene->setHeat(m_heatmap->graphHeat());
+        m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    });
+    connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
+    m_loadCheck = new LoadCheckPanel(this);
+    m_sideTabs->addTab(m_loadCheck, tr("Load"));
+    m_sideTabs->setTabToolTip(m_sideTabs->indexOf(m_loadCheck),
+        tr("Will it load: every operator checked against the kernel lists a runtime links"));
+    connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene,
+        [this](const GraphScene::Marks& marks) { m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks); });
+    connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
+        m_operators->clearOpType(); // one operator highlighted at a time
+        m_scene->setHighlighted(keys);
+    });
+    connect(m_operators, &OperatorPanel::opTypeSelected, m_loadCheck, [this](const QString& opType) {
+        if (!opType.isEmpty())
+            m_loadCheck->clearActive();
+    });
+    connect(
+        this, &DocumentView::presentationShown, m_loadCheck, [this] { m_loadCheck->setPresentation(presentation()); });
+
+    auto* side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(m_sideTabs);
+    side->addWidget(m_propertiesView);
+    side->setStretchFactor(0, 3);
+    side->setStretchFactor(1, 2);
+    side->setSizes({ kSideTabsHeight, kPropertiesHeight });
+    // The analysis panels sit under the graph, as wide as it; hidden until one is asked for.
+    m_analysisTabs = new QTabWidget(this);
+    m_analysisTabs->setObjectName(QStringLiteral("analysisTabs"));
+    m_analysisTabs->setDocumentMode(true);
+    m_analysisTabs->hide();
+    buildAnalysisPanels();
+    m_graphColumn = new QSplitter(Qt::Vertical, this);
+    m_graphColumn->addWidget(m_graph);
+    m_graphColumn->addWidget(m_analysisTabs);
+    m_graphColumn->setStretchFactor(0, 3);
+    m_graphColumn->setStretchFactor(1, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_graphColumn);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ kGraphWidth, kSideWidth });
+    connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
+    connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
+    connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
+    connect(m_operators, &OperatorPanel::exportRequested, this, &DocumentView::exportTableInteractive);
+    return split;
+}
+
+/// What clicks in the graph do: select, show properties, expand, open a delegate's tab.
+void DocumentView::connectScene()
+{
+    connect(m_scene, &GraphScene::nodeSelected, this, &DocumentView::onNodeSelected);
+    connect(m_scene, &GraphScene::selectionCleared, this, [this] {
+        const auto document = m_controller->document();
+        if (!document)
+            return;
+        // In a delegate's tab, nothing selected means the delegate itself.
+        if (m_context.delegateNode.valid())
+            m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
+                m_controller->debug().etrecord.get());
+        else
+            m_properties->showDocument(*document, m_context.method);
+        Q_EMIT placeChanged();
+    });
+    connect(m_scene, &GraphScene::edgeSelected, this, [this](int edgeIndex) {
+        const auto presentation = this->presentation();
+        const auto document = m_controller->document();
+        if (!presentation || !document)
+            return;
+        const Edge& edge = presentation->flat.graph.edges[static_cast<std::size_t>(edgeIndex)];
+        m_properties->showEdge(
+            *document, m_context.method, presentation->flat.graph, presentation->origins[edge.from.index()], edgeIndex);
+    });
+    connect(m_scene, &GraphScene::expandToggled, this, &DocumentView::toggleExpanded);
+    connect(m_scene, &GraphScene::nodeActivated, this, [this](const NodeOrigin& origin) {
+        const auto presentation = this->presentation();
+        if (origin.group() >= 0) {
+            toggleExpanded(origin);
+            return;
+        }
+        if (!presentation || origin.inner.valid())
+            return;
+        const Node& node = presentation->methodGraph().node(origin.top);
+        if (node.kind == NodeKind::Delegate && !node.subgraph)
+            Q_EMIT statusMessage(tr("%1 #%2 cannot be decoded into a graph: its payload facts are in the properties")
+                                     .arg(QString::fromStdString(node.label))
+                                     .arg(node.delegate.value));
+        else if (node.kind == NodeKind::Delegate && !m_context.delegateNode.valid())
+            Q_EMIT openDelegateRequested(m_context.method, origin.top);
+    });
+}
+
+SearchModel* DocumentView::searchModel() const
+{
+    return m_search->model();
+}
+
+std::shared_ptr<const Presentation> DocumentView::presentation() const
+{
+    return m_scene->presentation();
+}
+
+QString DocumentView::title() const
+{
+    const auto document = m_controller->document();
+    if (!document)
+        return QFileInfo(m_controller->path()).fileName();
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName();
+    if (!document->program)
+        return file;
+    return m_context.delegateNode.valid() ? contextTitle(*document, m_context) : file;
+}
+
+void DocumentView::updateBreadcrumb()
+{
+    const auto document = m_controller->document();
+    if (!document || !m_context.delegateNode.valid()) {
+        m_breadcrumb->hide();
+        return;
+    }
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName().toHtmlEscaped();
+    const Method& method = document->program->methods[static_cast<std::size_t>(m_context.method)];
+    const Node& node
+        = document->methods[static_cast<std::size_t>(m_context.method)].graph->node(m_context.delegateNode);
+    m_breadcrumb->setText(QStringLiteral("%1 › <a href=\"parent\">%2</a> › <b>%3 #%4</b>")
+                              .arg(file, QString::fromStdString(method.name).toHtmlEscaped(),
+                                  QString::fromStdString(node.label).toHtmlEscaped())
+                              .arg(node.delegate.value));
+    m_breadcrumb->setToolTip(tr("Click the method to go back to the top-level graph"));
+    m_breadcrumb->show();
+}
+
+void DocumentView::request()
+{
+    m_controller->requestPresentation(m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
+}
+
+void DocumentView::setMinimapVisible(bool visible)
+{
+    m_graph->setMinimapVisible(visible);
+}
+
+void DocumentView::setEmbedded()
+{
+    // Another view's marks (a comparison) are what the graph is about here: no kernel marks.
+    m_loadCheck->setMarksVisible(false);
+    if (auto* split = qobject_cast<QSplitter*>(m_panes))
+        split->setSizes({ kGraphWidth + kSideWidth, 0 });
+    // The picker, its label before it and the separator after it.
+    if (auto* toolbar = qobject_cast<QToolBar*>(m_methodBox->parentWidget())) {
+        const QList<QAction*> actions = toolbar->actions();
+        for (qsizetype i = 0; i < actions.size(); ++i)
+            if (toolbar->widgetForAction(actions[i]) == m_methodBox)
+                for (qsizetype j = std::max<qsizetype>(0, i - 1); j <= std::min(i + 1, actions.size() - 1); ++j)
+                    actions[j]->setVisible(false);
+    }
+}
+
+void DocumentView::showBusy(bool busy, const QString& text)
+{
+    m_graph->showBusy(busy, text);
+}
+
+void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)
+{
+    showBusy(false);
+    // A selection means the same node only in the same graph: ids of another method (or of a
+    // delegate's own tab) name other nodes.
+    const auto shown = this->presentation();
+    const auto previousSelection
+        = shown && shown->context == presentation->context ? m_scene->selectedNode() : std::nullopt;
+    QElapsedTimer building;
+    building.start();
+    m_scene->setPresentation(presentation);
+    timings::report("scene", timings::millisecondsSince(building));
+    if (m_firstShow)
+        m_awaitingFirstPaint = true;
+    m_graph->updateLegend(presentation.get());
+    m_scene->setHeat(m_heatmap->graphHeat());
+    m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    m_graph->minimap()->refit();
+    if (m_firstShow) {
+        m_firstShow = false;
+        m_fitNext = false;
+        m_view->showLegible();
+    } else if (m_fitNext) {
+        m_fitNext = false;
+        m_view->fitAll();
+    } else if (m_anchorNode && m_anchor) {
+        if (const auto position = anchorPosition(*m_anchorNode))
+            m_view->centerOn(*position + *m_anchor);
+    }
+    m_anchor.reset();
+    m_anchorNode.reset();
+    if (m_pending) {
+        const NodeOrigin pending = *m_pending;
+        m_pending.reset();
+        selectNode(pending);
+    } else if (previousSelection) {
+        m_scene->selectNode(previousSelection);
+    }
+    if (!m_matchType.isEmpty())
+        onOpTypeSelected(m_matchType);
+    Q_EMIT statusMessage(
+        tr("%1 nodes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
+    Q_EMIT presentationShown();
+}
+
+std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) const
+{
+    // The top-left corner: an opening box grows right and down from it (composeOpening).
+    if (NodeItem* item = m_scene->itemFor(owner))
+        return item->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft();
+    for (ClusterItem* cluster : m_scene->clusterItems())
+        if (cluster->owner() == owner)
+            return cluster->sceneBoundingRect().adjusted(1, 1, -1, -1).topLeft();
+    return std::nullopt;
+}
+
+void DocumentView::setMethod(int method)
+{
+    showPlace(method, std::nullopt);
+}
+
+void DocumentView::showPlace(int method, const std::optional<NodeOrigin>& origin)
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program || method < 0
+        || static_cast<std::size_t>(method) >= document->program->methods.size() || m_context.delegateNode.valid())
+        return;
+    if (method == m_context.method) {
+        if (origin)
+            selectNode(*origin);
+        else
+            m_scene->clearSelection();
+        return;
+    }
+    m_context.method = method;
+    if (m_methodBox->currentIndex() != method) {
+        const QSignalBlocker blocker(m_methodBox);
+        m_methodBox->setCurrentIndex(method);
+    }
+    m_expanded.clear();
+    m_pending = origin;
+    m_operators->clearOpType();
+    m_matchType.clear();
+    m_matches.clear();
+    m_scene->clearSelection();
+    m_scene->setHighlighted({});
+    m_firstShow = true;
+    refreshOperatorTable();
+    m_properties->showDocument(*document, method);
+    refreshDebugData();
+    runSearch(m_searchEdit->text());
+    request();
+    Q_EMIT titleChanged(title());
+    Q_EMIT placeChanged();
+}
+
+bool DocumentView::zoomToSelection()
+{
+    const auto selected = m_scene->selectedNode();
+    NodeItem* item = selected ? m_scene->itemFor(*selected) : nullptr;
+    if (!item)
+        return false;
+    m_view->zoomTo(item->sceneBoundingRect());
+    return true;
+}
+
+void DocumentView::setEdgeLabelsVisible(bool visible)
+{
+    m_scene->setEdgeLabelsVisible(visible);
+}
+
+void DocumentView::redraw()
+{
+    if (m_controller->document() && m_controller->document()->program)
+        request();
+}
+
+void DocumentView::toggleExpanded(const NodeOrigin& owner)
+{
+    if (m_context.delegateNode.valid())
+        return;
+    // Remember where the delegate or group sits relative to the view centre, to keep it there.
+    const QPointF centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    if (const auto position = anchorPosition(owner))
+        m_anchor = centre - *position;
+    m_anchorNode = owner;
+    const int key = expandKeyOf(owner);
+    if (!m_expanded.erase(key))
+        m_expanded.insert(key);
+    request();
+}
+
+void DocumentView::expandAll()
+{
+    const auto presentation = this->presentation();
+    if (!presentation || m_context.delegateNode.valid())
+        return;
+    int delegates = 0;
+    int inClosedGroups = 0;
+    for (const Node& node : presentation->methodGraph().nodes)
+        if (node.kind == NodeKind::Delegate && node.subgraph) {
+            m_expanded.insert(node.id.value);
+            ++delegates;
+            if (presentation->closedGroupOf(node.id) >= 0)
+                ++inClosedGroups;
+        }
+    if (delegates == 0) {
+        Q_EMIT statusMessage(tr("No delegate here has a decoded inner graph; their payload facts are in the "
+                                "properties of each delegate"));
+        return;
+    }
+    // Groups stay as they are (opening them all would lay out the whole long method at once).
+    if (inClosedGroups > 0)
+        Q_EMIT statusMessage(tr(
+            "%n delegate(s) inside closed groups will show expanded when their group opens", nullptr, inClosedGroups));
+    m_fitNext = true;
+    request();
+}
+
+void DocumentView::collapseAll()
+{
+    if (m_expanded.empty())
+        return;
+    m_expanded.clear();
+    m_fitNext = true;
+    request();
+}
+
+std::optional<NodeOrigin> DocumentView::selectedNode() const
+{
+    return m_scene->selectedNode();
+}
+
+void DocumentView::selectNode(const NodeOrigin& origin)
+{
+    const auto presentation = this->presentation();
+    if (!presentation)
+        return;
+    if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
+        return;
+    if (origin.group() >= 0) {
+        m_scene->selectNode(origin);
+        if (NodeItem* item = m_scene->itemFor(origin))
+            m_view->centreOn(item->pos(), true);
+        return;
+    }
+    // A node inside a closed group: open the group, select once it is drawn.
+    if (const int group = presentation->closedGroupOf(origin.top); group >= 0) {
+        m_pending = origin;
+        m_expanded.insert(expandKeyOfGroup(group));
+        request();
+        return;
+    }
+    if (!m_context.delegateNode.valid() && origin.inner.valid() && !m_expanded.count(origin.top.value)) {
+        m_pending = origin;
+        m_expanded.insert(origin.top.value);
+        request();
+        return;
+    }
+    NodeOrigin target = origin;
+    if (!m_scene->itemFor(target) && !origin.inner.valid() && m_expanded.count(origin.top.value)) {
+        // An expanded delegate is drawn as its cluster: go to its first inner node.
+        const Node& node = presentation->methodGraph().node(origin.top);
+        if (node.subgraph && !node.subgraph->nodes.empty())
+            target.inner = node.subgraph->nodes.front().id;
+    }
+    m_scene->selectNode(target);
+    if (NodeItem* item = m_scene->itemFor(target)) {
+        m_view->centreOn(item->pos(), true);
+        onNodeSelected(target);
+    }
+}
+
+void DocumentView::onNodeSelected(const NodeOrigin& origin)
+{
+    Q_EMIT placeChanged();
+    if (m_analysisTabs->isVisible() && m_analysisTabs->indexOf(m_timeline) >= 0)
+        m_timeline->view()->showNode(origin);
+    m_size->showNode(m_context.method, origin);
+    m_loadCheck->showNode(origin);
+    m_memory->showNode(origin);
+    if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
+        m_properties->showGroup(*presentation->grouping, origin.group());
+        return;
+    }
+    if (auto document = m_controller->document())
+        m_properties->showNode(*document, m_context.method, origin, m_controller->debug().etrecord.get());
+}
+
+void DocumentView::refreshOperatorTable()
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    if (!m_context.delegateNode.valid()) {
+        const std::string method = document->program->methods[static_cast<std::size_t>(m_context.method)].name;
+        OperatorTable table = computeOperatorTable(top);
+        // An ETRecord's edge program: get_delegation_info's own table, as `etscope ops` gives it.
+        if (document->etrecord && !etrecordEdgeMethod(method).empty())
+            if (auto exact = etrecordOperatorTable(*document->etrecord, etrecordEdgeMethod(method)))
+                table = std::move(exact).value();
+        m_operators->setTables(std::move(table), m_controller->debug().operatorTable(method));
+        return;
+    }
+    // Inside a delegate every node is a delegated one.
+    OperatorTable table;
+    table.delegatedSubgraphs = 1;
+    std::map<std::string, int> counts;
+    if (const auto& subgraph = top.node(m_context.delegateNode).subgraph)
+        for (const Node& node : subgraph->nodes)
+            if (node.kind == NodeKind::Operator)
+                ++counts[node.opType];
+    for (const auto& [type, count] : counts)
+        table.rows.push_back({ type, count, 0 });
+    finishOperatorTable(table);
+    m_operators->setTable(table);
+}
+
+void DocumentView::onOpTypeSelected(const QString& opType)
+{
+    // A new layout recomputes the marks of the same type without losing the walk position.
+    if (opType != m_matchType)
+        m_matchIndex = -1;
+    m_matchType = opType;
+    m_matches.clear();
+    std::set<std::pair<int, int>> marks;
+    const auto presentation = this->presentation();
+    if (!opType.isEmpty() && presentation) {
+        for (const NodeOrigin& origin : nodesOfType(presentation->methodGraph(), opType.toStdString())) {
+            if (m_context.delegateNode.valid() && origin.top != m_context.delegateNode)
+                continue;
+            m_matches.push_back(origin);
+            // Matches inside a collapsed delegate or a closed group mark that box.
+            if (const int shown = presentation->shownAt(origin); shown >= 0)
+                marks.insert(GraphScene::keyOf(presentation->origins[static_cast<std::size_t>(shown)]));
+        }
+    }
+    m_scene->setHighlighted(marks);
+    m_operators->setMatchStatus(
+        opType.isEmpty() ? QString() : tr("%n node(s)", nullptr, static_cast<int>(m_matches.size())));
+}
+
+void DocumentView::walkMatches(int step)
+{
+    if (m_matches.empty())
+        return;
+    const int count = static_cast<int>(m_matches.size());
+    m_matchIndex = m_matchIndex < 0 ? (step > 0 ? 0 : count - 1) : (m_matchIndex + step + count) % count;
+    m_operators->setMatchStatus(tr("%1 of %2").arg(m_matchIndex + 1).arg(count));
+    selectNode(m_matches[static_cast<std::size_t>(m_matchIndex)]);
+}
+
+void DocumentView::focusSearch()
+{
+    m_sideTabs->setCurrentWidget(m_search);
+    m_searchEdit->setFocus();
+    m_searchEdit->selectAll();
+}
+
+void DocumentView::runSearch(const QString& text)
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    m_search->search(
+        *document->methods[static_cast<std::size_t>(m_context.method)].graph, text, m_context.delegateNode);
+    if (!text.trimmed().isEmpty()) {
+        // The hits are what the graph marks now: an op type picked earlier would mix in.
+        m_operators->clearOpType();
+        m_sideTabs->setCurrentWidget(m_search);
+    }
+}
+
+void DocumentView::activateSearchResult(int row)
+{
+    m_search->activate(row);
+}
+
+bool DocumentView::exportImage(const QString& path, QString* error)
+{
+    return succeeded(exportGraphImage(*m_scene, m_controller->path(), path), error);
+}
+
+bool DocumentView::exportTable(const QString& path, TableFormat format, QString* error)
+{
+    return succeeded(exportTableFile(operatorTable(), format, path), error);
+}
+
+Table DocumentView::operatorTable() const
+{
+    Table table = m_operators->visibleTable();
+    table.title
+        = QStringLiteral("Operators of %1 — %2").arg(QFileInfo(m_controller->path()).fileName(), title()).toStdString();
+    return table;
+}
+
+void DocumentView::refreshDebugData()
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return;
+    std::vector<Warning> warnings;
+    std::vector<HeatTable> tables = m_controller->debug().heatTables(*document, m_context.method, warnings);
+    if (m_context.delegateNode.valid()) {
+        // Inside a delegate only its own nodes can be coloured.
+        for (HeatTable& table : tables)
+            table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
+                                 [&](const HeatTable::Row& row) {
+                                     return row.origin.top != m_context.delegateNode || !row.origin.inner.valid();
+                                 }),
+                table.rows.end());
+    }
+    const bool hadData = m_heatmap->tableCount() > 0;
+    m_heatmap->setTables(std::move(tables));
+    refreshAnalysis();
+    if (!warnings.empty() || !m_controller->debugWarnings().empty()) {
+        std::vector<Warning> all = document->warnings;
+        all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
+        all.insert(all.end(), warnings.begin(), warnings.end());
+        m_banner->setWarnings(all);
+    }
+    if (!hadData && m_heatmap->tableCount() > 0)
+        m_sideTabs->setCurrentWidget(m_heatmap);
+}
+
+void DocumentView::buildAnalysisPanels()
+{
+    // The timeline of an attached run (its tab exists only while a run is attached).
+    m_timeline = new TimelinePanel(this);
+    connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
+    m_timeline->hide();
+    // What makes the file this big: for programs and .ptd files (computed when first shown).
+    m_size = new SizePanel(this);
+    connect(m_size, &SizePanel::placeRequested, this, &DocumentView::showPlace);
+    connect(m_size, &SizePanel::statusMessage, this, &DocumentView::statusMessage);
+    if (const auto document = m_controller->document(); document && document->kind != FileKind::ETDump
+        && document->kind != FileKind::ETRecord && document->kind != FileKind::Unknown) {
+        m_size->setDocument(document);
+        m_analysisTabs->addTab(m_size, tr("Size"));
+    } else {
+        m_size->hide();
+    }
+    // The memory plan of the method shown: for programs, in the method's own tab.
+    m_memory = new MemoryPanel(this);
+    connect(m_memory, &MemoryPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_memory, &MemoryPanel::statusMessage, this, &DocumentView::statusMessage);
+    if (const auto document = m_controller->document(); document && document->program && !document->etrecord
+        && (document->kind == FileKind::Program || document->kind == FileKind::BundledProgram)
+        && !m_context.delegateNode.valid())
+        m_analysisTabs->addTab(m_memory, tr("Memory"));
+    else
+        m_memory->hide();
+}
+
+void DocumentView::refreshAnalysis()
+{
+    refreshTimeline();
+    m_loadCheck->setDocument(m_controller->document(), m_context);
+    m_memory->setMethod(m_controller->document(), m_context.method);
+}
+
+void DocumentView::showLoadCheck()
+{
+    m_sideTabs->setCurrentWidget(m_loadCheck);
+}
+
+void DocumentView::setKernelMarksVisible(bool visible)
+{
+    m_loadCheck->setMarksVisible(visible);
+}
+
+void DocumentView::showAnalysis(QWidget* panel)
+{
+    if (!panel || m_analysisTabs->indexOf(panel) < 0) {
+        m_analysisTabs->hide();
+        return;
+    }
+    const bool wasHidden = m_analysisTabs->isHidden();
+    m_analysisTabs->setCurrentWidget(panel);
+    m_analysisTabs->show();
+    if (wasHidden) {
+        // Room for the panel, up to a third of the column: the graph stays the main view.
+        const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
+        const int wanted = panel->sizeHint().height() + m_analysisTabs->tabBar()->sizeHint().height();
+        const int height = std::clamp(wanted, total / 4, total / 3);
+        m_graphColumn->setSizes({ total - height, height });
+    }
+}
+
+void DocumentView::refreshTimeline()
+{
+    const auto document = m_controller->document();
+    const auto& run = m_controller->debug().run;
+    std::optional<Result<Timeline>> timeline;
+    if (document && document->program && run && !m_context.delegateNode.valid()) {
+        const auto method = static_cast<std::size_t>(m_context.method);
+        const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
+            document->program->methods[method].name);
+        // The run's fit to the program is already among the heatmap's warnings: not checked twice.
+        TimelineOptions options;
+        options.checkFit = false;
+        timeline = buildTimeline(*run, &mapper, options);
+    }
+    const int index = m_analysisTabs->indexOf(m_timeline);
+    if (!timeline || !*timeline || (*timeline)->runs.empty()) {
+        m_timeline->setTimeline(nullptr);
+        if (index >= 0) {
+            m_analysisTabs->removeTab(index);
+            if (m_analysisTabs->count() == 0)
+                m_analysisTabs->hide();
+        }
+        return;
+    }
+    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(*timeline).value()));
+    if (index < 0) {
+        // A run just attached: its timeline comes to the front.
+        m_analysisTabs->insertTab(0, m_timeline, tr("Timeline"));
+        showAnalysis(m_timeline);
+    }
+}
+
+void DocumentView::setHeatTable(HeatTable table)
+{
+    m_heatmap->setTable(std::move(table));
+    m_sideTabs->setCurrentWidget(m_heatmap);
+}
+
+QString DocumentView::printout() const
+{
+    const auto document = m_controller->document();
+    if (!document || !document->program)
+        return {};
+    const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    if (m_context.delegateNode.valid() && top.node(m_context.delegateNode).subgraph)
+        return QString::fromStdString(delegatedGraphText(*top.node(m_context.delegateNode).subgraph));
+    return QString::fromStdString(delegatedGraphText(top));
+}
+
+void DocumentView::exportImageInteractive()
+{
+    const auto document = m_controller->document();
+    const QString base
+        = graphImageBaseName(m_controller->path(), document ? contextTitle(*document, m_context) : QString());
+    const QString saved = saveWithDialog(this, tr("Export image"), base + QStringLiteral(".svg"),
+        tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"),
+        [this](const QString& path) { return exportGraphImage(*m_scene, m_controller->path(), path); });
+    if (!saved.isEmpty())
+        Q_EMIT statusMessage(tr("Saved %1").arg(saved));
+}
+
+void DocumentView::exportTableInteractive(TableFormat format)
+{
+    const QString extension = QString::fromLatin1(tableFormatExtension(format).data());
+    const QString base = QFileInfo(m_controller->path()).completeBaseName() + QStringLiteral("-operators.") + extension;
+    const QString saved = saveWithDialog(this, tr("Export operator table"), base, tr("Table (*.%1)").arg(extension),
+        [this, format](const QString& path) { return exportTableFile(operatorTable(), format, path); });
+    if (!saved.isEmpty())
+        Q_EMIT statusMessage(tr("Saved %1").arg(saved));
+}
+
+} // namespace etscope::ui

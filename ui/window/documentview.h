@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "core/graph/flatten.h"
+#include "core/table/heattable.h"
+#include "core/table/table.h"
+#include "ui/graph/presentation.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <set>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QTabWidget;
+class QToolBar;
+class QTreeView;
+
+namespace etscope::ui {
+
+class DocumentController;
+class GraphPanel;
+class GraphScene;
+class GraphView;
+class HeatmapPanel;
+class LoadCheckPanel;
+class MemoryPanel;
+class TimelinePanel;
+class Minimap;
+class OperatorPanel;
+class PropertiesModel;
+class SearchModel;
+class SearchPanel;
+class SizePanel;
+class WarningBanner;
+
+/// One tab: the graph of a method (or of one delegate), its operator table, properties,
+/// search, minimap and exports. Shares its DocumentController with the other tabs of the file.
+class DocumentView : public QWidget {
+    Q_OBJECT
+public:
+    DocumentView(DocumentController* controller, GraphContext context, QWidget* parent = nullptr);
+    ~DocumentView() override;
+
+    DocumentController* controller() const { return m_controller; }
+    const GraphContext& context() const { return m_context; }
+    const std::set<int>& expanded() const { return m_expanded; }
+    std::shared_ptr<const Presentation> presentation() const;
+    QString title() const;
+
+    GraphScene* scene() const { return m_scene; }
+    GraphView* graphView() const { return m_view; }
+    OperatorPanel* operatorPanel() const { return m_operators; }
+    HeatmapPanel* heatmapPanel() const { return m_heatmap; }
+    /// The Load tab: will the program load with the chosen kernel lists (its marks on the graph).
+    LoadCheckPanel* loadCheckPanel() const { return m_loadCheck; }
+    /// Brings the Load tab to the front.
+    void showLoadCheck();
+    /// Marks on the nodes whose operator has no kernel (View › Mark Operators Without Kernel).
+    void setKernelMarksVisible(bool visible);
+    /// The attached run's timeline under the graph (hidden without a run).
+    TimelinePanel* timelinePanel() const { return m_timeline; }
+    /// The file's size breakdown (a tab for programs and .ptd files; computed when first shown).
+    SizePanel* sizePanel() const { return m_size; }
+    /// The memory plan of the method shown (a tab for programs; computed when first shown).
+    MemoryPanel* memoryPanel() const { return m_memory; }
+    /// The analysis panels under the graph, one tab each (timeline, memory plan, size).
+    QTabWidget* analysisTabs() const { return m_analysisTabs; }
+    /// Shows the analysis area under the graph with `panel` (one of analysisTabs()' pages)
+    /// in front; nullptr hides the area.
+    void showAnalysis(QWidget* panel);
+    PropertiesModel* propertiesModel() const { return m_properties; }
+    SearchModel* searchModel() const;
+    QLineEdit* searchEdit() const { return m_searchEdit; }
+    QComboBox* methodBox() const { return m_methodBox; }
+
+    void setMethod(int method);
+    /// Shows `method` with `origin` selected (nothing selected when none): how Back and Forward
+    /// return to a place.
+    void showPlace(int method, const std::optional<core::NodeOrigin>& origin);
+    /// Fits the selected node (and its neighbours' wires) in the view; false when none is selected.
+    bool zoomToSelection();
+    /// Tensor types and shapes on the edges (View › Show Tensor Shapes on Edges).
+    void setEdgeLabelsVisible(bool visible);
+    /// Lays the graph out again with the current drawing options (small constants inline).
+    void redraw();
+    /// Expands or collapses a delegate ({top, none}) or opens or closes a group (NodeOrigin::ofGroup).
+    void toggleExpanded(const core::NodeOrigin& owner);
+    void expandAll();
+    void collapseAll();
+    /// Shows or hides the minimap (View › Show Minimap; it can cover nodes of a fitted graph).
+    void setMinimapVisible(bool visible);
+    /// For a view embedded twice side by side (File › Compare): the graph gets the whole width
+    /// (the side panes shrink to nothing; dragging the splitter handle brings them back) and
+    /// the method picker goes (the embedding picks the method with setMethod).
+    void setEmbedded();
+    /// Selects and centres a node, expanding its delegate first when it is inside a collapsed one.
+    void selectNode(const core::NodeOrigin& origin);
+    std::optional<core::NodeOrigin> selectedNode() const;
+    void focusSearch();
+    void runSearch(const QString& text);
+    void activateSearchResult(int row);
+
+    /// The picture on screen, as PNG/SVG/PDF (chosen by extension); false with `error` set.
+    bool exportImage(const QString& path, QString* error);
+    bool exportTable(const QString& path, core::TableFormat format, QString* error);
+    /// Shows per-node numbers (numeric gaps, latencies) in the heatmap panel and on the graph.
+    void setHeatTable(core::HeatTable table);
+    /// format_delegated_graph-style printout of what this tab shows.
+    QString printout() const;
+    /// Asks for a file name, then exports the picture / the operator table.
+    void exportImageInteractive();
+    void exportTableInteractive(core::TableFormat format);
+
+Q_SIGNALS:
+    void openDelegateRequested(int method, core::NodeId delegateNode);
+    void showParentRequested(const etscope::ui::GraphContext& parent);
+    void statusMessage(const QString& text);
+    void presentationShown();
+    /// The graph of this tab was painted for the first time.
+    void firstPainted();
+    void titleChanged(const QString& title);
+    /// The user went somewhere: another method, or a node selected or cleared.
+    void placeChanged();
+
+private:
+    void buildUi();
+    /// The visible operator rows, titled with the file and this tab.
+    core::Table operatorTable() const;
+    QToolBar* buildToolbar();
+    QWidget* buildPanes();
+    void connectScene();
+    void request();
+    void showPresentation(std::shared_ptr<const Presentation> presentation);
+    void refreshOperatorTable();
+    void refreshDebugData();
+    void refreshTimeline();
+    /// The panels of the analysis area (built once) and their data for the method shown.
+    void buildAnalysisPanels();
+    void refreshAnalysis();
+    void onOpTypeSelected(const QString& opType);
+    void walkMatches(int step);
+    void onNodeSelected(const core::NodeOrigin& origin);
+    void showBusy(bool busy, const QString& text = {});
+    void updateBreadcrumb();
+    std::optional<QPointF> anchorPosition(const core::NodeOrigin& owner) const;
+
+    DocumentController* m_controller;
+    GraphContext m_context;
+    std::set<int> m_expanded;
+    std::optional<core::NodeOrigin> m_pending; ///< to select once the next layout is shown
+    std::optional<QPointF> m_anchor; ///< view centre minus the toggled delegate's position
+    std::optional<core::NodeOrigin> m_anchorNode;
+    std::vector<core::NodeOrigin> m_matches;
+    int m_matchIndex = -1;
+    QString m_matchType;
+
+    GraphPanel* m_graph = nullptr;
+    QWidget* m_panes = nullptr; ///< graph | side tabs and properties
+    GraphScene* m_scene = nullptr; ///< m_graph's
+    GraphView* m_view = nullptr; ///< m_graph's
+    QLabel* m_breadcrumb = nullptr;
+    WarningBanner* m_banner = nullptr;
+    QComboBox* m_methodBox = nullptr;
+    QLineEdit* m_searchEdit = nullptr;
+    SearchPanel* m_search = nullptr;
+    QTabWidget* m_sideTabs = nullptr;
+    OperatorPanel* m_operators = nullptr;
+    HeatmapPanel* m_heatmap = nullptr;
+    LoadCheckPanel* m_loadCheck = nullptr;
+    TimelinePanel* m_timeline = nullptr;
+    SizePanel* m_size = nullptr;
+    MemoryPanel* m_memory = nullptr;
+    QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs
+    QTabWidget* m_analysisTabs = nullptr;
+    PropertiesModel* m_properties = nullptr;
+    QTreeView* m_propertiesView = nullptr;
+    bool m_firstShow = true;
+    bool m_awaitingFirstPaint = false;
+    bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
+};
+
+} // namespace etscope::ui

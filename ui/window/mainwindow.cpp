@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+#include "ui/window/mainwindow.h"
+
+#include "core/util/text.h"
+#include "ui/common/theme.h"
+#include "ui/compare/compareview.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/graph/graphpanel.h"
+#include "ui/graph/graphview.h"
+#include "ui/memory/memorypanel.h"
+#include "ui/operators/operatorpanel.h"
+#include "ui/size/sizepanel.h"
+#include "ui/timeline/timelineview.h"
+#include "ui/window/documentview.h"
+#include "ui/window/shortcutsdialog.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace etscope::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recentFiles";
+const char* const kMinimapKey = "showMinimap";
+const char* const kEdgeShapesKey = "showEdgeShapes";
+const char* const kInlineConstantsKey = "smallConstantsInline";
+const char* const kLegendKey = "showLegend";
+const char* const kKernelMarksKey = "markMissingKernels";
+const char* const kErrorProperty = "etscopeError";
+/// On an "Opening…" page: the DocumentController whose open it stands for (closing the page
+/// cancels the open and drops its result).
+const char* const kOpeningProperty = "etscopeOpening";
+
+constexpr QSize kWindowSize { 1400, 900 };
+/// Side margins of the pages that stand in for a document (opening, error, welcome).
+constexpr int kOpeningMargin = 200;
+constexpr int kErrorMargin = 120;
+constexpr int kWelcomeMargin = 160;
+constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
+
+/// Shows or hides the backend legend of the graphs in `view`.
+void setLegendEnabled(QWidget* view, bool enabled)
+{
+    for (GraphPanel* panel : view->findChildren<GraphPanel*>())
+        panel->setLegendEnabled(enabled);
+}
+
+/// Shown while a file opens: what is happening, how far, and a way out.
+QWidget* openingPage(DocumentController* controller, const QString& path)
+{
+    auto* page = new QWidget();
+    page->setProperty(kOpeningProperty, QVariant::fromValue<QObject*>(controller));
+    auto* layout = new QVBoxLayout(page);
+    auto* title = new QLabel(QObject::tr("Opening <b>%1</b>…").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
+    auto* phase = new QLabel(page);
+    auto* bar = new QProgressBar(page);
+    bar->setRange(0, 100);
+    auto* cancel = new QPushButton(QObject::tr("Cancel"), page);
+    layout->addStretch();
+    layout->addWidget(title, 0, Qt::AlignHCenter);
+    layout->addWidget(bar);
+    // Full width, text centred: an aligned label keeps the width of its first text, and a
+    // later, longer phase showed as its first letter ("a" of "analysing …").
+    phase->setAlignment(Qt::AlignHCenter);
+    phase->setObjectName(QStringLiteral("openingPhase"));
+    layout->addWidget(phase);
+    layout->addWidget(cancel, 0, Qt::AlignHCenter);
+    layout->addStretch();
+    page->setContentsMargins(kOpeningMargin, 0, kOpeningMargin, 0);
+    QObject::connect(controller, &DocumentController::progress, bar, [bar, phase](int percent, const QString& text) {
+        bar->setValue(percent);
+        phase->setText(text);
+    });
+    QObject::connect(cancel, &QPushButton::clicked, controller, &DocumentController::stop);
+    return page;
+}
+
+QWidget* errorPage(const QString& path, const QString& message, QTabWidget* tabs)
+{
+    auto* page = new QWidget();
+    page->setProperty(kErrorProperty, message);
+    auto* layout = new QVBoxLayout(page);
+    auto* title
+        = new QLabel(QObject::tr("<h3>Could not open %1</h3>").arg(QFileInfo(path).fileName().toHtmlEscaped()), page);
+    auto* text = new QLabel(message, page);
+    text->setWordWrap(true);
+    text->setAlignment(Qt::AlignHCenter);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    text->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    auto* close = new QPushButton(QObject::tr("Close"), page);
+    layout->addStretch();
+    layout->addWidget(title, 0, Qt::AlignHCenter);
+    layout->addWidget(text); // full width: a centred word-wrapped label would shrink to its first word
+    layout->addWidget(close, 0, Qt::AlignHCenter);
+    layout->addStretch();
+    page->setContentsMargins(kErrorMargin, 0, kErrorMargin, 0);
+    QObject::connect(close, &QPushButton::clicked, page, [tabs, page] {
+        tabs->removeTab(tabs->indexOf(page));
+        page->deleteLater();
+    });
+    return page;
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_tabs(new QTabWidget(this))
+    , m_facts(new QLabel(this))
+{
+    setWindowTitle(QStringLiteral("ETScope"));
+    setAcceptDrops(true);
+    m_tabs->setTabsClosable(true);
+    m_tabs->setMovable(true);
+    m_tabs->setDocumentMode(true);
+    m_tabs->setObjectName(QStringLiteral("documentTabs"));
+    setCentralWidget(m_tabs);
+    statusBar()->addPermanentWidget(m_facts);
+    connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
+    buildMenus();
+    m_tabs->addTab(welcomePage(), tr("Welcome"));
+    resize(kWindowSize);
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::welcomePage()
+{
+    auto* page = new QWidget();
+    page->setObjectName(QStringLiteral("welcome"));
+    auto* layout = new QVBoxLayout(page);
+    auto* text = new QLabel(
+        tr("<h2>ETScope</h2><p>Open an ExecuTorch program (<tt>.pte</tt>), bundled program (<tt>.bpte</tt>) "
+           "or external data file (<tt>.ptd</tt>) to see what was delegated to which backend, what is inside "
+           "each delegate and which operators run on portable kernels.</p>"
+           "<p>Drop a file here, press <b>Ctrl+O</b>, or pick a recent file from the File menu.</p>"),
+        page);
+    text->setWordWrap(true);
+    auto* open = new QPushButton(tr("Open a file…"), page);
+    connect(open, &QPushButton::clicked, this, &MainWindow::openDialog);
+    layout->addStretch();
+    layout->addWidget(text);
+    layout->addWidget(open, 0, Qt::AlignLeft);
+    layout->addStretch();
+    page->setContentsMargins(kWelcomeMargin, 0, kWelcomeMargin, 0);
+    return page;
+}
+
+QAction* MainWindow::addViewSetting(QMenu* menu, const QString& text, const char* key, bool byDefault,
+    const std::function<void(DocumentView&, bool)>& apply, const std::function<void(bool)>& changed)
+{
+    QAction* action = menu->addAction(text);
+    action->setCheckable(true);
+    action->setChecked(QSettings().value(QLatin1String(key), byDefault).toBool());
+    connect(action, &QAction::toggled, this, [this, key, apply, changed](bool on) {
+        QSettings().setValue(QLatin1String(key), on);
+        if (changed)
+            changed(on);
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+                apply(*view, on);
+    });
+    // A setting that is global (changed) takes effect in new views by itself.
+    if (!changed)
+        m_viewSettings.push_back({ key, byDefault, apply });
+    return action;
+}
+
+void MainWindow::addViewActions(QMenu* menu, const std::vector<ViewAction>& actions)
+{
+    for (const ViewAction& action : actions)
+        menu->addAction(tr(action.text), action.shortcut, this, [this, run = action.run] {
+            if (DocumentView* view = currentView())
+                run(*view);
+        });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    addViewActions(file, { { QT_TR_NOOP("&Reload"), QKeySequence::Refresh, [this](DocumentView& view) {
+                                openFile(view.controller()->path());
+                            } } });
+    file->addAction(tr("Co&mpare…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), this, [this] {
+        // Two programs side by side in a tab of their own; the current tab's program is A.
+        DocumentView* current = currentView();
+        QString a = current ? current->controller()->path() : QString(), b;
+        if (!CompareView::askForFiles(this, a, b))
+            return;
+        auto* compare = new CompareView(m_tabs);
+        connect(compare, &CompareView::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+        if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("welcome"))
+            m_tabs->removeTab(0);
+        compare->compareFiles(
+            a, b, current && current->controller()->path() == a ? current->controller()->document() : nullptr);
+        m_tabs->setCurrentIndex(m_tabs->addTab(compare, compare->title()));
+        m_tabs->setTabToolTip(m_tabs->currentIndex(), a + QLatin1Char('\n') + b);
+    });
+    file->addSeparator();
+    QMenu* attachMenu = file->addMenu(tr("&Attach Debug Data"));
+    attachMenu->setToolTipsVisible(true);
+    const std::pair<const char*, AttachKind> attachments[] = {
+        { QT_TR_NOOP("Runtime Trace (ETDump) of the Run…"), AttachKind::Run },
+        { QT_TR_NOOP("Reference ETDump (compared with the run)…"), AttachKind::Reference },
+        { QT_TR_NOOP("ETRecord…"), AttachKind::ETRecord },
+        { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV, TSV, JSON or as printed)…"), AttachKind::InspectorTable },
+    };
+    for (const auto& [label, kind] : attachments) {
+        const int k = static_cast<int>(kind);
+        attachMenu->addAction(tr(label), this, [this, k] { attachDialog(k); });
+    }
+    file->addSeparator();
+    addViewActions(file,
+        { { QT_TR_NOOP("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+            [](DocumentView& view) { view.exportImageInteractive(); } } });
+    QMenu* tables = file->addMenu(tr("Export Operator &Table"));
+    const std::pair<const char*, core::TableFormat> formats[] = { { QT_TR_NOOP("CSV…"), core::TableFormat::Csv },
+        { QT_TR_NOOP("TSV…"), core::TableFormat::Tsv }, { QT_TR_NOOP("Markdown…"), core::TableFormat::Markdown },
+        { QT_TR_NOOP("HTML…"), core::TableFormat::Html }, { QT_TR_NOOP("JSON…"), core::TableFormat::Json } };
+    std::vector<ViewAction> tableActions;
+    for (const auto& [name, format] : formats)
+        tableActions.push_back(
+            { name, {}, [f = format](DocumentView& view) { Q_EMIT view.operatorPanel()->exportRequested(f); } });
+    addViewActions(tables, tableActions);
+    file->addSeparator();
+    file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    addViewActions(edit,
+        {
+            { QT_TR_NOOP("&Find…"), QKeySequence::Find, [](DocumentView& view) { view.focusSearch(); } },
+            { QT_TR_NOOP("Copy Graph &Printout"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                [this](DocumentView& view) {
+                    QApplication::clipboard()->setText(view.printout());
+                    statusBar()->showMessage(
+                        tr("Copied the graph printout (format_delegated_graph style)"), kStatusMilliseconds);
+                } },
+        });
+
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    const auto zoomIn = [](DocumentView& view) { view.graphView()->zoomBy(kZoomStep); };
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("Zoom &In"), QKeySequence::ZoomIn, zoomIn },
+            { QT_TR_NOOP("Zoom In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), zoomIn },
+            { QT_TR_NOOP("Zoom &Out"), QKeySequence::ZoomOut,
+                [](DocumentView& view) { view.graphView()->zoomBy(1 / kZoomStep); } },
+            { QT_TR_NOOP("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0),
+                [](DocumentView& view) { view.graphView()->fitAll(); } },
+            { QT_TR_NOOP("Actual &Size"), QKeySequence(Qt::CTRL | Qt::Key_1),
+                [](DocumentView& view) { view.graphView()->setZoom(1.0); } },
+            { QT_TR_NOOP("Zoom to Se&lection"), QKeySequence(Qt::CTRL | Qt::Key_2),
+                [this](DocumentView& view) {
+                    if (!view.zoomToSelection())
+                        statusBar()->showMessage(tr("Select a node first"), kStatusMilliseconds);
+                } },
+        });
+    QAction* inlined = addViewSetting(
+        viewMenu, tr("Show Small &Constants Inline"), kInlineConstantsKey, true,
+        [](DocumentView& view, bool) { view.redraw(); }, setSmallConstantsInline);
+    inlined->setObjectName(QStringLiteral("inlineConstantsAction"));
+    inlined->setToolTip(tr("Constants of at most 4 elements are listed inside the node that reads them"));
+    setSmallConstantsInline(inlined->isChecked());
+    QAction* shapes = addViewSetting(viewMenu, tr("Show Tensor S&hapes on Edges"), kEdgeShapesKey, false,
+        [](DocumentView& view, bool on) { view.setEdgeLabelsVisible(on); });
+    shapes->setObjectName(QStringLiteral("edgeShapesAction"));
+    shapes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    addViewSetting(viewMenu, tr("Show &Minimap"), kMinimapKey, true,
+        [](DocumentView& view, bool on) { view.setMinimapVisible(on); });
+    addViewSetting(viewMenu, tr("Show &Legend"), kLegendKey, true, [](DocumentView& view, bool on) {
+        setLegendEnabled(&view, on);
+    })->setObjectName(QStringLiteral("showLegend"));
+    addViewSetting(viewMenu, tr("Mark Operators Without &Kernel"), kKernelMarksKey, true,
+        [](DocumentView& view, bool on) { view.setKernelMarksVisible(on); })
+        ->setObjectName(QStringLiteral("markMissingKernels"));
+    QMenu* themeMenu = viewMenu->addMenu(tr("&Theme"));
+    auto* themes = new QActionGroup(this);
+    themes->setExclusive(true);
+    const std::pair<const char*, Theme> themeChoices[] = { { QT_TR_NOOP("&System"), Theme::System },
+        { QT_TR_NOOP("&Light"), Theme::Light }, { QT_TR_NOOP("&Dark"), Theme::Dark } };
+    for (const auto& [label, theme] : themeChoices) {
+        QAction* action = themeMenu->addAction(tr(label));
+        QString name = themeName(theme);
+        name[0] = name[0].toUpper();
+        action->setObjectName(QStringLiteral("theme") + name);
+        action->setCheckable(true);
+        action->setChecked(theme == currentTheme());
+        themes->addAction(action);
+        connect(action, &QAction::triggered, this, [t = theme] {
+            saveTheme(t);
+            applyTheme(t);
+        });
+    }
+    viewMenu->addSeparator();
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("&Expand All Delegates"), QKeySequence(Qt::CTRL | Qt::Key_E),
+                [](DocumentView& view) { view.expandAll(); } },
+            { QT_TR_NOOP("&Collapse All Delegates"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+                [](DocumentView& view) { view.collapseAll(); } },
+        });
+    // The analysis panels under the graph: each brings its tab to the front.
+    viewMenu->addSeparator();
+    addViewActions(viewMenu,
+        {
+            { QT_TR_NOOP("Will It &Load (Kernel Check)"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
+                [](DocumentView& view) { view.showLoadCheck(); } },
+            { QT_TR_NOOP("&Memory Plan"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                [this](DocumentView& view) {
+                    if (view.analysisTabs()->indexOf(view.memoryPanel()) < 0)
+                        statusBar()->showMessage(
+                            tr("A memory plan needs a program (.pte) in its method's tab"), kStatusMilliseconds);
+                    else
+                        view.showAnalysis(view.memoryPanel());
+                } },
+            { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
+                [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
+            { QT_TR_NOOP("&Timeline of the Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
+                [this](DocumentView& view) {
+                    if (view.analysisTabs()->indexOf(view.timelinePanel()) < 0)
+                        statusBar()->showMessage(
+                            tr("Attach the run's ETDump first (File › Attach Debug Data)"), kStatusMilliseconds);
+                    else
+                        view.showAnalysis(view.timelinePanel());
+                } },
+            { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
+                [](DocumentView& view) { view.showAnalysis(nullptr); } },
+        });
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    QAction* back = go->addAction(tr("&Back"), this, [this] {
+        if (!goBack())
+            statusBar()->showMessage(tr("Nothing to go back to"), kStatusMilliseconds);
+    });
+    back->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Left), QKeySequence::Back });
+    QAction* forward = go->addAction(tr("&Forward"), this, [this] {
+        if (!goForward())
+            statusBar()->showMessage(tr("Nothing to go forward to"), kStatusMilliseconds);
+    });
+    forward->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence::Forward });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+        [this] { showShortcutsDialog(this, *menuBar()); });
+    help->addAction(tr("&About ETScope"), this, [this] {
+        QMessageBox::about(this, tr("About ETScope"),
+            tr("<b>ETScope %1</b><p>See what ExecuTorch really did with your model.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open ExecuTorch file"), QString(),
+        tr("ExecuTorch files (*.pte *.bpte *.ptd *.etdp *.etdump *.etrecord *.bin);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+void MainWindow::attachDialog(int kind)
+{
+    static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"),
+        QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
+        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json *.txt *.md);;All files (*)") };
+    const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
+    if (path.isEmpty())
+        return;
+    const QString error = attachToCurrent(kind, path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Could not attach"), error);
+}
+
+QString MainWindow::attachToCurrent(int kind, const QString& path)
+{
+    return attachTo(currentView(), kind, path);
+}
+
+QString MainWindow::attachTo(DocumentView* view, int kind, const QString& path)
+{
+    if (!view) {
+        const QString error = tr("%1: open a program first, then attach its debug data").arg(path);
+        statusBar()->showMessage(error, 8000);
+        return error;
+    }
+    const QString error = view->controller()->attachArtifact(static_cast<AttachKind>(kind), path);
+    statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path) : error, 8000);
+    return error;
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList recent = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + QFileInfo(path).absolutePath(),
+            this, [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+DocumentView* MainWindow::currentView() const
+{
+    return qobject_cast<DocumentView*>(m_tabs->currentWidget());
+}
+
+QString MainWindow::errorText(int tab) const
+{
+    QWidget* page = m_tabs->widget(tab);
+    return page ? page->property(kErrorProperty).toString() : QString();
+}
+
+DocumentView* MainWindow::addView(DocumentController* controller, GraphContext context, int at)
+{
+    auto* view = new DocumentView(controller, context, m_tabs);
+    for (const ViewSetting& setting : m_viewSettings)
+        setting.apply(*view, QSettings().value(QLatin1String(setting.key), setting.byDefault).toBool());
+    const QString title = view->title();
+    const int index = at < 0 ? m_tabs->addTab(view, title) : m_tabs->insertTab(at, view, title);
+    m_tabs->setTabToolTip(index, controller->path());
+    m_tabs->setCurrentIndex(index);
+    connect(view, &DocumentView::placeChanged, this, [this, view] {
+        if (view == currentView())
+            recordPlace();
+    });
+    connect(view, &DocumentView::openDelegateRequested, this,
+        [this, controller](int method, core::NodeId node) { openDelegate(controller, method, node); });
+    connect(view, &DocumentView::showParentRequested, this,
+        [this, controller](const GraphContext& parent) { showParent(controller, parent); });
+    connect(view, &DocumentView::statusMessage, this,
+        [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    connect(view, &DocumentView::titleChanged, this,
+        [this, view](const QString& text) { m_tabs->setTabText(m_tabs->indexOf(view), text); });
+    connect(view, &DocumentView::firstPainted, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
+    // A file without a graph (.ptd, an ETDump alone) is drawn as soon as its page is.
+    if (const auto document = controller->document(); document && !document->program)
+        QTimer::singleShot(0, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
+    return view;
+}
+
+void MainWindow::openFile(const QString& path, const QString& titleNote)
+{
+    openProgram(path, titleNote, {});
+}
+
+void MainWindow::openFiles(const QStringList& paths)
+{
+    struct Pending {
+        QString program;
+        QList<QPair<int, QString>> attachments;
+    };
+    QList<Pending> programs;
+    QList<QPair<int, QString>> toCurrent;
+    for (const QString& path : paths) {
+        QList<QPair<int, QString>>& target = programs.isEmpty() ? toCurrent : programs.last().attachments;
+        const DocumentView* view = currentView();
+        const bool runAttached = programs.isEmpty() && view && view->controller()->debug().run;
+        const bool hasRun = runAttached || std::any_of(target.begin(), target.end(), [](const QPair<int, QString>& a) {
+            return a.first == static_cast<int>(AttachKind::Run);
+        });
+        if (const auto kind = debugArtifactKind(path, hasRun);
+            kind && (!programs.isEmpty() || (view && view->controller()->document()))) {
+            target.append({ static_cast<int>(*kind), path });
+            continue;
+        }
+        programs.append({ path, {} });
+    }
+    if (!toCurrent.isEmpty())
+        attachAll(currentView(), toCurrent);
+    for (const Pending& pending : programs)
+        openProgram(pending.program, {}, pending.attachments);
+}
+
+void MainWindow::attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments)
+{
+    for (const auto& [kind, path] : attachments)
+        attachTo(view, kind, path);
+}
+
+void MainWindow::openProgram(
+    const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && QFileInfo(view->controller()->path()).absoluteFilePath() == absolute
+            && !view->context().delegateNode.valid()) {
+            m_tabs->setCurrentIndex(i);
+            attachAll(view, attachments);
+            return;
+        }
+    }
+    if (m_tabs->count() == 1 && m_tabs->widget(0)->objectName() == QLatin1String("welcome"))
+        m_tabs->removeTab(0);
+    m_titleNote = titleNote;
+
+    auto* controller = new DocumentController(this);
+    // The tab may be closed before the open finishes: closeTab then deletes the controller, so
+    // these handlers never run; the guard also drops a result whose page is already gone.
+    QPointer<QWidget> placeholder = openingPage(controller, path);
+    const int index = m_tabs->addTab(placeholder, QFileInfo(path).fileName());
+    m_tabs->setCurrentIndex(index);
+    connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path, attachments] {
+        if (!placeholder) {
+            controller->deleteLater();
+            return;
+        }
+        const int at = m_tabs->indexOf(placeholder);
+        m_tabs->removeTab(at);
+        placeholder->deleteLater();
+        attachAll(addView(controller, GraphContext {}, at), attachments);
+        addRecent(path);
+        updateStatus();
+        Q_EMIT documentOpened(path);
+    });
+    const auto fail = [this, controller, placeholder, path](const QString& message) {
+        controller->deleteLater();
+        if (!placeholder)
+            return;
+        const int at = m_tabs->indexOf(placeholder);
+        m_tabs->removeTab(at);
+        placeholder->deleteLater();
+        QWidget* page = errorPage(path, message, m_tabs);
+        m_tabs->insertTab(at, page, QFileInfo(path).fileName());
+        m_tabs->setTabIcon(at, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        m_tabs->setTabToolTip(at, message);
+        m_tabs->setCurrentIndex(at);
+        statusBar()->showMessage(message, 10000);
+        Q_EMIT documentFailed(path, message);
+    };
+    connect(controller, &DocumentController::failed, this, fail);
+    connect(controller, &DocumentController::stopped, this, [fail, controller] {
+        if (!controller->document())
+            fail(tr("Opening was cancelled."));
+    });
+    controller->open(path);
+}
+
+void MainWindow::openDelegate(DocumentController* controller, int method, core::NodeId delegateNode)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && view->controller() == controller && view->context() == GraphContext { method, delegateNode }) {
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+    const int at = m_tabs->currentIndex() + 1;
+    addView(controller, GraphContext { method, delegateNode }, at);
+}
+
+void MainWindow::showParent(DocumentController* controller, const GraphContext& parent)
+{
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
+        if (view && view->controller() == controller && !view->context().delegateNode.valid()) {
+            view->setMethod(parent.method);
+            m_tabs->setCurrentIndex(i);
+            return;
+        }
+    }
+    addView(controller, parent, m_tabs->currentIndex());
+}
+
+void MainWindow::closeTab(int index)
+{
+    QWidget* page = m_tabs->widget(index);
+    if (!page)
+        return;
+    auto* view = qobject_cast<DocumentView*>(page);
+    DocumentController* controller = view ? view->controller() : nullptr;
+    m_tabs->removeTab(index);
+    page->deleteLater();
+    if (auto* opening = qobject_cast<DocumentController*>(page->property(kOpeningProperty).value<QObject*>())) {
+        // Closed while still opening: cancel the job and forget it; its result has no tab.
+        opening->disconnect(this);
+        opening->stop();
+        opening->deleteLater();
+    }
+    if (controller) {
+        bool stillUsed = false;
+        for (int i = 0; i < m_tabs->count(); ++i)
+            if (auto* other = qobject_cast<DocumentView*>(m_tabs->widget(i));
+                other && other->controller() == controller)
+                stillUsed = true;
+        if (!stillUsed) {
+            controller->stop();
+            controller->deleteLater();
+        }
+    }
+    if (m_tabs->count() == 0)
+        m_tabs->addTab(welcomePage(), tr("Welcome"));
+}
+
+void MainWindow::onCurrentChanged()
+{
+    updateStatus();
+    recordPlace();
+}
+
+void MainWindow::recordPlace()
+{
+    DocumentView* view = currentView();
+    if (m_navigating || !view || !view->controller()->document() || !view->controller()->document()->program)
+        return;
+    m_history.record({ view, view->context().method, view->selectedNode() });
+}
+
+void MainWindow::goTo(const Place& place)
+{
+    m_navigating = true;
+    m_tabs->setCurrentWidget(place.view);
+    place.view->showPlace(place.method, place.node);
+    m_navigating = false;
+}
+
+bool MainWindow::goBack()
+{
+    const auto place = m_history.back();
+    if (place)
+        goTo(*place);
+    return place.has_value();
+}
+
+bool MainWindow::goForward()
+{
+    const auto place = m_history.forward();
+    if (place)
+        goTo(*place);
+    return place.has_value();
+}
+
+void MainWindow::updateStatus()
+{
+    DocumentView* view = currentView();
+    const auto document = view ? view->controller()->document() : nullptr;
+    if (!document) {
+        m_facts->clear();
+        setWindowTitle(QStringLiteral("ETScope"));
+        return;
+    }
+    const QString file = QFileInfo(QString::fromStdString(document->path)).fileName();
+    QString title = QStringLiteral("%1 — ETScope").arg(view->title());
+    if (!m_titleNote.isEmpty() && view->controller()->path() == QString::fromStdString(document->path))
+        title = QStringLiteral("%1 (%2) — ETScope").arg(view->title(), m_titleNote);
+    setWindowTitle(title);
+    QStringList facts { file, QString::fromStdString(std::string(core::fileKindName(document->kind))) };
+    if (document->program) {
+        facts << QString::fromStdString(document->program->identifier)
+              << QString::fromStdString(core::formatBytes(document->program->file->size()))
+              << tr("%n method(s)", nullptr, static_cast<int>(document->program->methods.size()));
+        std::map<std::string, int> backends;
+        for (const core::Method& method : document->program->methods)
+            for (const core::DelegateRef& ref : method.delegates)
+                ++backends[ref.backendId];
+        QStringList parts;
+        for (const auto& [backend, count] : backends)
+            parts << QStringLiteral("%1 ×%2").arg(QString::fromStdString(backend)).arg(count);
+        facts << (parts.isEmpty() ? tr("no delegates") : parts.join(QStringLiteral(", ")));
+    }
+    m_facts->setText(facts.join(QStringLiteral("  ·  ")));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    // Debug artifacts dropped on an open program join it; everything else opens in a tab.
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    openFiles(paths);
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)))
+            view->controller()->stop();
+    event->accept();
+}
+
+} // namespace etscope::ui
