@@ -82,10 +82,16 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
 
     // Each part alone.
     std::vector<std::vector<int>> partEdges(parts.size()); ///< request edge indices inside each part
+    std::vector<bool> linkedOutside(request.nodes.size(), false);
     for (std::size_t e = 0; e < request.edges.size(); ++e) {
         const auto& edge = request.edges[e];
-        if (inside(edge.from) >= 0 && inside(edge.from) == inside(edge.to))
+        if (inside(edge.from) >= 0 && inside(edge.from) == inside(edge.to)) {
             partEdges[static_cast<std::size_t>(inside(edge.from))].push_back(static_cast<int>(e));
+        } else {
+            for (const int end : { edge.from, edge.to })
+                if (end >= 0 && static_cast<std::size_t>(end) < linkedOutside.size())
+                    linkedOutside[static_cast<std::size_t>(end)] = true;
+        }
     }
     for (std::size_t p = 0; p < parts.size(); ++p) {
         LayoutRequest sub;
@@ -94,7 +100,8 @@ Result<LayoutResult> layoutComposed(const LayoutRequest& request, const std::ato
         sub.safer = request.safer;
         for (const int member : parts[p].members)
             sub.nodes.push_back({ request.nodes[static_cast<std::size_t>(member)].width,
-                request.nodes[static_cast<std::size_t>(member)].height, -1 });
+                request.nodes[static_cast<std::size_t>(member)].height, -1,
+                linkedOutside[static_cast<std::size_t>(member)] });
         for (const int e : partEdges[p]) {
             const auto& edge = request.edges[static_cast<std::size_t>(e)];
             sub.edges.push_back({ indexInPart[static_cast<std::size_t>(edge.from)],

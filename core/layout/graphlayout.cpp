@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -91,6 +92,44 @@ std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t b
     if (!safer)
         attributes.push_back({ "ordering", "out" });
     return attributes;
+}
+
+/// Boxes that no edge touches (a QNN context's op nodes, whose wiring the binary does not state)
+/// all land on dot's first rank: 1,552 of them made a row 16,000 px wide and 16 px high once
+/// scaled. Where a cluster (or the top level) holds more than kIsolatedRun of them, they are
+/// stacked in columns, in request order, by invisible chains of weight 0 that only order ranks:
+/// a roughly square block, nothing drawn, no other box moved by it.
+void stackIsolatedBoxes(Agraph_t* g, const LayoutRequest& request, const std::vector<Agnode_t*>& nodes)
+{
+    constexpr std::size_t kIsolatedRun = 12;
+    std::vector<bool> touched(request.nodes.size(), false);
+    for (std::size_t i = 0; i < request.nodes.size(); ++i)
+        touched[i] = request.nodes[i].linkedOutside;
+    for (const LayoutRequest::Edge& edge : request.edges)
+        for (const int end : { edge.from, edge.to })
+            if (end >= 0 && static_cast<std::size_t>(end) < touched.size())
+                touched[static_cast<std::size_t>(end)] = true;
+    std::map<int, std::vector<std::size_t>> byCluster;
+    for (std::size_t i = 0; i < request.nodes.size(); ++i)
+        if (!touched[i])
+            byCluster[request.nodes[i].cluster].push_back(i);
+    std::size_t made = 0;
+    for (const auto& [cluster, boxes] : byCluster) {
+        if (boxes.size() <= kIsolatedRun)
+            continue;
+        // Boxes are about four times wider than tall, with rank gaps: columns of about
+        // sqrt(3n) boxes give a block about as wide as it is tall.
+        const auto rows = static_cast<std::size_t>(std::ceil(std::sqrt(3.0 * static_cast<double>(boxes.size()))));
+        for (std::size_t k = 0; k + 1 < boxes.size(); ++k) {
+            if ((k + 1) % rows == 0)
+                continue; // the next box starts a new column
+            const std::string name = "stack" + std::to_string(made++);
+            Agedge_t* edge = agedge(g, nodes[boxes[k]], nodes[boxes[k + 1]], const_cast<char*>(name.c_str()), 1);
+            set(edge, "weight", "0");
+            set(edge, "minlen", "1");
+            set(edge, "style", "invis");
+        }
+    }
 }
 
 /// dot's final step moves the real nodes so that the drawing starts at (0, 0) but leaves its
@@ -301,6 +340,8 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
         }
         edges.push_back(edge);
     }
+
+    stackIsolatedBoxes(g, request, nodes);
 
     lastGraphvizMessage().clear();
     if (gvLayout(gvc, g, "dot") != 0) {

@@ -16,6 +16,9 @@ struct LayoutRequest {
         double width = 0;
         double height = 0;
         int cluster = -1; ///< index into clusters, -1 for none
+        /// Joined by an edge to a box outside this request (a separately laid out part's
+        /// inputs and outputs): never stacked with the isolated boxes.
+        bool linkedOutside = false;
     };
     struct Edge {
         int from = 0;

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <set>
 
 using namespace etscope::core;
 
@@ -355,6 +356,37 @@ private slots:
                 QVERIFY(
                     p.x >= frame.x && p.x <= frame.x + frame.width && p.y >= frame.y && p.y <= frame.y + frame.height);
         QVERIFY(r.nodes[33].y > frame.y + frame.height);
+    }
+
+    /// Boxes no edge touches (a QNN context's op nodes) used to share one rank: 1,552 of them a
+    /// row 16,000 px wide. Inside a separate cluster, whose inputs are joined to boxes outside
+    /// it, the isolated ones are stacked in columns and the joined ones stay on the first rank.
+    void isolatedBoxesAreStacked()
+    {
+        LayoutRequest request;
+        request.nodes = { { 80, 30, -1 } }; // outer input, node 0
+        request.nodes.push_back({ 100, 30, 0 }); // inner input, node 1
+        for (int i = 0; i < 300; ++i)
+            request.nodes.push_back({ 120, 30, 0 }); // isolated, nodes 2..301
+        request.clusters = { { "delegate", -1, true } };
+        request.edges = { { 0, 1 } };
+        auto result = layoutGraph(request);
+        QVERIFY2(result, result ? "" : result.error().message().c_str());
+        const LayoutResult& r = result.value();
+        QCOMPARE(r.nodes.size(), request.nodes.size());
+        // One row would be 300 × 120 pt wide. sqrt(3 · 300) = 30 rows: 10 columns.
+        QVERIFY2(r.width < 20 * 140, std::to_string(r.width).c_str());
+        QVERIFY2(r.height > 20 * 30, std::to_string(r.height).c_str());
+        std::set<long> rows;
+        for (int i = 2; i < 302; ++i)
+            rows.insert(std::lround(r.nodes[static_cast<std::size_t>(i)].y));
+        QCOMPARE(rows.size(), std::size_t(30));
+        // The inner input (joined to the outside) is not in a column: it stays on the first rank.
+        for (int i = 2; i < 302; ++i)
+            QVERIFY(r.nodes[1].y <= r.nodes[static_cast<std::size_t>(i)].y + 0.5);
+        // The only drawn edge keeps its route; the stacking adds none.
+        QCOMPARE(r.edges.size(), std::size_t(1));
+        QVERIFY(!r.edges[0].points.empty());
     }
 
     void parallelEdgesAreKept()
