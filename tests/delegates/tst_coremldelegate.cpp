@@ -13,6 +13,7 @@
 #include "core/writer/payloads/coremlpayloadwriter.h"
 #include "core/writer/payloads/coremlprogramwriter.h"
 #include "core/writer/programwriter.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
@@ -70,15 +71,7 @@ std::vector<std::uint8_t> programWith(std::vector<std::uint8_t> payload, std::ve
 
 std::optional<Document> openBytes(const std::vector<std::uint8_t>& bytes)
 {
-    auto program = readProgram(MappedFile::fromBytes("coreml-fixture.pte", bytes));
-    if (!program)
-        return std::nullopt;
-    Document document;
-    document.kind = FileKind::Program;
-    document.program = std::move(*program);
-    if (analyseDocument(document))
-        return std::nullopt;
-    return document;
+    return etscope::test::documentFromBytes(bytes, "coreml-fixture.pte");
 }
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)

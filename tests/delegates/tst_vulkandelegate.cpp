@@ -10,6 +10,7 @@
 #include "core/graph/flatten.h"
 #include "core/writer/payloads/vulkanpayloadwriter.h"
 #include "core/writer/programwriter.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
@@ -125,16 +126,7 @@ std::vector<std::uint8_t> programWith(std::vector<std::uint8_t> payload)
 
 std::optional<Document> openBytes(const std::vector<std::uint8_t>& bytes)
 {
-    auto program = readProgram(MappedFile::fromBytes("vulkan-fixture.pte", bytes));
-    if (!program)
-        return std::nullopt;
-    Document document;
-    document.path = "vulkan-fixture.pte";
-    document.kind = FileKind::Program;
-    document.program = std::move(*program);
-    if (analyseDocument(document))
-        return std::nullopt;
-    return document;
+    return etscope::test::documentFromBytes(bytes, "vulkan-fixture.pte");
 }
 
 /// Describes a payload on its own, under `backendId`, with an empty program.

@@ -6,6 +6,7 @@
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"
 #include "core/writer/transformermodels.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "ui/common/nodestyle.h"
 #include "ui/common/reporttablemodel.h"
@@ -71,18 +72,7 @@ std::shared_ptr<const Document> opaqueDelegateProgram()
         = method.addDelegate({ "AcmeNpuBackend", std::vector<std::uint8_t>(body.begin(), body.end()), {}, {} });
     method.addInstruction(InstructionSpec::delegate(delegate, { x, y }));
     auto bytes = writeProgram(spec);
-    if (!bytes)
-        return nullptr;
-    auto program = readProgram(MappedFile::fromBytes("opaque.pte", std::move(*bytes)));
-    if (!program)
-        return nullptr;
-    Document document;
-    document.kind = FileKind::Program;
-    document.path = "opaque.pte";
-    document.program = std::move(*program);
-    if (analyseDocument(document))
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document));
+    return bytes ? etscope::test::sharedDocumentFromBytes(*bytes, "opaque.pte") : nullptr;
 }
 
 /// A view on a synchronously opened document, waiting for its first layout.
