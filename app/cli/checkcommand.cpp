@@ -38,7 +38,7 @@ int runCheck(const Arguments& args)
     const KernelCheck check = checkKernels(*document, *lists);
     const std::string text
         = format == "json" ? core::jsonText(kernelCheckJson(check, *lists), 2) + "\n" : kernelCheckText(check, *lists);
-    const int written = emit("check", args, text);
+    const int written = emitReport("check", args, text);
     if (written != ExitOk)
         return written;
     return check.loads() ? ExitOk : ExitMissing;

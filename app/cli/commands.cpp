@@ -70,7 +70,7 @@ int Output::finish(const std::string& command)
     return ExitOk;
 }
 
-int emit(const std::string& command, const Arguments& args, const std::string& text)
+int emitReport(const std::string& command, const Arguments& args, const std::string& text)
 {
     Output output(args);
     output.write(text);
@@ -193,10 +193,10 @@ int printSideGraph(Document& document, const Arguments& args, const std::string&
         return ExitInput;
     }
     if (format == "dot")
-        return emit("graph", args, graphToDot(*graph));
+        return emitReport("graph", args, graphToDot(*graph));
     if (format == "json")
-        return emit("graph", args, core::jsonText(graphToJson(*graph), 2) + "\n");
-    return emit("graph", args, delegatedGraphText(*graph));
+        return emitReport("graph", args, core::jsonText(graphToJson(*graph), 2) + "\n");
+    return emitReport("graph", args, delegatedGraphText(*graph));
 }
 
 } // namespace
@@ -208,8 +208,8 @@ int runInfo(const Arguments& args)
     if (!document)
         return exitCode;
     if (args.has("json"))
-        return emit("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
-    return emit("info", args, documentInfoText(*document));
+        return emitReport("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
+    return emitReport("info", args, documentInfoText(*document));
 }
 
 int runOps(const Arguments& args)
@@ -237,7 +237,7 @@ int runOps(const Arguments& args)
     const std::string title = *format == TableFormat::Text
         ? std::string()
         : (graph->record ? "Operators of graph '" : "Operators of method '") + graph->name + "'";
-    return emit("ops", args, renderTable(operatorTableReport(table, title), *format));
+    return emitReport("ops", args, renderTable(operatorTableReport(table, title), *format));
 }
 
 int runGraph(const Arguments& args)
@@ -259,10 +259,10 @@ int runGraph(const Arguments& args)
         return exitCode;
     const Graph& graph = *selected->graph;
     if (format == "dot")
-        return emit("graph", args, graphToDot(graph));
+        return emitReport("graph", args, graphToDot(graph));
     if (format == "json")
-        return emit("graph", args, core::jsonText(graphToJson(graph), 2) + "\n");
-    return emit("graph", args, delegatedGraphText(graph));
+        return emitReport("graph", args, core::jsonText(graphToJson(graph), 2) + "\n");
+    return emitReport("graph", args, delegatedGraphText(graph));
 }
 
 } // namespace etscope::app

@@ -39,6 +39,6 @@ private:
 };
 
 /// Writes `text` to `--output` (atomically) or stdout; returns an ExitCode.
-int emit(const std::string& command, const Arguments& args, const std::string& text);
+int emitReport(const std::string& command, const Arguments& args, const std::string& text);
 
 } // namespace etscope::app

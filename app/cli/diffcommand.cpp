@@ -63,8 +63,9 @@ int runDiff(const Arguments& args)
         return diff.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
     }
     if (format == "json")
-        return emit("diff", args, jsonText(programDiffJson(*diff), 2) + "\n");
-    return emit("diff", args, programDiffText(*diff, format == "text" ? TableFormat::Text : TableFormat::Markdown));
+        return emitReport("diff", args, jsonText(programDiffJson(*diff), 2) + "\n");
+    return emitReport(
+        "diff", args, programDiffText(*diff, format == "text" ? TableFormat::Text : TableFormat::Markdown));
 }
 
 } // namespace etscope::app

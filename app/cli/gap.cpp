@@ -289,7 +289,7 @@ int runGap(const Arguments& args)
     if (*format == TableFormat::Text)
         table.title.clear();
     printDiagnostics("gap", report.warnings, table.notes, *format);
-    return emit("gap", args, renderTable(table, *format));
+    return emitReport("gap", args, renderTable(table, *format));
 }
 
 /// `etscope profile` on an ETDump without its program: per event, nothing placed on a graph.
@@ -312,7 +312,7 @@ int runDumpProfile(const Arguments& args, const std::string& path, TableFormat f
     if (format == TableFormat::Text)
         table.title.clear();
     printDiagnostics("profile", warnings, table.notes, format);
-    return emit("profile", args, renderTable(table, format));
+    return emitReport("profile", args, renderTable(table, format));
 }
 
 int runProfile(const Arguments& args)
@@ -354,7 +354,7 @@ int runProfile(const Arguments& args)
     if (*format == TableFormat::Text)
         table.title.clear();
     printDiagnostics("profile", warnings, table.notes, *format);
-    return emit("profile", args, renderTable(table, *format));
+    return emitReport("profile", args, renderTable(table, *format));
 }
 
 int runOpsWithETRecord(const Arguments& args)
@@ -378,7 +378,7 @@ int runOpsWithETRecord(const Arguments& args)
     const std::string title = *format == TableFormat::Text
         ? std::string()
         : "Operators of method '" + method->name + "' (" + table->source + ")";
-    return emit("ops", args, renderTable(operatorTableReport(table.value(), title), *format));
+    return emitReport("ops", args, renderTable(operatorTableReport(table.value(), title), *format));
 }
 
 int runInfoWithDebugBuffer(const Arguments& args)
@@ -393,8 +393,8 @@ int runInfoWithDebugBuffer(const Arguments& args)
     if (!document->etdump)
         return usage("info", document->path + ": --debug-buffer applies to ETDump files only");
     if (args.has("json"))
-        return emit("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
-    return emit("info", args, documentInfoText(*document));
+        return emitReport("info", args, core::jsonText(documentInfoJson(*document), 2) + "\n");
+    return emitReport("info", args, documentInfoText(*document));
 }
 
 } // namespace etscope::app

@@ -96,11 +96,11 @@ int runMemory(const Arguments& args)
         for (const Warning& w : plan.warnings)
             std::cerr << "etscope memory: " << document->path << ": warning: " << w.message << "\n";
     if (format == "text")
-        return emit("memory", args, planText(*document, plan));
+        return emitReport("memory", args, planText(*document, plan));
     if (format == "csv")
-        return emit("memory", args, renderTable(memoryTensorTable(plan), TableFormat::Csv));
+        return emitReport("memory", args, renderTable(memoryTensorTable(plan), TableFormat::Csv));
     if (format == "json")
-        return emit("memory", args, jsonText(memoryPlanJson(plan), 2) + "\n");
+        return emitReport("memory", args, jsonText(memoryPlanJson(plan), 2) + "\n");
     Output output(args);
     const ChromeTraceStats stats
         = writeMemoryPlanChromeTrace(plan, [&](std::string_view piece) { output.write(piece); });

@@ -152,14 +152,14 @@ int runSize(const Arguments& args)
             std::cerr << "etscope size: warning: " << tree->path << ": " << warning.message << "\n";
 
     if (format == "csv")
-        return emit("size", args, renderTable(sizeLeavesTable(*breakdown), TableFormat::Csv));
+        return emitReport("size", args, renderTable(sizeLeavesTable(*breakdown), TableFormat::Csv));
     if (format == "json") {
-        return emit("size", args, jsonText(sizeBreakdownJson(*breakdown), 2) + "\n");
+        return emitReport("size", args, jsonText(sizeBreakdownJson(*breakdown), 2) + "\n");
     }
     std::string text = treeText(breakdown->main);
     for (const SizeTree& tree : breakdown->externalData)
         text += "\nExternal data " + treeText(tree);
-    return emit("size", args, text);
+    return emitReport("size", args, text);
 }
 
 } // namespace etscope::app

@@ -100,8 +100,8 @@ int runTimeline(const Arguments& args)
     for (const Warning& warning : timeline->warnings)
         std::cerr << "etscope " << kCommand << ": warning: " << warning.message << "\n";
     if (format == "csv")
-        return emit(kCommand, args, renderTable(timelineTable(*timeline), TableFormat::Csv));
-    return emit(kCommand, args, timelineChromeTrace(*timeline));
+        return emitReport(kCommand, args, renderTable(timelineTable(*timeline), TableFormat::Csv));
+    return emitReport(kCommand, args, timelineChromeTrace(*timeline));
 }
 
 } // namespace etscope::app

@@ -134,25 +134,6 @@ std::shared_ptr<const core::Grouping> DocumentController::grouping(int method)
     return grouping;
 }
 
-std::shared_ptr<const Presentation> DocumentController::presentationNow(
-    const GraphContext& context, const std::set<int>& expanded, QString* error)
-{
-    if (!m_document || !m_document->program)
-        return nullptr;
-    auto presentation = preparePresentation(m_document, context, expanded, grouping(context.method));
-    if (const auto it = m_cache.find(presentation->key()); it != m_cache.end())
-        return *it;
-    auto layout = core::layoutGraph(presentation->request);
-    if (!layout) {
-        if (error)
-            *error = QString::fromStdString(layout.error().message());
-        return nullptr;
-    }
-    presentation->layout = std::move(layout).value();
-    m_cache.insert(presentation->key(), presentation);
-    return presentation;
-}
-
 void DocumentController::requestPresentation(const GraphContext& context, const std::set<int>& expanded)
 {
     if (!m_document || !m_document->program)

@@ -46,9 +46,6 @@ public:
 
     /// Emits presentationReady at once when cached, else lays out in the background.
     void requestPresentation(const GraphContext& context, const std::set<int>& expanded);
-    /// Synchronous variant (export from the CLI, tests).
-    std::shared_ptr<const Presentation> presentationNow(
-        const GraphContext& context, const std::set<int>& expanded, QString* error = nullptr);
 
 Q_SIGNALS:
     void progress(int percent, const QString& phase);
