@@ -8,6 +8,7 @@
 #include "core/graph/search.h"
 #include "core/report/reports.h"
 #include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/timings.h"
 #include "ui/etdump/etdumppage.h"
@@ -247,8 +248,17 @@ QWidget* DocumentView::buildPanes()
         tr("Will it load: every operator checked against the kernel lists a runtime links"));
     connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
-    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene,
-        [this](const GraphScene::Marks& marks) { m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks); });
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
+        m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
+        // The badge's meaning in the legend while some node carries it.
+        const QColor colour = problemColour();
+        m_graph->setMarksDescription(marks.empty()
+                ? QString()
+                : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
+                     "Load tab's lists")
+                      .arg(colour.name(),
+                          colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
+    });
     connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
         m_operators->clearOpType(); // one operator highlighted at a time
         m_scene->setHighlighted(keys);
