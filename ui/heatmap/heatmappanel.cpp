@@ -381,7 +381,7 @@ void HeatmapPanel::updateLegend()
     const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
     m_legend->setThreshold(
         threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
-        threshold ? m_model->valueText(c, *threshold) : QString());
+        threshold ? QString::number(*threshold) : QString());
 }
 
 QString HeatmapPanel::graphColouringText() const
@@ -403,7 +403,7 @@ QString HeatmapPanel::graphColouringText() const
                        m_model->valueText(c, worse ? low : high), m_model->valueText(c, worse ? high : low),
                        worse ? QString() : tr(", higher is better"));
     if (const auto threshold = m_model->scale().threshold(c))
-        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(m_model->valueText(c, *threshold));
+        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(QString::number(*threshold));
     return text;
 }
 

@@ -464,7 +464,7 @@ std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) con
 {
     // The top-left corner: an opening box grows right and down from it (composeOpening).
     if (NodeItem* item = m_scene->itemFor(owner))
-        return item->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft();
+        return item->mapRectToScene(item->boxRect()).topLeft();
     for (ClusterItem* cluster : m_scene->clusterItems())
         if (cluster->owner() == owner)
             return cluster->sceneBoundingRect().adjusted(1, 1, -1, -1).topLeft();
