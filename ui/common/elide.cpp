@@ -126,12 +126,20 @@ std::vector<std::pair<int, int>> distinctParts(const QStringList& names)
         // prefix[i]; the last that differs from the name sharing the longest suffix is at
         // size - suffix[i] - 1. The part spans both, whichever comes first ("…tensor_1_cast…"
         // beside "…tensor_1_y…" and "…tensor_2_cast…" keeps "1_c").
-        const int first = prefix[i];
-        const int last = size - suffix[i] - 1;
+        // A shared start or end of one or two characters ("t" of "offset" and "softmax_out") is
+        // chance, not a common part: the part then runs to the name's start or end.
+        constexpr int kShared = 3;
+        const int first = prefix[i] < kShared ? 0 : prefix[i];
+        const int last = size - (suffix[i] < kShared ? 0 : suffix[i]) - 1;
         int start = std::clamp(std::min(first, last), 0, size);
         int end = std::clamp(std::max(first, last) + 1, start, size);
         if (start == end && start > 0)
             --start; // a name that is all of another's start or end: keep where they part
+        // A separator at the start of the part tells nothing by itself ("::quantize" beside
+        // "::dequantize" differ at the 'q'): begin after it.
+        const QString& name = names[static_cast<qsizetype>(i)];
+        while (end - start > 1 && QStringView(u":._ /").contains(name[start]))
+            ++start;
         parts[i] = { start, end };
     }
     return parts;
@@ -160,9 +168,16 @@ QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
         return (headRoom > 0 ? kEllipsis : QString()) + elideMiddle(name.mid(start, core), inner)
             + (tailRoom > 0 ? kEllipsis : QString());
     }
-    // The rest of the room to the name's ends, the end first (an overload tells names apart).
+    // The rest of the room to the name's ends, the end first (an overload tells names apart):
+    // the whole end when it fits, read on from the part ("quantized_d…dequantize_per_tensor.out").
     int head = 0;
     int tail = 0;
+    if (room >= cost(0, tailRoom)) {
+        tail = tailRoom;
+        head = std::max(0, std::min(headRoom, room - tailRoom - 1));
+        if (cost(head, tail) > room)
+            head = std::max(0, room - tailRoom);
+    }
     for (bool grew = true; grew;) {
         grew = false;
         if (tail < tailRoom && cost(head, tail + 1) <= room) {
@@ -172,6 +187,19 @@ QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
         if (head < headRoom && cost(head + 1, tail) <= room) {
             ++head;
             grew = true;
+        }
+    }
+    // A cut end reads better from a word's start ("…_per_block", not "…uantized_per_block"):
+    // give the end's broken word to the beginning when that keeps at least half of the end.
+    if (tail > 0 && tail < tailRoom) {
+        int snapped = tail;
+        while (snapped > 0 && !QStringView(u"_.: /").contains(name[size - snapped - 1]))
+            --snapped;
+        if (snapped * 2 >= tail) {
+            head = std::min(headRoom, head + tail - snapped);
+            tail = snapped;
+            while (head > 0 && cost(head, tail) > room)
+                --head;
         }
     }
     return name.left(head) + (head < headRoom ? kEllipsis : QString()) + name.mid(start, core)

@@ -61,6 +61,8 @@ constexpr int kGraphWidth = 900;
 constexpr int kSideWidth = 420;
 constexpr int kSideTabsHeight = 480;
 constexpr int kPropertiesHeight = 420;
+constexpr int kSideTabsMinimumHeight = 160;
+constexpr int kPropertiesMinimumHeight = 160; ///< about 7 rows and the header
 
 } // namespace
 
@@ -275,6 +277,11 @@ QWidget* DocumentView::buildPanes()
     side->addWidget(m_propertiesView);
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
+    // The tabs' pages ask for a tall minimum (the Load tab's lists, the heat map's form): left
+    // to it, a small window gave the properties 3 rows. Both sides give way down to a floor,
+    // so the split set here holds: the properties keep about 40 % of the column.
+    m_sideTabs->setMinimumHeight(kSideTabsMinimumHeight);
+    m_propertiesView->setMinimumHeight(kPropertiesMinimumHeight);
     side->setSizes({ kSideTabsHeight, kPropertiesHeight });
     // The analysis panels sit under the graph, as wide as it; hidden until one is asked for.
     m_analysisTabs = new QTabWidget(this);
