@@ -888,6 +888,28 @@ private slots:
         QVERIFY(painted->second.position > 0);
         // The node says the number as the table's column does (one format per column).
         QCOMPARE(painted->second.label, view->heatmapPanel()->model()->valueText(0, *pool[0]->values[0]));
+        // Cosine: higher is better, so the row closest to 1 is the darkest (position 0) and the
+        // smallest the worst (position 1), on the graph as in the table.
+        const auto cosine = std::find_if(
+            gap.columns.begin(), gap.columns.end(), [](const HeatTable::Column& c) { return c.name == "cosine"; });
+        QVERIFY(cosine != gap.columns.end() && !cosine->higherIsWorse);
+        const auto c = static_cast<std::size_t>(cosine - gap.columns.begin());
+        view->heatmapPanel()->setGraphColumn(static_cast<int>(c));
+        const auto range = gap.range(c);
+        QVERIFY(range);
+        for (int row = 0; row < view->heatmapPanel()->model()->rowCount(); ++row) {
+            const QModelIndex cell = view->heatmapPanel()->model()->index(row, static_cast<int>(c) + 1);
+            const double value = cell.data(HeatmapModel::ValueRole).toDouble();
+            const double position = cell.data(HeatmapModel::PositionRole).toDouble();
+            if (range->second > range->first)
+                QVERIFY(std::abs(position - (range->second - value) / (range->second - range->first)) < 1e-6);
+            else
+                QCOMPARE(position, 0.0);
+        }
+        if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
+            QTest::qWait(100);
+            window.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QStringLiteral("/heatmap-demo-cosine.png"));
+        }
     }
 
     void etrecordOperatorTable()

@@ -36,6 +36,15 @@ class HeatCellDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
+    /// Room for the 4 px the number keeps from each edge of its coloured cell.
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (index.column() > 0)
+            size.rwidth() += 8;
+        return size;
+    }
+
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
         const QVariant position = index.data(HeatmapModel::PositionRole);
