@@ -314,6 +314,8 @@ private slots:
                            "runtime's own list as a file"));
         QCOMPARE(f.markedInstructions(), (std::set<int> { 3 }));
         saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset.png"));
+        f.view->resize(1024, 700);
+        saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset-1024.png"));
     }
 
     void markBadgeStaysInsideItsItem()

@@ -60,7 +60,7 @@ constexpr int kRowSpacing = 2; ///< between toolbar, breadcrumb, banner and the 
 constexpr int kGraphWidth = 900;
 constexpr int kSideWidth = 420;
 constexpr int kSideTabsHeight = 480;
-constexpr int kPropertiesHeight = 420;
+constexpr int kPropertiesHeight = 340;
 constexpr int kSideTabsMinimumHeight = 160;
 constexpr int kPropertiesMinimumHeight = 160; ///< about 7 rows and the header
 
