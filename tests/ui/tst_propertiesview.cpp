@@ -122,6 +122,42 @@ int groupRow(const QStandardItemModel& model, const QString& title)
     return -1;
 }
 
+/// Every key of `tree` starting with `prefix`: as the model has it, as the key column shows it,
+/// and as a cut in the middle would show it.
+struct ShownKeys {
+    QStringList keys;
+    QStringList shown;
+    QStringList middle;
+};
+ShownKeys shownKeys(QTreeView* tree, const QString& prefix)
+{
+    ShownKeys out;
+    const auto* names = dynamic_cast<DistinctNameDelegate*>(tree->itemDelegateForColumn(0));
+    QAbstractItemModel* model = tree->model();
+    for (int g = 0; g < model->rowCount(); ++g) {
+        const QModelIndex group = model->index(g, 0);
+        for (int r = 0; r < model->rowCount(group); ++r) {
+            const QModelIndex key = model->index(r, 0, group);
+            const QString text = key.data().toString();
+            if (!text.startsWith(prefix))
+                continue;
+            // The text's room: the key's cell less the style's text margins.
+            const int room = tree->visualRect(key).width() - 6;
+            out.keys << text;
+            out.shown << (names ? names->shownText(key, tree->font(), room) : QString());
+            out.middle << tree->fontMetrics().elidedText(text, Qt::ElideMiddle, room);
+        }
+    }
+    return out;
+}
+
+qsizetype duplicates(QStringList list)
+{
+    const auto all = list.size();
+    list.removeDuplicates();
+    return all - list.size();
+}
+
 struct Fixture {
     DocumentController controller;
     std::unique_ptr<DocumentView> view;
@@ -353,6 +389,33 @@ private slots:
         QVERIFY2(duplicates(cutInTheMiddle) > 0, "the old middle elision told them apart anyway?");
         QVERIFY2(duplicates(shown) == 0, qPrintable(shown.join(QLatin1Char('\n'))));
         f.grab(QStringLiteral("props-coreml-real"));
+    }
+
+    void qnnCompileSpecKeysStayDistinct()
+    {
+        // stories260k_hybrid_llama_qnn.pte, kv_forward's QnnBackend: its compile spec rows
+        // ("compile spec soc_model", "compile spec htp performance_mode", …) in a narrow pane.
+        const auto qnn = load("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(qnn);
+        const int kv = methodNamed(*qnn, "kv_forward");
+        DocumentController controller;
+        controller.adopt(qnn);
+        DocumentView view(&controller, GraphContext { kv, {} });
+        view.resize(1000, 800);
+        view.show();
+        QSignalSpy shownSpy(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shownSpy.wait(20000));
+        view.selectNode(nodeLabelled(*qnn, kv, "QnnBackend"));
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        auto* tree = view.findChild<QTreeView*>(QStringLiteral("propertiesView"));
+        const ShownKeys keys = shownKeys(tree, QStringLiteral("compile spec "));
+        QVERIFY2(keys.keys.size() >= 3, qPrintable(QString::number(keys.keys.size())));
+        QCOMPARE(duplicates(keys.keys), 0);
+        QVERIFY2(duplicates(keys.shown) == 0, qPrintable(keys.shown.join(QLatin1Char('\n'))));
+        const QString dir = qEnvironmentVariable("ETSCOPE_GRAB_DIR");
+        if (!dir.isEmpty())
+            view.grab().save(dir + QStringLiteral("/props-qnn-compile-spec.png"));
     }
 
     void showsManyRowsByDefault()
