@@ -20,8 +20,8 @@ int runCheck(const Arguments& args)
         std::cerr << "etscope check: unknown format '" << format << "' (text or json)\n";
         return ExitUsage;
     }
-    // The lists first: a typo in --kernels should not wait for a large program to open.
-    auto lists = loadKernelLists(args.values("kernels"));
+    // The lists first: a typo in --kernels or --preset should not wait for a large program to open.
+    auto lists = loadKernelLists(args.values("kernels"), args.values("preset"));
     if (!lists) {
         std::cerr << "etscope check: " << lists.error().message() << "\n";
         return lists.error().code == Error::Code::Usage ? ExitUsage : ExitInput;

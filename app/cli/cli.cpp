@@ -40,7 +40,7 @@ Usage:
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
-  etscope check PROGRAM [--kernels LIST]… [--format text|json] [-o OUT]
+  etscope check PROGRAM [--kernels LIST]… [--preset NAME]… [--format text|json] [-o OUT]
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
@@ -115,8 +115,13 @@ Subcommands:
           cortex_m, prim: ExecuTorch's kernel YAML files) or a file: selected_operators.yaml,
           a functions.yaml, or one name per line (also a registered-kernels dump or log;
           backend ids there say which backends are linked). Repeatable; lists given replace
-          portable, prim is always added. Exit 3 when an operator has no kernel (or a backend
-          a list leaves out), 0 when every one resolves.
+          portable, prim is always added. --preset adds the lists one of ExecuTorch's runners
+          links: portable (portable only), arm-ethos-u (portable + quantized + cortex_m, the
+          Arm Ethos-U executor_runner), android-xnnpack (portable + optimized + quantized,
+          executorch_jni), llama (portable + optimized + quantized, llama_main; its custom
+          ops need a list file). When operators are missing a Hint line names the built-in
+          lists (and the preset) that provide them. Exit 3 when an operator has no kernel (or
+          a backend a list leaves out), 0 when every one resolves.
   memory  The memory plan of a method: per arena (mem_id) the declared size, the highest
           offset + size used, the peak of live bytes and its step, the share of the used
           extent idle at the peak; the stored tensor data by place (constant segment, legacy
@@ -177,6 +182,8 @@ Options:
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
   --etrecord R    ops, gap, profile: the ETRecord of the program; diff: twice, A's then B's
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
+  --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
+                  llama); repeatable
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
 
@@ -228,7 +235,7 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "program", "tosa" };
+        "kernels", "preset", "program", "tosa" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

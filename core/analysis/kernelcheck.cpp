@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace etscope::core {
 
@@ -173,6 +174,90 @@ KernelCheck checkKernels(const Document& document, const KernelLists& lists)
     for (const Method& method : document.program->methods)
         check.methods.push_back(checkMethod(document, method, lists));
     return check;
+}
+
+MissingKernelHint missingKernelHint(const KernelCheck& check, const KernelLists& lists)
+{
+    MissingKernelHint hint;
+    std::set<std::string> missing;
+    for (const MethodKernelCheck& m : check.methods)
+        for (const OperatorKernel& op : m.operators)
+            if (op.missing())
+                missing.insert(op.name);
+    if (missing.empty())
+        return hint;
+    std::set<std::string> inUse;
+    for (const KernelList& list : lists.lists)
+        inUse.insert(list.name);
+    std::set<std::string> helped;
+    for (const std::string_view name : builtinKernelListNames()) {
+        if (inUse.count(std::string(name)))
+            continue;
+        const auto list = builtinKernelList(name);
+        MissingKernelHint::ListHelp help { std::string(name), {} };
+        for (const std::string& op : missing)
+            if (list->provides(op))
+                help.operators.push_back(op);
+        helped.insert(help.operators.begin(), help.operators.end());
+        if (!help.operators.empty())
+            hint.lists.push_back(std::move(help));
+    }
+    std::stable_sort(hint.lists.begin(), hint.lists.end(),
+        [](const auto& a, const auto& b) { return a.operators.size() > b.operators.size(); });
+    for (const std::string& op : missing)
+        if (!helped.count(op))
+            hint.unresolved.push_back(op);
+    // A preset that covers what the built-in lists can cover: one linking a backend the
+    // delegates need first, then the fewest lists.
+    std::set<std::string> needed;
+    for (const MethodKernelCheck& m : check.methods)
+        for (const BackendNeed& need : m.backends)
+            needed.insert(need.backendId);
+    std::pair<int, std::size_t> best { 2, SIZE_MAX };
+    for (const RuntimePreset& preset : runtimePresets()) {
+        const bool linksNeeded = std::any_of(preset.backends.begin(), preset.backends.end(),
+            [&](std::string_view id) { return needed.count(std::string(id)) > 0; });
+        const std::pair<int, std::size_t> rank { linksNeeded ? 0 : 1, preset.lists.size() };
+        if (helped.empty() || !(rank < best))
+            continue;
+        const bool covers = std::all_of(helped.begin(), helped.end(), [&](const std::string& op) {
+            return std::any_of(preset.lists.begin(), preset.lists.end(),
+                [&](std::string_view name) { return builtinKernelList(name)->provides(op); });
+        });
+        if (covers) {
+            best = rank;
+            hint.preset = std::string(preset.name);
+        }
+    }
+    return hint;
+}
+
+std::string missingKernelHintText(const MissingKernelHint& hint, bool cli)
+{
+    if (hint.empty())
+        return {};
+    const auto names = [](const std::vector<std::string>& ops) {
+        std::string text;
+        for (std::size_t i = 0; i < ops.size() && i < 3; ++i)
+            text += (i ? ", " : "") + ops[i];
+        if (ops.size() > 3)
+            text += ", …";
+        return text;
+    };
+    std::string text = "Hint: ";
+    std::vector<std::string> parts;
+    for (const auto& help : hint.lists)
+        parts.push_back((cli ? "--kernels " : "the ") + help.list + (cli ? "" : " list") + " provides "
+            + std::to_string(help.operators.size()) + " missing operator(s) (" + names(help.operators) + ")");
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        text += (i ? "; " : "") + parts[i];
+    if (!hint.preset.empty())
+        text += cli ? "; or use --preset " + hint.preset : "; or choose the " + hint.preset + " preset";
+    if (!hint.unresolved.empty())
+        text += std::string(parts.empty() ? "" : "; ") + std::to_string(hint.unresolved.size())
+            + " missing operator(s) are in no built-in list (" + names(hint.unresolved)
+            + "): add the runtime's own list as a file";
+    return text;
 }
 
 std::vector<NodeId> missingKernelNodes(const Graph& graph, const MethodKernelCheck& check)

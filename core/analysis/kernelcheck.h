@@ -18,6 +18,7 @@ namespace etscope::core {
 
 struct Document;
 struct Method;
+struct KernelCheck;
 
 /// One set of kernels a runtime may have linked: a built-in library (facts from ExecuTorch's
 /// kernel YAML files) or a user's file (selected_operators.yaml, a functions.yaml, a plain list,
@@ -60,6 +61,46 @@ std::vector<std::string_view> builtinKernelListNames();
 /// A built-in list by name; nullopt for an unknown name.
 std::optional<KernelList> builtinKernelList(std::string_view name);
 
+/// A runtime preset: the built-in lists one of ExecuTorch's own runners links, so that a check
+/// can ask "will it load on that runner" without knowing its kernel libraries (facts and the
+/// build file each comes from in kernellists.cpp).
+struct RuntimePreset {
+    std::string_view name; ///< "arm-ethos-u", the CLI's --preset value
+    std::string_view title; ///< "Arm Ethos-U executor_runner"
+    std::vector<std::string_view> lists; ///< built-in list names, lookup order (prim is added anyway)
+    std::string_view source; ///< the ExecuTorch build file that links them, with its commit
+    std::string_view note; ///< what the lists leave out (custom ops, backends), may be empty
+    std::vector<std::string_view> backends; ///< backend ids the runner links
+};
+
+/// The presets, in the order menus show them.
+const std::vector<RuntimePreset>& runtimePresets();
+/// A preset by name; nullptr for an unknown name.
+const RuntimePreset* findRuntimePreset(std::string_view name);
+
+/// Which built-in lists would resolve the operators a check found missing.
+struct MissingKernelHint {
+    struct ListHelp {
+        std::string list; ///< a built-in list not in use
+        std::vector<std::string> operators; ///< missing operators it provides, sorted
+    };
+    std::vector<ListHelp> lists; ///< most operators first, then built-in order
+    std::vector<std::string> unresolved; ///< missing operators no built-in list provides, sorted
+    /// A preset whose lists resolve every missing operator some built-in list provides: one
+    /// that links a backend the program's delegates need first, then the one with fewest lists;
+    /// empty when none does.
+    std::string preset;
+
+    bool empty() const { return lists.empty() && unresolved.empty(); }
+};
+
+/// The hint for the missing operators of `check` (empty when none is missing).
+MissingKernelHint missingKernelHint(const KernelCheck& check, const KernelLists& lists);
+/// The hint in one line ("Hint: quantized provides 2 of the 2 missing operators (…); or use
+/// --preset arm-ethos-u"); empty when nothing is missing. `cli` words it for the command line
+/// (--kernels/--preset), else for the app (lists and presets by name).
+std::string missingKernelHintText(const MissingKernelHint& hint, bool cli);
+
 /// Backend ids ExecuTorch's own backends register (XnnpackBackend, VulkanBackend, QnnBackend, …).
 const std::vector<std::string_view>& knownBackendIds();
 
@@ -79,9 +120,12 @@ Result<KernelList> parseKernelList(std::string_view text, const std::string& nam
 /// Reads a kernel list file (at most 64 MiB); fails naming the file and the reason.
 Result<KernelList> readKernelListFile(const std::string& path);
 
-/// The lists for `etscope check --kernels SPEC…`: each SPEC is a built-in name or a file. No
-/// SPEC means portable. The prim ops are always added last: the runtime registers them itself.
-Result<KernelLists> loadKernelLists(const std::vector<std::string>& specs);
+/// The lists for `etscope check --kernels SPEC… --preset NAME…`: each SPEC is a built-in name or
+/// a file, each preset adds its built-in lists after them. Neither means portable. The prim ops
+/// are always added last: the runtime registers them itself. An unknown preset is a Usage error
+/// naming the presets there are.
+Result<KernelLists> loadKernelLists(
+    const std::vector<std::string>& specs, const std::vector<std::string>& presets = {});
 
 /// Where an operator is called: a KernelCall instruction of a chain (a method graph's node has the
 /// same chain and instruction).

@@ -165,6 +165,8 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
             + std::to_string(check.methods.size()) + " method(s)\n";
     if (!notLinked.empty())
         out += "  backend(s) " + joined(notLinked) + " not registered by the runtime the lists describe\n";
+    if (const std::string hint = missingKernelHintText(missingKernelHint(check, lists), true); !hint.empty())
+        out += "  " + hint + "\n";
     for (const Warning& warning : check.warnings)
         out += "  warning: " + warning.message + "\n";
 
@@ -258,6 +260,12 @@ json kernelCheckJson(const KernelCheck& check, const KernelLists& lists)
     for (const Warning& warning : check.warnings)
         warnings.push_back(warning.message);
     out["warnings"] = std::move(warnings);
+    const MissingKernelHint hint = missingKernelHint(check, lists);
+    json helps = json::array();
+    for (const auto& help : hint.lists)
+        helps.push_back({ { "list", help.list }, { "operators", help.operators } });
+    out["missing_hint"] = { { "lists", std::move(helps) }, { "unresolved", hint.unresolved },
+        { "preset", hint.preset.empty() ? json(nullptr) : json(hint.preset) } };
 
     json missing = json::array();
     json methods = json::array();

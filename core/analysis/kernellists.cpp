@@ -505,6 +505,45 @@ std::optional<KernelList> builtinKernelList(std::string_view name)
     return std::nullopt;
 }
 
+// Runtime presets: the kernel libraries ExecuTorch's own runners link, read off their build files
+// (pytorch/executorch; the commit each file was read at is in `source`). A runner's
+// `*_ops_lib` registers the kernels of the YAML the built-in list of the same name comes from;
+// optimized_native_cpu_ops_lib registers optimized.yaml and portable kernels for the rest, so it
+// counts as optimized + portable.
+const std::vector<RuntimePreset>& runtimePresets()
+{
+    static const std::vector<RuntimePreset> presets {
+        { "portable", "executor_runner with portable kernels only", { "portable" },
+            "the portable_ops_lib branch of examples/models/llama/CMakeLists.txt (0113189aa2e1) and "
+            "extension/android/CMakeLists.txt (00946af3b57b), taken when the optimized kernels are not built",
+            "", {} },
+        { "arm-ethos-u", "Arm Ethos-U executor_runner (bare-metal Cortex-M)", { "portable", "quantized", "cortex_m" },
+            "examples/arm/executor_runner/CMakeLists.txt (018f7dbc2624): portable_kernels (arm_portable_ops_lib), "
+            "quantized_ops_lib, cortex_m_ops_lib, executorch_delegate_ethos_u",
+            "links EthosUBackend; a selective build keeps only the portable operators the .pte names",
+            { "EthosUBackend" } },
+        { "android-xnnpack", "Android (executorch_jni) with XNNPACK", { "portable", "optimized", "quantized" },
+            "extension/android/CMakeLists.txt (00946af3b57b): optimized_native_cpu_ops_lib, quantized_ops_lib, "
+            "xnnpack_backend",
+            "links XnnpackBackend (and QNN or Vulkan when built); custom_ops only with EXECUTORCH_BUILD_KERNELS_CUSTOM",
+            { "XnnpackBackend" } },
+        { "llama", "llama_main (examples/models/llama)", { "portable", "optimized", "quantized" },
+            "examples/models/llama/CMakeLists.txt (0113189aa2e1): optimized_native_cpu_ops_lib, quantized_ops_lib, "
+            "custom_ops",
+            "custom_ops (llama::sdpa_with_kv_cache, …) are in no built-in list: add them as a list file",
+            { "XnnpackBackend" } },
+    };
+    return presets;
+}
+
+const RuntimePreset* findRuntimePreset(std::string_view name)
+{
+    for (const RuntimePreset& preset : runtimePresets())
+        if (preset.name == name)
+            return &preset;
+    return nullptr;
+}
+
 const std::vector<std::string_view>& knownBackendIds()
 {
     static const std::vector<std::string_view> ids { "CoreMLBackend", "CudaBackend", "EnnBackend", "EthosUBackend",
@@ -559,10 +598,23 @@ Result<KernelList> readKernelListFile(const std::string& path)
     return parseKernelList(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
 }
 
-Result<KernelLists> loadKernelLists(const std::vector<std::string>& specs)
+Result<KernelLists> loadKernelLists(const std::vector<std::string>& specs, const std::vector<std::string>& presets)
 {
     KernelLists lists;
-    const std::vector<std::string> wanted = specs.empty() ? std::vector<std::string> { "portable" } : specs;
+    std::vector<std::string> wanted = specs;
+    for (const std::string& name : presets) {
+        const RuntimePreset* preset = findRuntimePreset(name);
+        if (!preset) {
+            std::string known;
+            for (const RuntimePreset& p : runtimePresets())
+                known += (known.empty() ? "" : ", ") + std::string(p.name);
+            return makeError(Error::Code::Usage, name, "unknown runtime preset (presets: " + known + ")");
+        }
+        for (const std::string_view list : preset->lists)
+            wanted.emplace_back(list);
+    }
+    if (wanted.empty())
+        wanted.emplace_back("portable");
     auto present = [&](const std::string& name) {
         return std::any_of(lists.lists.begin(), lists.lists.end(), [&](const KernelList& l) { return l.name == name; });
     };

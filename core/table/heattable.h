@@ -34,7 +34,26 @@ struct HeatTable {
 };
 
 /// Maps a value into [0, 1] for colouring, 1 meaning "worst": linear or log10 scale between
-/// `low` and `high`, clamped; higher-is-better columns are flipped.
+/// `low` and `high`, clamped; higher-is-better columns are flipped. A zero range (every value
+/// equal: two identical runs) has no worse end: 0. An infinity sits at the end it stands for
+/// (+inf is worst where higher is worse, best where higher is better: an SNR of identical values).
 double heatPosition(double value, double low, double high, bool logScale, bool higherIsWorse);
+
+/// One number format for every value of a column, so that a column reads as one scale
+/// ("0.000060" beside "0.000672", never "6e-05" beside "0.000672"): fixed notation with enough
+/// decimals for two significant digits of the smallest non-zero magnitude and of the
+/// column's spread (up to 8), or scientific with three decimals when the values reach 1e6 or
+/// need more than 8 decimals.
+struct NumberFormat {
+    bool scientific = false;
+    int precision = 0; ///< digits after the point
+    /// "inf", "-inf" and "nan" for the non-finite.
+    std::string text(double value) const;
+};
+
+/// The format for the finite values of `values` (the non-finite ones are ignored).
+NumberFormat numberFormatFor(const std::vector<double>& values);
+/// The format for one column of `table`.
+NumberFormat columnNumberFormat(const HeatTable& table, std::size_t column);
 
 } // namespace etscope::core

@@ -134,6 +134,47 @@ private slots:
             + " (1 operator), prim (28 operators)"));
     }
 
+    void presetsAndTheHint()
+    {
+        // ethos_u_minimal_example_u55 calls quantized_decomposed::quantize_per_tensor.out and
+        // dequantize_per_tensor.out around one EthosUBackend call (tst_kernelcheck.cpp): with the
+        // default lists both are missing, and the quantized list (kernels/quantized/quantized.yaml)
+        // has both. Before presets there was no --preset (exit 1) and no hint line.
+        const QString program = sample("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        const CliRun missing = run({ QStringLiteral("check"), program });
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY2(missing.out.contains(
+                     QStringLiteral("  Hint: --kernels quantized provides 2 missing operator(s) "
+                                    "(quantized_decomposed::dequantize_per_tensor.out, "
+                                    "quantized_decomposed::quantize_per_tensor.out); or use --preset arm-ethos-u\n")),
+            qPrintable(missing.out));
+        // The Arm Ethos-U runner (examples/arm/executor_runner/CMakeLists.txt) links portable,
+        // quantized and cortex_m kernels: the program loads there.
+        const CliRun arm
+            = run({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
+        QCOMPARE(arm.exitCode, 0);
+        QVERIFY2(arm.out.contains(QStringLiteral("Kernel lists: portable (209 operators), quantized (19 operators), "
+                                                 "cortex_m (18 operators), prim (28 operators)\n")),
+            qPrintable(arm.out));
+        QVERIFY(!arm.out.contains(QStringLiteral("Hint:")));
+        // Cadence's own operators are in no built-in list: the hint says so instead.
+        const CliRun cadence = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
+        QVERIFY2(cadence.out.contains(QStringLiteral("Hint: 3 missing operator(s) are in no built-in list")),
+            qPrintable(cadence.out));
+        const json hint
+            = json::parse(run({ QStringLiteral("check"), program, QStringLiteral("--format"), QStringLiteral("json") })
+                              .out.toStdString())["missing_hint"];
+        QCOMPARE(hint["lists"][0]["list"].get<std::string>(), std::string("quantized"));
+        QCOMPARE(hint["preset"].get<std::string>(), std::string("arm-ethos-u"));
+        // An unknown preset is a usage error naming the presets there are; --help lists them.
+        const CliRun bad = run({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("ios") });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral(
+                     "ios: unknown runtime preset (presets: portable, arm-ethos-u, android-xnnpack, llama)")),
+            qPrintable(bad.err));
+        QVERIFY(run({ QStringLiteral("--help") }).out.contains(QStringLiteral("--preset NAME")));
+    }
+
     void badListsExitTwo()
     {
         QTemporaryDir dir;

@@ -58,6 +58,39 @@ private slots:
         QCOMPARE(elideNameToWidth(quantize, metrics, 1e4), quantize);
     }
 
+    void namesShownTogetherStayDistinct()
+    {
+        // Keys of style_candy_640_coreml.pte's delegate payload (its debug_info.json, read with
+        // strings): cut in the middle to 28 characters, six of them read the same
+        // "debug symb…o_fp16:const"-like text; kept apart by what differs, none does.
+        const QStringList keys { QStringLiteral("debug symbol _inversed_aten_div_tensor_1_cast_fp16:mul"),
+            QStringLiteral("debug symbol _inversed_aten_div_tensor_1_y_0_to_fp16:const"),
+            QStringLiteral("debug symbol _inversed_aten_div_tensor_2_cast_fp16:mul"),
+            QStringLiteral("debug symbol _inversed_aten_div_tensor_2_y_0_to_fp16:const"),
+            QStringLiteral("debug symbol _inversed_aten_div_tensor_cast_fp16:mul"),
+            QStringLiteral("debug symbol _inversed_aten_div_tensor_y_0_to_fp16:const"),
+            QStringLiteral("debug symbol arg12_1_to_fp16:const"), QStringLiteral("debug symbol arg13_1_to_fp16:const"),
+            QStringLiteral("quantized_decomposed::quantize_per_tensor.out"),
+            QStringLiteral("quantized_decomposed::dequantize_per_tensor.out") };
+        for (const int n : { 40, 32, 28, 24 }) {
+            QStringList middle;
+            for (const QString& key : keys)
+                middle << (key.size() <= n ? key : key.left((n - 1) / 2) + QStringLiteral("…") + key.right(n / 2));
+            middle.removeDuplicates();
+            QVERIFY2(middle.size() < keys.size(), "middle elision tells them apart anyway?");
+            QStringList shown = elideDistinct(keys, n);
+            for (const QString& text : shown)
+                QVERIFY2(text.size() <= n, qPrintable(text));
+            const QString all = shown.join(QLatin1Char('\n'));
+            shown.removeDuplicates();
+            QVERIFY2(shown.size() == keys.size(), qPrintable(QStringLiteral("%1 chars:\n%2").arg(n).arg(all)));
+        }
+        // The differing part stays whole when it fits; the end reads on from it.
+        QCOMPARE(elideDistinct(keys, 40)[9], QStringLiteral("quantized_deco…dequantize_per_tensor.out"));
+        QCOMPARE(elideDistinct({ QStringLiteral("a") }, 5), QStringList { QStringLiteral("a") });
+        QVERIFY(elideDistinct({}, 5).isEmpty());
+    }
+
     void initTestCase()
     {
         ETSCOPE_REQUIRE_SAMPLES();

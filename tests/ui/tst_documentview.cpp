@@ -138,8 +138,10 @@ private slots:
         for (const Node& node : top.nodes)
             if (NodeItem* item = f.view->scene()->itemFor({ node.id, NodeId::none() }))
                 before[node.id.value] = item->pos();
-        const QRectF boxBefore
-            = f.view->scene()->itemFor({ big.id, NodeId::none() })->sceneBoundingRect().adjusted(5, 5, -5, -5);
+        const QRectF boxBefore = [&] {
+            NodeItem* item = f.view->scene()->itemFor({ big.id, NodeId::none() });
+            return item->mapRectToScene(item->boxRect());
+        }();
         QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big.id, NodeId::none() }); }));
         QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
         // The mental map: the frame grows right and down from the box's corner; nothing above
@@ -200,7 +202,7 @@ private slots:
         QCOMPARE(static_cast<int>(f.view->scene()->clusterItems().size()), delegateCount(top) - 1);
         NodeItem* closedBox = f.view->scene()->itemFor({ big.id, NodeId::none() });
         QVERIFY(closedBox);
-        QCOMPARE(closedBox->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft(), bigFrame.topLeft());
+        QCOMPARE(closedBox->mapRectToScene(closedBox->boxRect()).topLeft(), bigFrame.topLeft());
         for (const auto& [id, was] : expandedAll) {
             const QPointF now = f.view->scene()->itemFor({ NodeId(id), NodeId::none() })->pos();
             if (was.y() < bigFrame.top())
@@ -821,7 +823,8 @@ private slots:
         const auto delegate = heat.find({ big.id.value, NodeId::none().value });
         QVERIFY(delegate != heat.end());
         QCOMPARE(delegate->second.position, 1.0);
-        QCOMPARE(delegate->second.label, QStringLiteral("inside: 13"));
+        // One format for the column: 13 beside the unmatched row's 0.5 reads "13.00" (issue 27).
+        QCOMPARE(delegate->second.label, QStringLiteral("inside: 13.00"));
         // The unmatched row paints nothing; the inner nodes keep their own values.
         QCOMPARE(heat.size(), std::size_t(big.subgraph->operatorCount() + 1));
     }
@@ -883,7 +886,30 @@ private slots:
         const auto painted = heat.find(GraphScene::keyOf(pool[0]->origin));
         QVERIFY(painted != heat.end());
         QVERIFY(painted->second.position > 0);
-        QCOMPARE(painted->second.label, QString::number(*pool[0]->values[0], 'g', 3));
+        // The node says the number as the table's column does (one format per column).
+        QCOMPARE(painted->second.label, view->heatmapPanel()->model()->valueText(0, *pool[0]->values[0]));
+        // Cosine: higher is better, so the row closest to 1 is the darkest (position 0) and the
+        // smallest the worst (position 1), on the graph as in the table.
+        const auto cosine = std::find_if(
+            gap.columns.begin(), gap.columns.end(), [](const HeatTable::Column& c) { return c.name == "cosine"; });
+        QVERIFY(cosine != gap.columns.end() && !cosine->higherIsWorse);
+        const auto c = static_cast<std::size_t>(cosine - gap.columns.begin());
+        view->heatmapPanel()->setGraphColumn(static_cast<int>(c));
+        const auto range = gap.range(c);
+        QVERIFY(range);
+        for (int row = 0; row < view->heatmapPanel()->model()->rowCount(); ++row) {
+            const QModelIndex cell = view->heatmapPanel()->model()->index(row, static_cast<int>(c) + 1);
+            const double value = cell.data(HeatmapModel::ValueRole).toDouble();
+            const double position = cell.data(HeatmapModel::PositionRole).toDouble();
+            if (range->second > range->first)
+                QVERIFY(std::abs(position - (range->second - value) / (range->second - range->first)) < 1e-6);
+            else
+                QCOMPARE(position, 0.0);
+        }
+        if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
+            QTest::qWait(100);
+            window.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QStringLiteral("/heatmap-demo-cosine.png"));
+        }
     }
 
     void etrecordOperatorTable()

@@ -5,21 +5,26 @@
 #include "tests/common/testsupport.h"
 #include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
+#include "ui/graph/graphitems.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/load/loadcheckpanel.h"
 #include "ui/window/documentview.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyleOptionGraphicsItem>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -240,6 +245,104 @@ private slots:
                     ->text()
                     .contains(QStringLiteral("EthosUBackend: 1 subgraph(s)")));
         saveShot(*f.view, QStringLiteral("loadcheck-ethos.png"));
+    }
+
+    void presetTicksTheListsAndTheHintSaysWhich()
+    {
+        // Before: no preset chooser, no hint; the legend said nothing of the ✕ badge.
+        Fixture f("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        QVERIFY(f.ready());
+        auto* hint = f.panel->findChild<QLabel*>(QStringLiteral("loadHint"));
+        QVERIFY(hint);
+        // quantize_per_tensor.out and dequantize_per_tensor.out of quantized_decomposed are
+        // both in kernels/quantized/quantized.yaml (the built-in quantized list).
+        QVERIFY2(hint->isVisible()
+                && hint->text().startsWith(QStringLiteral("Hint: the quantized list provides 2 missing operator(s)")),
+            qPrintable(hint->text()));
+        QVERIFY2(hint->text().endsWith(QStringLiteral("or choose the arm-ethos-u preset")), qPrintable(hint->text()));
+        auto* legend = f.view->findChild<GraphPanel*>();
+        QVERIFY(legend);
+        QVERIFY2(legend->legendHtml().contains(QStringLiteral("no kernel in the Load tab")),
+            qPrintable(legend->legendHtml()));
+        auto* preset = f.panel->findChild<QComboBox*>(QStringLiteral("kernelPreset"));
+        QVERIFY(preset);
+        QCOMPARE(preset->currentData().toString(), QStringLiteral("portable"));
+        const int arm = preset->findData(QStringLiteral("arm-ethos-u"));
+        QVERIFY(arm > 0);
+        QVERIFY(waitForCheck(f.panel, [&] {
+            preset->setCurrentIndex(arm);
+            Q_EMIT preset->activated(arm);
+        }));
+        for (const char* name : { "kernels_portable", "kernels_quantized", "kernels_cortex_m" })
+            QVERIFY2(f.panel->findChild<QCheckBox*>(QLatin1String(name))->isChecked(), name);
+        QVERIFY(!f.panel->findChild<QCheckBox*>(QStringLiteral("kernels_optimized"))->isChecked());
+        QVERIFY2(f.panel->verdictText().contains(QStringLiteral(
+                     "portable + quantized + cortex_m + prim kernels: yes, if the runtime links EthosUBackend")),
+            qPrintable(f.panel->verdictText()));
+        QVERIFY(hint->isHidden());
+        QVERIFY(f.markedInstructions().empty());
+        QVERIFY(!legend->legendHtml().contains(QStringLiteral("no kernel in the Load tab")));
+        // Ticking one more list by hand leaves the preset: "Custom".
+        QVERIFY(
+            waitForCheck(f.panel, [] { KernelListChoice::instance().setBuiltin(QStringLiteral("optimized"), true); }));
+        QCOMPARE(preset->currentIndex(), 0);
+    }
+
+    void armLabProgramWithTheEthosUPreset()
+    {
+        // mobilenetv2_lrn_int8_ethosu: two EthosUBackend delegates; 5 KernelCalls outside them:
+        // quantize_per_tensor.out (instructions 0, 4) and dequantize_per_tensor.out (2, 6) of
+        // quantized_decomposed, and aten::avg_pool3d.out (3: the LRN's window sum), which no
+        // built-in list has (kernels/portable/functions.yaml has avg_pool2d only).
+        Fixture f("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        QVERIFY(f.ready());
+        QVERIFY2(
+            f.panel->verdictText().endsWith(QStringLiteral(": no — 3 operator(s) have no kernel (5 of 5 call(s))")),
+            qPrintable(f.panel->verdictText()));
+        QVERIFY(waitForCheck(f.panel, [] {
+            KernelListChoice::instance().setBuiltins(
+                { QStringLiteral("portable"), QStringLiteral("quantized"), QStringLiteral("cortex_m") });
+        }));
+        QCOMPARE(f.panel->findChild<QComboBox*>(QStringLiteral("kernelPreset"))->currentData().toString(),
+            QStringLiteral("arm-ethos-u"));
+        QVERIFY2(
+            f.panel->verdictText().endsWith(QStringLiteral(
+                "portable + quantized + cortex_m + prim kernels: no — 1 operator(s) have no kernel (1 of 5 call(s))")),
+            qPrintable(f.panel->verdictText()));
+        QCOMPARE(f.panel->hintText(),
+            QStringLiteral("Hint: 1 missing operator(s) are in no built-in list (aten::avg_pool3d.out): add the "
+                           "runtime's own list as a file"));
+        QCOMPARE(f.markedInstructions(), (std::set<int> { 3 }));
+        saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset.png"));
+        f.view->resize(1024, 700);
+        saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset-1024.png"));
+    }
+
+    void markBadgeStaysInsideItsItem()
+    {
+        // An item repaints only its bounding rectangle: before, the badge reached 3 px above it
+        // (half of a 12 px line plus 2 px over the box's top, against 5 px of margin) and 1 px
+        // past its right, and that red sliver stayed on screen once the mark went away.
+        Node node;
+        node.kind = NodeKind::Operator;
+        NodeItem item(node, { NodeId(0), NodeId::none() }, QStringLiteral("aten::add.out"), QStringLiteral("add"),
+            QSizeF(140, 44));
+        item.setMark(NodeMark { QColor(Qt::red), QStringLiteral("✕ 12"), QStringLiteral("no kernel") });
+        QImage image(400, 300, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::transparent);
+        {
+            QPainter painter(&image);
+            painter.translate(200, 150);
+            QStyleOptionGraphicsItem option;
+            item.paint(&painter, &option, nullptr);
+        }
+        const QRect bounds = item.boundingRect().translated(200, 150).toAlignedRect();
+        int outside = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                if (qAlpha(image.pixel(x, y)) != 0 && !bounds.contains(x, y))
+                    ++outside;
+        QCOMPARE(outside, 0);
     }
 
     void addLoads()

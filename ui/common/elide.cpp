@@ -63,4 +63,177 @@ QString elideNameToWidth(const QString& name, const QFontMetricsF& metrics, qrea
     return best;
 }
 
+namespace {
+
+int commonPrefix(const QString& a, const QString& b)
+{
+    const qsizetype n = std::min(a.size(), b.size());
+    qsizetype i = 0;
+    while (i < n && a[i] == b[i])
+        ++i;
+    return static_cast<int>(i);
+}
+
+QString reversed(const QString& text)
+{
+    QString out(text.size(), Qt::Uninitialized);
+    for (qsizetype i = 0; i < text.size(); ++i)
+        out[i] = text[text.size() - 1 - i];
+    return out;
+}
+
+} // namespace
+
+std::vector<std::pair<int, int>> distinctParts(const QStringList& names)
+{
+    const auto n = static_cast<std::size_t>(names.size());
+    std::vector<int> prefix(n, 0);
+    std::vector<int> suffix(n, 0);
+    // The longest prefix a name shares with any other is the one it shares with a neighbour in
+    // sorted order; likewise suffixes, sorting the reversed names. Equal names are one name.
+    const auto longestShared = [&](const QStringList& keys, std::vector<int>& into, auto shared) {
+        std::vector<std::size_t> order(n);
+        for (std::size_t i = 0; i < n; ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return keys[static_cast<qsizetype>(a)] < keys[static_cast<qsizetype>(b)];
+        });
+        for (std::size_t k = 0; k < n; ++k) {
+            const QString& key = keys[static_cast<qsizetype>(order[k])];
+            // The nearest different name on each side.
+            for (const int step : { -1, +1 }) {
+                for (std::ptrdiff_t j = static_cast<std::ptrdiff_t>(k) + step;
+                     j >= 0 && j < static_cast<std::ptrdiff_t>(n); j += step) {
+                    const QString& other = keys[static_cast<qsizetype>(order[static_cast<std::size_t>(j)])];
+                    if (other == key)
+                        continue;
+                    into[order[k]] = std::max(into[order[k]], shared(key, other));
+                    break;
+                }
+            }
+        }
+    };
+    longestShared(names, prefix, commonPrefix);
+    QStringList backwards;
+    backwards.reserve(names.size());
+    for (const QString& name : names)
+        backwards << reversed(name);
+    longestShared(backwards, suffix, commonPrefix);
+    std::vector<std::pair<int, int>> parts(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const int size = static_cast<int>(names[static_cast<qsizetype>(i)].size());
+        // The first character that differs from the name sharing the longest prefix is at
+        // prefix[i]; the last that differs from the name sharing the longest suffix is at
+        // size - suffix[i] - 1. The part spans both, whichever comes first ("…tensor_1_cast…"
+        // beside "…tensor_1_y…" and "…tensor_2_cast…" keeps "1_c").
+        // A shared start or end of one or two characters ("t" of "offset" and "softmax_out") is
+        // chance, not a common part: the part then runs to the name's start or end.
+        constexpr int kShared = 3;
+        const int first = prefix[i] < kShared ? 0 : prefix[i];
+        const int last = size - (suffix[i] < kShared ? 0 : suffix[i]) - 1;
+        int start = std::clamp(std::min(first, last), 0, size);
+        int end = std::clamp(std::max(first, last) + 1, start, size);
+        if (start == end && start > 0)
+            --start; // a name that is all of another's start or end: keep where they part
+        // A separator at the start of the part tells nothing by itself ("::quantize" beside
+        // "::dequantize" differ at the 'q'): begin after it.
+        const QString& name = names[static_cast<qsizetype>(i)];
+        while (end - start > 1 && QStringView(u":._ /").contains(name[start]))
+            ++start;
+        parts[i] = { start, end };
+    }
+    return parts;
+}
+
+QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
+{
+    const int size = static_cast<int>(name.size());
+    if (size <= maxChars)
+        return name;
+    const int start = std::clamp(part.first, 0, size);
+    const int end = std::clamp(part.second, start, size);
+    if (start == 0 && end == size)
+        return elideName(name, maxChars);
+    const int core = end - start;
+    const int headRoom = start; // characters before the part
+    const int tailRoom = size - end;
+    const auto cost
+        = [&](int head, int tail) { return head + tail + (head < headRoom ? 1 : 0) + (tail < tailRoom ? 1 : 0); };
+    const int room = maxChars - core;
+    if (room < cost(0, 0)) {
+        // The part alone is too long: keep its ends.
+        const int inner = maxChars - cost(0, 0);
+        if (inner < 3)
+            return elideName(name, maxChars);
+        return (headRoom > 0 ? kEllipsis : QString()) + elideMiddle(name.mid(start, core), inner)
+            + (tailRoom > 0 ? kEllipsis : QString());
+    }
+    // The rest of the room to the name's ends, the end first (an overload tells names apart):
+    // the whole end when it fits, read on from the part ("quantized_d…dequantize_per_tensor.out").
+    int head = 0;
+    int tail = 0;
+    if (room >= cost(0, tailRoom)) {
+        tail = tailRoom;
+        head = std::max(0, std::min(headRoom, room - tailRoom - 1));
+        if (cost(head, tail) > room)
+            head = std::max(0, room - tailRoom);
+    }
+    for (bool grew = true; grew;) {
+        grew = false;
+        if (tail < tailRoom && cost(head, tail + 1) <= room) {
+            ++tail;
+            grew = true;
+        }
+        if (head < headRoom && cost(head + 1, tail) <= room) {
+            ++head;
+            grew = true;
+        }
+    }
+    // A cut end reads better from a word's start ("…_per_block", not "…uantized_per_block"):
+    // give the end's broken word to the beginning when that keeps at least half of the end.
+    if (tail > 0 && tail < tailRoom) {
+        int snapped = tail;
+        while (snapped > 0 && !QStringView(u"_.: /").contains(name[size - snapped - 1]))
+            --snapped;
+        if (snapped * 2 >= tail) {
+            head = std::min(headRoom, head + tail - snapped);
+            tail = snapped;
+            while (head > 0 && cost(head, tail) > room)
+                --head;
+        }
+    }
+    return name.left(head) + (head < headRoom ? kEllipsis : QString()) + name.mid(start, core)
+        + (tail < tailRoom ? kEllipsis : QString()) + name.right(tail);
+}
+
+QString elideAroundToWidth(const QString& name, std::pair<int, int> part, const QFontMetricsF& metrics, qreal width)
+{
+    if (metrics.horizontalAdvance(name) <= width)
+        return name;
+    int low = 1;
+    int high = static_cast<int>(name.size()) - 1;
+    QString best = kEllipsis;
+    while (low <= high) {
+        const int middle = (low + high) / 2;
+        const QString candidate = elideAround(name, part, middle);
+        if (metrics.horizontalAdvance(candidate) <= width) {
+            best = candidate;
+            low = middle + 1;
+        } else {
+            high = middle - 1;
+        }
+    }
+    return best;
+}
+
+QStringList elideDistinct(const QStringList& names, int maxChars)
+{
+    const auto parts = distinctParts(names);
+    QStringList out;
+    out.reserve(names.size());
+    for (qsizetype i = 0; i < names.size(); ++i)
+        out << elideAround(names[i], parts[static_cast<std::size_t>(i)], maxChars);
+    return out;
+}
+
 } // namespace etscope::ui

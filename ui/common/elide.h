@@ -2,6 +2,10 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
+
+#include <utility>
+#include <vector>
 
 class QFontMetricsF;
 
@@ -15,5 +19,23 @@ QString elideName(const QString& name, int maxChars);
 
 /// elideName at the longest length whose text fits in `width` pixels of `metrics`.
 QString elideNameToWidth(const QString& name, const QFontMetricsF& metrics, qreal width);
+
+/// The part of each of `names` (shown together: a column, a tree's siblings, a legend) that
+/// tells it from the others, as [start, end) in characters: after the longest prefix it shares
+/// with another name, before the longest suffix it shares with another. A name like no other
+/// (or in a set of one) gets [0, size). "debug symbol model_layer1_weight_to_fp16:const" beside
+/// "debug symbol model_layer2_weight_to_fp16:const" gets the "1" and "2" around their place.
+std::vector<std::pair<int, int>> distinctParts(const QStringList& names);
+
+/// Shortens `name` to at most `maxChars` characters keeping [start, end) whole when it fits
+/// (then as much of the name's beginning and end as room allows, "…" where cut); a part too
+/// long loses its own middle. With the whole name as the part it is elideName.
+QString elideAround(const QString& name, std::pair<int, int> part, int maxChars);
+/// elideAround at the longest length whose text fits in `width` pixels of `metrics`.
+QString elideAroundToWidth(const QString& name, std::pair<int, int> part, const QFontMetricsF& metrics, qreal width);
+
+/// Every name of a set shortened to `maxChars`, each keeping what tells it from the others:
+/// names that differ stay different wherever their differing parts fit.
+QStringList elideDistinct(const QStringList& names, int maxChars);
 
 } // namespace etscope::ui

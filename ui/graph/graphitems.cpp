@@ -14,6 +14,9 @@ namespace etscope::ui {
 namespace {
 constexpr double kRadius = 4;
 constexpr double kButton = 14;
+/// How far the mark's badge reaches above the box: half of a 10 px subtitle line (DejaVu Sans,
+/// about 12 px high) plus its 2 px pad, with room for antialiasing.
+constexpr double kBadgeRise = 11;
 constexpr double kArrowLength = 8;
 constexpr double kArrowWidth = 3.5;
 constexpr double kStackOffset = 3.5;
@@ -40,7 +43,14 @@ NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString titl
 
 QRectF NodeItem::boundingRect() const
 {
-    return QRectF(-m_size.width() / 2 - 5, -m_size.height() / 2 - 5, m_size.width() + 10, m_size.height() + 10);
+    // Everything paint() draws around the box: the highlight and the mark's ring (up to 4.5 px),
+    // the flag on the top-left corner (6 px), and the mark's badge, which sits on the top edge
+    // (half a subtitle line plus 3 px above it) and 6 px past the right edge. An item repaints
+    // only its bounding rectangle: a badge outside it stays on screen as a sliver after the mark
+    // goes (unticking a kernel list in the Load tab).
+    const double top = kBadgeRise;
+    return QRectF(
+        -m_size.width() / 2 - 6, -m_size.height() / 2 - top, m_size.width() + 6 + 8, m_size.height() + top + 6);
 }
 
 QRectF NodeItem::expandButtonRect() const

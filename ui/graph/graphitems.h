@@ -31,6 +31,8 @@ public:
     enum { Type = UserType + 1 };
     int type() const override { return Type; }
     QRectF boundingRect() const override;
+    /// The box itself, in item coordinates (the bounding rectangle adds the room of the marks).
+    QRectF boxRect() const { return { -m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height() }; }
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
     const core::NodeOrigin& origin() const { return m_origin; }

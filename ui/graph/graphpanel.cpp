@@ -94,6 +94,19 @@ void GraphPanel::setHeatDescription(const QString& html)
     composeLegend();
 }
 
+void GraphPanel::setMarksDescription(const QString& html)
+{
+    if (html == m_marksDescription)
+        return;
+    m_marksDescription = html;
+    composeLegend();
+}
+
+QString GraphPanel::legendHtml() const
+{
+    return m_legend->text();
+}
+
 void GraphPanel::composeLegend()
 {
     QString html;
@@ -104,6 +117,8 @@ void GraphPanel::composeLegend()
         html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; "))
             + tr("<span style=\"color:#6b7280\">╌╌</span>&nbsp;inferred edge: wiring guessed, not read from the "
                  "file");
+    if (!m_marksDescription.isEmpty())
+        html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; ")) + m_marksDescription;
     if (!m_heatDescription.isEmpty())
         html = html.isEmpty() ? m_heatDescription : m_heatDescription + QStringLiteral("<br/>") + html;
     m_legend->setText(html);

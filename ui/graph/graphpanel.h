@@ -32,6 +32,10 @@ public:
     /// What the fill colours mean while a heat column colours the graph (empty: none). With
     /// it, backends are named as the border colour of their delegates.
     void setHeatDescription(const QString& html);
+    /// What the marks on the nodes mean (the Load tab's ✕ badge), as legend entries; empty
+    /// when no node is marked.
+    void setMarksDescription(const QString& html);
+    QString legendHtml() const;
     /// Shows the legend strip when there is a backend to name (View › Show Legend).
     void setLegendEnabled(bool enabled);
     void setMinimapVisible(bool visible);
@@ -54,6 +58,7 @@ private:
     QString m_backendsHtml; ///< the backends of the graph shown, as legend entries
     bool m_inferredEdges = false;
     QString m_heatDescription;
+    QString m_marksDescription;
     QWidget* m_busyPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     bool m_legendEnabled = true;

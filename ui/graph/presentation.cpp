@@ -424,6 +424,28 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
     }
     const GraphAdjacency adjacency = graph.adjacency();
+    // Titles too wide for a box shorten keeping what tells them from the other too-wide titles
+    // (group titles of repeated layers, quantize/dequantize): measured once, the few that do
+    // not fit shortened together.
+    std::vector<QString> nodeTitles(graph.nodes.size());
+    std::vector<std::size_t> tooWide;
+    QStringList tooWideTitles;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const Node& node = graph.nodes[i];
+        const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
+        nodeTitles[i] = nodeTitle(node);
+        if (titleMetrics.horizontalAdvance(nodeTitles[i])
+            > kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0)) {
+            tooWide.push_back(i);
+            tooWideTitles << nodeTitles[i];
+        }
+    }
+    std::vector<std::pair<int, int>> titleParts(graph.nodes.size(), { -1, -1 });
+    {
+        const auto parts = distinctParts(tooWideTitles);
+        for (std::size_t k = 0; k < tooWide.size(); ++k)
+            titleParts[tooWide[k]] = parts[k];
+    }
     for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
         const Node& node = graph.nodes[i];
         const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
@@ -441,7 +463,13 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             width = std::max(width, advance);
             return shown;
         };
-        const QString title = fitted(nodeTitle(node), titleMetrics);
+        QString title = nodeTitles[i];
+        if (titleParts[i].first >= 0) {
+            title = elideAroundToWidth(title, titleParts[i], titleMetrics, room);
+            width = std::max(width, titleMetrics.horizontalAdvance(title));
+        } else {
+            title = fitted(title, titleMetrics);
+        }
         QString subtitle
             = fitted(subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics);
         int lines = subtitle.isEmpty() ? 0 : 1;

@@ -3,20 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace etscope::ui {
-
-namespace {
-
-QString numberText(double value)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, std::abs(value) >= 1e-3 && std::abs(value) < 1e6 ? "%.4g" : "%.3e", value);
-    return QString::fromLatin1(buffer);
-}
-
-} // namespace
 
 std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
 {
@@ -84,8 +72,17 @@ void HeatmapModel::setTable(std::shared_ptr<const core::HeatTable> table)
 void HeatmapModel::updateBounds()
 {
     m_bounds.clear();
-    for (std::size_t c = 0; c < m_table->columns.size(); ++c)
+    m_formats.clear();
+    for (std::size_t c = 0; c < m_table->columns.size(); ++c) {
         m_bounds.push_back(m_scale.bounds(*m_table, c));
+        m_formats.push_back(core::columnNumberFormat(*m_table, c));
+    }
+}
+
+QString HeatmapModel::valueText(std::size_t column, double value) const
+{
+    const core::NumberFormat format = column < m_formats.size() ? m_formats[column] : core::NumberFormat { false, 4 };
+    return QString::fromStdString(format.text(value));
 }
 
 void HeatmapModel::setScale(const HeatScale& scale)
@@ -124,7 +121,7 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const
     const std::optional<double> value = column < row.values.size() ? row.values[column] : std::nullopt;
     switch (role) {
     case Qt::DisplayRole:
-        return value ? numberText(*value) : QStringLiteral("—");
+        return value ? valueText(column, *value) : QStringLiteral("—");
     case ValueRole:
     case SortRole:
         return value ? QVariant(*value) : QVariant();

@@ -67,6 +67,10 @@ public:
     void setScale(const HeatScale& scale);
     const HeatScale& scale() const { return m_scale; }
 
+    /// A value of `column` (index into the table's columns) as the column shows it: every
+    /// value of a column in one format and precision (core::columnNumberFormat).
+    QString valueText(std::size_t column, double value) const;
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -78,6 +82,7 @@ private:
     std::shared_ptr<const core::HeatTable> m_table = std::make_shared<const core::HeatTable>();
     HeatScale m_scale;
     std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
+    std::vector<core::NumberFormat> m_formats; ///< per column, from all of its values
 };
 
 } // namespace etscope::ui

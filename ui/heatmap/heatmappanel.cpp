@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/heatmap/heatmappanel.h"
 
-#include "ui/common/elide.h"
+#include "ui/common/elidedelegate.h"
 #include "ui/common/exports.h"
 #include "ui/common/nodestyle.h"
 #include "ui/graph/scenerenderer.h"
@@ -36,23 +36,17 @@ class HeatCellDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
+    /// Room for the 4 px the number keeps from each edge of its coloured cell.
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        if (index.column() > 0)
+            size.rwidth() += 8;
+        return size;
+    }
+
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
-        if (index.column() == 0) {
-            // Node names shorten where they differ least: quantize_per_tensor and
-            // dequantize_per_tensor stay told apart in a narrow column.
-            QStyleOptionViewItem name(option);
-            initStyleOption(&name, index);
-            const int margin = 2
-                    * (name.widget ? name.widget->style() : QApplication::style())
-                          ->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, name.widget)
-                + 2;
-            name.text = elideNameToWidth(name.text, QFontMetricsF(name.font), name.rect.width() - margin);
-            name.textElideMode = Qt::ElideNone;
-            (name.widget ? name.widget->style() : QApplication::style())
-                ->drawControl(QStyle::CE_ItemViewItem, &name, painter, name.widget);
-            return;
-        }
         const QVariant position = index.data(HeatmapModel::PositionRole);
         if (!position.isValid()) {
             QStyledItemDelegate::paint(painter, option, index);
@@ -76,11 +70,6 @@ public:
     }
 };
 
-QString boundText(double value)
-{
-    return QString::number(value, 'g', 4);
-}
-
 } // namespace
 
 HeatLegend::HeatLegend(QWidget* parent)
@@ -89,13 +78,25 @@ HeatLegend::HeatLegend(QWidget* parent)
     setMinimumHeight(34);
 }
 
-void HeatLegend::setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale)
+void HeatLegend::setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale, bool allEqual)
 {
     m_low = low;
     m_high = high;
     m_higherIsWorse = higherIsWorse;
     m_log = logScale;
+    m_allEqual = allEqual;
     update();
+}
+
+QString HeatLegend::text() const
+{
+    if (m_allEqual)
+        return tr("all equal: %1").arg(m_low);
+    if (m_low.isEmpty() && m_high.isEmpty())
+        return {};
+    // Left to right as painted: low, the way to the worse end, high.
+    const QString worse = m_higherIsWorse ? tr("worse →") : tr("← worse");
+    return QStringLiteral("%1 … %2 … %3").arg(m_low, m_log ? tr("log scale · %1").arg(worse) : worse, m_high);
 }
 
 void HeatLegend::paintEvent(QPaintEvent*)
@@ -107,17 +108,27 @@ void HeatLegend::paintEvent(QPaintEvent*)
         const double t = i / 10.0;
         gradient.setColorAt(t, rampColour(m_higherIsWorse ? t : 1.0 - t));
     }
-    painter.fillRect(bar, gradient);
+    if (m_allEqual)
+        painter.fillRect(bar, rampColour(0)); // nothing is worse than anything else
+    else
+        painter.fillRect(bar, gradient);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(bar);
     painter.setPen(palette().color(QPalette::WindowText));
     const QRect labels(4, 18, width() - 8, height() - 18);
+    if (m_allEqual) {
+        painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, text());
+        return;
+    }
     painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, m_low);
     painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, m_high);
-    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, m_log ? tr("log scale · worse →") : tr("worse →"));
+    const QString worse = m_higherIsWorse ? tr("worse →") : tr("← worse");
+    painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, m_log ? tr("log scale · %1").arg(worse) : worse);
     if (m_threshold) {
         // The threshold as a tick through the bar, values beyond it flagged on the graph.
-        const double x = bar.left() + std::clamp(*m_threshold, 0.0, 1.0) * bar.width();
+        // Positions run towards the worse end, which is on the left where higher is better.
+        const double t = std::clamp(*m_threshold, 0.0, 1.0);
+        const double x = bar.left() + (m_higherIsWorse ? t : 1.0 - t) * bar.width();
         painter.setPen(QPen(attentionColour(), 2));
         painter.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
     }
@@ -150,11 +161,16 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_proxy->setSortRole(HeatmapModel::SortRole);
     m_view->setModel(m_proxy);
     m_view->setItemDelegate(new HeatCellDelegate(m_view));
+    // Node names keep what tells them from the other rows (quantize / dequantize, layer numbers).
+    m_view->setItemDelegateForColumn(0, new DistinctNameDelegate(m_view));
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(-1, Qt::AscendingOrder); // execution order until the user sorts
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setDefaultSectionSize(20);
+    // The names get the room: numbers share one format per column, so each column is as wide
+    // as its longest number and the node column stretches over the rest.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_view->setObjectName(QStringLiteral("heatmapTable"));
 
@@ -350,6 +366,16 @@ void HeatmapPanel::applyControls()
     Q_EMIT graphColouringChanged();
 }
 
+void HeatmapPanel::fillLegend(HeatLegend& legend, std::size_t c) const
+{
+    const core::HeatTable& table = m_model->table();
+    const auto [low, high] = m_model->scale().bounds(table, c);
+    // Low on the left, high on the right, the ramp running towards the worse end: a cosine's
+    // bar ends best (dark) at 1 on the right.
+    legend.setRange(m_model->valueText(c, low), m_model->valueText(c, high), table.columns[c].higherIsWorse,
+        m_model->scale().logScale, !(high > low));
+}
+
 void HeatmapPanel::updateLegend()
 {
     const int column = std::max(graphColumn(), 0);
@@ -359,14 +385,12 @@ void HeatmapPanel::updateLegend()
         return;
     }
     const auto c = static_cast<std::size_t>(column);
+    fillLegend(*m_legend, c);
     const auto bounds = m_model->scale().bounds(table, c);
-    const auto [low, high] = bounds;
-    const bool worse = table.columns[c].higherIsWorse;
-    m_legend->setRange(boundText(worse ? low : high), boundText(worse ? high : low), true, m_model->scale().logScale);
     const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
     m_legend->setThreshold(
         threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
-        threshold ? boundText(*threshold) : QString());
+        threshold ? QString::number(*threshold) : QString());
 }
 
 QString HeatmapPanel::graphColouringText() const
@@ -378,12 +402,17 @@ QString HeatmapPanel::graphColouringText() const
     const auto c = static_cast<std::size_t>(column);
     const auto [low, high] = m_model->scale().bounds(table, c);
     const bool worse = table.columns[c].higherIsWorse;
-    QString text = tr("<b>Colour:</b> %1 %2, %3 (dark) → %4 (yellow, worse)")
-                       .arg(QString::fromStdString(table.columns[c].name).toHtmlEscaped(),
-                           m_model->scale().logScale ? tr("on a log scale") : tr("on a linear scale"),
-                           boundText(worse ? low : high), boundText(worse ? high : low));
+    const QString name = QString::fromStdString(table.columns[c].name).toHtmlEscaped();
+    QString text;
+    if (!(high > low))
+        text = tr("<b>Colour:</b> %1: all equal (%2)").arg(name, m_model->valueText(c, low));
+    else
+        text = tr("<b>Colour:</b> %1 %2, best %3 (dark) → worst %4 (yellow)%5")
+                   .arg(name, m_model->scale().logScale ? tr("on a log scale") : tr("on a linear scale"),
+                       m_model->valueText(c, worse ? low : high), m_model->valueText(c, worse ? high : low),
+                       worse ? QString() : tr(", higher is better"));
     if (const auto threshold = m_model->scale().threshold(c))
-        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(boundText(*threshold));
+        text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(QString::number(*threshold));
     return text;
 }
 
@@ -405,7 +434,7 @@ GraphHeat HeatmapPanel::graphHeat() const
         const double value = *row.values[c];
         const double position = m_model->scale().position(table, c, value, bounds);
         const bool flagged = m_model->scale().beyondThreshold(table, c, value);
-        const QString text = QString::number(value, 'g', 3);
+        const QString text = m_model->valueText(c, value);
         const auto paint = [&](std::pair<int, int> key, const QString& label) {
             const auto [it, fresh] = heat.try_emplace(key);
             if (fresh || position > it->second.position)
@@ -449,14 +478,12 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     auto* title = new QLabel(QString::fromStdString(m_model->table().title), &sheet);
     auto* legend = new HeatLegend(&sheet);
     const int column = std::max(graphColumn(), 0);
-    if (!m_model->table().columns.empty()) {
-        const auto [low, high] = m_model->scale().bounds(m_model->table(), static_cast<std::size_t>(column));
-        legend->setRange(boundText(low), boundText(high),
-            m_model->table().columns[static_cast<std::size_t>(column)].higherIsWorse, m_model->scale().logScale);
-    }
+    if (!m_model->table().columns.empty())
+        fillLegend(*legend, static_cast<std::size_t>(column));
     auto* table = new QTableView(&sheet);
     table->setModel(m_proxy);
     table->setItemDelegate(new HeatCellDelegate(table));
+    table->setItemDelegateForColumn(0, new DistinctNameDelegate(table));
     table->verticalHeader()->setDefaultSectionSize(20);
     table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -20,7 +20,11 @@ class HeatLegend : public QWidget {
     Q_OBJECT
 public:
     explicit HeatLegend(QWidget* parent = nullptr);
-    void setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale);
+    /// `low` and `high` label the ends of the bar; `higherIsWorse` false paints it the other way
+    /// round. With `allEqual` the bar is one flat colour (the best end) and says "all equal: low".
+    void setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale, bool allEqual = false);
+    /// What the bar says now, left to right ("0.000060 … worse → … 0.000672", "all equal: 0").
+    QString text() const;
     /// A tick on the bar where the threshold sits (position in [0, 1], 1 = worst), or none.
     void setThreshold(std::optional<double> position, const QString& text = {});
     std::optional<double> thresholdPosition() const { return m_threshold; }
@@ -34,6 +38,7 @@ private:
     QString m_high;
     bool m_higherIsWorse = true;
     bool m_log = false;
+    bool m_allEqual = false;
     std::optional<double> m_threshold;
 };
 
@@ -73,6 +78,8 @@ Q_SIGNALS:
 private:
     void applyControls();
     void updateLegend();
+    /// Fills `legend` for the column `c` of the table shown (the panel's legend, an export's).
+    void fillLegend(HeatLegend& legend, std::size_t c) const;
     /// The threshold field shows the graph column's own threshold.
     void showThreshold();
 

@@ -52,6 +52,38 @@ void KernelListChoice::setBuiltin(const QString& name, bool on)
     rebuild();
 }
 
+void KernelListChoice::setBuiltins(const QStringList& names)
+{
+    QStringList wanted;
+    for (const QString& name : names)
+        if (name != QLatin1String("prim") && !wanted.contains(name))
+            wanted << name;
+    QStringList sortedNow = m_builtins;
+    QStringList sortedWanted = wanted;
+    sortedNow.sort();
+    sortedWanted.sort();
+    if (sortedNow == sortedWanted)
+        return;
+    m_builtins = wanted;
+    rebuild();
+}
+
+QString KernelListChoice::preset() const
+{
+    QStringList on = m_builtins;
+    on.removeAll(QStringLiteral("prim"));
+    on.sort();
+    for (const RuntimePreset& preset : runtimePresets()) {
+        QStringList lists;
+        for (const std::string_view name : preset.lists)
+            lists << QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+        lists.sort();
+        if (lists == on)
+            return QString::fromLatin1(preset.name.data(), static_cast<qsizetype>(preset.name.size()));
+    }
+    return {};
+}
+
 void KernelListChoice::setFileEnabled(const QString& path, bool on)
 {
     if (!m_files.contains(path) || m_filesOff.contains(path) == !on)

@@ -23,6 +23,10 @@ public:
     /// Built-in lists switched on, in builtinKernelListNames() order ("prim" is always on).
     QStringList builtins() const { return m_builtins; }
     void setBuiltin(const QString& name, bool on);
+    /// Exactly these built-in lists on (a runtime preset's), in one change.
+    void setBuiltins(const QStringList& names);
+    /// The runtime preset whose lists are exactly the built-ins on, empty when none is.
+    QString preset() const;
     /// List files added, in the order added, and whether each is used.
     QStringList files() const { return m_files; }
     bool fileEnabled(const QString& path) const { return !m_filesOff.contains(path); }

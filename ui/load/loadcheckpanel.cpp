@@ -4,6 +4,7 @@
 #include "core/document/document.h"
 #include "core/graph/grouping.h"
 #include "core/util/jsontext.h"
+#include "ui/common/elidedelegate.h"
 #include "ui/common/exports.h"
 #include "ui/common/nodestyle.h"
 #include "ui/common/reporttablemodel.h"
@@ -13,6 +14,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFileDialog>
@@ -43,7 +45,7 @@ constexpr int kNameColumn = 0;
 constexpr int kCallsColumn = 1;
 constexpr int kMethodsColumn = 2;
 constexpr int kStatusColumn = 3;
-constexpr double kNameShare = 0.55; ///< of the table's width at most, for the name column
+constexpr double kNameShare = 0.65; ///< of the table's width at most, for the name column
 constexpr int kKindColumn = 4; ///< exported, not shown: the status says it
 constexpr int kInstructionsColumn = 5; ///< exported, shown in the name's tooltip
 
@@ -179,6 +181,8 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     : QWidget(parent)
     , m_verdict(new WrappedLabel(this))
     , m_answer(new WrappedLabel(this))
+    , m_hint(new WrappedLabel(this))
+    , m_preset(new QComboBox(this))
     , m_builtinRow(new QHBoxLayout)
     , m_fileRow(new QVBoxLayout)
     , m_problems(new WrappedLabel(this))
@@ -198,6 +202,8 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     bold.setBold(true);
     m_answer->setFont(bold);
     m_answer->hide();
+    m_hint->setObjectName(QStringLiteral("loadHint"));
+    m_hint->hide();
     m_problems->setObjectName(QStringLiteral("loadProblems"));
     m_problems->hide();
     buildListControls();
@@ -222,7 +228,9 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     // Set per column once the table has them (showCheck).
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setWordWrap(false);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setTextElideMode(Qt::ElideRight); // a status reads from its start
+    // quantize_per_tensor.out and dequantize_per_tensor.out must not both read "quantized_d…tensor.out".
+    m_view->setItemDelegateForColumn(kNameColumn, new DistinctNameDelegate(m_view));
     m_view->viewport()->installEventFilter(this);
     m_share->setObjectName(QStringLiteral("loadShare"));
 
@@ -265,12 +273,18 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     walkRow->addWidget(m_next);
     walkRow->addWidget(exportButton);
     auto* listsTitle = new QLabel(tr("Kernel lists the runtime links:"), this);
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(listsTitle);
+    presetRow->addStretch(1);
+    presetRow->addWidget(new QLabel(tr("Runtime:"), this));
+    presetRow->addWidget(m_preset);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_verdict);
     layout->addWidget(m_answer);
+    layout->addWidget(m_hint);
     layout->addSpacing(6);
-    layout->addWidget(listsTitle);
+    layout->addLayout(presetRow);
     layout->addLayout(m_builtinRow);
     layout->addLayout(m_fileRow);
     layout->addWidget(m_problems);
@@ -291,6 +305,35 @@ LoadCheckPanel::~LoadCheckPanel() = default;
 
 void LoadCheckPanel::buildListControls()
 {
+    // The presets: the kernel libraries ExecuTorch's own runners link (core/analysis/kernellists.cpp).
+    m_preset->setObjectName(QStringLiteral("kernelPreset"));
+    m_preset->addItem(tr("Custom"), QString());
+    m_preset->setItemData(0, tr("The lists ticked below"), Qt::ToolTipRole);
+    for (const RuntimePreset& preset : runtimePresets()) {
+        QStringList lists;
+        for (const std::string_view name : preset.lists)
+            lists << QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
+        const QString name = QString::fromLatin1(preset.name.data(), static_cast<qsizetype>(preset.name.size()));
+        m_preset->addItem(QString::fromUtf8(preset.title.data(), static_cast<qsizetype>(preset.title.size())), name);
+        QString tip = tr("%1: %2\nFrom %3")
+                          .arg(name, lists.join(QStringLiteral(" + ")),
+                              QString::fromUtf8(preset.source.data(), static_cast<qsizetype>(preset.source.size())));
+        if (!preset.note.empty())
+            tip += QLatin1Char('\n')
+                + QString::fromUtf8(preset.note.data(), static_cast<qsizetype>(preset.note.size()));
+        m_preset->setItemData(m_preset->count() - 1, tip, Qt::ToolTipRole);
+    }
+    m_preset->setToolTip(tr("Tick the kernel lists one of ExecuTorch's runners links"));
+    connect(m_preset, &QComboBox::activated, this, [this](int index) {
+        const QString name = m_preset->itemData(index).toString();
+        const RuntimePreset* preset = findRuntimePreset(name.toStdString());
+        if (!preset)
+            return;
+        QStringList lists;
+        for (const std::string_view list : preset->lists)
+            lists << QString::fromLatin1(list.data(), static_cast<qsizetype>(list.size()));
+        KernelListChoice::instance().setBuiltins(lists);
+    });
     m_builtinRow->setSpacing(10);
     for (const std::string_view name : builtinKernelListNames()) {
         const QString text = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
@@ -324,6 +367,10 @@ void LoadCheckPanel::buildListControls()
 void LoadCheckPanel::syncListControls()
 {
     const KernelListChoice& choice = KernelListChoice::instance();
+    {
+        const QSignalBlocker blocker(m_preset);
+        m_preset->setCurrentIndex(std::max(0, m_preset->findData(choice.preset())));
+    }
     for (QCheckBox* box : m_builtinBoxes) {
         if (box->text() == QLatin1String("prim"))
             continue;
@@ -402,6 +449,7 @@ void LoadCheckPanel::startCheck()
         || (m_document->kind != FileKind::Program && m_document->kind != FileKind::BundledProgram)) {
         m_check.reset();
         m_answer->hide();
+        m_hint->hide();
         m_verdict->setWrappedText(m_document ? tr("The load check reads programs (.pte, .bpte); this file is a %1.")
                                                    .arg(QString::fromLatin1(fileKindName(m_document->kind).data()))
                                              : tr("Open a program to check whether it loads."));
@@ -411,6 +459,7 @@ void LoadCheckPanel::startCheck()
     const quint64 generation = ++m_generation;
     m_running = true;
     m_answer->hide();
+    m_hint->hide();
     m_verdict->setWrappedText(tr("Checking every operator against %1…").arg(listsText()));
     whenFinished(this, QtConcurrent::run([document = m_document, lists] {
         QElapsedTimer timer;
@@ -487,6 +536,13 @@ LoadCheckPanel::Verdict LoadCheckPanel::verdict() const
     return v;
 }
 
+QString LoadCheckPanel::hintText() const
+{
+    if (!m_check || !m_checkedLists)
+        return {};
+    return QString::fromStdString(missingKernelHintText(missingKernelHint(*m_check, *m_checkedLists), false));
+}
+
 QString LoadCheckPanel::verdictText() const
 {
     const Verdict v = verdict();
@@ -505,6 +561,9 @@ void LoadCheckPanel::showCheck()
         m_answer->setStyleSheet(v.problem ? QStringLiteral("color: %1").arg(attentionColour().name()) : QString());
         m_answer->setWrappedText(QStringLiteral("%1 — %2").arg(v.answer, v.detail));
         m_answer->show();
+        const QString hint = hintText();
+        m_hint->setWrappedText(hint);
+        m_hint->setVisible(!hint.isEmpty());
         const bool many = m_check->methods.size() > 1;
         std::map<std::string, Aggregate> operators;
         std::map<std::string, Aggregate> backends;

@@ -18,6 +18,7 @@
 #include <vector>
 
 class QCheckBox;
+class QComboBox;
 class QHBoxLayout;
 class QVBoxLayout;
 class QLabel;
@@ -60,6 +61,9 @@ public:
     /// The answer in one line of plain text ("Will load on a runtime with portable + prim
     /// kernels: no — 7 operators have no kernel (14 of 16 calls)"); empty while checking.
     QString verdictText() const;
+    /// Which built-in lists (or preset) would resolve the missing operators, one line; empty
+    /// when none is missing.
+    QString hintText() const;
     /// Marks of the method shown (whatever marksVisible says).
     const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
     QTableView* view() const { return m_view; }
@@ -138,6 +142,8 @@ private:
 
     WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
+    WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
+    QComboBox* m_preset; ///< runtime presets: choosing one ticks its lists
     QHBoxLayout* m_builtinRow;
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/properties/propertiesview.h"
 
+#include "ui/common/elidedelegate.h"
+
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QGuiApplication>
@@ -14,19 +16,6 @@
 namespace etscope::ui {
 
 namespace {
-
-/// Keys keep both ends when they do not fit: "debug symbol model_la…fp16_out".
-class KeyDelegate final : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        option->textElideMode = Qt::ElideMiddle;
-    }
-};
 
 void copyText(const QString& text)
 {
@@ -44,7 +33,9 @@ PropertiesView::PropertiesView(QWidget* parent)
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::ExtendedSelection);
     setTextElideMode(Qt::ElideRight);
-    setItemDelegateForColumn(0, new KeyDelegate(this));
+    // Keys that do not fit keep what tells them from their siblings (~250 Core ML
+    // "debug symbol …_fp16:const" keys, QNN compile spec keys), the whole key in the tooltip.
+    setItemDelegateForColumn(0, new DistinctNameDelegate(this));
     header()->setStretchLastSection(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
     header()->setMinimumSectionSize(40);

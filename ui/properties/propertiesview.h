@@ -14,7 +14,7 @@ class PropertiesView final : public QTreeView {
     Q_OBJECT
 public:
     /// The key column takes at most this share of the viewport unless the user drags it.
-    static constexpr double kMaxKeyShare = 0.45;
+    static constexpr double kMaxKeyShare = 0.55;
     /// Pixels the value column keeps whatever the user drags.
     static constexpr int kMinValueWidth = 120;
 

@@ -2,6 +2,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include "ui/common/axisticks.h"
+#include "ui/common/elide.h"
 #include "ui/common/exports.h"
 #include "ui/common/nodestyle.h"
 #include "ui/graph/scenerenderer.h"
@@ -112,7 +113,7 @@ void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline, int run
     if (const TimelineRun* current = currentRun())
         for (const TimelineLane& lane : current->lanes)
             m_gutter = std::max(m_gutter, metrics.horizontalAdvance(QString::fromStdString(lane.title)) + 2 * kMargin);
-    m_gutter = std::min(m_gutter, 320);
+    m_gutter = std::min(m_gutter, 400); // wider titles: lanes of one delegate differ late in their names
     fit();
 }
 
@@ -300,6 +301,12 @@ void TimelineView::paintRun(QPainter& painter, QSize size, double fromNs, double
     // Lane titles.
     painter.fillRect(QRect(0, kAxisHeight, m_gutter, size.height() - kAxisHeight), palette.window());
     painter.setPen(palette.windowText().color());
+    // Titles too long for the gutter keep what tells them from the other lanes.
+    QStringList titles;
+    for (const TimelineLane& lane : run->lanes)
+        titles << QString::fromStdString(lane.title);
+    const auto parts = distinctParts(titles);
+    const QFontMetricsF titleMetrics(painter.font());
     for (std::size_t l = 0; l < run->lanes.size(); ++l) {
         const TimelineLane& lane = run->lanes[l];
         const int laneY = laneTop(static_cast<int>(l)) - top;
@@ -307,7 +314,7 @@ void TimelineView::paintRun(QPainter& painter, QSize size, double fromNs, double
             continue;
         const QRect titleRect(kMargin, laneY, m_gutter - 2 * kMargin, kRowHeight);
         painter.drawText(titleRect, Qt::AlignVCenter | Qt::AlignLeft,
-            metrics.elidedText(QString::fromStdString(lane.title), Qt::ElideMiddle, titleRect.width()));
+            elideAroundToWidth(titles[static_cast<qsizetype>(l)], parts[l], titleMetrics, titleRect.width()));
         painter.setPen(palette.mid().color());
         const int separator = laneY + (lane.maxDepth + 1) * kRowHeight + kLaneGap / 2;
         painter.drawLine(0, separator, size.width(), separator);
@@ -449,6 +456,19 @@ bool TimelineView::viewportEvent(QEvent* event)
         auto* help = static_cast<QHelpEvent*>(event);
         const auto hit = eventAt(help->pos());
         const TimelineRun* run = currentRun();
+        if (run && help->pos().x() < m_gutter) {
+            // A lane title: the whole of it.
+            const int y = help->pos().y() + verticalScrollBar()->value();
+            for (std::size_t l = 0; l < run->lanes.size(); ++l) {
+                const int laneY = laneTop(static_cast<int>(l));
+                if (y >= laneY && y < laneY + (run->lanes[l].maxDepth + 1) * kRowHeight) {
+                    QToolTip::showText(help->globalPos(), QString::fromStdString(run->lanes[l].title), viewport());
+                    return true;
+                }
+            }
+            QToolTip::hideText();
+            return true;
+        }
         if (hit && run) {
             const TimelineLane& lane = run->lanes[static_cast<std::size_t>(hit->first)];
             QToolTip::showText(

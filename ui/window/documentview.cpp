@@ -8,6 +8,7 @@
 #include "core/graph/search.h"
 #include "core/report/reports.h"
 #include "ui/common/exports.h"
+#include "ui/common/nodestyle.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/timings.h"
 #include "ui/etdump/etdumppage.h"
@@ -59,7 +60,9 @@ constexpr int kRowSpacing = 2; ///< between toolbar, breadcrumb, banner and the 
 constexpr int kGraphWidth = 900;
 constexpr int kSideWidth = 420;
 constexpr int kSideTabsHeight = 480;
-constexpr int kPropertiesHeight = 420;
+constexpr int kPropertiesHeight = 340;
+constexpr int kSideTabsMinimumHeight = 160;
+constexpr int kPropertiesMinimumHeight = 160; ///< about 7 rows and the header
 
 } // namespace
 
@@ -247,8 +250,17 @@ QWidget* DocumentView::buildPanes()
         tr("Will it load: every operator checked against the kernel lists a runtime links"));
     connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
-    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene,
-        [this](const GraphScene::Marks& marks) { m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks); });
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
+        m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
+        // The badge's meaning in the legend while some node carries it.
+        const QColor colour = problemColour();
+        m_graph->setMarksDescription(marks.empty()
+                ? QString()
+                : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
+                     "Load tab's lists")
+                      .arg(colour.name(),
+                          colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
+    });
     connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
         m_operators->clearOpType(); // one operator highlighted at a time
         m_scene->setHighlighted(keys);
@@ -265,6 +277,11 @@ QWidget* DocumentView::buildPanes()
     side->addWidget(m_propertiesView);
     side->setStretchFactor(0, 3);
     side->setStretchFactor(1, 2);
+    // The tabs' pages ask for a tall minimum (the Load tab's lists, the heat map's form): left
+    // to it, a small window gave the properties 3 rows. Both sides give way down to a floor,
+    // so the split set here holds: the properties keep about 40 % of the column.
+    m_sideTabs->setMinimumHeight(kSideTabsMinimumHeight);
+    m_propertiesView->setMinimumHeight(kPropertiesMinimumHeight);
     side->setSizes({ kSideTabsHeight, kPropertiesHeight });
     // The analysis panels sit under the graph, as wide as it; hidden until one is asked for.
     m_analysisTabs = new QTabWidget(this);
@@ -454,7 +471,7 @@ std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) con
 {
     // The top-left corner: an opening box grows right and down from it (composeOpening).
     if (NodeItem* item = m_scene->itemFor(owner))
-        return item->sceneBoundingRect().adjusted(5, 5, -5, -5).topLeft();
+        return item->mapRectToScene(item->boxRect()).topLeft();
     for (ClusterItem* cluster : m_scene->clusterItems())
         if (cluster->owner() == owner)
             return cluster->sceneBoundingRect().adjusted(1, 1, -1, -1).topLeft();

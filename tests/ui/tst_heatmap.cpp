@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The heat map as a user reads it: the colour direction of every metric (cosine and SNR are
+// better when higher), the legend of identical runs, and one number format per column. Real
+// runtime output: generated/add/add.intermediates.etdp against add.intermediates.x3.etdp, two
+// runs of add.pte on the same all-ones inputs (generated/README.md), so every metric says
+// "identical": mse, l1 and max |a−b| are 0, cosine 1, snr +inf.
+#include "tests/common/testsupport.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/graph/graphpanel.h"
+#include "ui/graph/graphscene.h"
+#include "ui/heatmap/heatmapmodel.h"
+#include "ui/heatmap/heatmappanel.h"
+#include "ui/window/documentview.h"
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace etscope::core;
+using namespace etscope::ui;
+
+namespace {
+
+std::shared_ptr<const Document> load(const std::string& sample)
+{
+    auto document = openDocument(etscope::test::samplePath(sample));
+    if (!document)
+        return nullptr;
+    return std::make_shared<const Document>(std::move(document).value());
+}
+
+void saveShot(QWidget& widget, const QString& name)
+{
+    if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
+        return;
+    QTest::qWait(100);
+    widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
+}
+
+int columnNamed(const HeatTable& table, const std::string& prefix)
+{
+    for (std::size_t c = 0; c < table.columns.size(); ++c)
+        if (table.columns[c].name.rfind(prefix, 0) == 0)
+            return static_cast<int>(c);
+    return -1;
+}
+
+} // namespace
+
+class TestHeatmap : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void identicalRunsAreAllEqualAndBest()
+    {
+        DocumentController controller;
+        controller.adopt(load("executorch/add.pte"));
+        DocumentView view(&controller, GraphContext {});
+        view.resize(1400, 900);
+        view.show();
+        QSignalSpy shown(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shown.wait(20000));
+        const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
+        QCOMPARE(controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
+            QString());
+        QCOMPARE(
+            controller.attachArtifact(AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
+            QString());
+        HeatmapPanel* panel = view.heatmapPanel();
+        const HeatTable& gap = panel->model()->table();
+        QVERIFY(QString::fromStdString(gap.title).startsWith(QStringLiteral("Numeric gap")));
+        QCOMPARE(gap.rows.size(), std::size_t(2)); // the add and the program output
+        const int cosine = columnNamed(gap, "cosine");
+        const int mse = columnNamed(gap, "mse");
+        QVERIFY(cosine >= 0 && mse >= 0);
+        for (const HeatTable::Row& row : gap.rows)
+            QCOMPARE(row.values[static_cast<std::size_t>(cosine)].value_or(-1), 1.0);
+
+        // Cosine 1 is the best a value can be: before, a higher-is-better column with one value
+        // flipped it to the worst end (position 1, yellow) on the graph and in the table.
+        panel->setGraphColumn(cosine);
+        for (const auto& [key, heat] : panel->graphHeat())
+            QCOMPARE(heat.position, 0.0);
+        for (int row = 0; row < panel->model()->rowCount(); ++row)
+            QCOMPARE(panel->model()->index(row, cosine + 1).data(HeatmapModel::PositionRole).toDouble(), 0.0);
+        // The legend says so instead of "1 (dark) → 1 (yellow, worse)".
+        QCOMPARE(panel->graphColouringText(), QStringLiteral("<b>Colour:</b> cosine: all equal (1)"));
+        auto* legend = panel->findChild<HeatLegend*>();
+        QVERIFY(legend);
+        QCOMPARE(legend->text(), QStringLiteral("all equal: 1"));
+        auto* graphLegend = view.findChild<GraphPanel*>();
+        QVERIFY(graphLegend->legendHtml().contains(QStringLiteral("cosine: all equal (1)")));
+        saveShot(view, QStringLiteral("heatmap-cosine-identical.png"));
+
+        panel->setGraphColumn(mse);
+        QCOMPARE(panel->graphColouringText(), QStringLiteral("<b>Colour:</b> mse: all equal (0)"));
+        for (const auto& [key, heat] : panel->graphHeat())
+            QCOMPARE(heat.position, 0.0);
+    }
+
+    void directionOfEveryMetric()
+    {
+        // A cosine column with a spread: 1 is the best (dark, position 0), the smallest the
+        // worst; the legend runs from low (worst, left) to high (best, right).
+        HeatTable table;
+        table.title = "gap";
+        table.columns = { { "cosine", false, "" }, { "snr", false, "dB" }, { "mse", true, "" } };
+        const double inf = std::numeric_limits<double>::infinity();
+        table.rows.push_back({ { NodeId(0), NodeId::none() }, "a", { 1.0, inf, 0.0 } });
+        table.rows.push_back({ { NodeId(1), NodeId::none() }, "b", { 0.5, 10.0, 0.000672 } });
+        table.rows.push_back({ { NodeId(2), NodeId::none() }, "c", { 0.75, -inf, 0.00006 } });
+        HeatmapPanel panel;
+        panel.setTable(table);
+        panel.setGraphColumn(0);
+        const GraphHeat heat = panel.graphHeat();
+        QCOMPARE(heat.at({ 0, -1 }).position, 0.0);
+        QCOMPARE(heat.at({ 1, -1 }).position, 1.0);
+        QCOMPARE(heat.at({ 2, -1 }).position, 0.5);
+        QCOMPARE(panel.findChild<HeatLegend*>()->text(), QStringLiteral("0.50 … ← worse … 1.00"));
+        panel.resize(480, 360);
+        panel.show();
+        saveShot(panel, QStringLiteral("heatmap-cosine-spread.png"));
+        QCOMPARE(panel.graphColouringText(),
+            QStringLiteral("<b>Colour:</b> cosine on a linear scale, best 1.00 (dark) → worst 0.50 (yellow), "
+                           "higher is better"));
+        // SNR: +inf (identical) is the best, −inf the worst.
+        panel.setGraphColumn(1);
+        QCOMPARE(panel.graphHeat().at({ 0, -1 }).position, 0.0);
+        QCOMPARE(panel.graphHeat().at({ 2, -1 }).position, 1.0);
+        // One format per column: "0.000060" beside "0.000672" (before: "6.000e-05" beside
+        // "0.000672" in the table, "6e-05" on the graph).
+        panel.setGraphColumn(2);
+        QStringList texts;
+        for (int row = 0; row < 3; ++row)
+            texts << panel.model()->index(row, 3).data().toString();
+        QCOMPARE(texts,
+            (QStringList { QStringLiteral("0.000000"), QStringLiteral("0.000672"), QStringLiteral("0.000060") }));
+        QCOMPARE(panel.graphHeat().at({ 2, -1 }).label, QStringLiteral("0.000060"));
+    }
+};
+
+QTEST_MAIN(TestHeatmap)
+#include "tst_heatmap.moc"
