@@ -27,6 +27,8 @@ using namespace etscope::core;
 
 namespace {
 
+constexpr int kNameColumnWidth = 240; ///< widest a name column opens at (pixels)
+
 QString notesText(const Table& table)
 {
     QStringList lines;
@@ -151,8 +153,18 @@ QTableView* ETDumpPage::tableView(ReportTableModel* model, QSortFilterProxyModel
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Every column as wide as its contents, but the names (block, event, node) at most
+    // kNameColumnWidth, elided in the middle (their tooltip and a drag of the header give the
+    // rest): sized to the longest event name they pushed the time columns off a 1024-pixel window.
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     view->horizontalHeader()->setStretchLastSection(true);
+    view->resizeColumnsToContents();
+    for (int column = 0; column < model->columnCount(); ++column) {
+        const QString name = model->headerData(column, Qt::Horizontal).toString();
+        if ((name.contains(QStringLiteral("name")) || name == QStringLiteral("node"))
+            && view->columnWidth(column) > kNameColumnWidth)
+            view->setColumnWidth(column, kNameColumnWidth);
+    }
     view->setWordWrap(false);
     view->setTextElideMode(Qt::ElideMiddle);
     return view;

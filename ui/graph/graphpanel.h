@@ -20,6 +20,7 @@ class GraphPanel : public QWidget {
     Q_OBJECT
 public:
     explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
 
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
@@ -43,6 +44,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void updateMinimap();
     void composeLegend();
     void placeChildren();
     void placeBusyPanel();
@@ -57,6 +59,7 @@ private:
     QWidget* m_busyPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     bool m_legendEnabled = true;
+    bool m_minimapWanted = true; ///< View › Show Minimap; shown only when the graph does not fit
 };
 
 } // namespace etscope::ui

@@ -653,7 +653,9 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
 void MemoryChart::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
-    if (!arena()) {
+    // An arena without tensors has nothing to chart: an empty chart with a "1 B" axis said less
+    // than the text does.
+    if (!arena() || arena()->tensors.empty()) {
         painter.fillRect(viewport()->rect(), palette().base());
         painter.setPen(palette().placeholderText().color());
         painter.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,
