@@ -666,6 +666,21 @@ private slots:
         filter->setText(QStringLiteral("convert"));
         auto* table = quantizedPage->findChild<QTableView*>();
         QCOMPARE(table->model()->rowCount(), 2);
+        // At 1024×700 the time columns are on screen (issue 27: the names pushed them off).
+        quantized.view->resize(1024, 700);
+        quantized.view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(quantized.view.get()));
+        const int p90 = 9;
+        QCOMPARE(quantizedPage->profileModel()->headerData(p90, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
+        for (QTableView* shown : quantizedPage->findChildren<QTableView*>())
+            if (shown->isVisible())
+                table = shown; // the profile's (the runs table is on a tab behind it)
+        QCOMPARE(table->model()->headerData(p90, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
+        QTRY_VERIFY2(table->columnViewportPosition(p90) + table->columnWidth(p90) <= table->viewport()->width(),
+            qPrintable(QStringLiteral("p90 at %1+%2, viewport %3")
+                           .arg(table->columnViewportPosition(p90))
+                           .arg(table->columnWidth(p90))
+                           .arg(table->viewport()->width())));
     }
 
     void constantOutputsShowTheirValue()

@@ -319,10 +319,9 @@ QWidget* DocumentView::buildPanes()
     split->setStretchFactor(1, 1);
     split->setSizes({ kGraphWidth, kSideWidth });
     // Dragged to the edge, the side tabs used to vanish with no sign of how to bring them back:
-    // they stop at a narrow but usable width (and the tabs stop short of the properties).
+    // they stop at a narrow but usable width.
     split->setCollapsible(1, false);
     side->setMinimumWidth(kSideMinimumWidth);
-    side->setChildrenCollapsible(false);
     connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
     connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
     connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
