@@ -440,6 +440,7 @@ private slots:
         QVERIFY(!notes->wordWrap());
         QVERIFY(notes->height() < 2 * notes->fontMetrics().height());
         QCOMPARE(notes->toolTip().count(QLatin1Char('\n')), 11); // every note in full, one a line
+        saveShot(view, QStringLiteral("compare-many-methods.png"));
     }
 
     /// File › Compare… in the window: A is the current tab's program, B typed in the dialog;

@@ -32,6 +32,7 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
     m_view->setObjectName(QStringLiteral("searchResults"));
     m_status = new QLabel(tr("Type in the search box (Ctrl+F)."), this);
     m_status->setObjectName(QStringLiteral("searchStatus"));
+    m_status->setWordWrap(true); // "The first 1,000 results …" in a narrow side pane
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
     layout->addWidget(m_status);

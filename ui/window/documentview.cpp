@@ -984,10 +984,12 @@ void DocumentView::showAnalysis(QWidget* panel)
     m_analysisTabs->setCurrentWidget(panel);
     m_analysisTabs->show();
     if (wasHidden) {
-        // Room for the panel, up to a third of the column: the graph stays the main view.
+        // Room for the panel, up to two fifths of the column: the graph stays the main view. (A
+        // third left the Size panel's list of kinds clipped and the memory chart cramped at
+        // 1600×1000.)
         const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
         const int wanted = panel->sizeHint().height() + m_analysisTabs->tabBar()->sizeHint().height();
-        const int height = std::clamp(wanted, total / 4, total / 3);
+        const int height = std::clamp(wanted, total / 4, total * 2 / 5);
         m_graphColumn->setSizes({ total - height, height });
     }
 }
