@@ -92,6 +92,8 @@ private:
     QRect plotRect(QSize size) const; ///< where the boxes go
     double fitPxPerStep() const;
     double fitBytesPerPx() const;
+    /// Room above the highest byte for the top line's label.
+    int topPad() const;
     Frame viewFrame() const;
     void updateScrollBars();
     void zoomAround(double factor, QPointF anchor, bool steps);
