@@ -416,6 +416,33 @@ private slots:
         }
     }
 
+    void methodsOnlyInOneFileTakeOneLine()
+    {
+        // Issue 27: the header grew by a line (with B's full path) per method only in B, beyond
+        // the screen for two LLMs. B here is the writer's portable MLP plus 12 copies of its
+        // method under other names: 12 methods only in B, said in one line.
+        ProgramSpec many = makeMlpComparePair(8).portable;
+        const MethodSpec original = many.methods.front();
+        for (int i = 0; i < 12; ++i) {
+            many.methods.push_back(original);
+            many.methods.back().name = "get_" + std::to_string(10 + i);
+        }
+        const QString path = m_dir.filePath(QStringLiteral("mlp-many-methods.pte"));
+        auto bytes = writeProgram(many);
+        QVERIFY(bytes);
+        QVERIFY(!writeBytesToFile(path.toStdString(), *bytes));
+        CompareView view;
+        QVERIFY(compare(view, m_portable, path));
+        auto* notes = view.findChild<QLabel*>(QStringLiteral("compareNotes"));
+        QVERIFY(notes && notes->isVisibleTo(&view));
+        QVERIFY2(notes->text().contains(QStringLiteral("12 method(s) only in B")), qPrintable(notes->text()));
+        QVERIFY(!notes->text().contains(QLatin1Char('\n')));
+        QVERIFY(!notes->wordWrap());
+        QVERIFY(notes->height() < 2 * notes->fontMetrics().height());
+        QCOMPARE(notes->toolTip().count(QLatin1Char('\n')), 11); // every note in full, one a line
+        saveShot(view, QStringLiteral("compare-many-methods.png"));
+    }
+
     /// File › Compare… in the window: A is the current tab's program, B typed in the dialog;
     /// the comparison opens in a tab of its own.
     void fileCompareOpensATab()

@@ -18,29 +18,37 @@
 #include "ui/graph/graphview.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
+#include "ui/memory/memorychart.h"
+#include "ui/memory/memorypanel.h"
 #include "ui/operators/operatorpanel.h"
 #include "ui/operators/operatortablemodel.h"
 #include "ui/properties/propertiesmodel.h"
 #include "ui/search/searchmodel.h"
+#include "ui/search/searchpanel.h"
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/shortcutsdialog.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFontMetricsF>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPointer>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <map>
+#include <set>
 
 using namespace etscope::core;
 using namespace etscope::ui;
@@ -73,6 +81,34 @@ std::shared_ptr<const Document> opaqueDelegateProgram()
     method.addInstruction(InstructionSpec::delegate(delegate, { x, y }));
     auto bytes = writeProgram(spec);
     return bytes ? etscope::test::sharedDocumentFromBytes(*bytes, "opaque.pte") : nullptr;
+}
+
+/// A document read back from what the project's writer wrote for `spec`.
+std::shared_ptr<const Document> writtenDocument(const ProgramSpec& spec, const std::string& name)
+{
+    auto bytes = writeProgram(spec);
+    if (!bytes)
+        return nullptr;
+    auto program = readProgram(MappedFile::fromBytes(name, std::move(*bytes)));
+    if (!program)
+        return nullptr;
+    Document document;
+    document.kind = FileKind::Program;
+    document.path = name;
+    document.program = std::move(*program);
+    if (analyseDocument(document))
+        return nullptr;
+    return std::make_shared<const Document>(std::move(document));
+}
+
+/// Writes the program of `options` to `path`.
+bool writeMlp(const QString& path, const MlpOptions& options)
+{
+    auto bytes = writeProgram(makeMlpProgram(options).spec);
+    QFile file(path);
+    return bytes && file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        && file.write(reinterpret_cast<const char*>(bytes->data()), static_cast<qint64>(bytes->size()))
+        == static_cast<qint64>(bytes->size());
 }
 
 /// A view on a synchronously opened document, waiting for its first layout.
@@ -622,6 +658,21 @@ private slots:
         filter->setText(QStringLiteral("convert"));
         auto* table = quantizedPage->findChild<QTableView*>();
         QCOMPARE(table->model()->rowCount(), 2);
+        // At 1024×700 the time columns are on screen (issue 27: the names pushed them off).
+        quantized.view->resize(1024, 700);
+        quantized.view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(quantized.view.get()));
+        const int p90 = 9;
+        QCOMPARE(quantizedPage->profileModel()->headerData(p90, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
+        for (QTableView* shown : quantizedPage->findChildren<QTableView*>())
+            if (shown->isVisible())
+                table = shown; // the profile's (the runs table is on a tab behind it)
+        QCOMPARE(table->model()->headerData(p90, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
+        QTRY_VERIFY2(table->columnViewportPosition(p90) + table->columnWidth(p90) <= table->viewport()->width(),
+            qPrintable(QStringLiteral("p90 at %1+%2, viewport %3")
+                           .arg(table->columnViewportPosition(p90))
+                           .arg(table->columnWidth(p90))
+                           .arg(table->viewport()->width())));
     }
 
     void constantOutputsShowTheirValue()
@@ -931,6 +982,17 @@ private slots:
         QVERIFY(table.rows.size() > 1);
         QVERIFY(std::any_of(table.rows.begin(), table.rows.end(),
             [](const auto& row) { return cellText(row[0]).rfind("aten_", 0) == 0; }));
+        // On screen a key reads as the nodes spell their target (issue 27: aten_mul_tensor in
+        // the table, aten.mul.Tensor on the node; add.pte's record holds one mul).
+        auto* ops = f.view->operatorPanel()->findChild<QTableView*>();
+        QVERIFY(ops);
+        bool spelled = false;
+        for (int r = 0; r < ops->model()->rowCount(); ++r) {
+            const QModelIndex index = ops->model()->index(r, OperatorTableModel::OpType);
+            if (index.data(OperatorTableModel::OpTypeRole).toString() == QStringLiteral("aten_mul_tensor"))
+                spelled = index.data().toString() == QStringLiteral("aten.mul.Tensor");
+        }
+        QVERIFY(spelled);
     }
 
     void opaqueAndMultiMethodPrograms()
@@ -1099,6 +1161,216 @@ private slots:
             return r.first == QStringLiteral("View › Zoom to Selection") && r.second == QStringLiteral("Ctrl+2");
         }));
         QCOMPARE(keys.removeDuplicates(), 0);
+    }
+
+    void shortcutsAreBoundOnceAndWork()
+    {
+        // Issue 27: Alt+Left was bound twice to Back (itself and QKeySequence::Back, which is
+        // Alt+Left on X11), Qt called it an ambiguous overload and ran nothing; View listed
+        // "Zoom In" twice (Ctrl++ and Ctrl+= as two actions).
+        MainWindow window;
+        std::map<QString, int> bound;
+        for (const QAction* action : window.findChildren<QAction*>())
+            for (const QKeySequence& key : action->shortcuts())
+                ++bound[key.toString(QKeySequence::PortableText)];
+        for (const auto& [key, count] : bound)
+            QVERIFY2(count == 1, qPrintable(QStringLiteral("%1 is bound %2 times").arg(key).arg(count)));
+        QVERIFY(bound.count(QStringLiteral("Alt+Left")) && bound.count(QStringLiteral("Alt+Right")));
+        QVERIFY(bound.count(QStringLiteral("Ctrl+=")) && bound.count(QStringLiteral("Ctrl++")));
+        int zoomIns = 0;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (const QAction* action : menu->menu()->actions())
+                    zoomIns += action->text().remove(QLatin1Char('&')) == QStringLiteral("Zoom In") ? 1 : 0;
+        QCOMPARE(zoomIns, 1);
+
+        // The keys do what they say: Alt+Left goes back to the node selected before.
+        window.resize(1400, 900);
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFiles({ QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")) });
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QSignalSpy shown(view, &DocumentView::presentationShown);
+        QVERIFY(view->presentation() || shown.wait(20000));
+        const Graph& graph = view->presentation()->methodGraph();
+        const NodeOrigin a { graph.nodes[3].id, NodeId::none() };
+        const NodeOrigin b { graph.nodes[6].id, NodeId::none() };
+        view->selectNode(a);
+        view->selectNode(b);
+        view->graphView()->setFocus();
+        QTest::keyClick(view->graphView(), Qt::Key_Left, Qt::AltModifier);
+        QTRY_COMPARE(view->selectedNode(), std::optional<NodeOrigin>(a));
+        QTest::keyClick(view->graphView(), Qt::Key_Right, Qt::AltModifier);
+        QTRY_COMPARE(view->selectedNode(), std::optional<NodeOrigin>(b));
+
+        // The wheel pans and Ctrl+wheel zooms, as the shortcuts list says.
+        GraphView* graphView = view->graphView();
+        graphView->setZoom(2.0);
+        const auto wheel = [graphView](Qt::KeyboardModifiers modifiers) {
+            const QPointF at = graphView->viewport()->rect().center();
+            QWheelEvent event(at, graphView->viewport()->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                modifiers, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(graphView->viewport(), &event);
+        };
+        const int scrolled = graphView->verticalScrollBar()->value();
+        wheel(Qt::NoModifier);
+        QCOMPARE(graphView->zoom(), 2.0);
+        QVERIFY(graphView->verticalScrollBar()->value() > scrolled);
+        wheel(Qt::ControlModifier);
+        QVERIFY(graphView->zoom() < 2.0);
+        const auto rows = shortcutRows(*window.menuBar());
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const auto& row) {
+            return row.first.startsWith(QStringLiteral("Zoom")) && row.second.startsWith(QStringLiteral("Ctrl+wheel"));
+        }));
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const auto& row) {
+            return row.first == QStringLiteral("Pan") && row.second.contains(QStringLiteral("wheel (up/down)"));
+        }));
+    }
+
+    void reloadRereadsAndKeepsThePlace()
+    {
+        // Issue 27: File › Reload found the open tab and focused it. Now it reads the file
+        // again and keeps method, expanded delegate, selection and zoom. The writer's MLP of 40
+        // instructions (an XNNPACK call after every 8 portable layers) is rewritten with 48.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("reload.pte"));
+        MlpOptions options;
+        options.nodes = 40;
+        QVERIFY(writeMlp(path, options));
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(path);
+        QVERIFY(opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QSignalSpy shown(view, &DocumentView::presentationShown);
+        QVERIFY(view->presentation() || shown.wait(20000));
+        const int forward = view->methodBox()->findText(QStringLiteral("forward"), Qt::MatchStartsWith);
+        QVERIFY(forward >= 0);
+        if (view->context().method != forward) {
+            QSignalSpy relaid(view, &DocumentView::presentationShown);
+            view->setMethod(forward);
+            QVERIFY(relaid.wait(20000));
+        }
+        const Graph& graph = view->presentation()->methodGraph();
+        const auto delegate = std::find_if(graph.nodes.begin(), graph.nodes.end(),
+            [](const Node& n) { return n.kind == NodeKind::Delegate && n.subgraph; });
+        QVERIFY(delegate != graph.nodes.end());
+        const NodeId delegateId = delegate->id;
+        QSignalSpy expanded(view, &DocumentView::presentationShown);
+        view->toggleExpanded({ delegateId, NodeId::none() });
+        QVERIFY(expanded.wait(20000));
+        const auto op = std::find_if(
+            graph.nodes.begin(), graph.nodes.end(), [](const Node& n) { return n.kind == NodeKind::Operator; });
+        QVERIFY(op != graph.nodes.end());
+        const NodeOrigin selected { op->id, NodeId::none() };
+        view->selectNode(selected);
+        QCOMPARE(view->selectedNode(), std::optional<NodeOrigin>(selected));
+        view->graphView()->setZoom(0.5);
+        const double zoom = view->graphView()->zoom();
+
+        // Reload of an unchanged file says so.
+        QSignalSpy reloaded(&window, &MainWindow::reloaded);
+        const auto actions = window.findChildren<QAction*>();
+        const auto reload = std::find_if(
+            actions.begin(), actions.end(), [](const QAction* a) { return a->text() == QStringLiteral("&Reload"); });
+        QVERIFY(reload != actions.end());
+        (*reload)->trigger();
+        QVERIFY(reloaded.wait(20000));
+        QVERIFY2(reloaded.last().at(1).toString().contains(QStringLiteral("unchanged")),
+            qPrintable(reloaded.last().at(1).toString()));
+
+        options.nodes = 48;
+        QVERIFY(writeMlp(path, options));
+        (*reload)->trigger();
+        QVERIFY(reloaded.wait(20000));
+        const QString summary = reloaded.last().at(1).toString();
+        QVERIFY2(summary.contains(QStringLiteral("forward: 40 → 48 instructions")), qPrintable(summary));
+        QCOMPARE(window.tabs()->count(), 1);
+        DocumentView* again = window.currentView();
+        QVERIFY(again && again != view);
+        QCOMPARE(again->controller()
+                     ->document()
+                     ->program->methods[static_cast<std::size_t>(again->context().method)]
+                     .instructionCounts()
+                     .total(),
+            48);
+        QCOMPARE(again->methodBox()->currentIndex(), forward);
+        QVERIFY(again->expanded().count(delegateId.value));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            again->presentation() && again->presentation()->expanded.count(delegateId.value), 20000);
+        QTRY_COMPARE(again->selectedNode(), std::optional<NodeOrigin>(selected));
+        QCOMPARE(again->graphView()->zoom(), zoom);
+    }
+
+    void searchSaysWhenItIsCutAndTellsRowsApart()
+    {
+        // Issue 27: a 100k program showed "1000 result(s)" of identical rows. The writer's MLP
+        // of 1,500 instructions has one aten:: kernel call per portable instruction (more than
+        // 1,000), each shown with its instruction.
+        MlpOptions options;
+        options.nodes = 1500;
+        options.secondMethod = false;
+        const auto document = writtenDocument(makeMlpProgram(options).spec, "big.pte");
+        QVERIFY(document);
+        QLineEdit edit;
+        SearchPanel panel(&edit);
+        panel.search(*document->methods[0].graph, QStringLiteral("aten::"), NodeId::none());
+        QCOMPARE(panel.model()->rowCount(), static_cast<int>(SearchPanel::kMaxHits));
+        const auto* status = panel.findChild<QLabel*>(QStringLiteral("searchStatus"));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral("more match")), qPrintable(status->text()));
+        std::set<QString> rows;
+        for (int r = 0; r < panel.model()->rowCount(); ++r)
+            rows.insert(panel.model()->index(r).data().toString());
+        QCOMPARE(rows.size(), static_cast<std::size_t>(panel.model()->rowCount()));
+        // Fewer hits than the cap: the count, no note.
+        panel.search(*document->methods[0].graph, QStringLiteral("AcmeNpu"), NodeId::none());
+        QVERIFY(panel.model()->rowCount() >= 1 && panel.model()->rowCount() < 10);
+        QVERIFY(!status->text().contains(QStringLiteral("more match")));
+    }
+
+    void delegateTabShowsOnlyItsOwn()
+    {
+        // Issue 27: a delegate's tab listed the method's backends in its legend (its graph has
+        // no delegate box) and the memory tab of a method without a plan drew an empty chart.
+        auto document = opaqueDelegateProgram();
+        QVERIFY(document);
+        Fixture f(document);
+        f.view->show();
+        QVERIFY(f.waitForLayout());
+        auto* legend = f.view->findChild<QLabel*>(QStringLiteral("legend"));
+        QVERIFY(legend && legend->text().contains(QStringLiteral("AcmeNpuBackend")));
+        f.view->showAnalysis(f.view->memoryPanel());
+        QVERIFY(f.view->memoryPanel()->ensureComputed());
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            f.view->memoryPanel()->chart()->emptyText().contains(QStringLiteral("has no memory plan")),
+            qPrintable(f.view->memoryPanel()->chart()->emptyText()), 20000);
+
+        Fixture dnf("dnf-executorch/dnf_xnnpack_training.pte");
+        QVERIFY(dnf.waitForLayout());
+        const Graph& top = dnf.view->presentation()->methodGraph();
+        const Node& xnn = *std::find_if(top.nodes.begin(), top.nodes.end(),
+            [](const Node& n) { return n.kind == NodeKind::Delegate && n.subgraph; });
+        DocumentView inner(&dnf.controller, GraphContext { dnf.view->context().method, xnn.id });
+        inner.resize(1200, 800);
+        inner.show();
+        QSignalSpy innerShown(&inner, &DocumentView::presentationShown);
+        QVERIFY(inner.presentation() || innerShown.wait(20000));
+        auto* innerLegend = inner.findChild<QLabel*>(QStringLiteral("legend"));
+        QVERIFY(innerLegend);
+        QVERIFY2(!innerLegend->text().contains(QStringLiteral("Backends")), qPrintable(innerLegend->text()));
+
+        // The side panes stop at a usable width when the splitter is dragged to the edge.
+        auto* split
+            = qobject_cast<QSplitter*>(inner.findChild<GraphView*>()->parentWidget()->parentWidget()->parentWidget());
+        QVERIFY(split);
+        split->setSizes({ 5000, 0 });
+        QVERIFY(split->sizes().at(1) >= 200);
     }
 
     void openingPhaseIsReadInFull()

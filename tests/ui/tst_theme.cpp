@@ -142,6 +142,9 @@ private slots:
             check("legend", lightnessAt(legend, legendAt));
             check("busy panel", lightnessAt(busy, busyAt));
             check("warning banner", lightnessAt(&banner, bannerAt));
+            // The canvas too (issue 27: it stayed light in the dark theme): its top-left corner,
+            // left of the first node.
+            check("canvas", lightnessAt(panel->view()->viewport(), QPoint(2, 2)));
             // Text stays readable: the labels' text colour is the opposite of the background.
             QCOMPARE(legend->palette().color(QPalette::WindowText).lightness() > 128, dark);
             // ETSCOPE_THEME_SHOTS=DIR keeps pictures of the panels to look at.
@@ -173,6 +176,38 @@ private slots:
         QVERIFY(panel->view()->height() > withLegend);
         panel->setLegendEnabled(true);
         QVERIFY(legend->isVisible());
+    }
+
+    void minimapAndFitFollowTheSize()
+    {
+        // At 1024×700 the minimap covered a good part of the graph, and a resize left the
+        // fitted graph as it was. The minimap is at most a fifth of each side, hidden while the
+        // whole graph is in view; a fitted view is fitted again after a resize.
+        DocumentController controller;
+        auto view = openView(controller, "dnf-executorch/dnf_xnnpack_training.pte");
+        QVERIFY(view);
+        view->resize(1024, 700);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        auto* panel = view->findChild<GraphPanel*>();
+        Minimap* minimap = panel->minimap();
+        GraphView* graph = panel->view();
+        graph->setZoom(1.5); // larger than the view: the minimap is useful
+        QTRY_VERIFY(minimap->isVisible());
+        QVERIFY(minimap->width() <= panel->width() / 5 && minimap->height() <= panel->height() / 5);
+        graph->fitAll();
+        QVERIFY(graph->followsFit());
+        QTRY_VERIFY(!minimap->isVisible());
+        const double fitted = graph->zoom();
+        view->resize(1600, 1000);
+        QTRY_VERIFY(graph->zoom() > fitted);
+        QVERIFY(graph->showsEverything());
+        // Once the user zooms, a resize leaves the zoom alone.
+        graph->zoomBy(1.25);
+        const double chosen = graph->zoom();
+        view->resize(1024, 700);
+        QCoreApplication::processEvents();
+        QCOMPARE(graph->zoom(), chosen);
     }
 
     void legendMenuToggle()

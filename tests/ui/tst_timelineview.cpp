@@ -6,6 +6,7 @@
 #include "ui/document/debugsession.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/etdump/etdumppage.h"
+#include "ui/graph/graphscene.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/window/documentview.h"
 
@@ -134,6 +135,18 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view.selectedNode() == kernel->placement.origin, 20000);
         QVERIFY(timeline->markedCount() >= 1);
         saveShot(view, QStringLiteral("timeline-attached.png"));
+
+        // The marks go with the selection (issue 27: they outlived it), and so does the outline
+        // of the event clicked before.
+        timeline->showNode(gemm.placement.origin); // scrolls it into view again
+        const QRectF again = timeline->eventRect(2, 1);
+        QTest::mouseClick(timeline->viewport(), Qt::LeftButton, {}, again.center().toPoint());
+        QTRY_VERIFY_WITH_TIMEOUT(view.selectedNode() == gemm.placement.origin, 20000);
+        QVERIFY(timeline->hasSelectedEvent());
+        view.scene()->clearSelection();
+        QTRY_VERIFY(!view.selectedNode());
+        QCOMPARE(timeline->markedCount(), 0);
+        QVERIFY(!timeline->hasSelectedEvent());
     }
 
     void exportsWhatItShows()

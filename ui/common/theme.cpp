@@ -113,7 +113,7 @@ bool isDark(const QPalette& palette)
 QColor canvasColour(const QPalette& palette, bool minimap)
 {
     if (isDark(palette))
-        return minimap ? QColor(0xc9, 0xcd, 0xd3) : QColor(0xe2, 0xe4, 0xe8);
+        return minimap ? QColor(0x2b, 0x2f, 0x36) : QColor(0x1f, 0x22, 0x27);
     return minimap ? QColor(0xf1, 0xf3, 0xf5) : QColor(0xfb, 0xfb, 0xfc);
 }
 

@@ -34,9 +34,9 @@ QPalette darkPalette();
 /// True when `palette` draws light text on dark windows.
 bool isDark(const QPalette& palette);
 
-/// The graph canvas: light in every theme, like the exported pictures and the node colours made
-/// for it (a dark theme dims it a little so that it does not glare between dark panels).
-/// `minimap` gives the minimap's slightly darker shade.
+/// The graph canvas: near-white in a light theme, dark grey in a dark one (the nodes keep their
+/// light fills, as Netron's dark mode does; wires, their labels and cluster titles turn light).
+/// Exported pictures stay white in every theme. `minimap` gives the minimap's own shade.
 QColor canvasColour(const QPalette& palette, bool minimap = false);
 
 /// Colours of a warning strip that fit `palette` (amber on light, dark amber on dark).

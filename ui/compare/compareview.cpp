@@ -136,7 +136,10 @@ void CompareView::buildUi()
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_notes = new QLabel(page);
-    m_notes->setWordWrap(true);
+    m_notes->setObjectName(QStringLiteral("compareNotes"));
+    // One line, clipped at the window's edge (the tooltip has every note in full).
+    m_notes->setWordWrap(false);
+    m_notes->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* legend = new QLabel(page);
     legend->setText(QStringList { chip(compareColour(MatchStatus::Changed), QStringLiteral("Δ"), tr("changed")),
@@ -398,12 +401,35 @@ void CompareView::showDiff(std::shared_ptr<const ProgramDiff> diff)
     for (const std::string& line : m_diff->summaryLines())
         lines << QString::fromStdString(line).toHtmlEscaped();
     m_summary->setText(lines.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    // One line, whatever the number of methods only one file has: a note per method (with the
+    // file's full path) made the header grow by a line each, beyond the screen for two LLMs.
+    // The full notes are in the tooltip.
     QStringList notes;
-    for (const std::string& note : m_diff->notes)
-        notes << QString::fromStdString(note);
+    QStringList all;
+    for (const std::string& note : m_diff->notes) {
+        all << QString::fromStdString(note);
+        if (note.rfind("method '", 0) != 0)
+            notes << QString::fromStdString(note);
+    }
+    const auto methodList = [](const std::vector<std::string>& names) {
+        QStringList list;
+        for (const std::string& name : names)
+            list << QString::fromStdString(name);
+        return list.join(QStringLiteral(", "));
+    };
+    QStringList only;
+    if (!m_diff->methodsOnlyInA.empty())
+        only << tr("%n method(s) only in A: %1", nullptr, static_cast<int>(m_diff->methodsOnlyInA.size()))
+                    .arg(methodList(m_diff->methodsOnlyInA));
+    if (!m_diff->methodsOnlyInB.empty())
+        only << tr("%n method(s) only in B: %1", nullptr, static_cast<int>(m_diff->methodsOnlyInB.size()))
+                    .arg(methodList(m_diff->methodsOnlyInB));
+    if (!only.isEmpty())
+        notes.prepend(only.join(QStringLiteral("; ")) + tr(" (not compared)"));
     if (m_diff->commonMethods.empty())
         notes << tr("The files have no method in common: each side shows its own, without marks.");
-    m_notes->setText(notes.join(QLatin1Char('\n')));
+    m_notes->setText(notes.join(QStringLiteral(" · ")));
+    m_notes->setToolTip(all.join(QLatin1Char('\n')));
     m_notes->setVisible(!notes.isEmpty());
 
     // The method first shown: the program's default method when both have it.

@@ -122,6 +122,7 @@ QString DocumentController::attachArtifact(AttachKind kind, const QString& path,
         if (const auto why = core::etrecordMismatch(*m_debug.etrecord, *m_document->program))
             m_debugWarnings.push_back(
                 { path.toStdString() + " does not look like this program's ETRecord: " + *why, std::nullopt });
+    m_attachments.append({ kind, path });
     Q_EMIT debugChanged();
     return {};
 }

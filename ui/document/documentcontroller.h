@@ -7,7 +7,9 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QList>
 #include <QObject>
+#include <QPair>
 #include <QString>
 
 #include <atomic>
@@ -41,6 +43,8 @@ public:
     /// Attaches an ETDump, reference ETDump, ETRecord or Inspector table; emits debugChanged.
     /// Returns the error text (naming the file and the reason), empty on success.
     QString attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer = {});
+    /// What attachArtifact attached, in order (File › Reload attaches them again).
+    const QList<QPair<AttachKind, QString>>& attachments() const { return m_attachments; }
     /// Warnings from attaching and analysing debug artifacts.
     const std::vector<core::Warning>& debugWarnings() const { return m_debugWarnings; }
 
@@ -79,6 +83,7 @@ private:
     QHash<int, std::shared_ptr<const core::Grouping>> m_groupings; ///< per method
     DebugSession m_debug;
     std::vector<core::Warning> m_debugWarnings;
+    QList<QPair<AttachKind, QString>> m_attachments;
     quint64 m_generation = 0;
     quint64 m_layoutJob = 0; ///< the latest layout asked of the LayoutService
     quint64 m_layoutRequest = 0; ///< counts layout requests; older results are dropped

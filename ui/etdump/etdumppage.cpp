@@ -9,6 +9,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +20,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace etscope::ui {
@@ -26,6 +28,8 @@ namespace etscope::ui {
 using namespace etscope::core;
 
 namespace {
+
+constexpr int kShortText = 110; ///< pixels: a text column this narrow keeps its width
 
 QString notesText(const Table& table)
 {
@@ -151,8 +155,32 @@ QTableView* ETDumpPage::tableView(ReportTableModel* model, QSortFilterProxyModel
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    view->horizontalHeader()->setStretchLastSection(true);
+    // Numbers as wide as they need; the text columns (block, event and node names, kinds) share
+    // what is left, elided in the middle (their tooltip and a drag of the header give the rest):
+    // sized to the longest event name they pushed the time columns off a 1024-pixel window.
+    QHeaderView* header = view->horizontalHeader();
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    int textColumns = 0;
+    const QFontMetrics metrics = view->fontMetrics();
+    for (int column = 0; column < model->columnCount(); ++column) {
+        bool text = false;
+        int widest = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QVariant value = model->index(row, column).data(ReportTableModel::SortRole);
+            if (value.typeId() == QMetaType::QString && !value.toString().isEmpty()) {
+                text = true;
+                widest = std::max(widest, metrics.horizontalAdvance(value.toString()));
+            }
+        }
+        // Short texts (a block name, a kind) keep their width; long ones share the rest.
+        if (text && widest > kShortText) {
+            header->setSectionResizeMode(column, QHeaderView::Stretch);
+            ++textColumns;
+        }
+    }
+    if (textColumns == 0)
+        header->setStretchLastSection(true);
     view->setWordWrap(false);
     view->setTextElideMode(Qt::ElideMiddle);
     return view;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graph/graphitems.h"
+#include "ui/common/theme.h"
 #include "ui/graph/scenerenderer.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QTextDocument>
@@ -24,6 +26,23 @@ constexpr double kStackOffset = 3.5;
 QColor textOn(const QColor& background)
 {
     return background.lightnessF() < 0.55 ? QColor(Qt::white) : QColor(0x1f, 0x23, 0x28);
+}
+
+/// True when `item` is drawn on the dark canvas of a dark theme; exported pictures are always
+/// light (their background is white whatever the theme).
+bool onDarkCanvas(const QGraphicsItem& item)
+{
+    return item.scene() && !isReportRendering(item) && isDark(item.scene()->palette());
+}
+
+QColor wireColour(bool dark)
+{
+    return dark ? QColor(0x9c, 0xa3, 0xaf) : QColor(0x6b, 0x72, 0x80);
+}
+
+QColor wireLabelColour(bool dark)
+{
+    return dark ? QColor(0xc8, 0xcd, 0xd5) : QColor(0x4b, 0x55, 0x63);
 }
 } // namespace
 
@@ -254,7 +273,7 @@ void EdgeItem::setLabelVisible(const QString& text, bool visible)
         QFont font = subtitleFont();
         font.setPointSizeF(font.pointSizeF() * 0.85);
         m_label->setFont(font);
-        m_label->setBrush(QColor(0x4b, 0x55, 0x63));
+        m_label->setBrush(wireLabelColour(onDarkCanvas(*this)));
         // Beside the wire at its middle, never on top of it.
         const QPointF middle = path().pointAtPercent(0.5);
         m_label->setPos(middle + QPointF(4, -m_label->boundingRect().height() / 2));
@@ -273,7 +292,11 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
     const bool strong = m_emphasised || isSelected();
-    const QColor colour = strong ? attentionColour() : QColor(0x6b, 0x72, 0x80);
+    const bool dark = onDarkCanvas(*this);
+    const QColor colour = strong ? attentionColour() : wireColour(dark);
+    // The label is a child item: it follows the theme when its wire is painted.
+    if (m_label && m_label->isVisible() && m_label->brush().color() != wireLabelColour(dark))
+        m_label->setBrush(wireLabelColour(dark));
     QPen pen(colour, isSelected() ? 3.0 : (m_emphasised ? 2.0 : 1.1));
     if (m_inferred)
         pen.setStyle(Qt::DashLine);
@@ -304,12 +327,16 @@ QRectF ClusterItem::collapseButtonRect() const
 void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
     painter->setRenderHint(QPainter::Antialiasing);
+    // On the dark canvas the frame and its title are lighter than the colour, not darker.
+    const bool dark = onDarkCanvas(*this);
+    const QColor line = dark ? m_colour.lighter(150) : m_colour;
+    const QColor ink = dark ? m_colour.lighter(180) : m_colour.darker(150);
     QColor fill = m_colour;
-    fill.setAlpha(28);
-    painter->setPen(QPen(m_colour, 1.5));
+    fill.setAlpha(dark ? 40 : 28);
+    painter->setPen(QPen(line, 1.5));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, 8, 8);
-    painter->setPen(m_colour.darker(150));
+    painter->setPen(ink);
     QFont font = titleFont();
     painter->setFont(font);
     painter->drawText(QRectF(m_rect.left() + 8, m_rect.top() + 3, m_rect.width() - kButton - 20, 20),
@@ -318,7 +345,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
         return;
     const QRectF button = collapseButtonRect();
     painter->setPen(QPen(m_colour.darker(150), 1.2));
-    painter->setBrush(Qt::white);
+    painter->setBrush(Qt::white); // the button is a light box on both canvases
     painter->drawRect(button);
     painter->drawLine(
         QPointF(button.left() + 3, button.center().y()), QPointF(button.right() - 3, button.center().y()));

@@ -18,7 +18,8 @@ namespace etscope::ui {
 
 namespace {
 
-constexpr QSize kMinimapSize { 220, 160 };
+constexpr QSize kMinimapSize { 220, 160 }; ///< at most; a small graph area gets a smaller one
+constexpr int kMinimapShare = 5; ///< at most a fifth of the graph area's width and of its height
 constexpr int kMinimapMargin = 16; ///< from the right and bottom edges (clear of the scroll bars)
 constexpr int kLegendMargin = 4;
 
@@ -32,6 +33,7 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_view->setScene(m_scene);
     m_view->setObjectName(QStringLiteral("graphView"));
     m_minimap = new Minimap(m_view, this);
+    connect(m_view, &GraphView::viewportChanged, this, &GraphPanel::updateMinimap);
 
     // A strip above the view, not an overlay: it never covers a node. Its colours are the
     // palette's, so it follows the theme.
@@ -61,6 +63,12 @@ GraphPanel::GraphPanel(QWidget* parent)
     m_busyPanel->hide();
 }
 
+GraphPanel::~GraphPanel()
+{
+    // The scene, a child, goes before the view lets go of it: no minimap update in between.
+    disconnect(m_view, nullptr, this, nullptr);
+}
+
 void GraphPanel::showBusy(bool busy, const QString& text)
 {
     m_busyLabel->setText(text);
@@ -73,11 +81,21 @@ void GraphPanel::showBusy(bool busy, const QString& text)
 
 void GraphPanel::updateLegend(const Presentation* presentation)
 {
+    // The backends drawn: delegate boxes and expanded delegates' frames of this graph (a
+    // delegate's own tab draws its inner nodes only, whatever the method holds elsewhere).
     std::map<QString, QColor> backends;
-    if (presentation)
-        for (const core::Node& node : presentation->methodGraph().nodes)
+    if (presentation) {
+        const auto add = [&backends](const std::string& label) {
+            backends[QString::fromStdString(label)] = backendColour(QString::fromStdString(label));
+        };
+        for (const core::Node& node : presentation->flat.graph.nodes)
             if (node.kind == core::NodeKind::Delegate)
-                backends[QString::fromStdString(node.label)] = backendColour(QString::fromStdString(node.label));
+                add(node.label);
+        if (!presentation->context.delegateNode.valid())
+            for (const core::Cluster& cluster : presentation->flat.clusters)
+                if (cluster.owner.valid())
+                    add(presentation->methodGraph().node(cluster.owner).label);
+    }
     m_backendsHtml.clear();
     for (const auto& [name, colour] : backends)
         m_backendsHtml += QStringLiteral("&nbsp;&nbsp; <span style=\"color:%1\">■</span>&nbsp;%2")
@@ -133,7 +151,16 @@ void GraphPanel::setLegendEnabled(bool enabled)
 
 void GraphPanel::setMinimapVisible(bool visible)
 {
-    m_minimap->setVisible(visible);
+    m_minimapWanted = visible;
+    updateMinimap();
+}
+
+void GraphPanel::updateMinimap()
+{
+    // Nothing to give an overview of when the whole graph is in view: no box over it then.
+    const bool show = m_minimapWanted && !m_view->showsEverything();
+    if (show == m_minimap->isHidden())
+        m_minimap->setVisible(show);
 }
 
 void GraphPanel::resizeEvent(QResizeEvent*)
@@ -148,8 +175,12 @@ void GraphPanel::placeChildren()
     m_legend->setVisible(legend);
     m_legend->setGeometry(0, 0, width(), legendHeight);
     m_view->setGeometry(0, legendHeight, width(), height() - legendHeight);
-    m_minimap->setGeometry(width() - kMinimapSize.width() - kMinimapMargin,
-        height() - kMinimapSize.height() - kMinimapMargin, kMinimapSize.width(), kMinimapSize.height());
+    // At 1024×700 a fixed 220×160 overview covered a good part of the graph it summarises.
+    const QSize minimap(std::min(kMinimapSize.width(), width() / kMinimapShare),
+        std::min(kMinimapSize.height(), (height() - legendHeight) / kMinimapShare));
+    m_minimap->setGeometry(width() - minimap.width() - kMinimapMargin, height() - minimap.height() - kMinimapMargin,
+        minimap.width(), minimap.height());
+    updateMinimap();
     placeBusyPanel();
 }
 

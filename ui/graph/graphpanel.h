@@ -20,6 +20,7 @@ class GraphPanel : public QWidget {
     Q_OBJECT
 public:
     explicit GraphPanel(QWidget* parent = nullptr);
+    ~GraphPanel() override;
 
     GraphScene* scene() const { return m_scene; }
     GraphView* view() const { return m_view; }
@@ -47,6 +48,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void updateMinimap();
     void composeLegend();
     void placeChildren();
     void placeBusyPanel();
@@ -62,6 +64,7 @@ private:
     QWidget* m_busyPanel = nullptr;
     QLabel* m_busyLabel = nullptr;
     bool m_legendEnabled = true;
+    bool m_minimapWanted = true; ///< View › Show Minimap; shown only when the graph does not fit
 };
 
 } // namespace etscope::ui

@@ -3,6 +3,7 @@
 
 #include "ui/common/theme.h"
 
+#include <QGraphicsScene>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -41,6 +42,7 @@ double GraphView::zoom() const
 
 void GraphView::setZoom(double factor)
 {
+    m_followsFit = false;
     factor = std::clamp(factor, kMinZoom, kMaxZoom);
     QTransform t;
     t.scale(factor, factor);
@@ -50,6 +52,7 @@ void GraphView::setZoom(double factor)
 
 void GraphView::zoomBy(double factor)
 {
+    m_followsFit = false;
     const double target = std::clamp(zoom() * factor, kMinZoom, kMaxZoom);
     scale(target / zoom(), target / zoom());
     Q_EMIT viewportChanged();
@@ -69,7 +72,16 @@ void GraphView::fitAll()
     if (zoom() < kMinZoom)
         setZoom(kMinZoom);
     centerOn(rect.center());
+    m_followsFit = true;
     Q_EMIT viewportChanged();
+}
+
+bool GraphView::showsEverything() const
+{
+    if (!scene() || scene()->sceneRect().isEmpty())
+        return true;
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    return visible.adjusted(-1, -1, 1, 1).contains(scene()->sceneRect());
 }
 
 void GraphView::showLegible()
@@ -85,6 +97,7 @@ void GraphView::showLegible()
 
 void GraphView::centreOn(const QPointF& point, bool zoomIn)
 {
+    m_followsFit = false;
     if (zoomIn && zoom() < 0.8)
         setZoom(1.0);
     centerOn(point);
@@ -95,6 +108,7 @@ void GraphView::zoomTo(const QRectF& rect)
 {
     if (rect.isEmpty())
         return;
+    m_followsFit = false;
     constexpr double kRoom = 60;
     constexpr double kMostZoom = 2.0;
     fitInView(rect.adjusted(-kRoom, -kRoom, kRoom, kRoom), Qt::KeepAspectRatio);
@@ -112,8 +126,13 @@ void GraphView::paintEvent(QPaintEvent* event)
 
 void GraphView::wheelEvent(QWheelEvent* event)
 {
+    // The wheel pans (Shift+wheel sideways) and Ctrl+wheel zooms, as Netron does by default
+    // (lutzroeder/netron, source/view.js, _wheelHandler: plain wheel scrolls unless its
+    // "mousewheel: zoom" option is on) and as a touchpad's two-finger scroll expects; a
+    // touchpad's pinch arrives as Ctrl+wheel, so it zooms too.
     const double steps = event->angleDelta().y() / 120.0;
-    if (steps == 0) {
+    m_followsFit = false;
+    if (!(event->modifiers() & Qt::ControlModifier) || steps == 0) {
         QGraphicsView::wheelEvent(event);
         return;
     }
@@ -130,6 +149,9 @@ void GraphView::scrollContentsBy(int dx, int dy)
 void GraphView::resizeEvent(QResizeEvent* event)
 {
     QGraphicsView::resizeEvent(event);
+    // A fitted graph stays fitted when the window (or a splitter) changes the view's size.
+    if (m_followsFit)
+        fitAll();
     Q_EMIT viewportChanged();
 }
 
@@ -137,6 +159,8 @@ void GraphView::mousePressEvent(QMouseEvent* event)
 {
     // Clicks on items select them; only the background drags the view.
     setDragMode(itemAt(event->pos()) ? QGraphicsView::NoDrag : QGraphicsView::ScrollHandDrag);
+    if (dragMode() == QGraphicsView::ScrollHandDrag)
+        m_followsFit = false;
     QGraphicsView::mousePressEvent(event);
 }
 
@@ -149,8 +173,14 @@ void GraphView::mouseReleaseEvent(QMouseEvent* event)
 void GraphView::changeEvent(QEvent* event)
 {
     QGraphicsView::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
         setBackgroundBrush(canvasColour(palette()));
+        // Wires and cluster titles take their colour from the scene's palette when they paint.
+        if (scene()) {
+            scene()->setPalette(palette());
+            scene()->update();
+        }
+    }
 }
 
 Minimap::Minimap(GraphView* main, QWidget* parent)
@@ -188,14 +218,14 @@ void Minimap::drawForeground(QPainter* painter, const QRectF&)
 
 void Minimap::mousePressEvent(QMouseEvent* event)
 {
-    m_main->centerOn(mapToScene(event->pos()));
+    m_main->centreOn(mapToScene(event->pos()));
     viewport()->update();
 }
 
 void Minimap::mouseMoveEvent(QMouseEvent* event)
 {
     if (event->buttons() & Qt::LeftButton) {
-        m_main->centerOn(mapToScene(event->pos()));
+        m_main->centreOn(mapToScene(event->pos()));
         viewport()->update();
     }
 }

@@ -27,6 +27,11 @@ public:
     void centreOn(const QPointF& point, bool zoomIn = false);
     /// Fits `rect` (scene coordinates) with some room around it, at most at 200 %.
     void zoomTo(const QRectF& rect);
+    /// True while the view shows the fitted graph and the user has not zoomed or panned since:
+    /// a resize then fits the graph again.
+    bool followsFit() const { return m_followsFit; }
+    /// True when the whole scene is inside the viewport (nothing for a minimap to show).
+    bool showsEverything() const;
 
 Q_SIGNALS:
     void viewportChanged();
@@ -41,6 +46,9 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void changeEvent(QEvent* event) override;
+
+private:
+    bool m_followsFit = false;
 };
 
 /// An overview of the whole scene with the main view's visible area as a rectangle; clicking

@@ -28,7 +28,7 @@ constexpr int kAxisHeight = 22; ///< the step axis above it
 constexpr int kStripHeight = 40; ///< live bytes per step below it
 constexpr int kLegendHeight = 18;
 constexpr int kMargin = 8; ///< inside the plot, left, right and under the boxes
-constexpr int kTopPad = 18; ///< above them: room for the label of the top line
+constexpr int kTopPad = 18; ///< above them: room for the label of the top line (at least)
 constexpr double kZoomStep = 1.25;
 constexpr double kMaxPxPerStep = 240;
 constexpr double kMinBytesPerPx = 1.0 / 16;
@@ -154,6 +154,13 @@ double MemoryChart::extent() const
     return std::max({ declared, static_cast<double>(a->highestEnd), 1.0 });
 }
 
+int MemoryChart::topPad() const
+{
+    // The label of the top line sits in this room: as tall as the font needs, or it lies over the
+    // highest tensors (at 1600×1000 it did).
+    return std::max(kTopPad, fontMetrics().height() + 4);
+}
+
 QRect MemoryChart::plotRect(QSize size) const
 {
     return QRect(kGutter, kAxisHeight, std::max(1, size.width() - kGutter),
@@ -173,7 +180,7 @@ double MemoryChart::fitPxPerStep() const
 
 double MemoryChart::fitBytesPerPx() const
 {
-    return extent() / std::max(10.0, plotRect(viewport()->size()).height() - static_cast<double>(kTopPad + kMargin));
+    return extent() / std::max(10.0, plotRect(viewport()->size()).height() - static_cast<double>(topPad() + kMargin));
 }
 
 void MemoryChart::fit()
@@ -191,7 +198,7 @@ void MemoryChart::updateScrollBars()
 {
     const QRect plot = plotRect(viewport()->size());
     const double width = stepCount() * m_pxPerStep + 2 * kMargin;
-    const double height = extent() / m_bytesPerPx + kTopPad + kMargin;
+    const double height = extent() / m_bytesPerPx + topPad() + kMargin;
     horizontalScrollBar()->setPageStep(plot.width());
     horizontalScrollBar()->setRange(0, std::max(0, static_cast<int>(std::ceil(width)) - plot.width()));
     verticalScrollBar()->setPageStep(plot.height());
@@ -218,7 +225,7 @@ MemoryChart::Frame MemoryChart::picture() const
         std::clamp(viewport()->height(), kPictureMinimum.height(), 3000));
     const QRect plot = plotRect(frame.size);
     frame.pxPerStep = (plot.width() - 2.0 * kMargin) / stepCount();
-    frame.bytesPerPx = extent() / std::max(10.0, plot.height() - static_cast<double>(kTopPad + kMargin));
+    frame.bytesPerPx = extent() / std::max(10.0, plot.height() - static_cast<double>(topPad() + kMargin));
     frame.topByte = extent();
     return frame;
 }
@@ -233,7 +240,7 @@ void MemoryChart::zoomAround(double factor, QPointF anchor, bool steps)
     const QRect plot = plotRect(viewport()->size());
     const Frame before = viewFrame();
     const double ax = anchor.x() - plot.left() - kMargin;
-    const double ay = anchor.y() - plot.top() - kTopPad;
+    const double ay = anchor.y() - plot.top() - topPad();
     const double step = before.fromStep + ax / before.pxPerStep;
     const double byte = before.topByte - ay * before.bytesPerPx;
     const double fitX = fitPxPerStep();
@@ -272,8 +279,8 @@ QRectF MemoryChart::tensorRect(std::size_t tensor) const
     const QRect plot = plotRect(frame.size);
     const double left = plot.left() + kMargin + (t.firstStep - frame.fromStep) * frame.pxPerStep;
     const double right = plot.left() + kMargin + (t.lastStep + 1 - frame.fromStep) * frame.pxPerStep;
-    const double top = plot.top() + kTopPad + (frame.topByte - static_cast<double>(t.end())) / frame.bytesPerPx;
-    const double bottom = plot.top() + kTopPad + (frame.topByte - static_cast<double>(t.offset)) / frame.bytesPerPx;
+    const double top = plot.top() + topPad() + (frame.topByte - static_cast<double>(t.end())) / frame.bytesPerPx;
+    const double bottom = plot.top() + topPad() + (frame.topByte - static_cast<double>(t.offset)) / frame.bytesPerPx;
     return QRectF(QPointF(left, std::min(top, bottom - kMinBoxHeight)), QPointF(std::max(right, left + 1), bottom));
 }
 
@@ -387,9 +394,9 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
     const QRect strip = stripRect(frame.size);
     const QFontMetrics metrics(painter.font());
     const auto xOf = [&](double step) { return plot.left() + kMargin + (step - frame.fromStep) * frame.pxPerStep; };
-    const auto yOf = [&](double byte) { return plot.top() + kTopPad + (frame.topByte - byte) / frame.bytesPerPx; };
+    const auto yOf = [&](double byte) { return plot.top() + topPad() + (frame.topByte - byte) / frame.bytesPerPx; };
     const double lastStep = frame.fromStep + (plot.width() - kMargin) / frame.pxPerStep;
-    const double lowByte = frame.topByte - (plot.height() - kTopPad) * frame.bytesPerPx;
+    const double lowByte = frame.topByte - (plot.height() - topPad()) * frame.bytesPerPx;
     const auto boxOf = [&](const PlannedTensor& t) {
         const double bottom = yOf(static_cast<double>(t.offset));
         const double top = std::min(yOf(static_cast<double>(t.end())), bottom - kMinBoxHeight);
@@ -653,7 +660,9 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
 void MemoryChart::paintEvent(QPaintEvent*)
 {
     QPainter painter(viewport());
-    if (!arena()) {
+    // An arena without tensors has nothing to chart: an empty chart with a "1 B" axis said less
+    // than the text does.
+    if (!arena() || arena()->tensors.empty()) {
         painter.fillRect(viewport()->rect(), palette().base());
         painter.setPen(palette().placeholderText().color());
         painter.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,

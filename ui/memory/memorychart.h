@@ -27,6 +27,7 @@ public:
     /// `emptyText` says why.
     void setPlan(std::shared_ptr<const core::MemoryPlan> plan, int arena = 0);
     void setEmptyText(const QString& text);
+    QString emptyText() const { return m_emptyText; }
     const core::MemoryPlan* plan() const { return m_plan.get(); }
     const core::MemoryArena* arena() const;
     int arenaIndex() const { return m_arena; }
@@ -91,6 +92,8 @@ private:
     QRect plotRect(QSize size) const; ///< where the boxes go
     double fitPxPerStep() const;
     double fitBytesPerPx() const;
+    /// Room above the highest byte for the top line's label.
+    int topPad() const;
     Frame viewFrame() const;
     void updateScrollBars();
     void zoomAround(double factor, QPointF anchor, bool steps);

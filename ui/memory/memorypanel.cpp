@@ -247,6 +247,8 @@ void MemoryPanel::computeInBackground()
             m_computing = -1;
             if (!m_plans.count(method))
                 install(method, std::move(computed));
+            else if (method == m_method)
+                showCurrent(); // computed meanwhile by ensureComputed: drop "Computing…"
             // The method changed while this one was computed.
             if (isVisible())
                 computeInBackground();
@@ -325,8 +327,11 @@ void MemoryPanel::setArena(int index)
     QString empty;
     if (m_computing == m_method && m_method >= 0)
         empty = tr("Computing the memory plan…");
-    else if (plan && plan->arenas.empty())
-        empty = tr("Method '%1' plans no tensor in a memory arena").arg(QString::fromStdString(plan->method));
+    else if (plan && std::none_of(plan->arenas.begin(), plan->arenas.end(), [](const MemoryArena& arena) {
+                 return !arena.tensors.empty();
+             }))
+        empty = tr("Method '%1' has no memory plan: it places no tensor in a memory arena")
+                    .arg(QString::fromStdString(plan->method));
     else if (!plan)
         empty = m_document && m_document->program ? tr("The memory plan is computed when this tab is shown")
                                                   : tr("No program: no memory plan");
@@ -349,7 +354,7 @@ void MemoryPanel::updateSummary()
 {
     const MemoryPlan* plan = this->plan();
     const MemoryArena* arena = m_chart->arena();
-    if (!plan || !arena) {
+    if (!plan || !arena || arena->tensors.empty()) {
         m_summary->setText(m_computing == m_method && m_method >= 0 ? tr("Computing the memory plan…") : QString());
         return;
     }

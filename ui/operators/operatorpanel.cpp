@@ -140,6 +140,11 @@ void OperatorPanel::setTables(const core::OperatorTable& program, const std::opt
     setTable(m_source->currentIndex() == 1 && etrecord ? *etrecord : program);
 }
 
+void OperatorPanel::setDisplayNames(QHash<QString, QString> names)
+{
+    m_model->setDisplayNames(std::move(names));
+}
+
 bool OperatorPanel::showingETRecord() const
 {
     return m_etrecordTable.has_value() && m_source->currentIndex() == 1;
@@ -182,7 +187,11 @@ core::Table OperatorPanel::visibleTable() const
     table.columns = { "op_type", "occurrences_in_delegated_graphs", "occurrences_in_non_delegated_graphs" };
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         std::vector<core::TableCell> cells;
-        cells.emplace_back(m_proxy->index(row, OperatorTableModel::OpType).data().toString().toStdString());
+        // The table's own key (what `etscope ops` prints), not a spelling shown for the graph's sake.
+        cells.emplace_back(m_proxy->index(row, OperatorTableModel::OpType)
+                               .data(OperatorTableModel::SortRole)
+                               .toString()
+                               .toStdString());
         cells.emplace_back(static_cast<long long>(
             m_proxy->index(row, OperatorTableModel::Delegated).data(OperatorTableModel::SortRole).toInt()));
         cells.emplace_back(static_cast<long long>(

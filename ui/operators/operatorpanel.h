@@ -4,6 +4,7 @@
 #include "core/stats/operatortable.h"
 #include "core/table/table.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <optional>
@@ -31,6 +32,9 @@ public:
     /// The table counted from the program and, when an ETRecord is attached, the exact
     /// get_delegation_info one; a combo switches between them.
     void setTables(const core::OperatorTable& program, const std::optional<core::OperatorTable>& etrecord);
+    /// How op types whose key differs from the graph's spelling are shown (see
+    /// OperatorTableModel::setDisplayNames).
+    void setDisplayNames(QHash<QString, QString> names);
     bool showingETRecord() const;
     /// What the user sees, in the order shown (filter and sort applied), with the summary lines.
     core::Table visibleTable() const;

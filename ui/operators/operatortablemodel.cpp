@@ -17,6 +17,13 @@ void OperatorTableModel::setTable(const core::OperatorTable& table)
     endResetModel();
 }
 
+void OperatorTableModel::setDisplayNames(QHash<QString, QString> names)
+{
+    beginResetModel();
+    m_displayNames = std::move(names);
+    endResetModel();
+}
+
 int OperatorTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_table.rows.size()) + 1;
@@ -40,6 +47,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
     case SortRole:
         switch (index.column()) {
         case OpType:
+            if (role == Qt::DisplayRole && !total)
+                if (const auto name = m_displayNames.constFind(QString::fromStdString(row.opType));
+                    name != m_displayNames.constEnd())
+                    return *name;
             return QString::fromStdString(row.opType);
         case Delegated:
             return row.delegated;
@@ -65,6 +76,10 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
             return tr("Nodes of this type inside decoded delegate payloads");
         if (index.column() == NonDelegated)
             return tr("Instructions of this operator at the top level (portable / custom kernels)");
+        if (const auto name = m_displayNames.constFind(QString::fromStdString(row.opType));
+            name != m_displayNames.constEnd())
+            return tr("%1 (counted as %2, get_delegation_info's op type)")
+                .arg(*name, QString::fromStdString(row.opType));
         return QString::fromStdString(row.opType);
     case IsTotalRole:
         return total;

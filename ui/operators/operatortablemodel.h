@@ -4,6 +4,7 @@
 #include "core/stats/operatortable.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QSortFilterProxyModel>
 
 namespace etscope::ui {
@@ -22,6 +23,10 @@ public:
     explicit OperatorTableModel(QObject* parent = nullptr);
 
     void setTable(const core::OperatorTable& table);
+    /// How op types are shown when the key differs from the graph's spelling: an ETRecord's
+    /// table (get_delegation_info) keys `aten_mul_tensor` where its nodes say `aten.mul.Tensor`.
+    /// The key stays the sort key, OpTypeRole and what exports write.
+    void setDisplayNames(QHash<QString, QString> names);
     const core::OperatorTable& table() const { return m_table; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -31,6 +36,7 @@ public:
 
 private:
     core::OperatorTable m_table;
+    QHash<QString, QString> m_displayNames;
 };
 
 /// Sorts on every column while keeping Total last, and filters op types by a substring.

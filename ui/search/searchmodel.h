@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/graph/grouping.h"
 #include "core/graph/search.h"
 
 #include <QAbstractListModel>
+
+#include <memory>
 
 namespace etscope::ui {
 
@@ -15,7 +18,9 @@ public:
 
     explicit SearchModel(QObject* parent = nullptr);
 
-    void setResults(const core::Graph* top, std::vector<core::SearchHit> hits);
+    /// `grouping` (may be null) names the group a hit lies in; `method` goes in the tooltip.
+    void setResults(const core::Graph* top, std::vector<core::SearchHit> hits,
+        std::shared_ptr<const core::Grouping> grouping = nullptr, QString method = {});
     const std::vector<core::SearchHit>& hits() const { return m_hits; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -24,6 +29,8 @@ public:
 private:
     const core::Graph* m_top = nullptr;
     std::vector<core::SearchHit> m_hits;
+    std::shared_ptr<const core::Grouping> m_grouping;
+    QString m_method;
 };
 
 } // namespace etscope::ui

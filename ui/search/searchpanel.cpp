@@ -6,10 +6,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QLocale>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 
 namespace etscope::ui {
 
@@ -29,6 +31,8 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
     m_view->setModel(m_model);
     m_view->setObjectName(QStringLiteral("searchResults"));
     m_status = new QLabel(tr("Type in the search box (Ctrl+F)."), this);
+    m_status->setObjectName(QStringLiteral("searchStatus"));
+    m_status->setWordWrap(true); // "The first 1,000 results …" in a narrow side pane
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
     layout->addWidget(m_status);
@@ -54,16 +58,27 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
     connect(m_view, &QListView::clicked, this, [this](const QModelIndex& index) { activate(index.row()); });
 }
 
-void SearchPanel::search(const core::Graph& top, const QString& text, core::NodeId delegateScope)
+void SearchPanel::search(const core::Graph& top, const QString& text, core::NodeId delegateScope,
+    std::shared_ptr<const core::Grouping> grouping, const QString& method)
 {
     m_searchedText = text;
-    std::vector<core::SearchHit> hits = core::searchGraph(top, text.trimmed().toStdString());
+    // One hit more than shown tells whether the list is cut. A delegate's tab keeps its own
+    // hits only, so it searches without a cap before it picks them.
+    const std::size_t limit = delegateScope.valid() ? std::numeric_limits<std::size_t>::max() : kMaxHits + 1;
+    std::vector<core::SearchHit> hits = core::searchGraph(top, text.trimmed().toStdString(), limit);
     if (delegateScope.valid())
         std::erase_if(hits,
             [&](const core::SearchHit& hit) { return hit.origin.top != delegateScope || !hit.origin.inner.valid(); });
-    m_model->setResults(&top, std::move(hits));
+    const bool capped = hits.size() > kMaxHits;
+    if (capped)
+        hits.resize(kMaxHits);
+    m_model->setResults(&top, std::move(hits), std::move(grouping), method);
     if (text.trimmed().isEmpty())
         m_status->setText(tr("Type in the search box (Ctrl+F)."));
+    else if (capped)
+        m_status->setText(tr("The first %1 results, in graph order: more match (type more to narrow the search) — "
+                             "Enter jumps to the next")
+                              .arg(QLocale().toString(static_cast<qulonglong>(kMaxHits))));
     else
         m_status->setText(tr("%n result(s) — Enter jumps to the next", nullptr, m_model->rowCount()));
 }

@@ -4,6 +4,8 @@
 #include "core/graph/graph.h"
 #include "core/graph/search.h"
 
+#include "core/graph/grouping.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -27,7 +29,11 @@ public:
 
     SearchModel* model() const { return m_model; }
     /// Searches `top` for `text` now and shows the hits.
-    void search(const core::Graph& top, const QString& text, core::NodeId delegateScope);
+    /// Searches `top` (only inside `delegateScope` when valid); `grouping` and `method` tell
+    /// the rows apart. At most kMaxHits rows, and the status line says when there were more.
+    void search(const core::Graph& top, const QString& text, core::NodeId delegateScope,
+        std::shared_ptr<const core::Grouping> grouping = nullptr, const QString& method = {});
+    static constexpr std::size_t kMaxHits = 1000;
     /// Selects hit `row` and asks for its node.
     void activate(int row);
 

@@ -19,6 +19,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -97,6 +98,8 @@ void SizeSummary::setTree(const SizeTree* tree)
             }
         }
     }
+    // Never squeezed below its rows: the scroll area around it scrolls instead.
+    setMinimumHeight(static_cast<int>(m_rows.size()) * rowHeight() + 2 * kSummaryMargin);
     updateGeometry();
     update();
 }
@@ -219,7 +222,16 @@ SizePanel::SizePanel(QWidget* parent)
     bar->addWidget(exportButton);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_map);
-    split->addWidget(m_summary);
+    // The lists scroll when the panel is lower than they are: at 1600×1000 "By backend" was cut
+    // off below "By kind" with nothing to say so.
+    auto* summaryScroll = new QScrollArea(this);
+    summaryScroll->setObjectName(QStringLiteral("sizeSummaryScroll"));
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    summaryScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    summaryScroll->setMinimumWidth(m_summary->minimumSizeHint().width());
+    split->addWidget(summaryScroll);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
     split->setChildrenCollapsible(false);

@@ -485,6 +485,20 @@ int TimelineView::showNode(const NodeOrigin& origin)
 {
     m_marked.clear();
     const TimelineRun* run = currentRun();
+    // The event clicked last keeps its outline only while its node is the one selected.
+    if (m_selected && run) {
+        const auto& lanes = run->lanes;
+        const bool stillSelected = origin.top.valid() && m_selected->first < static_cast<int>(lanes.size())
+            && m_selected->second < static_cast<int>(lanes[static_cast<std::size_t>(m_selected->first)].events.size())
+            && lanes[static_cast<std::size_t>(m_selected->first)]
+                    .events[static_cast<std::size_t>(m_selected->second)]
+                    .placement.origin
+                == origin;
+        if (!stillSelected)
+            m_selected.reset();
+    } else {
+        m_selected.reset();
+    }
     if (run && origin.top.valid()) {
         for (std::size_t l = 0; l < run->lanes.size(); ++l)
             for (std::size_t e = 0; e < run->lanes[l].events.size(); ++e) {

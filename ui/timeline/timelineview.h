@@ -29,10 +29,13 @@ public:
     int run() const { return m_run; }
     const core::TimelineRun* currentRun() const;
 
-    /// Marks the events placed on `origin` (none: no marks) and scrolls the first into view.
+    /// Marks the events placed on `origin` (none: no marks, and no event outlined) and scrolls
+    /// the first into view.
     /// Returns how many events are marked.
     int showNode(const core::NodeOrigin& origin);
     int markedCount() const { return static_cast<int>(m_marked.size()); }
+    /// True while an event clicked in the timeline is outlined.
+    bool hasSelectedEvent() const { return m_selected.has_value(); }
 
     void fit();
     void zoomBy(double factor);

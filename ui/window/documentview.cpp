@@ -2,6 +2,8 @@
 #include "ui/window/documentview.h"
 
 #include "core/analysis/timeline.h"
+#include "core/debug/edgegraph.h"
+#include "core/debug/etrecord.h"
 #include "core/debug/eventmapper.h"
 #include "core/document/etrecordgraphs.h"
 
@@ -35,6 +37,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSet>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolBar>
@@ -63,6 +66,38 @@ constexpr int kSideTabsHeight = 480;
 constexpr int kPropertiesHeight = 340;
 constexpr int kSideTabsMinimumHeight = 160;
 constexpr int kPropertiesMinimumHeight = 160; ///< about 7 rows and the header
+constexpr int kSideMinimumWidth = 220; ///< the side tabs and properties never collapse below this
+
+/// get_delegation_info's op type (an FX node name without its number, "aten_mul_tensor") → the
+/// target as a node shows it ("aten.mul.Tensor"), over every graph of `record`; keys that name
+/// two targets are left out.
+QHash<QString, QString> edgeOperatorNames(const ETRecord& record)
+{
+    QHash<QString, QString> names;
+    QSet<QString> ambiguous;
+    const auto collect = [&](const EdgeProgram& program, const auto& self) -> void {
+        for (const EdgeNode& node : program.nodes) {
+            if (node.lowered && node.lowered->originalModule)
+                self(*node.lowered->originalModule, self);
+            if (node.target.empty() || node.isDelegateCall())
+                continue;
+            const QString key = QString::fromStdString(node.opType());
+            const QString target = QString::fromStdString(shortEdgeTarget(node.target));
+            if (key == target)
+                continue;
+            if (const auto found = names.constFind(key); found != names.constEnd() && *found != target)
+                ambiguous.insert(key);
+            names.insert(key, target);
+        }
+    };
+    for (const auto* graphs : { &record.edgePrograms, &record.otherGraphs })
+        for (const ETRecordGraph& graph : *graphs)
+            if (graph.program)
+                collect(*graph.program, collect);
+    for (const QString& key : ambiguous)
+        names.remove(key);
+    return names;
+}
 
 } // namespace
 
@@ -300,6 +335,10 @@ QWidget* DocumentView::buildPanes()
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({ kGraphWidth, kSideWidth });
+    // Dragged to the edge, the side tabs used to vanish with no sign of how to bring them back:
+    // they stop at a narrow but usable width.
+    split->setCollapsible(1, false);
+    side->setMinimumWidth(kSideMinimumWidth);
     connect(m_operators, &OperatorPanel::opTypeSelected, this, &DocumentView::onOpTypeSelected);
     connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
     connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
@@ -315,6 +354,8 @@ void DocumentView::connectScene()
         const auto document = m_controller->document();
         if (!document)
             return;
+        // The timeline's marks are the selection's: they go with it.
+        m_timeline->view()->showNode(NodeOrigin {});
         // In a delegate's tab, nothing selected means the delegate itself.
         if (m_context.delegateNode.valid())
             m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
@@ -405,8 +446,11 @@ void DocumentView::setEmbedded()
 {
     // Another view's marks (a comparison) are what the graph is about here: no kernel marks.
     m_loadCheck->setMarksVisible(false);
-    if (auto* split = qobject_cast<QSplitter*>(m_panes))
+    if (auto* split = qobject_cast<QSplitter*>(m_panes)) {
+        split->setCollapsible(1, true);
+        split->widget(1)->setMinimumWidth(0);
         split->setSizes({ kGraphWidth + kSideWidth, 0 });
+    }
     // The picker, its label before it and the separator after it.
     if (auto* toolbar = qobject_cast<QToolBar*>(m_methodBox->parentWidget())) {
         const QList<QAction*> actions = toolbar->actions();
@@ -449,11 +493,22 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
         m_view->fitAll();
     } else if (m_anchorNode && m_anchor) {
         if (const auto position = anchorPosition(*m_anchorNode))
-            m_view->centerOn(*position + *m_anchor);
+            m_view->centreOn(*position + *m_anchor);
     }
     m_anchor.reset();
     m_anchorNode.reset();
-    if (m_pending) {
+    if (m_restoreView) {
+        // A reload: the same view as before, the selection marked where it is without moving.
+        m_view->setZoom(m_restoreView->first);
+        m_view->centreOn(m_restoreView->second);
+        m_restoreView.reset();
+        if (m_pending) {
+            m_scene->selectNode(*m_pending);
+            if (m_scene->itemFor(*m_pending))
+                onNodeSelected(*m_pending);
+            m_pending.reset();
+        }
+    } else if (m_pending) {
         const NodeOrigin pending = *m_pending;
         m_pending.reset();
         selectNode(pending);
@@ -476,6 +531,95 @@ std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) con
         if (cluster->owner() == owner)
             return cluster->sceneBoundingRect().adjusted(1, 1, -1, -1).topLeft();
     return std::nullopt;
+}
+
+DocumentView::State DocumentView::state() const
+{
+    State state;
+    const auto document = m_controller->document();
+    if (document && document->program && m_context.method >= 0
+        && static_cast<std::size_t>(m_context.method) < document->program->methods.size())
+        state.method = document->program->methods[static_cast<std::size_t>(m_context.method)].name;
+    state.expanded = m_expanded;
+    state.selection = m_scene->selectedNode();
+    state.zoom = m_view->zoom();
+    state.centre = m_view->mapToScene(m_view->viewport()->rect().center());
+    // A reload not yet drawn: what it is about to show.
+    if (m_restoreView) {
+        state.selection = m_pending;
+        state.zoom = m_restoreView->first;
+        state.centre = m_restoreView->second;
+    }
+    return state;
+}
+
+QStringList DocumentView::restoreState(const State& state, const Document& before)
+{
+    QStringList lost;
+    const auto document = m_controller->document();
+    if (!document || !document->program || document->program->methods.empty())
+        return lost;
+    const auto& methods = document->program->methods;
+    int method = -1;
+    for (std::size_t m = 0; m < methods.size(); ++m)
+        if (methods[m].name == state.method)
+            method = static_cast<int>(m);
+    if (method < 0) {
+        if (!state.method.empty())
+            lost << tr("method %1 is gone").arg(QString::fromStdString(state.method));
+        return lost;
+    }
+    if (!m_context.delegateNode.valid() && method != m_context.method) {
+        const QSignalBlocker blocker(m_methodBox);
+        m_methodBox->setCurrentIndex(method);
+        m_context.method = method;
+        refreshOperatorTable();
+        m_properties->showDocument(*document, method);
+        refreshDebugData();
+        Q_EMIT titleChanged(title());
+    }
+    const Graph& graph = *document->methods[static_cast<std::size_t>(method)].graph;
+    const auto nodeExists
+        = [&graph](NodeId id) { return id.valid() && static_cast<std::size_t>(id.value) < graph.nodes.size(); };
+    // Groups are cut from the instruction list: the same count gives the same groups.
+    const Method* old = nullptr;
+    if (before.program)
+        for (const Method& m : before.program->methods)
+            if (m.name == state.method)
+                old = &m;
+    const bool sameGroups = old
+        && old->instructionCounts().total() == methods[static_cast<std::size_t>(method)].instructionCounts().total();
+    std::set<int> expanded;
+    for (const int key : state.expanded) {
+        if (key < -1) {
+            if (sameGroups)
+                expanded.insert(key);
+            continue;
+        }
+        const NodeId id(key);
+        if (nodeExists(id) && graph.node(id).kind == NodeKind::Delegate && graph.node(id).subgraph)
+            expanded.insert(key);
+        else
+            lost << tr("delegate node %1 is no longer an expandable delegate").arg(key);
+    }
+    if (!m_context.delegateNode.valid())
+        m_expanded = expanded;
+    if (const auto& selection = state.selection) {
+        bool exists = selection->group() >= 0 ? sameGroups : nodeExists(selection->top);
+        if (exists && selection->inner.valid() && selection->group() < 0) {
+            const auto& subgraph = graph.node(selection->top).subgraph;
+            exists = subgraph && static_cast<std::size_t>(selection->inner.value) < subgraph->nodes.size();
+        }
+        if (exists)
+            m_pending = *selection;
+        else
+            lost << tr("the selected node is gone");
+    }
+    m_restoreView = std::make_pair(state.zoom, state.centre);
+    m_firstShow = false;
+    m_awaitingFirstPaint = true;
+    request();
+    return lost;
 }
 
 void DocumentView::setMethod(int method)
@@ -638,7 +782,8 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
     Q_EMIT placeChanged();
-    if (m_analysisTabs->isVisible() && m_analysisTabs->indexOf(m_timeline) >= 0)
+    // Also while the timeline is hidden: shown later, it must not mark an older selection.
+    if (m_analysisTabs->indexOf(m_timeline) >= 0)
         m_timeline->view()->showNode(origin);
     m_size->showNode(m_context.method, origin);
     m_loadCheck->showNode(origin);
@@ -664,6 +809,12 @@ void DocumentView::refreshOperatorTable()
         if (document->etrecord && !etrecordEdgeMethod(method).empty())
             if (auto exact = etrecordOperatorTable(*document->etrecord, etrecordEdgeMethod(method)))
                 table = std::move(exact).value();
+        // Its keys (node names without their number: aten_mul_tensor) shown as the nodes spell
+        // their target (aten.mul.Tensor).
+        QHash<QString, QString> names;
+        if (const ETRecord* record = document->etrecord ? &*document->etrecord : m_controller->debug().etrecord.get())
+            names = edgeOperatorNames(*record);
+        m_operators->setDisplayNames(std::move(names));
         m_operators->setTables(std::move(table), m_controller->debug().operatorTable(method));
         return;
     }
@@ -678,6 +829,7 @@ void DocumentView::refreshOperatorTable()
     for (const auto& [type, count] : counts)
         table.rows.push_back({ type, count, 0 });
     finishOperatorTable(table);
+    m_operators->setDisplayNames({});
     m_operators->setTable(table);
 }
 
@@ -727,8 +879,10 @@ void DocumentView::runSearch(const QString& text)
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
-    m_search->search(
-        *document->methods[static_cast<std::size_t>(m_context.method)].graph, text, m_context.delegateNode);
+    const auto presentation = this->presentation();
+    m_search->search(*document->methods[static_cast<std::size_t>(m_context.method)].graph, text, m_context.delegateNode,
+        presentation && presentation->context.method == m_context.method ? presentation->grouping : nullptr,
+        QString::fromStdString(document->program->methods[static_cast<std::size_t>(m_context.method)].name));
     if (!text.trimmed().isEmpty()) {
         // The hits are what the graph marks now: an op type picked earlier would mix in.
         m_operators->clearOpType();
@@ -774,6 +928,8 @@ void DocumentView::refreshDebugData()
                                      return row.origin.top != m_context.delegateNode || !row.origin.inner.valid();
                                  }),
                 table.rows.end());
+        // A table with no row here colours nothing: no legend or empty table in this tab.
+        std::erase_if(tables, [](const HeatTable& table) { return table.rows.empty(); });
     }
     const bool hadData = m_heatmap->tableCount() > 0;
     m_heatmap->setTables(std::move(tables));
@@ -845,10 +1001,12 @@ void DocumentView::showAnalysis(QWidget* panel)
     m_analysisTabs->setCurrentWidget(panel);
     m_analysisTabs->show();
     if (wasHidden) {
-        // Room for the panel, up to a third of the column: the graph stays the main view.
+        // Room for the panel, up to two fifths of the column: the graph stays the main view. (A
+        // third left the Size panel's list of kinds clipped and the memory chart cramped at
+        // 1600×1000.)
         const int total = std::max(m_graphColumn->height(), kGraphColumnMinimum);
         const int wanted = panel->sizeHint().height() + m_analysisTabs->tabBar()->sizeHint().height();
-        const int height = std::clamp(wanted, total / 4, total / 3);
+        const int height = std::clamp(wanted, total / 4, total * 2 / 5);
         m_graphColumn->setSizes({ total - height, height });
     }
 }

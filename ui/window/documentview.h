@@ -6,6 +6,8 @@
 #include "core/table/table.h"
 #include "ui/graph/presentation.h"
 
+#include <QPointF>
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -77,6 +79,22 @@ public:
     SearchModel* searchModel() const;
     QLineEdit* searchEdit() const { return m_searchEdit; }
     QComboBox* methodBox() const { return m_methodBox; }
+
+    /// What a reload keeps: the method (by name), the open delegates and groups, the selection
+    /// and where the view looks.
+    struct State {
+        std::string method;
+        std::set<int> expanded;
+        std::optional<core::NodeOrigin> selection;
+        double zoom = 1.0;
+        QPointF centre;
+    };
+    State state() const;
+    /// Comes back to `state` on this view's document, keeping what still exists there: the
+    /// method when one has its name, delegates that still have an inner graph, groups when the
+    /// method has as many instructions as before, the node selected when it is still there.
+    /// Returns what could not be kept (empty when all of it was).
+    QStringList restoreState(const State& state, const core::Document& before);
 
     void setMethod(int method);
     /// Shows `method` with `origin` selected (nothing selected when none): how Back and Forward
@@ -182,6 +200,7 @@ private:
     bool m_firstShow = true;
     bool m_awaitingFirstPaint = false;
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
+    std::optional<std::pair<double, QPointF>> m_restoreView; ///< zoom and centre after the next layout
 };
 
 } // namespace etscope::ui

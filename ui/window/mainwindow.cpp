@@ -63,6 +63,18 @@ constexpr int kErrorMargin = 120;
 constexpr int kWelcomeMargin = 160;
 constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
 
+/// `first`, then the platform's keys for `standard`, each once. On X11 and Windows the
+/// standard Back is Alt+Left itself: listing both bound Alt+Left twice to one action, which Qt
+/// reports as an "Ambiguous shortcut overload" and then runs neither.
+QList<QKeySequence> distinctKeys(QList<QKeySequence> first, QKeySequence::StandardKey standard)
+{
+    for (const QKeySequence& key : QKeySequence::keyBindings(standard))
+        if (!key.isEmpty() && !first.contains(key))
+            first.append(key);
+    first.removeAll(QKeySequence());
+    return first;
+}
+
 /// Shows or hides the backend legend of the graphs in `view`.
 void setLegendEnabled(QWidget* view, bool enabled)
 {
@@ -208,7 +220,8 @@ void MainWindow::buildMenus()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     addViewActions(file, { { QT_TR_NOOP("&Reload"), QKeySequence::Refresh, [this](DocumentView& view) {
-                                openFile(view.controller()->path());
+                                // openFile would only find the open tab and focus it.
+                                reload(&view);
                             } } });
     file->addAction(tr("Co&mpare…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), this, [this] {
         // Two programs side by side in a tab of their own; the current tab's program is A.
@@ -269,11 +282,10 @@ void MainWindow::buildMenus()
         });
 
     QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
-    const auto zoomIn = [](DocumentView& view) { view.graphView()->zoomBy(kZoomStep); };
     addViewActions(viewMenu,
         {
-            { QT_TR_NOOP("Zoom &In"), QKeySequence::ZoomIn, zoomIn },
-            { QT_TR_NOOP("Zoom In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), zoomIn },
+            { QT_TR_NOOP("Zoom &In"), QKeySequence::ZoomIn,
+                [](DocumentView& view) { view.graphView()->zoomBy(kZoomStep); } },
             { QT_TR_NOOP("Zoom &Out"), QKeySequence::ZoomOut,
                 [](DocumentView& view) { view.graphView()->zoomBy(1 / kZoomStep); } },
             { QT_TR_NOOP("&Fit to Window"), QKeySequence(Qt::CTRL | Qt::Key_0),
@@ -286,6 +298,11 @@ void MainWindow::buildMenus()
                         statusBar()->showMessage(tr("Select a node first"), kStatusMilliseconds);
                 } },
         });
+    // One Zoom In, reachable as Ctrl++ and as Ctrl+= (the same key without Shift on most
+    // layouts): a second action for Ctrl+= listed "Zoom In" twice in the menu.
+    for (QAction* action : viewMenu->actions())
+        if (action->text() == tr("Zoom &In"))
+            action->setShortcuts(distinctKeys({ QKeySequence(Qt::CTRL | Qt::Key_Equal) }, QKeySequence::ZoomIn));
     QAction* inlined = addViewSetting(
         viewMenu, tr("Show Small &Constants Inline"), kInlineConstantsKey, true,
         [](DocumentView& view, bool) { view.redraw(); }, setSmallConstantsInline);
@@ -363,12 +380,12 @@ void MainWindow::buildMenus()
         if (!goBack())
             statusBar()->showMessage(tr("Nothing to go back to"), kStatusMilliseconds);
     });
-    back->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Left), QKeySequence::Back });
+    back->setShortcuts(distinctKeys({ QKeySequence(Qt::ALT | Qt::Key_Left) }, QKeySequence::Back));
     QAction* forward = go->addAction(tr("&Forward"), this, [this] {
         if (!goForward())
             statusBar()->showMessage(tr("Nothing to go forward to"), kStatusMilliseconds);
     });
-    forward->setShortcuts({ QKeySequence(Qt::ALT | Qt::Key_Right), QKeySequence::Forward });
+    forward->setShortcuts(distinctKeys({ QKeySequence(Qt::ALT | Qt::Key_Right) }, QKeySequence::Forward));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
@@ -578,6 +595,150 @@ void MainWindow::openProgram(
     connect(controller, &DocumentController::stopped, this, [fail, controller] {
         if (!controller->document())
             fail(tr("Opening was cancelled."));
+    });
+    controller->open(path);
+}
+
+namespace {
+
+QString bytesText(std::uint64_t bytes)
+{
+    return QString::fromStdString(core::formatBytes(bytes));
+}
+
+/// What differs between two reads of one file, in a line: its size and bytes, methods added or
+/// gone, instruction and delegate counts per method.
+QString describeChange(const core::Document& before, const core::Document& after)
+{
+    if (!before.program || !after.program)
+        return QObject::tr("read again");
+    const auto& a = *before.program;
+    const auto& b = *after.program;
+    const auto bytesA = a.file->bytes();
+    const auto bytesB = b.file->bytes();
+    if (bytesA.size() == bytesB.size() && std::equal(bytesA.begin(), bytesA.end(), bytesB.begin()))
+        return QObject::tr("unchanged (the same %1)").arg(bytesText(bytesB.size()));
+    QStringList changes;
+    changes << (bytesA.size() == bytesB.size()
+            ? QObject::tr("same size (%1), different bytes").arg(bytesText(bytesB.size()))
+            : QObject::tr("%1 → %2").arg(bytesText(bytesA.size()), bytesText(bytesB.size())));
+    std::map<std::string, const core::Method*> old;
+    for (const core::Method& method : a.methods)
+        old[method.name] = &method;
+    for (const core::Method& method : b.methods) {
+        const QString name = QString::fromStdString(method.name);
+        const auto found = old.find(method.name);
+        if (found == old.end()) {
+            changes << QObject::tr("method %1 added").arg(name);
+            continue;
+        }
+        const int was = found->second->instructionCounts().total();
+        const int now = method.instructionCounts().total();
+        if (was != now)
+            changes << QObject::tr("%1: %2 → %3 instructions").arg(name).arg(was).arg(now);
+        if (found->second->delegates.size() != method.delegates.size())
+            changes << QObject::tr("%1: %2 → %3 delegates")
+                           .arg(name)
+                           .arg(found->second->delegates.size())
+                           .arg(method.delegates.size());
+        old.erase(found);
+    }
+    for (const auto& [name, method] : old)
+        changes << QObject::tr("method %1 removed").arg(QString::fromStdString(name));
+    return changes.join(QStringLiteral("; "));
+}
+
+} // namespace
+
+void MainWindow::reload(DocumentView* current)
+{
+    if (!current)
+        return;
+    DocumentController* old = current->controller();
+    const auto before = old->document();
+    if (!before) {
+        statusBar()->showMessage(tr("Wait until the file has opened, then reload"), kStatusMilliseconds);
+        return;
+    }
+    const QString path = old->path();
+    const QString name = QFileInfo(path).fileName();
+    struct Tab {
+        QPointer<DocumentView> view;
+        GraphContext context;
+        DocumentView::State state;
+    };
+    std::vector<Tab> tabs;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i)); view && view->controller() == old)
+            tabs.push_back({ view, view->context(), view->state() });
+    const auto attachments = old->attachments();
+    auto* controller = new DocumentController(this);
+    statusBar()->showMessage(tr("Reloading %1…").arg(name));
+    connect(controller, &DocumentController::opened, this, [=, this] {
+        const auto after = controller->document();
+        for (const auto& [kind, file] : attachments)
+            if (const QString error = controller->attachArtifact(kind, file); !error.isEmpty())
+                statusBar()->showMessage(error, 8000);
+        QStringList lost;
+        QWidget* wasCurrent = m_tabs->currentWidget();
+        QWidget* nowCurrent = nullptr;
+        for (const Tab& tab : tabs) {
+            if (!tab.view)
+                continue;
+            const int at = m_tabs->indexOf(tab.view);
+            GraphContext context = tab.context;
+            bool keep = true;
+            if (after->program) {
+                // Methods are found by name: one added before it shifts the index.
+                context.method = -1;
+                for (std::size_t m = 0; m < after->program->methods.size(); ++m)
+                    if (after->program->methods[m].name == tab.state.method)
+                        context.method = static_cast<int>(m);
+                if (context.delegateNode.valid()) {
+                    const core::Graph* graph = context.method >= 0
+                        ? after->methods[static_cast<std::size_t>(context.method)].graph.get()
+                        : nullptr;
+                    keep = graph && context.delegateNode.index() < graph->nodes.size()
+                        && graph->node(context.delegateNode).kind == core::NodeKind::Delegate
+                        && graph->node(context.delegateNode).subgraph;
+                    if (!keep)
+                        lost << tr("the tab of %1 is closed: that delegate is gone").arg(tab.view->title());
+                }
+            }
+            const bool current = tab.view == wasCurrent;
+            m_tabs->removeTab(at);
+            tab.view->deleteLater();
+            if (!keep)
+                continue;
+            DocumentView* view = addView(controller, context, at);
+            lost << view->restoreState(tab.state, *before);
+            if (current)
+                nowCurrent = view;
+        }
+        if (nowCurrent)
+            m_tabs->setCurrentWidget(nowCurrent);
+        else if (wasCurrent && m_tabs->indexOf(wasCurrent) >= 0)
+            m_tabs->setCurrentWidget(wasCurrent);
+        old->stop();
+        old->deleteLater();
+        QString summary = tr("Reloaded %1: %2").arg(name, describeChange(*before, *after));
+        if (!lost.isEmpty())
+            summary += tr(" — not kept: %1").arg(lost.join(QStringLiteral("; ")));
+        updateStatus();
+        statusBar()->showMessage(summary, 15000);
+        Q_EMIT reloaded(path, summary);
+    });
+    const auto fail = [this, controller, name, path](const QString& message) {
+        controller->deleteLater();
+        const QString text
+            = tr("Could not reload %1; the tab still shows the version read before. %2").arg(name, message);
+        statusBar()->showMessage(text, 15000);
+        Q_EMIT reloaded(path, text);
+    };
+    connect(controller, &DocumentController::failed, this, fail);
+    connect(controller, &DocumentController::stopped, this, [fail, controller] {
+        if (!controller->document())
+            fail(tr("Reloading was cancelled."));
     });
     controller->open(path);
 }

@@ -46,6 +46,10 @@ public:
     QString attachToCurrent(int kind, const QString& path);
     /// The page shown in a tab whose file failed to open (null when none).
     QString errorText(int tab) const;
+    /// File › Reload: reads the file of `view` again (with the debug data attached to it) and
+    /// replaces every tab of that file, keeping method, open delegates and groups, selection and
+    /// view where they still exist; the status bar (and reloaded()) says what changed.
+    void reload(DocumentView* view);
     /// Back (Alt+Left) and Forward (Alt+Right) over tabs, methods and selected nodes.
     bool goBack();
     bool goForward();
@@ -56,6 +60,8 @@ Q_SIGNALS:
     void documentFailed(const QString& path, const QString& message);
     /// The first view of a file was painted (its graph, or its page when it has none).
     void firstPainted(const QString& path);
+    /// A reload finished: `summary` says what changed in the file and what could not be kept.
+    void reloaded(const QString& path, const QString& summary);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;

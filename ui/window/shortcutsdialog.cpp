@@ -37,7 +37,7 @@ void collect(const QMenu& menu, const QString& path, QList<QPair<QString, QStrin
         for (const QKeySequence& key : action->shortcuts())
             shortcuts << key.toString(QKeySequence::NativeText);
         const QString key = shortcuts.join(QStringLiteral(", "));
-        // The same key twice (Zoom In has two) is listed once.
+        // A key already listed for an earlier action is not listed again.
         if (key.isEmpty() || !keys.insert(key).second)
             continue;
         rows.append({ path + plain(action->text()), key });
@@ -56,8 +56,8 @@ QList<QPair<QString, QString>> shortcutRows(const QMenuBar& menus)
     const QPair<QString, QString> gestures[] = {
         { QObject::tr("Next / previous node of the op type selected in the table"), QStringLiteral("F3, Shift+F3") },
         { QObject::tr("Next search hit"), QObject::tr("Enter in the search box") },
-        { QObject::tr("Zoom"), QObject::tr("Ctrl+wheel") },
-        { QObject::tr("Pan"), QObject::tr("drag, or wheel and Shift+wheel") },
+        { QObject::tr("Zoom (at the pointer)"), QObject::tr("Ctrl+wheel, or pinch") },
+        { QObject::tr("Pan"), QObject::tr("drag the background; wheel (up/down), Shift+wheel (sideways)") },
         { QObject::tr("Expand or collapse a delegate in place"), QObject::tr("click its ± button") },
         { QObject::tr("Open a delegate's lowered graph in a tab"), QObject::tr("double-click the delegate") },
         { QObject::tr("Open or attach files"), QObject::tr("drop them on the window") },
