@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -278,7 +279,18 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     presetRow->addStretch(1);
     presetRow->addWidget(new QLabel(tr("Runtime:"), this));
     presetRow->addWidget(m_preset);
-    auto* layout = new QVBoxLayout(this);
+    // Everything sits in a scroll area: the wrapped verdict, the list boxes and the table need
+    // about 570 px together, and as a minimum that kept the window from being 700 px tall.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_verdict);
     layout->addWidget(m_answer);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/operators/operatorpanel.h"
 
+#include "ui/common/elidedelegate.h"
 #include "ui/operators/operatortablemodel.h"
 
 #include <QApplication>
@@ -38,6 +39,8 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setAlternatingRowColors(true);
+    // "NPU Conv2D" and "NPU Depthwise" must not both become "NPU …" in a narrow pane.
+    m_view->setItemDelegateForColumn(OperatorTableModel::OpType, new DistinctNameDelegate(m_view));
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(22);
     m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::OpType, QHeaderView::Stretch);
