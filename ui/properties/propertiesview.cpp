@@ -75,7 +75,8 @@ void PropertiesView::refit()
     if (m_userKeyWidth >= 0)
         width = std::min(m_userKeyWidth, available - kMinValueWidth);
     else
-        width = std::min(sizeHintForColumn(0), static_cast<int>(available * kMaxKeyShare));
+        width = std::min({ sizeHintForColumn(0), static_cast<int>(available * kMaxKeyShare),
+            std::max(available - kFittedValueWidth, available / 3) });
     width = std::max(width, header()->minimumSectionSize());
     if (width == header()->sectionSize(0))
         return;

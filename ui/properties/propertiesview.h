@@ -17,6 +17,8 @@ public:
     static constexpr double kMaxKeyShare = 0.55;
     /// Pixels the value column keeps whatever the user drags.
     static constexpr int kMinValueWidth = 120;
+    /// Fitted (not dragged) keys leave the values at least this much where the pane allows it.
+    static constexpr int kFittedValueWidth = 200;
 
     explicit PropertiesView(QWidget* parent = nullptr);
 
