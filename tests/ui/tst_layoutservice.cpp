@@ -4,13 +4,17 @@
 // attributes, and no helper means layouts still happen in process.
 #include "tests/common/testsupport.h"
 #include "ui/document/layoutservice.h"
+#include "ui/document/whenfinished.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtConcurrent>
 
+#include <new>
 #include <optional>
+#include <stdexcept>
 
 using namespace etscope;
 using namespace etscope::core;
@@ -57,6 +61,33 @@ quint64 submit(ui::LayoutService& service, LayoutRequest request, QObject* conte
 class TestLayoutService : public QObject {
     Q_OBJECT
 private slots:
+    /// Issue 27 #14: an exception in background work (an analysis, a layout) used to be rethrown
+    /// on the GUI thread and end the app; it now reaches the caller's error handler, with its
+    /// message, and the result handler is not called.
+    void workerExceptionsStopAtTheBoundary()
+    {
+        QObject context;
+        bool handled = false;
+        QString error;
+        ui::whenFinished(
+            &context, QtConcurrent::run([]() -> int { throw std::runtime_error("the plan has no arena 7"); }),
+            [&](int) { handled = true; }, [&](const QString& message) { error = message; });
+        QTRY_VERIFY(!error.isEmpty());
+        QCOMPARE(error, QStringLiteral("the plan has no arena 7"));
+        QVERIFY(!handled);
+        // Without an error handler the failure is logged, nothing is rethrown.
+        QTest::ignoreMessage(QtWarningMsg, "etscope: a background task failed: std::bad_alloc");
+        bool logged = true;
+        ui::whenFinished(
+            &context, QtConcurrent::run([]() -> int { throw std::bad_alloc(); }), [&](int) { logged = false; });
+        QTest::qWait(200);
+        QVERIFY(logged);
+        // A result still arrives as before.
+        int value = 0;
+        ui::whenFinished(&context, QtConcurrent::run([] { return 42; }), [&](int v) { value = v; });
+        QTRY_COMPARE(value, 42);
+    }
+
     void helperGivesTheSameLayout()
     {
         ui::LayoutService service;

@@ -306,31 +306,32 @@ void CompareView::onOpened()
     const QString where = title();
     // Aligning two long methods takes seconds, marking and listing 100,000 matches a few hundred
     // milliseconds: all off the UI thread, the documents kept alive.
-    whenFinished(this, QtConcurrent::run([a, b, where] {
-        Prepared done;
-        QElapsedTimer timer;
-        timer.start();
-        auto diff = diffPrograms(*a, *b);
-        done.diffMilliseconds = timer.restart();
-        if (!diff) {
-            done.error = QString::fromStdString(diff.error().message());
+    whenFinished(
+        this, QtConcurrent::run([a, b, where] {
+            Prepared done;
+            QElapsedTimer timer;
+            timer.start();
+            auto diff = diffPrograms(*a, *b);
+            done.diffMilliseconds = timer.restart();
+            if (!diff) {
+                done.error = QString::fromStdString(diff.error().message());
+                return done;
+            }
+            auto shared = std::make_shared<const ProgramDiff>(std::move(diff).value());
+            for (const MethodDiff& method : shared->methods) {
+                const auto graphOf = [&](const Document& document) -> const Graph* {
+                    const Method* found = document.program->method(method.name);
+                    const MethodAnalysis* analysis = found ? document.analysis(*found) : nullptr;
+                    return analysis ? analysis->graph.get() : nullptr;
+                };
+                done.methods.push_back(method.inA && method.inB ? std::make_shared<const CompareMarks>(
+                                           prepareCompareMarks(method, graphOf(*a), graphOf(*b), where))
+                                                                : nullptr);
+            }
+            done.diff = std::move(shared);
+            done.prepareMilliseconds = timer.elapsed();
             return done;
-        }
-        auto shared = std::make_shared<const ProgramDiff>(std::move(diff).value());
-        for (const MethodDiff& method : shared->methods) {
-            const auto graphOf = [&](const Document& document) -> const Graph* {
-                const Method* found = document.program->method(method.name);
-                const MethodAnalysis* analysis = found ? document.analysis(*found) : nullptr;
-                return analysis ? analysis->graph.get() : nullptr;
-            };
-            done.methods.push_back(method.inA && method.inB
-                    ? std::make_shared<const CompareMarks>(prepareCompareMarks(method, graphOf(*a), graphOf(*b), where))
-                    : nullptr);
-        }
-        done.diff = std::move(shared);
-        done.prepareMilliseconds = timer.elapsed();
-        return done;
-    }),
+        }),
         [this, generation](Prepared done) {
             if (generation != m_generation)
                 return;
@@ -343,6 +344,10 @@ void CompareView::onOpened()
                                      .arg(done.prepareMilliseconds));
             m_prepared = std::move(done.methods);
             showDiff(std::move(done.diff));
+        },
+        [this, generation](const QString& message) {
+            if (generation == m_generation)
+                showFailure(tr("The comparison failed: %1").arg(message));
         });
 }
 

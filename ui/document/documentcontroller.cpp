@@ -79,14 +79,15 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     };
     setBusy(+1);
     auto cancel = m_cancel; // keeps the flag alive for the worker
-    whenFinished(this, QtConcurrent::run([path, options, cancel]() {
-        auto document = core::openDocument(QFileInfo(path).filePath().toStdString(), options);
-        // An ETRecord on its own is shown as its graphs.
-        if (document)
-            if (auto error = core::addETRecordGraphs(document.value()))
-                return core::Result<core::Document>(*error);
-        return document;
-    }),
+    whenFinished(
+        this, QtConcurrent::run([path, options, cancel]() {
+            auto document = core::openDocument(QFileInfo(path).filePath().toStdString(), options);
+            // An ETRecord on its own is shown as its graphs.
+            if (document)
+                if (auto error = core::addETRecordGraphs(document.value()))
+                    return core::Result<core::Document>(*error);
+            return document;
+        }),
         [this, generation](core::Result<core::Document> result) {
             setBusy(-1);
             if (generation != m_generation)
@@ -108,6 +109,11 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
             if (m_document->program && !m_document->etrecord)
                 attachCompanions(m_debug, *m_document->program, m_path, m_debugWarnings);
             Q_EMIT opened();
+        },
+        [this, generation, path](const QString& message) {
+            setBusy(-1);
+            if (generation == m_generation)
+                Q_EMIT failed(tr("%1: reading the file failed: %2").arg(path, message));
         });
 }
 

@@ -239,7 +239,8 @@ void LayoutService::runInProcess(std::shared_ptr<Job> job)
     // A job cancelled while queued on the thread never starts Graphviz.
     const auto request = job->request;
     const std::weak_ptr<Job> weak = job;
-    whenFinished(this,
+    whenFinished(
+        this,
         QtConcurrent::run(layoutPool(),
             [request, weak]() {
                 const auto job = weak.lock();
@@ -248,6 +249,11 @@ void LayoutService::runInProcess(std::shared_ptr<Job> job)
         [this, job](core::Result<core::LayoutResult> result) {
             m_inProcess.erase(std::remove(m_inProcess.begin(), m_inProcess.end(), job), m_inProcess.end());
             deliver(job, std::move(result));
+        },
+        [this, job](const QString& message) {
+            m_inProcess.erase(std::remove(m_inProcess.begin(), m_inProcess.end(), job), m_inProcess.end());
+            deliver(
+                job, core::makeError(core::Error::Code::Corrupt, {}, "the layout failed: " + message.toStdString()));
         });
 }
 

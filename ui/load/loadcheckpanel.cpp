@@ -473,12 +473,13 @@ void LoadCheckPanel::startCheck()
     m_answer->hide();
     m_hint->hide();
     m_verdict->setWrappedText(tr("Checking every operator against %1…").arg(listsText()));
-    whenFinished(this, QtConcurrent::run([document = m_document, lists] {
-        QElapsedTimer timer;
-        timer.start();
-        auto check = std::make_shared<const KernelCheck>(checkKernels(*document, *lists));
-        return std::pair(check, timings::millisecondsSince(timer));
-    }),
+    whenFinished(
+        this, QtConcurrent::run([document = m_document, lists] {
+            QElapsedTimer timer;
+            timer.start();
+            auto check = std::make_shared<const KernelCheck>(checkKernels(*document, *lists));
+            return std::pair(check, timings::millisecondsSince(timer));
+        }),
         [this, generation, lists](std::pair<std::shared_ptr<const KernelCheck>, double> result) {
             if (generation != m_generation)
                 return;
@@ -488,6 +489,12 @@ void LoadCheckPanel::startCheck()
             m_checkedLists = lists;
             showCheck();
             Q_EMIT checked();
+        },
+        [this, generation](const QString& message) {
+            if (generation != m_generation)
+                return;
+            m_running = false;
+            m_verdict->setWrappedText(tr("The check failed: %1").arg(message));
         });
 }
 

@@ -239,8 +239,8 @@ void MemoryPanel::computeInBackground()
     m_computing = m_method;
     m_chart->setEmptyText(tr("Computing the memory plan…"));
     updateSummary();
-    whenFinished(this,
-        QtConcurrent::run([document = m_document, method = m_method] { return compute(*document, method); }),
+    whenFinished(
+        this, QtConcurrent::run([document = m_document, method = m_method] { return compute(*document, method); }),
         [this, generation = m_generation, method = m_method](Computed computed) {
             if (generation != m_generation)
                 return;
@@ -252,6 +252,13 @@ void MemoryPanel::computeInBackground()
             // The method changed while this one was computed.
             if (isVisible())
                 computeInBackground();
+        },
+        [this, generation = m_generation](const QString& message) {
+            if (generation != m_generation)
+                return;
+            m_computing = -1;
+            m_chart->setEmptyText(tr("The memory plan failed: %1").arg(message));
+            updateSummary();
         });
 }
 

@@ -285,17 +285,26 @@ void SizePanel::computeInBackground()
         Result<SizeBreakdown> breakdown;
         qint64 milliseconds = 0;
     };
-    whenFinished(this, QtConcurrent::run([document = m_document] {
-        QElapsedTimer timer;
-        timer.start();
-        auto breakdown = sizeBreakdown(*document);
-        return Computed { std::move(breakdown), timer.elapsed() };
-    }),
+    whenFinished(
+        this, QtConcurrent::run([document = m_document] {
+            QElapsedTimer timer;
+            timer.start();
+            auto breakdown = sizeBreakdown(*document);
+            return Computed { std::move(breakdown), timer.elapsed() };
+        }),
         [this, generation = m_generation](Computed computed) {
             if (generation != m_generation || m_breakdown)
                 return;
             m_computing = false;
             install(std::move(computed.breakdown), computed.milliseconds);
+        },
+        [this, generation = m_generation](const QString& message) {
+            if (generation != m_generation || m_breakdown)
+                return;
+            m_computing = false;
+            install(makeError(
+                        Error::Code::Corrupt, m_document->path, "the size breakdown failed: " + message.toStdString()),
+                0);
         });
 }
 
