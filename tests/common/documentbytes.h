@@ -6,6 +6,7 @@
 #include "core/document/document.h"
 #include "core/pte/program.h"
 #include "core/util/mappedfile.h"
+#include "tests/common/testsupport.h"
 
 #include <cstdint>
 #include <memory>
@@ -36,6 +37,14 @@ inline std::shared_ptr<const core::Document> sharedDocumentFromBytes(
 {
     auto document = documentFromBytes(bytes, name);
     return document ? std::make_shared<const core::Document>(std::move(*document)) : nullptr;
+}
+
+/// A real sample opened as the app opens it, shared as the UI's controllers hold documents; null
+/// when it cannot be opened.
+inline std::shared_ptr<const core::Document> sharedSampleDocument(const std::string& relative)
+{
+    auto document = core::openDocument(samplePath(relative));
+    return document ? std::make_shared<const core::Document>(std::move(document).value()) : nullptr;
 }
 
 } // namespace etscope::test

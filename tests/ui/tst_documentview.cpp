@@ -57,10 +57,7 @@ namespace {
 
 std::shared_ptr<const Document> load(const std::string& sample)
 {
-    auto document = openDocument(etscope::test::samplePath(sample));
-    if (!document)
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document).value());
+    return etscope::test::sharedSampleDocument(sample);
 }
 
 /// A program whose one delegate nobody decodes (every backend of the real samples decodes since

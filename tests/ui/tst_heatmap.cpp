@@ -4,6 +4,7 @@
 // runtime output: generated/add/add.intermediates.etdp against add.intermediates.x3.etdp, two
 // runs of add.pte on the same all-ones inputs (generated/README.md), so every metric says
 // "identical": mse, l1 and max |a−b| are 0, cosine 1, snr +inf.
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
@@ -27,10 +28,7 @@ namespace {
 
 std::shared_ptr<const Document> load(const std::string& sample)
 {
-    auto document = openDocument(etscope::test::samplePath(sample));
-    if (!document)
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document).value());
+    return etscope::test::sharedSampleDocument(sample);
 }
 
 void saveShot(QWidget& widget, const QString& name)

@@ -2,6 +2,7 @@
 // The Load tab as a user meets it: the verdict on real programs with the default lists and with
 // others switched on, the marks on the nodes without a kernel, the table linked to the graph
 // both ways, list files (and their errors), and the exports.
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
@@ -39,10 +40,7 @@ namespace {
 
 std::shared_ptr<const Document> load(const std::string& sample)
 {
-    auto document = openDocument(etscope::test::samplePath(sample));
-    if (!document)
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document).value());
+    return etscope::test::sharedSampleDocument(sample);
 }
 
 void saveShot(QWidget& widget, const QString& name)

@@ -4,6 +4,7 @@
 // are saved there as PNG for a person to look at (never into the repository).
 #include "core/writer/payloads/coremlpayloadwriter.h"
 #include "core/writer/programwriter.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "ui/common/elidedelegate.h"
 #include "ui/document/documentcontroller.h"
@@ -76,10 +77,7 @@ std::shared_ptr<const Document> coreMlDocument()
 
 std::shared_ptr<const Document> load(const std::string& sample)
 {
-    auto document = openDocument(etscope::test::samplePath(sample));
-    if (!document)
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document).value());
+    return etscope::test::sharedSampleDocument(sample);
 }
 
 int methodNamed(const Document& document, const std::string& name)

@@ -2,6 +2,7 @@
 // The timeline of a run, as a user meets it: an ETDump opened alone (its Timeline tab, one run
 // at a time), a run attached to its program (the timeline under the graph, linked both ways),
 // zooming, and the four exports.
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "ui/document/debugsession.h"
 #include "ui/document/documentcontroller.h"
@@ -27,10 +28,7 @@ namespace {
 
 std::shared_ptr<const Document> load(const std::string& sample)
 {
-    auto document = openDocument(etscope::test::samplePath(sample));
-    if (!document)
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document).value());
+    return etscope::test::sharedSampleDocument(sample);
 }
 
 void saveShot(QWidget& widget, const QString& name)
