@@ -16,6 +16,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace etscope::core {
@@ -869,11 +871,14 @@ private:
         const auto numeric = [](const std::string& k) {
             return !k.empty() && k.size() < 18 && k.find_first_not_of("0123456789") == std::string::npos;
         };
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            const std::string& ka = m_gatheredKeys[a];
-            const std::string& kb = m_gatheredKeys[b];
-            return numeric(ka) && numeric(kb) ? std::stoll(ka) < std::stoll(kb) : false;
-        });
+        // A strict weak ordering on mixed keys (issue 27 #16: "numeric pairs by value, all else
+        // equal" is not transitive, and std::stable_sort's behaviour is then undefined): numeric
+        // keys first by value, then the others in the order they came.
+        const auto rank = [&](std::size_t i) {
+            const std::string& key = m_gatheredKeys[i];
+            return numeric(key) ? std::tuple(0, std::stoll(key), std::size_t(0)) : std::tuple(1, 0LL, i);
+        };
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank(a) < rank(b); });
         for (std::size_t i = 0; i < order.size(); ++i)
             if (auto error = m_rows.emit(std::move(m_gathered[order[i]]), i))
                 return error;

@@ -830,6 +830,22 @@ private slots:
         QCOMPARE(report.rows[0].imported, std::vector<double> { 0.125 });
     }
 
+    /// The columns orient keys rows by the DataFrame index. Numeric keys come in by value ("10"
+    /// after "2"); the sort used to call a numeric and a non-numeric key equal, which is not a
+    /// strict weak ordering (issue 27 #16): mixed keys now give numeric keys by value, then the
+    /// others in the order they came.
+    void inspectorColumnsOrientMixedKeys()
+    {
+        const std::string text = R"js({"aot_debug_handle":{"10":[10],"b":[21],"2":[2],"a":[20],"1":[1]},)js"
+                                 R"js("gap":{"10":[0],"b":[0],"2":[0],"a":[0],"1":[0]}})js";
+        auto rows = parseInspectorTable(text, "gap.json");
+        QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
+        std::vector<std::int64_t> order;
+        for (const InspectorRow& row : rows->rows)
+            order.push_back(row.aotDebugHandle.at(0).value);
+        QCOMPARE(order, (std::vector<std::int64_t> { 1, 2, 10, 21, 20 }));
+    }
+
     void inspectorHostileCells()
     {
         // Deep nesting and absurd numbers in cells: parsed, or the row skipped with a warning,
