@@ -590,6 +590,10 @@ private slots:
             std::optional<AttachKind>(AttachKind::InspectorTable));
         QCOMPARE(debugArtifactKind(QStringLiteral("print_df.TXT"), false),
             std::optional<AttachKind>(AttachKind::InspectorTable));
+        // The attach dialog offers pandas' to_json tables: dropped or named on the command line
+        // they attach too (issue 27 #16: they were refused).
+        QCOMPARE(debugArtifactKind(QStringLiteral("gap.json"), false),
+            std::optional<AttachKind>(AttachKind::InspectorTable));
         QVERIFY(!debugArtifactKind(QStringLiteral("model.pte"), false));
         QVERIFY(!debugArtifactKind(QStringLiteral("weights.ptd"), false));
     }

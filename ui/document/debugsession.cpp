@@ -144,7 +144,7 @@ std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
     if (name == QLatin1String("etrecord.bin") || name.endsWith(QLatin1String(".etrecord")))
         return AttachKind::ETRecord;
     // Tables as the Inspector saved them, or as printed and pasted into a text or Markdown file.
-    for (const char* extension : { ".csv", ".tsv", ".txt", ".md" })
+    for (const char* extension : { ".csv", ".tsv", ".json", ".txt", ".md" })
         if (name.endsWith(QLatin1String(extension)))
             return AttachKind::InspectorTable;
     return std::nullopt;

@@ -49,7 +49,8 @@ enum class AttachKind { Run, Reference, ETRecord, InspectorTable };
 
 /// What a file is as a debug artifact, by its name: an ETDump (.etdp: the run, or the reference
 /// when `haveRun`), an ETRecord (etrecord.bin, *.etrecord) or an Inspector gap table (.csv,
-/// .tsv); nullopt for anything else (programs, .ptd, unknown files).
+/// .tsv, .json (pandas to_json), .txt, .md: what the attach dialog offers); nullopt for anything
+/// else (programs, .ptd, unknown files).
 std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun);
 
 /// Reads one artifact into `session`; the error names the file and the reason. An ETDump's

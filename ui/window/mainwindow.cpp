@@ -248,10 +248,8 @@ void MainWindow::buildMenus()
         { QT_TR_NOOP("ETRecord…"), AttachKind::ETRecord },
         { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV, TSV, JSON or as printed)…"), AttachKind::InspectorTable },
     };
-    for (const auto& [label, kind] : attachments) {
-        const int k = static_cast<int>(kind);
-        attachMenu->addAction(tr(label), this, [this, k] { attachDialog(k); });
-    }
+    for (const auto& [label, kind] : attachments)
+        attachMenu->addAction(tr(label), this, [this, kind = kind] { attachDialog(kind); });
     file->addSeparator();
     addViewActions(file,
         { { QT_TR_NOOP("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
@@ -405,12 +403,21 @@ void MainWindow::openDialog()
         openFile(path);
 }
 
-void MainWindow::attachDialog(int kind)
+void MainWindow::attachDialog(AttachKind kind)
 {
-    static const char* const kFilters[] = { QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"),
-        QT_TR_NOOP("ETDump (*.etdp *.etdump);;All files (*)"), QT_TR_NOOP("ETRecord (*.bin *.etrecord);;All files (*)"),
-        QT_TR_NOOP("Inspector tables (*.csv *.tsv *.json *.txt *.md);;All files (*)") };
-    const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), tr(kFilters[kind]));
+    const QString filter = [&] {
+        switch (kind) {
+        case AttachKind::Run:
+        case AttachKind::Reference:
+            return tr("ETDump (*.etdp *.etdump);;All files (*)");
+        case AttachKind::ETRecord:
+            return tr("ETRecord (*.bin *.etrecord);;All files (*)");
+        case AttachKind::InspectorTable:
+            break;
+        }
+        return tr("Inspector tables (*.csv *.tsv *.json *.txt *.md);;All files (*)");
+    }();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), filter);
     if (path.isEmpty())
         return;
     const QString error = attachToCurrent(kind, path);
@@ -418,19 +425,19 @@ void MainWindow::attachDialog(int kind)
         QMessageBox::warning(this, tr("Could not attach"), error);
 }
 
-QString MainWindow::attachToCurrent(int kind, const QString& path)
+QString MainWindow::attachToCurrent(AttachKind kind, const QString& path)
 {
     return attachTo(currentView(), kind, path);
 }
 
-QString MainWindow::attachTo(DocumentView* view, int kind, const QString& path)
+QString MainWindow::attachTo(DocumentView* view, AttachKind kind, const QString& path)
 {
     if (!view) {
         const QString error = tr("%1: open a program first, then attach its debug data").arg(path);
         statusBar()->showMessage(error, 8000);
         return error;
     }
-    const QString error = view->controller()->attachArtifact(static_cast<AttachKind>(kind), path);
+    const QString error = view->controller()->attachArtifact(kind, path);
     statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path) : error, 8000);
     return error;
 }
@@ -510,20 +517,20 @@ void MainWindow::openFiles(const QStringList& paths)
 {
     struct Pending {
         QString program;
-        QList<QPair<int, QString>> attachments;
+        QList<QPair<AttachKind, QString>> attachments;
     };
     QList<Pending> programs;
-    QList<QPair<int, QString>> toCurrent;
+    QList<QPair<AttachKind, QString>> toCurrent;
     for (const QString& path : paths) {
-        QList<QPair<int, QString>>& target = programs.isEmpty() ? toCurrent : programs.last().attachments;
+        QList<QPair<AttachKind, QString>>& target = programs.isEmpty() ? toCurrent : programs.last().attachments;
         const DocumentView* view = currentView();
         const bool runAttached = programs.isEmpty() && view && view->controller()->debug().run;
-        const bool hasRun = runAttached || std::any_of(target.begin(), target.end(), [](const QPair<int, QString>& a) {
-            return a.first == static_cast<int>(AttachKind::Run);
-        });
+        const bool hasRun = runAttached
+            || std::any_of(target.begin(), target.end(),
+                [](const QPair<AttachKind, QString>& a) { return a.first == AttachKind::Run; });
         if (const auto kind = debugArtifactKind(path, hasRun);
             kind && (!programs.isEmpty() || (view && view->controller()->document()))) {
-            target.append({ static_cast<int>(*kind), path });
+            target.append({ *kind, path });
             continue;
         }
         programs.append({ path, {} });
@@ -534,14 +541,14 @@ void MainWindow::openFiles(const QStringList& paths)
         openProgram(pending.program, {}, pending.attachments);
 }
 
-void MainWindow::attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments)
+void MainWindow::attachAll(DocumentView* view, const QList<QPair<AttachKind, QString>>& attachments)
 {
     for (const auto& [kind, path] : attachments)
         attachTo(view, kind, path);
 }
 
 void MainWindow::openProgram(
-    const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments)
+    const QString& path, const QString& titleNote, const QList<QPair<AttachKind, QString>>& attachments)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
     for (int i = 0; i < m_tabs->count(); ++i) {

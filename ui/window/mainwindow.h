@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "ui/document/debugsession.h"
 #include "ui/graph/presentation.h"
 #include "ui/window/navigationhistory.h"
 
@@ -43,7 +44,7 @@ public:
     QStringList recentFiles() const;
     /// Attaches a debug artifact (AttachKind) to the program of the current tab; the error text
     /// (empty on success) is also shown in the status bar.
-    QString attachToCurrent(int kind, const QString& path);
+    QString attachToCurrent(AttachKind kind, const QString& path);
     /// The page shown in a tab whose file failed to open (null when none).
     QString errorText(int tab) const;
     /// File › Reload: reads the file of `view` again (with the debug data attached to it) and
@@ -70,11 +71,12 @@ protected:
 
 private:
     /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
-    void openProgram(const QString& path, const QString& titleNote, const QList<QPair<int, QString>>& attachments);
+    void openProgram(
+        const QString& path, const QString& titleNote, const QList<QPair<AttachKind, QString>>& attachments);
     /// Attaches to the program of `view` (not necessarily the current tab); the error text
     /// (empty on success) also goes to the status bar.
-    QString attachTo(DocumentView* view, int kind, const QString& path);
-    void attachAll(DocumentView* view, const QList<QPair<int, QString>>& attachments);
+    QString attachTo(DocumentView* view, AttachKind kind, const QString& path);
+    void attachAll(DocumentView* view, const QList<QPair<AttachKind, QString>>& attachments);
     void buildMenus();
     /// An action on the current tab: menu text, shortcut (may be empty), what it does.
     struct ViewAction {
@@ -94,7 +96,7 @@ private:
         std::function<void(DocumentView&, bool)> apply;
     };
     void openDialog();
-    void attachDialog(int kind);
+    void attachDialog(AttachKind kind);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void closeTab(int index);
