@@ -245,7 +245,7 @@ std::string metaText(const TensorMeta& meta)
 struct Side {
     const Method* method = nullptr;
     const Graph* graph = nullptr;
-    std::span<const std::uint8_t> file; ///< the whole file, for comparing payloads by content
+    const Program* program = nullptr; ///< for comparing payloads by content
     GraphAdjacency adjacency;
     std::vector<bool> used; ///< top-level nodes that have a match
     std::map<std::int32_t, GraphAdjacency> innerAdjacency; ///< by delegate node id
@@ -346,22 +346,33 @@ std::string describeDifference(const std::vector<Side::Part>& a, const std::vect
 /// Why two payloads of the same size differ ("payload content differs in 677452 of 1331456 bytes,
 /// first at payload offset 296"), or empty when they hold the same bytes. A payload that lies
 /// outside its file (damaged) is empty and compares equal only to an empty one.
+/// Bytes that differ between two spans of the same size, and where the first one is.
+struct ByteDifference {
+    std::uint64_t count = 0;
+    std::optional<std::uint64_t> first;
+};
+
+ByteDifference differingBytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b)
+{
+    ByteDifference difference;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        if (a[i] != b[i]) {
+            ++difference.count;
+            if (!difference.first)
+                difference.first = i;
+        }
+    return difference;
+}
+
 std::string payloadContentDifference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b)
 {
     if (a.size() != b.size())
         return "payload content unreadable in " + std::string(a.empty() ? "A" : "B");
-    std::uint64_t differing = 0;
-    std::optional<std::uint64_t> first;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i] != b[i]) {
-            ++differing;
-            if (!first)
-                first = i;
-        }
-    if (!differing)
+    const ByteDifference difference = differingBytes(a, b);
+    if (!difference.count)
         return {};
-    return "payload content differs in " + std::to_string(differing) + " of " + std::to_string(a.size())
-        + " bytes, first at payload offset " + std::to_string(*first);
+    return "payload content differs in " + std::to_string(difference.count) + " of " + std::to_string(a.size())
+        + " bytes, first at payload offset " + std::to_string(*difference.first);
 }
 
 class MethodMatcher {
@@ -375,11 +386,14 @@ public:
         init(m_b, methodB, graphB);
     }
 
-    /// The files' bytes, so that delegates of equal size are also compared by content.
-    MethodMatcher& withFiles(std::span<const std::uint8_t> fileA, std::span<const std::uint8_t> fileB)
+    /// The programs, so that delegates of equal size are also compared by content (only when
+    /// both have their file's bytes).
+    MethodMatcher& withPrograms(const Program& a, const Program& b)
     {
-        m_a.file = fileA;
-        m_b.file = fileB;
+        if (a.file && b.file) {
+            m_a.program = &a;
+            m_b.program = &b;
+        }
         return *this;
     }
 
@@ -561,24 +575,16 @@ private:
         const Node& da = m_a.graph->node(a);
         const Node& db = m_b.graph->node(b);
         std::string reason;
-        const auto payload = [](const Side& side, const Node& node) -> std::span<const std::uint8_t> {
+        const auto payload = [](const Side& side, const Node& node) -> ByteRange {
             if (!side.method || !node.delegate.valid() || node.delegate.index() >= side.method->delegates.size())
                 return {};
-            const ByteRange range = side.method->delegates[node.delegate.index()].payload;
-            if (range.offset > side.file.size() || range.size > side.file.size() - range.offset)
-                return {};
-            return side.file.subspan(range.offset, range.size);
+            return side.method->delegates[node.delegate.index()].payload;
         };
-        const auto payloadSize = [](const Side& side, const Node& node) -> std::uint64_t {
-            if (!side.method || !node.delegate.valid() || node.delegate.index() >= side.method->delegates.size())
-                return 0;
-            return side.method->delegates[node.delegate.index()].payload.size;
-        };
-        const std::uint64_t pa = payloadSize(m_a, da), pb = payloadSize(m_b, db);
-        if (pa != pb)
-            reason = "payload " + std::to_string(pa) + " B → " + std::to_string(pb) + " B";
-        else if (pa > 0)
-            reason = payloadContentDifference(payload(m_a, da), payload(m_b, db));
+        const ByteRange pa = payload(m_a, da), pb = payload(m_b, db);
+        if (pa.size != pb.size)
+            reason = "payload " + std::to_string(pa.size) + " B → " + std::to_string(pb.size) + " B";
+        else if (pa.size > 0 && m_a.program && m_b.program)
+            reason = payloadContentDifference(m_a.program->bytes(pa), m_b.program->bytes(pb));
         const std::size_t na = da.subgraph ? da.subgraph->operatorCount() : 0;
         const std::size_t nb = db.subgraph ? db.subgraph->operatorCount() : 0;
         if (na != nb)
@@ -927,28 +933,25 @@ std::vector<ByteRange> distinctRanges(std::vector<ByteRange> ranges)
 /// Compares one backend's stored payloads of A and B byte by byte when they have the same sizes
 /// in file order: two builds whose FlatBuffers are identical can still carry different
 /// payloads (a QNN context binary rebuilt), and sizes alone call them the same.
-void comparePayloadContent(std::span<const std::uint8_t> fileA, std::vector<ByteRange> rangesA,
-    std::span<const std::uint8_t> fileB, std::vector<ByteRange> rangesB, BackendDiff& backend)
+void comparePayloadContent(const Program& programA, std::vector<ByteRange> rangesA, const Program& programB,
+    std::vector<ByteRange> rangesB, BackendDiff& backend)
 {
     rangesA = distinctRanges(std::move(rangesA));
     rangesB = distinctRanges(std::move(rangesB));
     if (rangesA.size() != rangesB.size())
         return;
+    std::vector<std::pair<std::span<const std::uint8_t>, std::span<const std::uint8_t>>> pairs;
     for (std::size_t r = 0; r < rangesA.size(); ++r) {
-        const ByteRange a = rangesA[r], b = rangesB[r];
-        if (a.size != b.size || a.end() > fileA.size() || b.end() > fileB.size() || a.end() < a.offset
-            || b.end() < b.offset)
-            return;
+        const auto a = programA.bytes(rangesA[r]), b = programB.bytes(rangesB[r]);
+        if (rangesA[r].size != rangesB[r].size || a.size() != rangesA[r].size || b.size() != rangesB[r].size)
+            return; // sizes differ, or a range lies outside its file
+        pairs.emplace_back(a, b);
     }
-    for (std::size_t r = 0; r < rangesA.size(); ++r) {
-        const std::uint8_t* x = fileA.data() + rangesA[r].offset;
-        const std::uint8_t* y = fileB.data() + rangesB[r].offset;
-        for (std::uint64_t i = 0; i < rangesA[r].size; ++i)
-            if (x[i] != y[i]) {
-                ++backend.differingBytes;
-                if (!backend.firstDifferenceA)
-                    backend.firstDifferenceA = rangesA[r].offset + i;
-            }
+    for (std::size_t r = 0; r < pairs.size(); ++r) {
+        const ByteDifference difference = differingBytes(pairs[r].first, pairs[r].second);
+        backend.differingBytes += difference.count;
+        if (!backend.firstDifferenceA && difference.first)
+            backend.firstDifferenceA = rangesA[r].offset + *difference.first;
     }
 }
 
@@ -1031,10 +1034,7 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
             method.tableA = computeOperatorTable(*ga);
         if (gb)
             method.tableB = computeOperatorTable(*gb);
-        MethodMatcher(ma, ga, mb, gb, options, method)
-            .withFiles(pa.file ? pa.file->bytes() : std::span<const std::uint8_t> {},
-                pb.file ? pb.file->bytes() : std::span<const std::uint8_t> {})
-            .run();
+        MethodMatcher(ma, ga, mb, gb, options, method).withPrograms(pa, pb).run();
         summarise(method, ga, gb);
         for (const auto& [m, side] : { std::pair(ma, 0), std::pair(mb, 1) }) {
             if (!m)
@@ -1054,7 +1054,7 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
         backend.bytesA = uniqueBytes(rangesA);
         backend.bytesB = uniqueBytes(rangesB);
         if (pa.file && pb.file)
-            comparePayloadContent(pa.file->bytes(), std::move(rangesA), pb.file->bytes(), std::move(rangesB), backend);
+            comparePayloadContent(pa, std::move(rangesA), pb, std::move(rangesB), backend);
         diff.backends.push_back(std::move(backend));
     }
 
