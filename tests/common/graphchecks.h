@@ -5,21 +5,53 @@
 
 #include "core/delegates/delegate.h"
 #include "core/graph/graph.h"
+#include "core/pte/program.h"
+#include "core/util/mappedfile.h"
 
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace etscope::test {
 
-/// A delegate fact's value, or a text naming the missing fact (so a QCOMPARE shows it).
-inline std::string fact(const core::DelegateInfo& info, const std::string& name)
+/// A fact's value, or a text naming the missing fact (so a QCOMPARE shows it).
+inline std::string fact(const std::vector<core::Attribute>& facts, const std::string& name)
 {
-    for (const core::Attribute& a : info.facts)
+    for (const core::Attribute& a : facts)
         if (a.name == name)
             return a.value;
     return "(no fact '" + name + "')";
+}
+
+/// A delegate fact's value, or a text naming the missing fact.
+inline std::string fact(const core::DelegateInfo& info, const std::string& name)
+{
+    return fact(info.facts, name);
+}
+
+/// Operator nodes of a graph by op type (its own level, not the insides of its delegates).
+inline std::map<std::string, int> operatorTypes(const core::Graph& graph)
+{
+    std::map<std::string, int> types;
+    for (const core::Node& node : graph.nodes)
+        if (node.kind == core::NodeKind::Operator)
+            ++types[node.opType];
+    return types;
+}
+
+/// A payload described on its own, as `ref` (backend id, compile specs) names it, with an
+/// empty program: what the writer's payload fixtures are checked with.
+inline core::DelegateInfo describeAlone(const std::vector<std::uint8_t>& payload, core::DelegateRef ref)
+{
+    static const core::Program empty = [] {
+        core::Program p;
+        p.file = core::MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
+        return p;
+    }();
+    ref.payload = { 0, payload.size() };
+    return core::describePayload(empty, ref, payload, {}, "fixture");
 }
 
 /// A node attribute's value, or a text naming the missing attribute.

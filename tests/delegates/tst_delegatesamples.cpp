@@ -20,15 +20,6 @@ Q_DECLARE_METATYPE(std::vector<Attribute>)
 
 namespace {
 
-std::map<std::string, int> operatorTypes(const Graph& graph)
-{
-    std::map<std::string, int> types;
-    for (const Node& node : graph.nodes)
-        if (node.kind == NodeKind::Operator)
-            ++types[node.opType];
-    return types;
-}
-
 std::uint64_t elementCount(const std::vector<std::int64_t>& shape)
 {
     std::uint64_t n = 1;

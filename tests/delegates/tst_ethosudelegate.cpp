@@ -79,17 +79,11 @@ const Edge* edgeBetween(const Graph& graph, const Node& from, const Node& to)
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::string& target)
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
     DelegateRef ref;
     ref.backendId = "EthosUBackend";
-    ref.payload = { 0, payload.size() };
     if (!target.empty())
         ref.compileSpecs.push_back({ "target", std::vector<std::uint8_t>(target.begin(), target.end()) });
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, ref);
 }
 
 /// The command index and byte offset (from the first command word) of the first word whose

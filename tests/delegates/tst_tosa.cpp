@@ -9,6 +9,7 @@
 #include "core/delegates/tosa.h"
 #include "core/document/sidegraphs.h"
 #include "core/writer/payloads/tosapayloadwriter.h"
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -24,29 +25,6 @@ const std::string kDir = "executorch_on_arm_labs/";
 const std::string kProgram = kDir + "mobilenetv2_lrn_int8_ethosu.pte";
 const std::string kTag0 = kDir + "mv2_lrn_int8_output_tag0_TOSA-1.0+INT.tosa";
 const std::string kTag1 = kDir + "mv2_lrn_int8_output_tag1_TOSA-1.0+INT.tosa";
-
-std::map<std::string, int> operatorTypes(const Graph& graph)
-{
-    std::map<std::string, int> types;
-    for (const Node& node : graph.nodes)
-        if (node.kind == NodeKind::Operator)
-            ++types[node.opType];
-    return types;
-}
-
-std::string attribute(const Node& node, std::string_view name)
-{
-    const auto value = node.attributes.find(name);
-    return value ? std::string(*value) : "(no attribute '" + std::string(name) + "')";
-}
-
-std::string fact(const std::vector<Attribute>& facts, const std::string& name)
-{
-    for (const Attribute& a : facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
 
 Graph readSample(const std::string& relative, TosaGraphFacts* facts = nullptr)
 {
@@ -72,26 +50,12 @@ Result<Graph> readBytes(const std::vector<std::uint8_t>& bytes)
     return readTosaGraph(bytes, "fixture.tosa");
 }
 
-bool anyWarning(const std::vector<Warning>& warnings, const std::string& part)
-{
-    for (const Warning& w : warnings)
-        if (w.message.find(part) != std::string::npos)
-            return true;
-    return false;
-}
-
 /// A payload described on its own under `backendId`, with an empty program.
 DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::string& backendId = "TOSABackend")
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
     DelegateRef ref;
     ref.backendId = backendId;
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, ref);
 }
 
 } // namespace

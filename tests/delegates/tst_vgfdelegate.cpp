@@ -15,6 +15,7 @@
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
 #include "core/writer/payloads/vgfpayloadwriter.h"
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -25,29 +26,6 @@ using namespace etscope::core;
 using namespace etscope::test;
 
 namespace {
-
-std::map<std::string, int> operatorTypes(const Graph& graph)
-{
-    std::map<std::string, int> types;
-    for (const Node& node : graph.nodes)
-        if (node.kind == NodeKind::Operator)
-            ++types[node.opType];
-    return types;
-}
-
-std::string attribute(const Node& node, std::string_view name)
-{
-    const auto value = node.attributes.find(name);
-    return value ? std::string(*value) : "(no attribute '" + std::string(name) + "')";
-}
-
-std::string fact(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& a : info.facts)
-        if (a.name == name)
-            return a.value;
-    return "(no fact '" + name + "')";
-}
 
 const Node* first(const Graph& graph, NodeKind kind, const std::string& label)
 {
@@ -67,23 +45,9 @@ std::size_t count(const Graph& graph, NodeKind kind)
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
     DelegateRef ref;
     ref.backendId = "VgfBackend";
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
-}
-
-bool anyWarning(const DelegateInfo& info, const std::string& part)
-{
-    for (const Warning& w : info.warnings)
-        if (w.message.find(part) != std::string::npos)
-            return true;
-    return false;
+    return describeAlone(payload, ref);
 }
 
 } // namespace

@@ -132,15 +132,9 @@ std::optional<Document> openBytes(const std::vector<std::uint8_t>& bytes)
 /// Describes a payload on its own, under `backendId`, with an empty program.
 DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::string& backendId = "VulkanBackend")
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
     DelegateRef ref;
     ref.backendId = backendId;
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, ref);
 }
 
 } // namespace
