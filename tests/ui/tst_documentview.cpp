@@ -84,18 +84,7 @@ std::shared_ptr<const Document> opaqueDelegateProgram()
 std::shared_ptr<const Document> writtenDocument(const ProgramSpec& spec, const std::string& name)
 {
     auto bytes = writeProgram(spec);
-    if (!bytes)
-        return nullptr;
-    auto program = readProgram(MappedFile::fromBytes(name, std::move(*bytes)));
-    if (!program)
-        return nullptr;
-    Document document;
-    document.kind = FileKind::Program;
-    document.path = name;
-    document.program = std::move(*program);
-    if (analyseDocument(document))
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document));
+    return bytes ? etscope::test::sharedDocumentFromBytes(*bytes, name) : nullptr;
 }
 
 /// Writes the program of `options` to `path`.

@@ -61,18 +61,7 @@ std::shared_ptr<const Document> coreMlDocument()
     const std::int32_t delegate = method.addDelegate({ "CoreMLBackend", writeCoreMlPayload(files) });
     method.addInstruction(InstructionSpec::delegate(delegate, { x, y, z }));
     auto bytes = writeProgram(spec);
-    if (!bytes)
-        return nullptr;
-    auto program = readProgram(MappedFile::fromBytes("coreml-long-symbols.pte", std::move(*bytes)));
-    if (!program)
-        return nullptr;
-    Document document;
-    document.kind = FileKind::Program;
-    document.path = "coreml-long-symbols.pte";
-    document.program = std::move(*program);
-    if (analyseDocument(document))
-        return nullptr;
-    return std::make_shared<const Document>(std::move(document));
+    return bytes ? etscope::test::sharedDocumentFromBytes(*bytes, "coreml-long-symbols.pte") : nullptr;
 }
 
 std::shared_ptr<const Document> load(const std::string& sample)
