@@ -20,13 +20,9 @@ namespace {
 // check follows the gate's table (in JSON under "kernel_check"). Whether the new build loads is a
 // rule like the others (`--budget loads`): a program that already missed kernels in the baseline
 // passes `no-new-missing`, which is what a gate on a model with custom operators needs.
-int runGate(const Arguments& args, const Document& current, const KernelLists& lists, const std::string& format)
+int runGate(const Arguments& args, const Document& current, const KernelLists& lists,
+    const std::vector<GateRule>& rules, const std::string& format)
 {
-    auto rules = parseGateRules(args.values("budget"));
-    if (!rules) {
-        std::cerr << "etscope check: " << rules.error().message() << "\n";
-        return ExitUsage;
-    }
     const std::string baselinePath = args.value("baseline");
     auto baseline = openDocument(baselinePath);
     if (!baseline) {
@@ -40,7 +36,7 @@ int runGate(const Arguments& args, const Document& current, const KernelLists& l
     }
     const KernelCheck check = checkKernels(current, lists);
     const KernelCheck baselineCheck = checkKernels(*baseline, lists);
-    const BuildGate gate = evaluateBuildGate(current, *baseline, check, baselineCheck, *rules);
+    const BuildGate gate = evaluateBuildGate(current, *baseline, check, baselineCheck, rules);
     std::string text;
     if (format == "json") {
         auto json = buildGateJson(gate);
@@ -68,12 +64,11 @@ int runCheck(const Arguments& args)
         std::cerr << "etscope check: --budget needs --baseline OLD.pte to compare against\n";
         return ExitUsage;
     }
-    if (args.has("baseline")) {
-        // A bad rule is a usage error before anything is opened, like a bad list below.
-        if (auto rules = parseGateRules(args.values("budget")); !rules) {
-            std::cerr << "etscope check: " << rules.error().message() << "\n";
-            return ExitUsage;
-        }
+    // A bad rule is a usage error before anything is opened, like a bad list below.
+    auto rules = parseGateRules(args.values("budget"));
+    if (!rules) {
+        std::cerr << "etscope check: " << rules.error().message() << "\n";
+        return ExitUsage;
     }
     // The lists first: a typo in --kernels or --preset should not wait for a large program to open.
     auto lists = loadKernelLists(args.values("kernels"), args.values("preset"));
@@ -91,7 +86,7 @@ int runCheck(const Arguments& args)
         return ExitUsage;
     }
     if (args.has("baseline"))
-        return runGate(args, *document, *lists, format);
+        return runGate(args, *document, *lists, *rules, format);
     const KernelCheck check = checkKernels(*document, *lists);
     const std::string text
         = format == "json" ? core::jsonText(kernelCheckJson(check, *lists), 2) + "\n" : kernelCheckText(check, *lists);

@@ -207,7 +207,10 @@ GateRow sizeRow(const GateRule& rule, const Document& current, const Document& b
     row.changeText = byteChange(oldBytes, newBytes);
     row.limitText = "≤ " + formatBytes(static_cast<std::uint64_t>(std::floor(limit)));
     row.pass = static_cast<double>(newBytes) <= limit;
-    // Which parts of the file grew: sizebreakdown's bytes by kind on both sides.
+    // Which parts of the file grew: sizebreakdown's bytes by kind on both sides. Only for a
+    // failing rule: breaking down two large programs costs about as much as opening them.
+    if (row.pass)
+        return row;
     const auto oldTree = sizeBreakdown(baseline), newTree = sizeBreakdown(current);
     if (!oldTree || !newTree)
         return row;
