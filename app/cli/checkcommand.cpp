@@ -64,6 +64,10 @@ int runCheck(const Arguments& args)
         std::cerr << "etscope check: --budget needs --baseline OLD.pte to compare against\n";
         return ExitUsage;
     }
+    if (args.values("baseline").size() > 1) {
+        std::cerr << "etscope check: --baseline is given once: the build to compare against\n";
+        return ExitUsage;
+    }
     // A bad rule is a usage error before anything is opened, like a bad list below.
     auto rules = parseGateRules(args.values("budget"));
     if (!rules) {

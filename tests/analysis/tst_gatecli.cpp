@@ -171,6 +171,22 @@ private slots:
         QCOMPARE(out["rules"][1]["change"].get<std::string>(), std::string("4 moved out"));
     }
 
+    /// `etscope --help` and the man page name the options and every rule (the man page escapes
+    /// '-' as '\-').
+    void helpAndManPageNameTheRules()
+    {
+        const CliRun help = run({ QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        QFile man(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/../../packaging/etscope.1"));
+        QVERIFY(man.open(QIODevice::ReadOnly));
+        const QString page = QString::fromUtf8(man.readAll()).replace(QStringLiteral("\\-"), QStringLiteral("-"));
+        for (const char* word : { "--baseline", "--budget", "size+5%", "delegated-share-2pt", "arena+10%",
+                 "no-new-fallback", "no-new-missing", "no-lost-delegate", "loads" }) {
+            QVERIFY2(help.out.contains(QLatin1String(word)), word);
+            QVERIFY2(page.contains(QLatin1String(word)), word);
+        }
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");
@@ -182,6 +198,8 @@ private slots:
                                       << QStringLiteral("--budget 'speed': unknown rule");
         QTest::addRow("budget alone") << QStringList { kCheck, add, kBudget, QStringLiteral("size+5%") }
                                       << QStringLiteral("--budget needs --baseline");
+        QTest::addRow("two baselines") << QStringList { kCheck, add, kBaseline, add, kBaseline, add }
+                                       << QStringLiteral("--baseline is given once");
         QTest::addRow("baseline is an etdump") << QStringList { kCheck, add, kBaseline,
             sample("executorch/etdump.etdp") } << QStringLiteral("is not a program");
     }
