@@ -417,6 +417,7 @@ GateRow fallbackRow(const Document& current, const Document& baseline, const Ker
         }
     }
     row.changeText = std::to_string(moved) + " moved out";
+    row.violations = moved;
     row.pass = moved == 0;
     if (row.details.size() > kShownItems) {
         const std::size_t more = row.details.size() - kShownItems;
@@ -493,6 +494,7 @@ GateRow missingRow(const KernelCheck& currentCheck, const KernelCheck& baselineC
     if (newly > static_cast<int>(row.details.size()))
         row.details.push_back("… (" + std::to_string(newly - static_cast<int>(row.details.size())) + " more)");
     row.changeText = std::to_string(newly) + " new";
+    row.violations = newly;
     row.pass = newly == 0;
     return row;
 }
@@ -544,6 +546,7 @@ GateRow lostDelegateRow(const KernelCheck& currentCheck, const KernelCheck& base
         if (!oldBackends.count(id))
             row.details.push_back("new: " + id + " (" + std::to_string(count) + " delegate(s))");
     row.changeText = std::to_string(lost) + " lost";
+    row.violations = lost;
     row.pass = lost == 0;
     return row;
 }
@@ -555,7 +558,8 @@ GateRow loadsRow(const KernelCheck& currentCheck, const KernelCheck& baselineChe
     row.unit = "bool";
     row.oldValue = baselineCheck.loads() ? 1 : 0;
     row.newValue = currentCheck.loads() ? 1 : 0;
-    row.limitValue = 1;
+    row.limitValue = 0;
+    row.violations = currentCheck.loads() ? 0 : 1;
     row.oldText = baselineCheck.loads() ? "yes" : "no";
     row.newText = currentCheck.loads() ? "yes" : "no";
     row.changeText = row.oldText == row.newText ? "same" : row.oldText + " → " + row.newText;
@@ -754,6 +758,7 @@ nlohmann::ordered_json buildGateJson(const BuildGate& gate)
             { "old", number(row.oldValue) },
             { "new", number(row.newValue) },
             { "limit", number(row.limitValue) },
+            { "violations", number(row.violations) },
             { "old_text", row.oldText },
             { "new_text", row.newText },
             { "change", row.changeText },

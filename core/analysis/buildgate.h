@@ -60,7 +60,11 @@ struct GateRow {
     std::string measure; ///< "file size", "delegated share of nodes", "planned arenas (forward)", …
     std::string oldText, newText, changeText, limitText; ///< "1.2 MiB", "87.5%", "+3.1%", "≤ 1.3 MiB"
     /// The numbers behind them (bytes, percent, counts); absent when not measurable ("n/a").
+    /// Growth and share rules compare `newValue` with `limitValue`; the others count
+    /// `violations` (operators moved out, kernels newly missing, backends lost, 1 when the new
+    /// build does not load) against `limitValue` 0.
     std::optional<double> oldValue, newValue, limitValue;
+    std::optional<double> violations;
     std::string unit; ///< "bytes", "percent", "count", "bool" (loads: 1 yes, 0 no)
     bool pass = true;
     std::vector<std::string> details; ///< which operators fell back, which delegate vanished, …
@@ -94,8 +98,8 @@ Table buildGateTable(const BuildGate& gate);
 std::string buildGateText(const BuildGate& gate);
 
 /// {verdict, passed, failures, program, baseline, different_model, notes, kernel_lists,
-/// rules: [{rule, measure, old, new, limit, unit, old_text, new_text, change, limit_text,
-/// verdict, details}]}.
+/// rules: [{rule, measure, unit, old, new, limit, violations, old_text, new_text, change,
+/// limit_text, verdict, details}]}.
 nlohmann::ordered_json buildGateJson(const BuildGate& gate);
 
 } // namespace etscope::core

@@ -383,6 +383,9 @@ private slots:
         QCOMPARE(json["rules"][0]["rule"].get<std::string>(), std::string("no-lost-delegate"));
         QCOMPARE(json["rules"][0]["old"].get<int>(), 1); // one backend before
         QCOMPARE(json["rules"][0]["new"].get<int>(), 0);
+        QCOMPARE(json["rules"][0]["violations"].get<int>(), 1); // XnnpackBackend lost
+        QCOMPARE(json["rules"][0]["limit"].get<int>(), 0);
+        QVERIFY(json["rules"][1]["violations"].is_null()); // the share compares new with limit
         QCOMPARE(json["rules"][1]["unit"].get<std::string>(), std::string("percent"));
         QCOMPARE(json["rules"][1]["new"].get<int>(), 0);
         QVERIFY(std::fabs(json["rules"][1]["old"].get<double>() - 400.0 / 6) < 1e-9);

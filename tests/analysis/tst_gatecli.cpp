@@ -169,6 +169,9 @@ private slots:
         QVERIFY(out["rules"][4]["new"].get<std::int64_t>() > out["rules"][4]["old"].get<std::int64_t>());
         QCOMPARE(out["rules"][0]["old_text"].get<std::string>(), std::string("66.7% (4 of 6)"));
         QCOMPARE(out["rules"][1]["change"].get<std::string>(), std::string("4 moved out"));
+        QCOMPARE(out["rules"][1]["violations"].get<int>(), 4);
+        QCOMPARE(out["rules"][1]["old"].get<int>(), 2); // kernel calls: addmm, _softmax
+        QCOMPARE(out["rules"][1]["new"].get<int>(), 6);
     }
 
     /// `etscope --help` and the man page name the options and every rule (the man page escapes
