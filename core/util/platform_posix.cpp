@@ -154,6 +154,7 @@ std::int64_t processId()
 #if defined(__linux__)
 
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iterator>
@@ -171,21 +172,21 @@ bool dieWithParent()
 std::optional<double> processAgeSeconds()
 {
     std::ifstream file("/proc/self/stat", std::ios::binary);
-    const std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::string line((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     // Fields after the command name (which may hold spaces and parentheses) start at field 3;
     // starttime, in clock ticks since boot, is field 22.
-    const std::size_t close = stat.rfind(')');
-    if (close == std::string::npos)
+    const std::size_t nameEnd = line.rfind(')');
+    if (nameEnd == std::string::npos)
         return std::nullopt;
-    std::size_t at = close + 2;
-    for (int field = 3; field < 22 && at < stat.size(); ++field) {
-        at = stat.find(' ', at);
+    std::size_t at = nameEnd + 2;
+    for (int field = 3; field < 22 && at < line.size(); ++field) {
+        at = line.find(' ', at);
         if (at != std::string::npos)
             ++at;
     }
-    if (at >= stat.size())
+    if (at >= line.size())
         return std::nullopt;
-    const double startTicks = std::strtod(stat.c_str() + at, nullptr);
+    const double startTicks = std::strtod(line.c_str() + at, nullptr);
     const long ticksPerSecond = ::sysconf(_SC_CLK_TCK);
     timespec now {};
     if (ticksPerSecond <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &now) != 0)
