@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli.h"
 #include "app/demo.h"
+#include "core/util/platform.h"
 #include "ui/common/theme.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
@@ -9,35 +10,21 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
-#include <ctime>
-#include <unistd.h>
+#include <optional>
 
 namespace {
 
-/// How long ago the kernel started this process, in milliseconds (10 ms resolution), so that
-/// `startup` includes loading Qt's libraries; 0 when /proc cannot tell.
+/// How long ago the OS started this process, in milliseconds (10 ms resolution on Linux), so
+/// that `startup` includes loading Qt's libraries; 0 when the OS cannot tell.
 double processAgeMilliseconds()
 {
-    QFile file(QStringLiteral("/proc/self/stat"));
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray stat = file.readAll();
-    // Fields after the command name (which may hold spaces) start at field 3; starttime is 22.
-    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-    constexpr int kStartTime = 22 - 3;
-    const long ticks = sysconf(_SC_CLK_TCK);
-    timespec now {};
-    if (fields.size() <= kStartTime || ticks <= 0 || clock_gettime(CLOCK_BOOTTIME, &now) != 0)
-        return 0;
-    const double started = fields[kStartTime].toDouble() / static_cast<double>(ticks);
-    const double age = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 - started;
-    return age > 0 ? age * 1000.0 : 0;
+    const std::optional<double> age = etscope::core::platform::processAgeSeconds();
+    return age && *age > 0 ? *age * 1000.0 : 0;
 }
 
 } // namespace

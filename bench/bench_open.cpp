@@ -8,6 +8,7 @@
 #include "core/graph/flatten.h"
 #include "core/layout/graphlayout.h"
 #include "core/stats/operatortable.h"
+#include "core/util/platform.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"
 
@@ -15,7 +16,6 @@
 
 #include <filesystem>
 #include <map>
-#include <unistd.h>
 
 namespace {
 
@@ -56,7 +56,7 @@ public:
 
 private:
     SyntheticFiles()
-        : m_dir(fs::temp_directory_path() / ("etscope-bench-" + std::to_string(::getpid())))
+        : m_dir(fs::temp_directory_path() / ("etscope-bench-" + std::to_string(platform::processId())))
     {
         fs::create_directories(m_dir);
     }

@@ -4,8 +4,10 @@
 #
 # Every project include is written from the repository root ("core/graph/graph.h"). A target
 # may include only its own folder (or, when it lists its files, its own headers) and the layers
-# it USES (transitively); core includes no Qt; ui models include no widgets. A violation fails
-# the build and names the file and the include.
+# it USES (transitively); core includes no Qt; ui models include no widgets; operating-system
+# headers (<unistd.h>, <sys/…>, <windows.h>, …) appear only in the platform unit's
+# implementations, core/util/platform_<os>.cpp, in every checked target. A violation fails the
+# build and names the file and the include.
 
 if(CMAKE_SCRIPT_MODE_FILE)
     # Script mode: NAME, ALLOWED (;-separated folder prefixes), OWN_LIST (a file listing headers,
@@ -17,8 +19,14 @@ if(CMAKE_SCRIPT_MODE_FILE)
     if(OWN_LIST)
         file(STRINGS "${OWN_LIST}" own)
     endif()
+    # What only core/util/platform_<os>.cpp may include (core/util/platform.h is the interface).
+    set(os_headers "^(unistd|fcntl|malloc|dlfcn|pthread|poll|dirent|termios|windows|io|direct|psapi|libproc)\\.h$|^(sys|mach|mach-o|linux)/")
     set(problems "")
     foreach(file IN LISTS files)
+        set(platform_unit FALSE)
+        if(file MATCHES "/core/util/platform_[a-z0-9]+\\.cpp$")
+            set(platform_unit TRUE)
+        endif()
         file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
         foreach(line IN LISTS includes)
             if(line MATCHES "#[ \t]*include[ \t]*\"([^\"]+)\"")
@@ -51,10 +59,13 @@ if(CMAKE_SCRIPT_MODE_FILE)
                     string(APPEND problems
                         "${file}: #include \"${header}\": ${NAME} may include only ${may} (docs/HACKING.md, \"Layers\")\n")
                 endif()
-            elseif(FORBID AND line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
+            elseif(line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
                 set(header "${CMAKE_MATCH_1}")
-                if(header MATCHES "${FORBID}")
+                if(FORBID AND header MATCHES "${FORBID}")
                     string(APPEND problems "${file}: #include <${header}>: not allowed in ${NAME}\n")
+                elseif(NOT platform_unit AND header MATCHES "${os_headers}")
+                    string(APPEND problems "${file}: #include <${header}>: operating-system calls belong in "
+                        "core/util/platform.h (docs/HACKING.md, \"Porting to macOS and Windows\")\n")
                 endif()
             endif()
         endforeach()

@@ -8,15 +8,12 @@
 #include "app/cli/gap.h"
 
 #include "core/layout/layoutwire.h"
+#include "core/util/platform.h"
 
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
-
-#include <sys/prctl.h>
-#include <unistd.h>
 
 namespace etscope::app {
 
@@ -244,8 +241,8 @@ int runCli(int argc, char** argv)
     }
     // The desktop app's Graphviz helper: framed layout requests on stdin, results on stdout.
     if (command == core::kLayoutWorkerArgument) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL); // never outlive the app that asked
-        return core::runLayoutWorker(STDIN_FILENO, STDOUT_FILENO);
+        core::platform::dieWithParent(); // never outlive the app that asked
+        return core::runLayoutWorker(core::platform::standardInput(), core::platform::standardOutput());
     }
     if (command == "--version" || command == "-v") {
         std::cout << "etscope " << ETSCOPE_VERSION << "\n";

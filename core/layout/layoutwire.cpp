@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/layout/layoutwire.h"
 
-#include <cerrno>
+#include "core/util/platform.h"
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-
-#include <unistd.h>
 
 namespace etscope::core {
 
@@ -294,7 +293,7 @@ Result<std::size_t> takeFrame(std::string_view buffer, std::string_view& payload
     return static_cast<std::size_t>(8 + size);
 }
 
-int runLayoutWorker(int in, int out)
+int runLayoutWorker(platform::FileHandle in, platform::FileHandle out)
 {
     std::string buffer;
     char chunk[1 << 16];
@@ -304,9 +303,7 @@ int runLayoutWorker(int in, int out)
         if (!taken)
             return 2;
         if (*taken == 0) {
-            const ssize_t n = ::read(in, chunk, sizeof chunk); // what has arrived, not a full chunk
-            if (n < 0 && errno == EINTR)
-                continue;
+            const auto n = platform::readSome(in, chunk, sizeof chunk); // what has arrived, not a full chunk
             if (n <= 0)
                 return n == 0 && buffer.empty() ? 0 : 2;
             buffer.append(chunk, static_cast<std::size_t>(n));
@@ -317,14 +314,8 @@ int runLayoutWorker(int in, int out)
             = request ? layoutGraph(request.value()) : Result<LayoutResult>(request.error());
         buffer.erase(0, *taken);
         const std::string frame = frameBytes(encodeLayoutResult(result));
-        for (std::size_t written = 0; written < frame.size();) {
-            const ssize_t n = ::write(out, frame.data() + written, frame.size() - written);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return 2;
-            written += static_cast<std::size_t>(n);
-        }
+        if (platform::writeAll(out, frame))
+            return 2;
     }
 }
 

@@ -6,6 +6,7 @@
 // crash costs the worker, not the user's session.
 
 #include "core/layout/graphlayout.h"
+#include "core/util/platform.h"
 
 #include <string>
 #include <string_view>
@@ -33,9 +34,9 @@ std::string frameBytes(std::string_view payload);
 /// yet; sets `payload` when it is. A length above kMaxLayoutFrameBytes is an error.
 Result<std::size_t> takeFrame(std::string_view buffer, std::string_view& payload);
 
-/// The worker's loop: reads framed requests from file descriptor `in`, lays each out, writes
-/// framed results to `out`, until end of input. Returns the process exit status (0 at end of
-/// input, 2 on a bad frame or a broken pipe).
-int runLayoutWorker(int in, int out);
+/// The worker's loop: reads framed requests from `in`, lays each out, writes framed results to
+/// `out`, until end of input (the helper passes platform::standardInput() and standardOutput()).
+/// Returns the process exit status (0 at end of input, 2 on a bad frame or a broken pipe).
+int runLayoutWorker(platform::FileHandle in, platform::FileHandle out);
 
 } // namespace etscope::core

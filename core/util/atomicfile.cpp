@@ -1,27 +1,33 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/atomicfile.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
+#include "core/util/platform.h"
+
 #include <filesystem>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <system_error>
 
 namespace etscope::core {
+
+namespace {
+
+void removeQuietly(const std::string& path)
+{
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+}
+
+} // namespace
 
 AtomicFileWriter::AtomicFileWriter(std::string path)
     : m_path(std::move(path))
 {
-    namespace fs = std::filesystem;
-    const fs::path target(m_path);
-    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    m_temporary = (folder / ("." + target.filename().string() + ".XXXXXX")).string();
-    m_fd = ::mkstemp(m_temporary.data());
-    if (m_fd < 0)
-        m_error = makeError(
-            Error::Code::Io, m_path, std::string("cannot create a temporary file beside it: ") + std::strerror(errno));
+    auto file = platform::createFileBeside(m_path);
+    if (!file) {
+        m_error = file.error();
+        return;
+    }
+    m_temporary = file->path;
+    m_fd = file->handle;
 }
 
 AtomicFileWriter::~AtomicFileWriter()
@@ -32,33 +38,24 @@ AtomicFileWriter::~AtomicFileWriter()
 void AtomicFileWriter::abandon()
 {
     if (m_fd >= 0) {
-        ::close(m_fd);
-        ::unlink(m_temporary.c_str());
+        (void)platform::closeFile(m_fd);
+        removeQuietly(m_temporary);
         m_fd = -1;
     }
 }
 
-void AtomicFileWriter::fail(const char* what)
+void AtomicFileWriter::fail(const char* what, const std::string& reason)
 {
-    const int err = errno;
     abandon();
     if (!m_error)
-        m_error = makeError(Error::Code::Io, m_path, std::string(what) + ": " + std::strerror(err));
+        m_error = makeError(Error::Code::Io, m_path, std::string(what) + ": " + reason);
 }
 
 bool AtomicFileWriter::write(std::string_view contents)
 {
-    std::size_t written = 0;
-    while (m_fd >= 0 && written < contents.size()) {
-        const ssize_t n = ::write(m_fd, contents.data() + written, contents.size() - written);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            fail("cannot write");
-            break;
-        }
-        written += static_cast<std::size_t>(n);
-    }
+    if (m_fd >= 0 && !contents.empty())
+        if (const auto reason = platform::writeAll(m_fd, contents))
+            fail("cannot write", *reason);
     return !m_error;
 }
 
@@ -66,25 +63,25 @@ std::optional<Error> AtomicFileWriter::commit()
 {
     if (m_fd < 0)
         return m_error;
-    if (::fsync(m_fd) != 0) {
-        fail("cannot flush");
+    if (const auto reason = platform::flushToDisk(m_fd)) {
+        fail("cannot flush", *reason);
         return m_error;
     }
-    // mkstemp creates 0600; exports are ordinary documents.
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(m_fd, 0666 & ~mask);
+    platform::makeOrdinaryDocument(m_fd);
     const int fd = m_fd;
     m_fd = -1;
-    if (::close(fd) != 0) {
-        const int err = errno;
-        ::unlink(m_temporary.c_str());
-        return makeError(Error::Code::Io, m_path, std::string("cannot close: ") + std::strerror(err));
+    if (const auto reason = platform::closeFile(fd)) {
+        removeQuietly(m_temporary);
+        return makeError(Error::Code::Io, m_path, "cannot close: " + *reason);
     }
-    if (::rename(m_temporary.c_str(), m_path.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(m_temporary.c_str());
-        return makeError(Error::Code::Io, m_path, std::string("cannot replace the file: ") + std::strerror(err));
+    // std::filesystem::rename replaces an existing target: rename(2) on POSIX, MoveFileExW with
+    // MOVEFILE_REPLACE_EXISTING on Windows. libstdc++ reports errno in the generic category, whose
+    // message() is strerror's text.
+    std::error_code error;
+    std::filesystem::rename(m_temporary, m_path, error);
+    if (error) {
+        removeQuietly(m_temporary);
+        return makeError(Error::Code::Io, m_path, "cannot replace the file: " + error.message());
     }
     return std::nullopt;
 }

@@ -24,11 +24,11 @@ public:
 
 private:
     void abandon();
-    void fail(const char* what);
+    void fail(const char* what, const std::string& reason);
 
     std::string m_path;
     std::string m_temporary;
-    int m_fd = -1;
+    int m_fd = -1; ///< a platform::FileHandle
     std::optional<Error> m_error;
 };
 

@@ -1,48 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/mappedfile.h"
 
-#include <cerrno>
+#include "core/util/platform.h"
+
 #include <cstring>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace etscope::core {
 
 Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return makeError(Error::Code::Io, path, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st { };
-    if (::fstat(fd, &st) != 0) {
-        const int err = errno;
-        ::close(fd);
-        return makeError(Error::Code::Io, path, std::string("cannot stat: ") + std::strerror(err));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        ::close(fd);
-        return makeError(Error::Code::Io, path, "is a directory, not a file");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return makeError(Error::Code::Io, path, "is not a regular file");
-    }
-    if (st.st_size == 0) {
-        ::close(fd);
-        return makeError(Error::Code::Empty, path, "the file is empty");
-    }
-    const auto size = static_cast<std::size_t>(st.st_size);
-    void* addr = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    const int err = errno;
-    ::close(fd);
-    if (addr == MAP_FAILED)
-        return makeError(Error::Code::Io, path, std::string("cannot map: ") + std::strerror(err));
+    auto mapping = platform::mapFileReadOnly(path);
+    if (!mapping)
+        return mapping.error();
     auto file = std::shared_ptr<MappedFile>(new MappedFile());
     file->m_path = path;
-    file->m_data = static_cast<const std::uint8_t*>(addr);
-    file->m_size = size;
+    file->m_data = mapping->data;
+    file->m_size = mapping->size;
     file->m_mapped = true;
     return std::shared_ptr<const MappedFile>(std::move(file));
 }
@@ -64,7 +37,7 @@ std::shared_ptr<const MappedFile> MappedFile::fromBytes(std::string displayName,
 MappedFile::~MappedFile()
 {
     if (m_mapped)
-        ::munmap(const_cast<std::uint8_t*>(m_data), m_size);
+        platform::unmapFile({ m_data, m_size });
 }
 
 } // namespace etscope::core
