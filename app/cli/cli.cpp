@@ -249,10 +249,10 @@ int runCli(int argc, char** argv)
         return ExitOk;
     }
     Arguments::Spec spec;
-    spec.flags = { "json", "help", "bundled-reference", "timings" };
+    spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline", "budget" };
+        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

@@ -4,16 +4,19 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "core/analysis/gappairing.h"
 #include "core/debug/dumpcheck.h"
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
 #include "core/debug/eventmapper.h"
 #include "core/debug/inspectortable.h"
 #include "core/debug/numericgap.h"
+#include "core/debug/programgap.h"
 #include "core/debug/runtimeprofile.h"
 #include "core/document/document.h"
 #include "core/report/reports.h"
 
+#include <cmath>
 #include <iostream>
 
 namespace etscope::app {
@@ -69,11 +72,14 @@ const Method* methodOf(const std::string& command, const Document& document, con
     return method;
 }
 
-std::optional<ETRecord> openRecord(const std::string& command, const Arguments& args, int& exitCode)
+std::optional<ETRecord> openRecord(
+    const std::string& command, const Arguments& args, int& exitCode, std::optional<std::string> path = std::nullopt)
 {
-    if (!args.has("etrecord"))
+    if (!path && !args.has("etrecord"))
         return std::nullopt;
-    auto record = readETRecordFile(args.value("etrecord"));
+    if (path && path->empty())
+        return std::nullopt;
+    auto record = readETRecordFile(path ? *path : args.value("etrecord"));
     if (!record) {
         exitCode = fail(command, record.error());
         return std::nullopt;
@@ -106,9 +112,11 @@ struct DebugTarget {
 };
 
 /// Opens the target in place (the mapper refers into it); false with `exitCode` set on failure.
-bool openTarget(const std::string& command, const Arguments& args, DebugTarget& target, int& exitCode)
+/// `recordPath` overrides --etrecord (empty: none).
+bool openTarget(const std::string& command, const Arguments& args, DebugTarget& target, int& exitCode,
+    std::optional<std::string> recordPath = std::nullopt)
 {
-    target.record = openRecord(command, args, exitCode);
+    target.record = openRecord(command, args, exitCode, recordPath);
     if (exitCode != ExitOk)
         return false;
     const ETRecord* record = target.record ? &*target.record : nullptr;
@@ -207,6 +215,240 @@ int streamInspectorGap(
     return output.finish("gap");
 }
 
+/// The thresholds of --first-divergence: every --threshold METRIC=VALUE, else the defaults.
+std::optional<DivergenceRule> divergenceRule(
+    const Arguments& args, std::optional<GapMetric> importedMetric, int& exitCode)
+{
+    std::vector<DivergenceThreshold> thresholds;
+    for (const std::string& text : args.values("threshold")) {
+        auto threshold = parseDivergenceThreshold(text);
+        if (!threshold) {
+            exitCode = usage("gap", "--threshold " + text + ": " + threshold.error().reason);
+            return std::nullopt;
+        }
+        thresholds.push_back(std::move(threshold).value());
+    }
+    if (thresholds.empty())
+        thresholds = defaultDivergenceThresholds();
+    return DivergenceRule(std::move(thresholds), importedMetric);
+}
+
+nlohmann::ordered_json metricsJson(const GapMetrics& m)
+{
+    const auto finite
+        = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
+    return { { "mse", finite(m.mse) }, { "l1", finite(m.l1) }, { "snr", finite(m.snr) }, { "cosine", finite(m.cosine) },
+        { "maxabs", finite(m.maxAbs) }, { "reference_max_abs", finite(m.referenceMaxAbs) } };
+}
+
+/// `--first-divergence`: the lines of firstDivergenceLines (text and other table formats) or a
+/// JSON object; warnings on stderr. Exits 0 whether or not a row diverges.
+int printDivergence(const Arguments& args, TableFormat format, const std::optional<FirstDivergence>& divergence,
+    const GapRow* diverging, std::size_t rows, std::size_t compared, const DivergenceRule& rule,
+    const ProgramGapRow* pair, const std::vector<Warning>& warnings, const std::vector<std::string>& context)
+{
+    for (const Warning& warning : warnings)
+        std::cerr << "etscope gap: warning: " << warning.message << "\n";
+    if (format != TableFormat::Json) {
+        std::string text;
+        for (const std::string& line : firstDivergenceLines(divergence, diverging, rows, compared, rule, pair))
+            text += line + "\n";
+        for (const std::string& line : context)
+            text += line + "\n";
+        return emitReport("gap", args, text);
+    }
+    nlohmann::ordered_json out;
+    nlohmann::ordered_json thresholds = nlohmann::ordered_json::array();
+    for (const DivergenceThreshold& t : rule.thresholds())
+        thresholds.push_back({ { "metric", t.metric }, { "value", t.value } });
+    out["thresholds"] = thresholds;
+    out["rows"] = rows;
+    out["rows_compared"] = compared;
+    if (!divergence || !diverging) {
+        out["first_divergence"] = nullptr;
+    } else {
+        const GapRow& row = *diverging;
+        nlohmann::ordered_json d;
+        d["row"] = divergence->row;
+        d["node"] = row.label;
+        d["path"] = divergence->path;
+        d["node_id"] = row.origin.top.value;
+        d["inner_node_id"]
+            = row.origin.inner.valid() ? nlohmann::ordered_json(row.origin.inner.value) : nlohmann::ordered_json();
+        if (divergence->referenceNode) {
+            d["reference_path"] = divergence->referencePath;
+            d["reference_node_id"] = divergence->referenceNode->top.value;
+            d["reference_inner_node_id"] = divergence->referenceNode->inner.valid()
+                ? nlohmann::ordered_json(divergence->referenceNode->inner.value)
+                : nlohmann::ordered_json();
+        }
+        if (pair) {
+            d["matched_by"] = pair->matchedBy;
+            d["dequantized"] = pair->dequantized;
+        }
+        d["instruction"] = row.instruction.value;
+        d["output"] = row.outputIndex;
+        d["shape"] = row.shape;
+        d["dtype"] = row.dtype;
+        d["metric"] = divergence->crossing.metric;
+        d["value"] = std::isfinite(divergence->crossing.value)
+            ? nlohmann::ordered_json(divergence->crossing.value)
+            : nlohmann::ordered_json(cellText(TableCell(divergence->crossing.value)));
+        d["threshold"] = divergence->crossing.threshold;
+        d["reason"] = divergence->crossing.text;
+        if (row.metrics)
+            d["metrics"] = metricsJson(*row.metrics);
+        if (!row.imported.empty())
+            d["inspector_gap"] = row.imported;
+        d["problem"] = row.problem;
+        d["compared_before"] = divergence->comparedBefore;
+        out["first_divergence"] = d;
+    }
+    out["notes"] = context;
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const Warning& warning : warnings)
+        list.push_back(warning.message);
+    out["warnings"] = list;
+    return emitReport("gap", args, core::jsonText(out, 2) + "\n");
+}
+
+/// `gap --inspector-table T --first-divergence`: two passes over the table, as streamInspectorGap
+/// does, holding only the imported gaps (the baseline of "jump") and the diverging row.
+int inspectorDivergence(const Arguments& args, const EventMapper& mapper, std::optional<GapMetric> only,
+    TableFormat format, DivergenceRule rule)
+{
+    const GapMetric metric = only.value_or(GapMetric::Mse);
+    const std::string path = args.value("inspector-table");
+    std::size_t count = 0;
+    auto checked = importInspectorTable(path, mapper, metric, [&](GapRow&& row) {
+        rule.observe(row);
+        ++count;
+    });
+    if (!checked)
+        return fail("gap", checked.error());
+    std::optional<GapRow> found;
+    std::optional<FirstDivergence> divergence;
+    std::size_t number = 0;
+    std::size_t compared = 0;
+    std::size_t comparedRows = 0;
+    auto second = importInspectorTable(path, mapper, metric, [&](GapRow&& row) {
+        const std::size_t index = number++;
+        if (gapRowCompared(row))
+            ++comparedRows;
+        if (divergence)
+            return;
+        if (auto crossing = rule.crosses(row)) {
+            FirstDivergence d;
+            d.row = index;
+            d.crossing = std::move(*crossing);
+            d.runNode = row.origin;
+            d.path
+                = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
+            d.comparedBefore = compared;
+            divergence = std::move(d);
+            found = std::move(row);
+            return;
+        }
+        if (gapRowCompared(row))
+            ++compared;
+    });
+    if (!second)
+        return fail("gap", second.error());
+    const GapTableLayout layout(only, true, false);
+    return printDivergence(args, format, divergence, found ? &*found : nullptr, number, comparedRows, rule, nullptr,
+        checked->warnings, layout.notes(*checked));
+}
+
+/// `gap PROGRAM --etdump B --reference-program A --reference A.etdp`: two builds of a model.
+int runProgramGap(const Arguments& args, const GapOptions& options, std::optional<GapMetric> metric, TableFormat format,
+    const std::optional<DivergenceRule>& rule)
+{
+    const std::vector<std::string> records = args.values("etrecord");
+    if (records.size() > 2)
+        return usage("gap",
+            "--etrecord is given " + std::to_string(records.size())
+                + " times: with --reference-program, give the run's ETRecord, then the reference's");
+    int exitCode = ExitOk;
+    DebugTarget run;
+    if (!openTarget("gap", args, run, exitCode, records.empty() ? std::string() : records[0]))
+        return exitCode;
+    DebugTarget reference;
+    reference.record = openRecord("gap", args, exitCode, records.size() == 2 ? records[1] : std::string());
+    if (exitCode != ExitOk)
+        return exitCode;
+    {
+        OpenOptions open;
+        open.dataFiles = args.values("data");
+        if (reference.record)
+            open.delegateOutputCounts = reference.record->allDelegateOutputCounts();
+        auto document = openDocument(args.value("reference-program"), open);
+        if (!document)
+            return fail("gap", document.error());
+        if (!document->program)
+            return usage(
+                "gap", document->path + ": is not a program (" + std::string(fileKindName(document->kind)) + ")");
+        reference.document = std::move(document).value();
+    }
+    reference.method = selectMethod(*reference.document->program, run.method->name);
+    if (!reference.method || reference.method->name != run.method->name) {
+        std::string names;
+        for (const Method& m : reference.document->program->methods)
+            names += (names.empty() ? "" : ", ") + m.name;
+        return fail("gap",
+            makeError(Error::Code::Usage, reference.document->path,
+                "mismatched programs: no method '" + run.method->name + "' (it has " + (names.empty() ? "none" : names)
+                    + "), the run's " + run.document->path + " has"));
+    }
+    reference.mapper.emplace(*reference.document->analysis(*reference.method)->graph,
+        reference.record ? &*reference.record : nullptr, reference.method->name);
+
+    const auto runDump = openDump("gap", args.value("etdump"), args.value("debug-buffer"), exitCode);
+    if (!runDump)
+        return exitCode;
+    if (!checkBlock(*runDump, "run", options.runBlock, exitCode))
+        return exitCode;
+    const auto refDump = openDump("gap", args.value("reference"), args.value("reference-buffer"), exitCode);
+    if (!refDump)
+        return exitCode;
+    if (!checkBlock(*refDump, "reference-run", options.referenceBlock, exitCode))
+        return exitCode;
+
+    auto pairing = pairProgramNodes(*reference.document, *run.document, run.method->name,
+        reference.record ? &*reference.record : nullptr, run.record ? &*run.record : nullptr);
+    if (!pairing)
+        return fail("gap", pairing.error());
+    ProgramRun runSide { run.document->path, run.method, &*run.mapper, &*runDump, options.runBlock };
+    ProgramRun refSide { reference.document->path, reference.method, &*reference.mapper, &*refDump,
+        options.referenceBlock };
+    ProgramGapOptions gapOptions;
+    gapOptions.maxElements = options.maxElements;
+    auto report = compareProgramRuns(runSide, refSide, *pairing, gapOptions);
+    if (!report)
+        return fail("gap", report.error());
+    std::vector<Warning> dumpWarnings = runDump->warnings;
+    dumpWarnings.insert(dumpWarnings.end(), refDump->warnings.begin(), refDump->warnings.end());
+    report->warnings.insert(report->warnings.begin(), dumpWarnings.begin(), dumpWarnings.end());
+    if (rule) {
+        const auto divergence = findFirstDivergence(*report, *run.mapper, *reference.mapper, *rule);
+        std::size_t compared = 0;
+        for (const ProgramGapRow& row : report->rows)
+            compared += gapRowCompared(row.run) ? 1 : 0;
+        Table table = programGapTable(*report, metric, false);
+        std::vector<std::string> context;
+        for (const std::string& note : table.notes)
+            if (note.rfind("warning: ", 0) != 0)
+                context.push_back(note);
+        const ProgramGapRow* pair = divergence ? &report->rows[divergence->row] : nullptr;
+        return printDivergence(args, format, divergence, pair ? &pair->run : nullptr, report->rows.size(), compared,
+            *rule, pair, report->warnings, context);
+    }
+    Table table = programGapTable(*report, metric, format == TableFormat::Json);
+    if (format == TableFormat::Text)
+        table.title.clear();
+    printDiagnostics("gap", report->warnings, table.notes, format);
+    return emitReport("gap", args, renderTable(table, format));
+}
+
 } // namespace
 
 int runGap(const Arguments& args)
@@ -226,6 +468,10 @@ int runGap(const Arguments& args)
         return usage("gap", "--test-case needs --bundled-reference");
     if (args.has("run") && inspector)
         return usage("gap", "--run selects a run of --etdump, which --inspector-table does not read");
+    if (args.has("reference-program") && !args.has("reference"))
+        return usage("gap", "--reference-program needs --reference (the ETDump of the reference program's run)");
+    if (args.has("threshold") && !args.has("first-divergence"))
+        return usage("gap", "--threshold needs --first-divergence");
     GapOptions options;
     std::optional<std::size_t> runBlock;
     std::optional<std::size_t> referenceBlock;
@@ -249,12 +495,23 @@ int runGap(const Arguments& args)
         return usage("gap", "unknown format '" + args.value("format") + "' (text, csv, tsv, md, html or json)");
 
     int exitCode = ExitOk;
+    std::optional<DivergenceRule> rule;
+    if (args.has("first-divergence")) {
+        rule
+            = divergenceRule(args, inspector ? std::optional(metric.value_or(GapMetric::Mse)) : std::nullopt, exitCode);
+        if (!rule)
+            return exitCode;
+    }
+    if (args.has("reference-program"))
+        return runProgramGap(args, options, metric, *format, rule);
     DebugTarget target;
     if (!openTarget("gap", args, target, exitCode))
         return exitCode;
     const std::optional<Document>& document = target.document;
     const EventMapper& mapper = *target.mapper;
 
+    if (inspector && rule)
+        return inspectorDivergence(args, mapper, metric, *format, std::move(*rule));
     if (inspector)
         return streamInspectorGap(args, mapper, metric, *format);
     GapReport report;
@@ -284,6 +541,19 @@ int runGap(const Arguments& args)
         }
         // The readers' own findings (tensors outside the debug buffer, odd events) come first.
         report.warnings.insert(report.warnings.begin(), dumpWarnings.begin(), dumpWarnings.end());
+    }
+    if (rule) {
+        const auto divergence = findFirstDivergence(report, mapper, *rule);
+        std::size_t compared = 0;
+        for (const GapRow& row : report.rows)
+            compared += gapRowCompared(row) ? 1 : 0;
+        const GapTableLayout layout(metric, false, false);
+        std::vector<std::string> context;
+        for (const std::string& note : layout.notes(report))
+            if (note.rfind("warning: ", 0) != 0)
+                context.push_back(note);
+        return printDivergence(args, *format, divergence, divergence ? &report.rows[divergence->row] : nullptr,
+            report.rows.size(), compared, *rule, nullptr, report.warnings, context);
     }
     Table table = gapTable(report, metric, *format == TableFormat::Json);
     if (*format == TableFormat::Text)

@@ -16,54 +16,11 @@ namespace etscope::core {
 
 namespace {
 
-/// A value ready to compare: numbers in logical order, or why there are none.
-struct Extracted {
-    std::vector<double> values;
-    std::vector<std::int64_t> shape;
-    std::string dtype;
-    std::string problem;
-};
+using Extracted = LoggedNumbers;
 
 Extracted extract(const ETDump& dump, const DebugEvent& event, std::size_t tensorIndex, std::uint64_t maxElements)
 {
-    Extracted out;
-    const DebugValue& value = event.value;
-    switch (value.kind) {
-    case DebugValue::Kind::Tensor:
-    case DebugValue::Kind::TensorList: {
-        if (tensorIndex >= value.tensors.size()) {
-            out.problem = "no tensor";
-            return out;
-        }
-        const DebugTensor& tensor = value.tensors[tensorIndex];
-        out.shape = tensor.sizes;
-        out.dtype = scalarTypeName(tensor.scalarType);
-        auto values = tensorValues(dump, tensor, maxElements);
-        if (!values)
-            out.problem = values.error().message();
-        else if (values->empty())
-            out.problem = "empty tensor";
-        else
-            out.values = std::move(values).value();
-        return out;
-    }
-    case DebugValue::Kind::Int:
-        out.values = { static_cast<double>(value.intValue) };
-        out.dtype = "Int";
-        return out;
-    case DebugValue::Kind::Bool:
-        out.values = { value.boolValue ? 1.0 : 0.0 };
-        out.dtype = "Bool";
-        return out;
-    case DebugValue::Kind::Float:
-    case DebugValue::Kind::Double:
-        out.values = { value.doubleValue };
-        out.dtype = std::string(debugValueKindName(value.kind));
-        return out;
-    default:
-        out.problem = "a " + std::string(debugValueKindName(value.kind)) + " value has no numbers";
-        return out;
-    }
+    return loggedNumbers(dump, event, tensorIndex, maxElements);
 }
 
 /// The values an event group contributes: every tensor of a list, one item per scalar.
@@ -184,6 +141,50 @@ std::string lowered(std::string_view text)
 
 } // namespace
 
+LoggedNumbers loggedNumbers(
+    const ETDump& dump, const DebugEvent& event, std::size_t tensorIndex, std::uint64_t maxElements)
+{
+    LoggedNumbers out;
+    const DebugValue& value = event.value;
+    switch (value.kind) {
+    case DebugValue::Kind::Tensor:
+    case DebugValue::Kind::TensorList: {
+        if (tensorIndex >= value.tensors.size()) {
+            out.problem = "no tensor";
+            return out;
+        }
+        const DebugTensor& tensor = value.tensors[tensorIndex];
+        out.shape = tensor.sizes;
+        out.dtype = scalarTypeName(tensor.scalarType);
+        out.scalarType = tensor.scalarType;
+        auto values = tensorValues(dump, tensor, maxElements);
+        if (!values)
+            out.problem = values.error().message();
+        else if (values->empty())
+            out.problem = "empty tensor";
+        else
+            out.values = std::move(values).value();
+        return out;
+    }
+    case DebugValue::Kind::Int:
+        out.values = { static_cast<double>(value.intValue) };
+        out.dtype = "Int";
+        return out;
+    case DebugValue::Kind::Bool:
+        out.values = { value.boolValue ? 1.0 : 0.0 };
+        out.dtype = "Bool";
+        return out;
+    case DebugValue::Kind::Float:
+    case DebugValue::Kind::Double:
+        out.values = { value.doubleValue };
+        out.dtype = std::string(debugValueKindName(value.kind));
+        return out;
+    default:
+        out.problem = "a " + std::string(debugValueKindName(value.kind)) + " value has no numbers";
+        return out;
+    }
+}
+
 std::string_view gapMetricName(GapMetric metric)
 {
     switch (metric) {
@@ -257,6 +258,7 @@ GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const 
         m.maxAbs = std::isnan(d) || std::isnan(m.maxAbs) ? std::numeric_limits<double>::quiet_NaN()
                                                          : std::max(m.maxAbs, std::abs(d));
         signal += a * a;
+        m.referenceMaxAbs = std::max(m.referenceMaxAbs, std::abs(a));
         dot += a * b;
         normA += a * a;
         normB += b * b;

@@ -35,11 +35,26 @@ struct GapMetrics {
     double snr = 0;
     double cosine = 0;
     double maxAbs = 0;
+    double referenceMaxAbs = 0; ///< max |a| (NaN read as 0): the scale of "relative" thresholds (programgap.h)
     double value(GapMetric metric) const;
 };
 
 /// Both spans must have the same, non-zero length (the caller checks).
 GapMetrics computeGapMetrics(std::span<const double> reference, std::span<const double> run);
+
+/// The numbers of one logged value, in logical order, or why there are none.
+struct LoggedNumbers {
+    std::vector<double> values;
+    std::vector<std::int64_t> shape;
+    std::string dtype; ///< "FLOAT", "CHAR" for tensors; "Int", "Double" for scalars
+    int scalarType = -1; ///< tensors: the §1.5 scalar type
+    std::string problem;
+};
+
+/// Tensor `tensorIndex` of a Tensor/TensorList event (at most `maxElements` values), or the
+/// scalar of an Int/Bool/Float/Double event.
+LoggedNumbers loggedNumbers(
+    const ETDump& dump, const DebugEvent& event, std::size_t tensorIndex, std::uint64_t maxElements);
 
 /// One compared value: an output of one node in execution order.
 struct GapRow {
