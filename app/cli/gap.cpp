@@ -229,7 +229,7 @@ std::optional<DivergenceRule> divergenceRule(
         thresholds.push_back(std::move(threshold).value());
     }
     if (thresholds.empty())
-        thresholds = defaultDivergenceThresholds();
+        thresholds = defaultDivergenceThresholds(importedMetric.has_value());
     return DivergenceRule(std::move(thresholds), importedMetric);
 }
 

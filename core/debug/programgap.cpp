@@ -246,10 +246,25 @@ bool isEightBit(int type)
     return type == scalar_type::Byte || type == scalar_type::Char;
 }
 
+/// "#4 aten::addmm.out" for an instruction's node, the label alone for others.
+std::string topLabel(const Node& node)
+{
+    const bool instruction
+        = node.kind == NodeKind::Operator || node.kind == NodeKind::Delegate || node.kind == NodeKind::Unknown;
+    return instruction && node.instruction.valid() ? "#" + std::to_string(node.instruction.value) + " " + node.label
+                                                   : node.label;
+}
+
+/// "#0 XnnpackBackend › XNNClamp", "#4 aten::addmm.out", "output 0".
 std::string nodeText(const EventMapper& mapper, const NodeOrigin& origin)
 {
-    const std::string label = mapper.label(origin);
-    return label.empty() ? "node " + std::to_string(origin.top.value) : label;
+    const Graph& graph = mapper.graph();
+    if (!origin.top.valid() || origin.top.index() >= graph.nodes.size())
+        return "node " + std::to_string(origin.top.value);
+    const Node& top = graph.node(origin.top);
+    if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
+        return topLabel(top) + " › " + top.subgraph->node(origin.inner).label;
+    return topLabel(top);
 }
 
 std::optional<double> attributeNumber(const Node& node, std::string_view name)
@@ -320,9 +335,11 @@ struct Side {
 
 // --- thresholds ---------------------------------------------------------------------------------
 
-std::vector<DivergenceThreshold> defaultDivergenceThresholds()
+std::vector<DivergenceThreshold> defaultDivergenceThresholds(bool importedTable)
 {
-    return { { "snr", 20.0 }, { "rel", 0.1 }, { "jump", 1000.0 } };
+    if (importedTable)
+        return { { "jump", 1000.0 } };
+    return { { "snr", 20.0 }, { "rel", 0.1 } };
 }
 
 Result<DivergenceThreshold> parseDivergenceThreshold(std::string_view text)
@@ -442,7 +459,7 @@ std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& o
     if (!origin.top.valid() || origin.top.index() >= graph.nodes.size())
         return path;
     const Node& top = graph.node(origin.top);
-    path.push_back(top.label);
+    path.push_back(topLabel(top));
     if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
         path.push_back(top.subgraph->node(origin.inner).label);
     return path;
@@ -560,10 +577,26 @@ Result<ProgramGapReport> compareProgramRuns(
                     + " logged value group(s) fall on no node of " + side->program + " and are not compared",
                 std::nullopt });
     }
-    if (runLog.found && refLog.found && runLog.groups != refLog.groups && runLog.groups && refLog.groups)
-        report.warnings.push_back({ "runs of different lengths: " + run.dump->path() + " logged "
-                + std::to_string(runLog.groups) + " node outputs, " + reference.dump->path() + " "
-                + std::to_string(refLog.groups) + "; pairs with one side missing say which",
+    // Runs of different lengths: one run logged a smaller share of its program's instructions
+    // (cut short, or made at another debug level) than the other.
+    const auto instructionShare = [](const SideLog& log, const Graph& graph) {
+        std::size_t total = 0, logged = 0;
+        for (const Node& node : graph.nodes) {
+            if (node.kind != NodeKind::Operator && node.kind != NodeKind::Delegate)
+                continue;
+            ++total;
+            if (log.direct.count(keyOf({ node.id, NodeId::none() })))
+                ++logged;
+        }
+        return std::pair(logged, total);
+    };
+    const auto [runLogged, runTotal] = instructionShare(runLog, run.mapper->graph());
+    const auto [refLogged, refTotal] = instructionShare(refLog, reference.mapper->graph());
+    if (runLog.found && refLog.found && runLogged * refTotal != refLogged * runTotal)
+        report.warnings.push_back({ "runs of different lengths: " + run.dump->path() + " logged the outputs of "
+                + std::to_string(runLogged) + " of " + std::to_string(runTotal) + " instructions, "
+                + reference.dump->path() + " " + std::to_string(refLogged) + " of " + std::to_string(refTotal)
+                + "; pairs with one side missing say which",
             std::nullopt });
 
     // Different models: few operators paired with the same operator.

@@ -40,12 +40,14 @@ struct DivergenceThreshold {
     bool operator==(const DivergenceThreshold&) const = default;
 };
 
-/// The default: snr < 20 dB, rel > 0.1, jump > 1000. 20 dB is an error power of 1% of the
-/// signal's; int8 per-tensor quantization of one tensor stays near 40 dB and 1/255 relative, so
-/// a float-vs-quantized comparison does not flag rounding, while a wrong kernel, a bad scale or
-/// a layout mix-up does. "rel" catches a few elements gone wild in a large tensor, where SNR
-/// averages them away; "jump" finds the outlier row of an imported table.
-std::vector<DivergenceThreshold> defaultDivergenceThresholds();
+/// The default for compared values: snr < 20 dB or rel > 0.1. 20 dB is an error power of 1% of
+/// the signal's; int8 per-tensor quantization of one tensor stays near 40 dB and 1/254 relative,
+/// so a float-vs-quantized comparison does not flag rounding, while a wrong kernel, a bad scale
+/// or a layout mix-up does. "rel" catches a few elements gone wild in a large tensor, where SNR
+/// averages them away. For an imported Inspector table (`importedTable`): jump > 1000 alone —
+/// the table's own gap is the Inspector's verdict, its printed tensors are often summarised or
+/// rounded to 4 digits, and the gap's scale is unknown, so the outlier row is what stands out.
+std::vector<DivergenceThreshold> defaultDivergenceThresholds(bool importedTable = false);
 
 /// "snr=15", "rel=0.05", "maxabs=1e-3" (names as parseGapMetric takes them, plus rel and jump).
 /// Error::Usage naming the text when the metric is unknown or the value is no finite number.
@@ -99,7 +101,8 @@ struct FirstDivergence {
 /// "forward › #3 aten::relu.out".
 std::string joinNodePath(const std::vector<std::string>& path);
 
-/// The node path of a placement: method, the top-level label, the inner label when inside.
+/// The node path of a placement: method, the top-level label ("#4 aten::addmm.out" for an
+/// instruction), the inner label when inside a delegate.
 std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& origin);
 
 /// The first divergence of a same-program report (numericgap.h), in row order.

@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: MIT
+// The numeric gap across two builds (issue 24): node pairing through diff's matching, the
+// dequantization of int8 outputs, thresholds and the first divergence, and each bad input.
+// Fixtures come from the project's writer (core/writer/debug/gapfixtures.h: one MLP written
+// float-portable, quantized-portable and XNNPACK-delegated, with runs that agree up to a planted
+// divergence at the last addmm) and from small programs written here; real generated ETDumps
+// are compared with themselves.
+#include "tests/common/documentbytes.h"
+#include "tests/common/testsupport.h"
+
+#include "core/analysis/gappairing.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/programgap.h"
+#include "core/util/mappedfile.h"
+#include "core/writer/debug/etdumpwriter.h"
+#include "core/writer/debug/gapfixtures.h"
+#include "core/writer/programwriter.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+
+using namespace etscope::core;
+using etscope::test::documentFromBytes;
+
+namespace {
+
+/// A program, one run of it and (optionally) its ETRecord, held in place for the mapper.
+struct Opened {
+    std::optional<Document> document;
+    std::optional<ETDump> dump;
+    std::optional<ETRecord> record;
+    const Method* method = nullptr;
+    std::unique_ptr<EventMapper> mapper;
+
+    ProgramRun side(std::size_t block = 0) const { return { document->path, method, mapper.get(), &*dump, block }; }
+};
+
+std::unique_ptr<Opened> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
+    const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
+{
+    auto o = std::make_unique<Opened>();
+    o->document = documentFromBytes(program, name + ".pte");
+    if (!o->document)
+        qFatal("cannot open %s", name.c_str());
+    auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
+    if (!dump)
+        qFatal("%s", dump.error().message().c_str());
+    o->dump = std::move(dump).value();
+    attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
+    if (!etrecord.empty()) {
+        auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
+        if (!record)
+            qFatal("%s", record.error().message().c_str());
+        o->record = std::move(record).value();
+    }
+    o->method = &o->document->program->methods.front();
+    o->mapper = std::make_unique<EventMapper>(
+        *o->document->analysis(*o->method)->graph, o->record ? &*o->record : nullptr, o->method->name);
+    return o;
+}
+
+std::unique_ptr<Opened> open(const GapBuild& build, const std::string& name, bool withRecord)
+{
+    return open(writeProgram(build.program).value(), build.etdump, build.debugBuffer,
+        withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
+}
+
+ProgramGapReport compare(const Opened& run, const Opened& reference, bool records)
+{
+    auto pairing = pairProgramNodes(*reference.document, *run.document, run.method->name,
+        records && reference.record ? &*reference.record : nullptr, records && run.record ? &*run.record : nullptr);
+    if (!pairing)
+        qFatal("%s", pairing.error().message().c_str());
+    auto report = compareProgramRuns(run.side(), reference.side(), *pairing);
+    if (!report)
+        qFatal("%s", report.error().message().c_str());
+    return std::move(report).value();
+}
+
+const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& label, int output = 0)
+{
+    for (const ProgramGapRow& row : report.rows)
+        if (row.run.label == label && row.run.outputIndex == output)
+            return &row;
+    return nullptr;
+}
+
+bool anyWarning(const std::vector<Warning>& warnings, const std::string& text)
+{
+    for (const Warning& w : warnings)
+        if (w.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+// --- small hand-written programs ----------------------------------------------------------------
+
+/// forward(x [4]) = relu(x), the relu writing `type`; with `dequantize`, a
+/// dequantize_per_tensor(scale, zero_point) reads the relu's output.
+ProgramSpec reluProgram(int type, std::int32_t size, std::optional<std::pair<double, std::int64_t>> dequantize)
+{
+    ProgramSpec program;
+    MethodSpec& method = program.addMethod("forward");
+    const auto planned = [&](int scalarType, std::uint64_t offset) {
+        TensorSpec t;
+        t.scalarType = scalarType;
+        t.sizes = { size };
+        t.allocation = AllocationSpec { 1, offset };
+        return method.addTensor(std::move(t));
+    };
+    const std::int32_t x = planned(type, 0);
+    const std::int32_t r = planned(type, 256);
+    method.inputs = { x };
+    method.addInstruction(InstructionSpec::kernel(method.addOperator("aten::relu", "out"), { x, r, r }));
+    std::int32_t out = r;
+    if (dequantize) {
+        const std::int32_t scale = method.addValue(ValueSpec::real(dequantize->first));
+        const std::int32_t zero = method.addValue(ValueSpec::integer(dequantize->second));
+        const std::int32_t qmin = method.addValue(ValueSpec::integer(-128));
+        const std::int32_t qmax = method.addValue(ValueSpec::integer(127));
+        const std::int32_t dtype = method.addValue(ValueSpec::integer(type));
+        const std::int32_t d = planned(scalar_type::Float, 512);
+        method.addInstruction(
+            InstructionSpec::kernel(method.addOperator("quantized_decomposed::dequantize_per_tensor", "out"),
+                { r, scale, zero, qmin, qmax, dtype, d, d }));
+        out = d;
+    }
+    method.outputs = { out };
+    method.computeArenaSizes();
+    return program;
+}
+
+/// One Execute block logging `values` (of `type`, shape [n]) for instruction 0.
+std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>> reluRun(int type, const std::vector<double>& values)
+{
+    DebugBufferWriter buffer;
+    RunBlock block;
+    block.name = "Execute";
+    DebugEvent event;
+    event.instructionId = InstructionId(0);
+    event.value.kind = DebugValue::Kind::Tensor;
+    event.value.rawKind = 5;
+    DebugTensor t;
+    t.scalarType = type;
+    t.sizes = { static_cast<std::int64_t>(values.size()) };
+    t.strides = { 1 };
+    t.offset = buffer.appendValues(type, values);
+    event.value.tensors = { t };
+    block.debugEvents.push_back(event);
+    return { writeETDump({ block }), buffer.bytes() };
+}
+
+std::unique_ptr<Opened> reluOpened(
+    const ProgramSpec& program, int type, const std::vector<double>& values, const std::string& name)
+{
+    const auto [etdump, buffer] = reluRun(type, values);
+    return open(writeProgram(program).value(), etdump, buffer, {}, name);
+}
+
+} // namespace
+
+class TestProgramGap : public QObject {
+    Q_OBJECT
+private slots:
+    void thresholdsParse()
+    {
+        auto snr = parseDivergenceThreshold("SNR=15");
+        QVERIFY(snr);
+        QCOMPARE(snr->metric, std::string("snr"));
+        QCOMPARE(snr->value, 15.0);
+        auto max = parseDivergenceThreshold("max_abs=1e-3");
+        QVERIFY(max);
+        QCOMPARE(max->metric, std::string("maxabs"));
+        QCOMPARE(max->value, 1e-3);
+        QVERIFY(parseDivergenceThreshold("rel=0.05"));
+        QVERIFY(!parseDivergenceThreshold("snr"));
+        QVERIFY(!parseDivergenceThreshold("psnr=3"));
+        QVERIFY(!parseDivergenceThreshold("snr=abc"));
+        QVERIFY(!parseDivergenceThreshold("snr=inf"));
+        QVERIFY(!parseDivergenceThreshold("snr=3x"));
+        const std::vector<DivergenceThreshold> defaults { { "snr", 20 }, { "rel", 0.1 } };
+        QVERIFY(defaultDivergenceThresholds() == defaults);
+        const std::vector<DivergenceThreshold> imported { { "jump", 1000 } };
+        QVERIFY(defaultDivergenceThresholds(true) == imported);
+        QCOMPARE(describeThresholds(defaults), std::string("snr < 20 dB or rel > 0.1"));
+    }
+
+    /// The rule on rows made here: reference [1, 2, 3, 4] against runs written by hand.
+    void ruleOnRows()
+    {
+        const std::vector<double> reference { 1, 2, 3, 4 };
+        const auto row = [&](std::vector<double> run) {
+            GapRow r;
+            r.metrics = computeGapMetrics(reference, run);
+            return r;
+        };
+        const DivergenceRule rule;
+        // One element off by 0.2: mse 0.01, mean(a²) = 30/4 = 7.5 → snr 10·log10(750) = 28.75 dB;
+        // rel 0.2/4 = 0.05. Within both.
+        QVERIFY(!rule.crosses(row({ 1, 2, 3, 4.2 })));
+        // Off by 2 in one element: mse 1, snr 10·log10(7.5) = 8.75 dB < 20.
+        auto crossing = rule.crosses(row({ 1, 2, 3, 6 }));
+        QVERIFY(crossing);
+        QCOMPARE(crossing->metric, std::string("snr"));
+        QVERIFY(std::abs(crossing->value - 10 * std::log10(7.5)) < 1e-12);
+        // Only rel: reference [100, 100, 100, 1], run off by 15 in the first element: mse 56.25,
+        // mean(a²) 7500.25 → snr 21.25 dB (within), rel 15/100 = 0.15 > 0.1.
+        GapRow relRow;
+        relRow.metrics
+            = computeGapMetrics(std::vector<double> { 100, 100, 100, 1 }, std::vector<double> { 115, 100, 100, 1 });
+        crossing = rule.crosses(relRow);
+        QVERIFY(crossing);
+        QCOMPARE(crossing->metric, std::string("rel"));
+        QCOMPARE(crossing->value, 0.15);
+        // A NaN in the run crosses (read as 0: the error is the element itself).
+        QVERIFY(DivergenceRule({ { "maxabs", 10 } }).crosses(row({ 1, 2, 3, std::nan("") })) == std::nullopt);
+        GapRow nanRow;
+        nanRow.metrics = GapMetrics {};
+        nanRow.metrics->snr = std::nan("");
+        QVERIFY(rule.crosses(nanRow));
+        // User thresholds replace the defaults: maxabs 1 → off by 2 crosses, off by 0.2 not.
+        const DivergenceRule absolute({ { "maxabs", 1.0 } });
+        QVERIFY(absolute.crosses(row({ 1, 2, 3, 6 })));
+        QVERIFY(!absolute.crosses(row({ 1, 2, 3, 4.2 })));
+        // Identical: snr inf, rel 0.
+        QVERIFY(!rule.crosses(row({ 1, 2, 3, 4 })));
+    }
+
+    /// "jump": imported gaps 0.25, 0.25, 2.5e8 (10⁹ × the others), 0.25 → median of the positive
+    /// gaps 0.25, the third is 1e9 × it.
+    void jumpOnImportedGaps()
+    {
+        DivergenceRule rule(defaultDivergenceThresholds(true), GapMetric::Mse);
+        std::vector<GapRow> rows(4);
+        const double gaps[] = { 0.25, 0.25, 2.5e8, 0.25 };
+        for (int i = 0; i < 4; ++i)
+            rows[static_cast<std::size_t>(i)].imported = { gaps[i] };
+        for (const GapRow& r : rows)
+            rule.observe(r);
+        QCOMPARE(*rule.jumpBaseline(), 0.25);
+        QVERIFY(!rule.crosses(rows[0]));
+        const auto crossing = rule.crosses(rows[2]);
+        QVERIFY(crossing);
+        QCOMPARE(crossing->metric, std::string("jump"));
+        QCOMPARE(crossing->value, 1e9);
+    }
+
+    /// An Inspector table as pandas prints it (`df.to_string()`, the table of tst_numericgap's
+    /// kMlpToString for stress_mlp.pte) with the third row's gap 10⁹ × the others' 0.25: the
+    /// first divergence is that row (row 2: aten_mul_tensor's DELEGATE_CALL).
+    void inspectorPrintedTableDivergence()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        const char* table
+            = "   idx                                 aot_ops                aot_intermediate_output                  "
+              "      runtime_ops            runtime_intermediate_output                    gap\n"
+              "0    0                  [aten_select_copy_int]                      tensor([0.1250])  "
+              "[native_call_select_copy.int_out]                      tensor([0.6250])                 [0.25]\n"
+              "1    1                [aten_select_copy_int_1]                         tensor(2.5000)  "
+              "[native_call_select_copy.int_out]                             tensor(2.)                 [0.25]\n"
+              "2    2    [aten_mul_tensor, aten_mul_tensor_1]                         tensor(2.5000)  "
+              "                  [DELEGATE_CALL]                         tensor(2.5000)          [250000000.0]\n"
+              "3    3                    [aten_clamp_default]                              tensor(3)  "
+              "          [native_call_clamp.out]                            tensor(2.5)                 [0.25]\n";
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("gap.txt")).toStdString();
+        std::ofstream(path) << table;
+        auto document = openDocument(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte"));
+        QVERIFY(document);
+        const EventMapper mapper(*document->methods.front().graph, nullptr, "forward");
+        auto report = importInspectorTable(path, mapper, GapMetric::Mse);
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(4));
+        const auto divergence = findFirstDivergence(*report, mapper, DivergenceRule({}, GapMetric::Mse));
+        QVERIFY(!divergence); // no thresholds: nothing crosses
+        const auto found
+            = findFirstDivergence(*report, mapper, DivergenceRule(defaultDivergenceThresholds(true), GapMetric::Mse));
+        QVERIFY(found);
+        // The Inspector's own gap decides (the printed tensors of rows 0 and 1 differ by 0.5, as
+        // their gap 0.25 says; row 2's agree as printed).
+        QCOMPARE(found->row, std::size_t(2));
+        QCOMPARE(found->crossing.metric, std::string("jump"));
+        QCOMPARE(found->crossing.value, 1e9);
+        QCOMPARE(found->comparedBefore, std::size_t(2));
+    }
+
+    /// relu writing int8 [0, 2, 4, 10] with dequantize_per_tensor(scale 0.5, zero_point -2)
+    /// after it, against a float relu of [1, 2, 3, 5]: (q − (−2)) × 0.5 = [1, 2, 3, 6]; the
+    /// differences [0, 0, 0, 1] give mse 1/4, l1 1, maxabs 1; mean(a²) = (1+4+9+25)/4 = 9.75, so
+    /// snr = 10·log10(9.75/0.25) = 10·log10(39) dB; rel = 1/5.
+    void dequantizesInt8ByHand()
+    {
+        const auto run = reluOpened(reluProgram(scalar_type::Char, 4, std::pair(0.5, std::int64_t(-2))),
+            scalar_type::Char, { 0, 2, 4, 10 }, "q");
+        const auto reference
+            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f");
+        const ProgramGapReport report = compare(*run, *reference, false);
+        const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
+        QVERIFY(row);
+        QCOMPARE(row->referenceLabel, std::string("#0 aten::relu.out"));
+        QCOMPARE(row->matchedBy, std::string("execution order"));
+        QVERIFY(row->run.metrics);
+        QCOMPARE(row->run.metrics->mse, 0.25);
+        QCOMPARE(row->run.metrics->l1, 1.0);
+        QCOMPARE(row->run.metrics->maxAbs, 1.0);
+        QVERIFY(std::abs(row->run.metrics->snr - 10 * std::log10(39.0)) < 1e-12);
+        QCOMPARE(row->run.metrics->referenceMaxAbs, 5.0);
+        QCOMPARE(
+            row->dequantized, std::string("run dequantized (scale 0.5, zero_point -2, from dequantize_per_tensor #1)"));
+        // snr 15.9 dB < 20: the relu is the first divergence.
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(joinNodePath(divergence->path), std::string("forward › #0 aten::relu.out"));
+        QCOMPARE(divergence->crossing.metric, std::string("snr"));
+    }
+
+    /// The same int8 relu without the dequantize: no parameters, so not compared, and the row says
+    /// which program lacks them.
+    void missingQuantizationParameters()
+    {
+        const auto run = reluOpened(
+            reluProgram(scalar_type::Char, 4, std::nullopt), scalar_type::Char, { 0, 2, 4, 10 }, "noparams");
+        const auto reference
+            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f");
+        const ProgramGapReport report = compare(*run, *reference, false);
+        const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
+        QVERIFY(row);
+        QVERIFY(!row->run.metrics);
+        QVERIFY(row->run.problem.find("noparams.pte") != std::string::npos);
+        QVERIFY(row->run.problem.find("no quantization parameters") != std::string::npos);
+        QVERIFY(row->dequantized.empty());
+        QVERIFY(!findFirstDivergence(report, *run->mapper, *reference->mapper));
+    }
+
+    /// A relu of 5 elements against one of 4: not compared, both files named.
+    void shapesDisagree()
+    {
+        const auto run = reluOpened(
+            reluProgram(scalar_type::Float, 5, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5 }, "five");
+        const auto reference
+            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 4 }, "four");
+        const ProgramGapReport report = compare(*run, *reference, false);
+        const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
+        QVERIFY(row);
+        QVERIFY(!row->run.metrics);
+        QCOMPARE(row->run.problem,
+            std::string("shapes differ: run [5] (five.etdp), reference [4] (four.etdp): not compared"));
+    }
+
+    /// XNNPACK-delegated run against the float-portable one, paired by execution order and
+    /// operator families (no ETRecords): the delegate's output pairs with portable relu #3
+    /// through the XNNClamp that writes it and agrees exactly; the planted offset 4 at the
+    /// lowered #1 addmm is the first divergence.
+    void loweredAgainstPortable()
+    {
+        const GapFixtures f = makeGapFixtures();
+        const auto run = open(f.lowered, "lowered", false);
+        const auto reference = open(f.portable, "portable", false);
+        const ProgramGapReport report = compare(*run, *reference, false);
+        QVERIFY(report.warnings.empty());
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        QVERIFY(delegate);
+        QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
+        QCOMPARE(delegate->matchedBy, std::string("operator family"));
+        QVERIFY(delegate->run.metrics);
+        QCOMPARE(delegate->run.metrics->mse, 0.0);
+        const ProgramGapRow* addmm = rowOf(report, "#1 aten::addmm.out");
+        QVERIFY(addmm);
+        QCOMPARE(addmm->referenceLabel, std::string("#4 aten::addmm.out"));
+        QCOMPARE(addmm->matchedBy, std::string("execution order"));
+        // One element off by 4 among 10: mse 16/10, maxabs 4 (both runs store float32, so up to
+        // float rounding of the two logits).
+        QVERIFY(std::abs(addmm->run.metrics->mse - 1.6) < 1e-5);
+        QVERIFY(std::abs(addmm->run.metrics->maxAbs - 4.0) < 1e-5);
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(joinNodePath(divergence->path), std::string("forward › #1 aten::addmm.out"));
+        QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #4 aten::addmm.out"));
+        QCOMPARE(divergence->runNode.top, run->mapper->instructionNode(ChainIndex(0), InstructionId(1)));
+        QVERIFY(!divergence->runNode.inner.valid());
+        QCOMPARE(divergence->comparedBefore, std::size_t(1));
+        // The program output (softmax of the wrong logits) follows, last.
+        QCOMPARE(report.rows.back().run.label, std::string("output 0"));
+        QCOMPARE(report.rows.back().matchedBy, std::string("position"));
+    }
+
+    /// With both ETRecords, every pair of the lowered run comes from the debug handles.
+    void loweredWithRecords()
+    {
+        const GapFixtures f = makeGapFixtures();
+        const auto run = open(f.lowered, "lowered", true);
+        const auto reference = open(f.portable, "portable", true);
+        const ProgramGapReport report = compare(*run, *reference, true);
+        QCOMPARE(report.matching, std::string("debug handles"));
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        QVERIFY(delegate);
+        QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
+        QCOMPARE(delegate->matchedBy, std::string("debug handle"));
+        const ProgramGapRow* addmm = rowOf(report, "#1 aten::addmm.out");
+        QVERIFY(addmm);
+        QCOMPARE(addmm->matchedBy, std::string("debug handle"));
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(joinNodePath(divergence->path), std::string("forward › #1 aten::addmm.out"));
+    }
+
+    /// Quantized-portable run against the float one: the int8 relus are dequantized with the
+    /// scale the dequantize_per_tensor after them states (scale0 = max|h0|/127, zero point 0),
+    /// their rounding stays within the thresholds, and the planted addmm (#8 ↔ #4) is the first
+    /// divergence, by debug handle with the ETRecords and by execution order without.
+    void quantizedAgainstPortable()
+    {
+        const GapFixtures f = makeGapFixtures();
+        for (const bool records : { false, true }) {
+            const auto run = open(f.quantized, "quantized", records);
+            const auto reference = open(f.portable, "portable", records);
+            const ProgramGapReport report = compare(*run, *reference, records);
+            const ProgramGapRow* relu = rowOf(report, "#2 aten::relu.out");
+            QVERIFY(relu);
+            QCOMPARE(relu->referenceLabel, std::string("#1 aten::relu.out"));
+            QCOMPARE(relu->matchedBy, std::string(records ? "debug handle" : "execution order"));
+            QCOMPARE(relu->run.dtype, std::string("CHAR"));
+            QVERIFY(relu->dequantized.find("run dequantized (scale ") == 0);
+            QVERIFY(relu->dequantized.find(", zero_point 0, from dequantize_per_tensor #3)") != std::string::npos);
+            QVERIFY(relu->run.metrics);
+            // Rounding to the nearest step: at most half a step, scale0 / 2, per element.
+            QVERIFY(relu->run.metrics->maxAbs <= f.scale0 / 2 + 1e-12);
+            // The quantize/dequantize nodes have no partner in the float build.
+            QCOMPARE(report.runOnly, std::size_t(4));
+            const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+            QVERIFY(divergence);
+            QCOMPARE(joinNodePath(divergence->path), std::string("forward › #8 aten::addmm.out"));
+            QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #4 aten::addmm.out"));
+            QCOMPARE(report.rows[divergence->row].matchedBy, std::string(records ? "debug handle" : "execution order"));
+        }
+    }
+
+    /// Without the plant, neither build diverges from the float one.
+    void noPlantNoDivergence()
+    {
+        const GapFixtures f = makeGapFixtures({ 8, false, 0 });
+        const auto reference = open(f.portable, "portable", false);
+        for (const GapBuild* build : { &f.lowered, &f.quantized, &f.portable }) {
+            const auto run = open(*build, "run", false);
+            const ProgramGapReport report = compare(*run, *reference, false);
+            QVERIFY(!report.rows.empty());
+            QVERIFY(!findFirstDivergence(report, *run->mapper, *reference->mapper));
+        }
+    }
+
+    /// Different models: the MLP against a single relu: a warning naming both programs, and the
+    /// pairs diff still finds are compared.
+    void mismatchedPrograms()
+    {
+        const GapFixtures f = makeGapFixtures();
+        const auto run = open(f.portable, "mlp", false);
+        const auto reference = reluOpened(
+            reluProgram(scalar_type::Float, 8, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5, 6, 7, 8 }, "relu");
+        const ProgramGapReport report = compare(*run, *reference, false);
+        QVERIFY(anyWarning(report.warnings, "the programs look like different models"));
+        QVERIFY(anyWarning(report.warnings, "mlp.pte"));
+        QVERIFY(anyWarning(report.warnings, "relu.pte"));
+        // relu #1 of the MLP pairs with the relu ([1, 8] against [8]: as many elements).
+        const ProgramGapRow* relu = rowOf(report, "#1 aten::relu.out");
+        QVERIFY(relu);
+        QVERIFY(relu->run.metrics);
+    }
+
+    /// A run cut short (only the first two instructions logged) against the whole one.
+    void runsOfDifferentLengths()
+    {
+        const GapFixtures f = makeGapFixtures();
+        auto dump = readETDump(MappedFile::fromBytes("p.etdp", f.portable.etdump));
+        QVERIFY(dump);
+        RunBlock block = dump->runs.front();
+        block.debugEvents.resize(2);
+        GapBuild cut = f.portable;
+        cut.etdump = writeETDump({ block });
+        const auto run = open(cut, "cut", false);
+        const auto reference = open(f.portable, "whole", false);
+        const ProgramGapReport report = compare(*run, *reference, false);
+        QVERIFY(anyWarning(report.warnings,
+            "runs of different lengths: cut.etdp logged the outputs of 2 of 6 instructions, whole.etdp 6 of 6"));
+        const ProgramGapRow* missing = rowOf(report, "#2 aten::addmm.out");
+        QVERIFY(missing);
+        QVERIFY(!missing->run.metrics);
+        QCOMPARE(missing->run.problem, std::string("cut.etdp logged no output 0 for #2 aten::addmm.out (its run)"));
+        QVERIFY(rowOf(report, "#0 aten::addmm.out")->run.metrics);
+        QVERIFY(!findFirstDivergence(report, *run->mapper, *reference->mapper));
+    }
+
+    /// Missing Execute block: a warning naming the file, no rows, no crash.
+    void missingBlock()
+    {
+        const GapFixtures f = makeGapFixtures();
+        const auto run = open(f.portable, "run", false);
+        const auto reference = open(f.portable, "reference", false);
+        auto pairing = pairProgramNodes(*reference->document, *run->document, "forward");
+        QVERIFY(pairing);
+        auto report = compareProgramRuns(run->side(3), reference->side(), *pairing);
+        QVERIFY(report);
+        QVERIFY(anyWarning(report->warnings, "run.etdp: no Execute block 3 (it has 1)"));
+        for (const ProgramGapRow& row : report->rows)
+            QVERIFY(!row.run.metrics);
+        ProgramRun empty;
+        QVERIFY(!compareProgramRuns(empty, reference->side(), *pairing));
+    }
+
+    /// Real generated ETDumps (ExecuTorch's runtime) against themselves: every row compared,
+    /// identical, no divergence.
+    void realDumpsAgainstThemselves_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<QString>("dump");
+        QTest::addRow("stress_mlp") << "djl-executorch-engine/stress_mlp.pte"
+                                    << "stress_mlp/stress_mlp.intermediates";
+        QTest::addRow("add") << "executorch/add.pte"
+                             << "add/add.intermediates";
+        QTest::addRow("quantized") << "executorch-numpy-runtime/quantized.pte"
+                                   << "quantized/quantized.intermediates";
+        QTest::addRow("spike_conv") << "djl-executorch-engine/spike_conv.pte"
+                                    << "spike_conv/spike_conv.intermediates";
+    }
+
+    void realDumpsAgainstThemselves()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QFETCH(QString, program);
+        QFETCH(QString, dump);
+        const std::string programPath = etscope::test::samplePath(program.toStdString());
+        const std::string dumpPath = etscope::test::samplePath("generated/" + dump.toStdString() + ".etdp");
+        auto document = openDocument(programPath);
+        QVERIFY(document);
+        auto etdump = readETDumpFile(dumpPath);
+        QVERIFY(etdump);
+        QVERIFY(!attachDebugBufferOrDefault(etdump.value(), {}));
+        const Method& method = *selectFirstMethod(*document->program);
+        const EventMapper mapper(*document->analysis(method)->graph, nullptr, method.name);
+        auto pairing = pairProgramNodes(*document, *document, method.name);
+        QVERIFY(pairing);
+        const ProgramRun side { programPath, &method, &mapper, &*etdump, 0 };
+        auto report = compareProgramRuns(side, side, *pairing);
+        QVERIFY(report);
+        QVERIFY(!report->rows.empty());
+        for (const ProgramGapRow& row : report->rows) {
+            QVERIFY2(row.run.metrics, row.run.problem.c_str());
+            QCOMPARE(row.run.metrics->mse, 0.0);
+            QCOMPARE(row.run.label, row.referenceLabel);
+        }
+        QVERIFY(!findFirstDivergence(*report, mapper, mapper));
+    }
+
+private:
+    static const Method* selectFirstMethod(const Program& program)
+    {
+        for (const Method& m : program.methods)
+            if (m.name == "forward")
+                return &m;
+        return &program.methods.front();
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProgramGap)
+#include "tst_programgap.moc"
