@@ -5,6 +5,8 @@
 
 #include "core/debug/etdump.h"
 #include "core/writer/debug/etrecordwriter.h"
+#include "core/writer/debug/gapfixtures.h"
+#include "core/writer/programwriter.h"
 
 #include <QFile>
 #include <QProcess>
@@ -698,6 +700,146 @@ private slots:
             << QStringLiteral("--reference") << QStringLiteral("/nonexistent/b.etdp") << QStringLiteral("cannot open");
         QTest::addRow("missing buffer") << QStringLiteral("--debug-buffer") << QStringLiteral("/nonexistent/a.bin")
                                         << QStringLiteral("cannot open");
+    }
+
+    /// `gap --reference-program` on the writer's fixtures (core/writer/debug/gapfixtures.h): the
+    /// MLP float-portable, quantized-portable and XNNPACK-delegated, the quantized and lowered
+    /// runs off by 4 at logits[0] (the last addmm: lowered #1, quantized #8, portable #4).
+    void gapAcrossPrograms()
+    {
+        using namespace etscope::core;
+        QTemporaryDir dir;
+        const GapFixtures fixtures = makeGapFixtures();
+        std::map<std::string, QStringList> files; // build → pte, etdp, bin, etrecord
+        for (const auto& [name, build] : { std::pair<std::string, const GapBuild*>("portable", &fixtures.portable),
+                 std::pair<std::string, const GapBuild*>("quantized", &fixtures.quantized),
+                 std::pair<std::string, const GapBuild*>("lowered", &fixtures.lowered) }) {
+            const auto path = [&](const char* ext) { return dir.filePath(QString::fromStdString(name) + ext); };
+            QVERIFY(!writeBytesToFile(path(".pte").toStdString(), writeProgram(build->program).value()));
+            QVERIFY(!writeBytesToFile(path(".etdp").toStdString(), build->etdump));
+            QVERIFY(!writeBytesToFile(path(".bin").toStdString(), build->debugBuffer));
+            QVERIFY(!writeBytesToFile(path(".etrecord").toStdString(), build->etrecord));
+            files[name] = { path(".pte"), path(".etdp"), path(".bin"), path(".etrecord") };
+        }
+        const auto against = [&](const std::string& runName, const std::string& refName) {
+            const QStringList& r = files[runName];
+            const QStringList& a = files[refName];
+            return QStringList { QStringLiteral("gap"), r[0], QStringLiteral("--etdump"), r[1],
+                QStringLiteral("--debug-buffer"), r[2], QStringLiteral("--reference-program"), a[0],
+                QStringLiteral("--reference"), a[1], QStringLiteral("--reference-buffer"), a[2] };
+        };
+        // The table: pairs with how they were matched.
+        const Run table = run(against("lowered", "portable"));
+        QVERIFY2(table.exitCode == 0, qPrintable(table.err));
+        QVERIFY(table.out.contains(QStringLiteral("matched_by")));
+        QVERIFY(table.out.contains(QStringLiteral("#0 XnnpackBackend › XNNClamp")));
+        QVERIFY(table.out.contains(QStringLiteral("operator family")));
+        QVERIFY(table.out.contains(QStringLiteral("nodes paired by diff's matching (aligned)")));
+        // The first divergence, exit 0.
+        const Run first = run(against("lowered", "portable") << QStringLiteral("--first-divergence"));
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QVERIFY2(first.out.startsWith(QStringLiteral("first divergence: row 1, forward › #1 aten::addmm.out\n")),
+            qPrintable(first.out));
+        QVERIFY(first.out.contains(QStringLiteral("  reference node: forward › #4 aten::addmm.out (matched by "
+                                                  "execution order)")));
+        // With both ETRecords (the run's first), the pair comes from the debug handles.
+        const Run handles = run(against("lowered", "portable")
+            << QStringLiteral("--first-divergence") << QStringLiteral("--etrecord") << files["lowered"][3]
+            << QStringLiteral("--etrecord") << files["portable"][3]);
+        QVERIFY2(handles.exitCode == 0, qPrintable(handles.err));
+        QVERIFY(handles.out.contains(QStringLiteral("(matched by debug handle)")));
+        // Quantized: JSON names the node path and ids the app can select, and the table says
+        // which rows were dequantized.
+        const Run js = run(against("quantized", "portable")
+            << QStringLiteral("--first-divergence") << QStringLiteral("--format") << QStringLiteral("json"));
+        QVERIFY2(js.exitCode == 0, qPrintable(js.err));
+        const json divergence = json::parse(js.out.toStdString()).at("first_divergence");
+        QVERIFY(divergence.at("path") == json({ "forward", "#8 aten::addmm.out" }));
+        QVERIFY(divergence.at("reference_path") == json({ "forward", "#4 aten::addmm.out" }));
+        QCOMPARE(divergence.at("instruction").get<int>(), 8);
+        QVERIFY(divergence.at("inner_node_id").is_null());
+        const Run quantizedTable = run(against("quantized", "portable") << QStringLiteral("--format=json"));
+        QCOMPARE(quantizedTable.exitCode, 0);
+        bool dequantized = false;
+        const json quantizedRows = json::parse(quantizedTable.out.toStdString());
+        for (const json& row : quantizedRows.at("rows"))
+            if (row.at("node").get<std::string>() == "#2 aten::relu.out")
+                dequantized = row.at("dequantized").get<std::string>().rfind("run dequantized (scale ", 0) == 0;
+        QVERIFY(dequantized);
+        // Thresholds: loose enough, nothing diverges (still exit 0).
+        const Run loose = run(against("quantized", "portable")
+            << QStringLiteral("--first-divergence") << QStringLiteral("--threshold") << QStringLiteral("snr=-100")
+            << QStringLiteral("--threshold") << QStringLiteral("rel=100"));
+        QCOMPARE(loose.exitCode, 0);
+        QVERIFY2(loose.out.startsWith(QStringLiteral("no divergence: ")), qPrintable(loose.out));
+        QVERIFY(loose.out.contains(QStringLiteral("none crosses snr < -100 dB or rel > 100")));
+        // Usage errors, one line each.
+        const Run badThreshold = run(against("quantized", "portable")
+            << QStringLiteral("--first-divergence") << QStringLiteral("--threshold") << QStringLiteral("psnr=3"));
+        QCOMPARE(badThreshold.exitCode, 1);
+        QVERIFY(badThreshold.err.startsWith(QStringLiteral("etscope gap: --threshold psnr=3: unknown metric 'psnr'")));
+        const Run withoutFlag
+            = run(against("quantized", "portable") << QStringLiteral("--threshold") << QStringLiteral("snr=3"));
+        QCOMPARE(withoutFlag.exitCode, 1);
+        QVERIFY(withoutFlag.err.contains(QStringLiteral("--threshold needs --first-divergence")));
+        const Run noReference = run({ QStringLiteral("gap"), files["lowered"][0], QStringLiteral("--etdump"),
+            files["lowered"][1], QStringLiteral("--reference-program"), files["portable"][0],
+            QStringLiteral("--inspector-table"), files["lowered"][1] });
+        QCOMPARE(noReference.exitCode, 1);
+        QVERIFY(noReference.err.contains(QStringLiteral("--reference-program needs --reference")));
+        const Run threeRecords = run(against("lowered", "portable")
+            << QStringLiteral("--etrecord") << files["lowered"][3] << QStringLiteral("--etrecord")
+            << files["portable"][3] << QStringLiteral("--etrecord") << files["portable"][3]);
+        QCOMPARE(threeRecords.exitCode, 1);
+        // A real program as the reference of the MLP: different models, a warning naming both
+        // files, exit 0 with what could be compared.
+        QStringList mismatched = against("lowered", "portable");
+        mismatched[7] = sample("executorch/add.pte");
+        mismatched[9] = generated("add/add.intermediates.etdp");
+        mismatched[11] = generated("add/add.intermediates.debug.bin");
+        const Run other = run(mismatched);
+        QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+        QVERIFY2(other.err.contains(QStringLiteral("the programs look like different models")), qPrintable(other.err));
+    }
+
+    /// A real ETDump against itself with --reference-program: every row identical, no divergence.
+    void gapProgramAgainstItself()
+    {
+        const QString program = sample("djl-executorch-engine/stress_mlp.pte");
+        const QString dump = generated("stress_mlp/stress_mlp.intermediates.etdp");
+        const Run result = run(
+            { QStringLiteral("gap"), program, QStringLiteral("--etdump"), dump, QStringLiteral("--reference-program"),
+                program, QStringLiteral("--reference"), dump, QStringLiteral("--first-divergence") });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        // 16 rows: the 15 logged outputs of the 14 instructions (the first XNNPACK call has two
+        // outputs) and the program output, as the etdump mode lists them.
+        QVERIFY2(
+            result.out.startsWith(QStringLiteral("no divergence: 16 of 16 rows compared")), qPrintable(result.out));
+        // The same-program modes take --first-divergence too.
+        const Run same = run({ QStringLiteral("gap"), program, QStringLiteral("--etdump"), dump,
+            QStringLiteral("--reference"), dump, QStringLiteral("--first-divergence") });
+        QCOMPARE(same.exitCode, 0);
+        QVERIFY2(same.out.startsWith(QStringLiteral("no divergence: 16 of 16 rows compared")), qPrintable(same.out));
+    }
+
+    /// An Inspector table as pandas prints it, one row's gap 10⁹ × the others': that row.
+    void gapInspectorFirstDivergence()
+    {
+        QTemporaryDir dir;
+        // `df.to_string()`: the index, then each column right-aligned under its right-aligned name,
+        // two spaces apart (as kMlpToString in tst_numericgap).
+        const QString table = writeText(dir, QStringLiteral("printed.txt"),
+            "   idx                   aot_ops                        runtime_ops            gap\n"
+            "0    0    [aten_select_copy_int]  [native_call_select_copy.int_out]         [0.25]\n"
+            "1    1  [aten_select_copy_int_1]  [native_call_select_copy.int_out]         [0.25]\n"
+            "2    2         [aten_mul_tensor]                    [DELEGATE_CALL]  [250000000.0]\n"
+            "3    3      [aten_clamp_default]            [native_call_clamp.out]         [0.25]\n");
+        const Run result = run({ QStringLiteral("gap"), sample("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--inspector-table"), table, QStringLiteral("--first-divergence") });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.out.startsWith(QStringLiteral("first divergence: row 2, forward › #6 XnnpackBackend\n")),
+            qPrintable(result.out));
+        QVERIFY(result.out.contains(QStringLiteral("gap 2.5e+08 is 1e+09 × the table's median gap 0.25 (> 1000)")));
     }
 
     void gapInputErrors()
