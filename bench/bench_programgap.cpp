@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <tuple>
@@ -155,6 +156,7 @@ int main(int argc, char** argv)
 
     const etscope::bench::PeakRss peak;
     const auto start = Clock::now();
+    const std::clock_t cpuStart = std::clock();
     auto t = Clock::now();
     auto a = openDocument((dir / "a.pte").string());
     auto b = openDocument((dir / "b.pte").string());
@@ -163,6 +165,8 @@ int main(int argc, char** argv)
         return 1;
     }
     const double open = seconds(t);
+    const double mib = 1024.0 * 1024.0;
+    const double rssOpen = static_cast<double>(etscope::bench::residentBytes()) / mib;
     t = Clock::now();
     auto dumpA = readETDumpFile((dir / "a.etdp").string());
     auto dumpB = readETDumpFile((dir / "b.etdp").string());
@@ -172,6 +176,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const double read = seconds(t);
+    const double rssRead = static_cast<double>(etscope::bench::residentBytes()) / mib;
     const Method* methodA = nullptr;
     const Method* methodB = nullptr;
     for (const Method& m : a->program->methods)
@@ -189,6 +194,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const double pair = seconds(t);
+    const double rssPair = static_cast<double>(etscope::bench::residentBytes()) / mib;
     t = Clock::now();
     auto report = compareProgramRuns(
         { b->path, methodB, &mapperB, &*dumpB, 0 }, { a->path, methodA, &mapperA, &*dumpA, 0 }, *pairing);
@@ -197,10 +203,12 @@ int main(int argc, char** argv)
         return 1;
     }
     const double compare = seconds(t);
+    const double rssCompare = static_cast<double>(etscope::bench::residentBytes()) / mib;
     t = Clock::now();
     const auto divergence = findFirstDivergence(*report, mapperB, mapperA);
     const double first = seconds(t);
     const double total = seconds(start);
+    const double cpu = static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC;
     std::size_t compared = 0;
     for (const ProgramGapRow& row : report->rows)
         compared += row.run.metrics ? 1 : 0;
@@ -209,7 +217,10 @@ int main(int argc, char** argv)
         divergence ? ("first divergence at row " + std::to_string(divergence->row)).c_str() : "no divergence");
     std::printf("open %.3f s, read ETDumps %.3f s, pair %.3f s, compare %.3f s, first divergence %.3f s\n", open, read,
         pair, compare, first);
-    std::printf("total %.3f s, peak RSS delta %.1f MiB%s\n", total,
+    std::printf(
+        "resident after open %.0f MiB, after reading %.0f MiB, after pairing %.0f MiB, after comparing %.0f MiB\n",
+        rssOpen, rssRead, rssPair, rssCompare);
+    std::printf("total %.3f s wall, %.3f s CPU, peak RSS delta %.1f MiB%s\n", total, cpu,
         static_cast<double>(peak.deltaBytes()) / (1024.0 * 1024.0), peak.reset() ? "" : " (high-water mark not reset)");
     if (keep.empty())
         std::filesystem::remove_all(dir);

@@ -10,6 +10,7 @@
 #include "core/debug/debugreports.h"
 #include "core/debug/eventmapper.h"
 #include "core/debug/numericgap.h"
+#include "core/debug/programgap.h"
 #include "core/debug/runtimeprofile.h"
 #include "core/util/jsontext.h"
 #include "core/util/mappedfile.h"
@@ -71,5 +72,43 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const GapReport gap = compareETDumps(*dump, *dump, mapper, options);
     etscope::fuzz::renderEverywhere(gapTable(gap, std::nullopt, true));
     (void)gapHeatTable(gap);
+    (void)findFirstDivergence(gap, mapper);
+
+    // `gap --reference-program`: the first Execute block against the last, on a program of eight
+    // one-output kernels (instructions 0…7, each the partner of itself) and an output, so that the
+    // logged values land on paired nodes; integer tensors look for quantization parameters the
+    // (empty) method does not state.
+    Graph kernels;
+    NodePairing pairing;
+    pairing.matching = "aligned";
+    for (int i = 0; i < 8; ++i) {
+        Node node;
+        node.kind = NodeKind::Operator;
+        node.label = "aten::relu.out";
+        node.opType = "aten::relu.out";
+        node.instruction = InstructionId(i);
+        const NodeId id = kernels.addNode(std::move(node));
+        pairing.pairs.push_back(
+            { NodeOrigin { id, NodeId::none() }, NodeOrigin { id, NodeId::none() }, "execution order", {} });
+    }
+    Node output;
+    output.kind = NodeKind::Output;
+    output.label = "output 0";
+    const NodeId out = kernels.addNode(std::move(output));
+    pairing.pairs.push_back({ NodeOrigin { out, NodeId::none() }, NodeOrigin { out, NodeId::none() }, "position", {} });
+    const EventMapper kernelMapper(kernels);
+    const Method method;
+    const std::size_t blocks = dump->executeBlocks().size();
+    const ProgramRun run { "fuzz.pte", &method, &kernelMapper, &*dump, 0 };
+    const ProgramRun reference { "fuzz.pte", &method, &kernelMapper, &*dump, blocks ? blocks - 1 : 0 };
+    ProgramGapOptions programOptions;
+    programOptions.maxElements = kMaxElements;
+    if (auto report = compareProgramRuns(run, reference, pairing, programOptions)) {
+        etscope::fuzz::renderEverywhere(programGapTable(*report, std::nullopt, true));
+        const DivergenceRule rule;
+        const auto divergence = findFirstDivergence(*report, kernelMapper, kernelMapper, rule);
+        const ProgramGapRow* row = divergence ? &report->rows[divergence->row] : nullptr;
+        (void)firstDivergenceLines(divergence, row ? &row->run : nullptr, report->rows.size(), 0, rule, row);
+    }
     return 0;
 }

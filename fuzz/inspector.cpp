@@ -7,6 +7,7 @@
 #include "core/debug/eventmapper.h"
 #include "core/debug/inspectortable.h"
 #include "core/debug/numericgap.h"
+#include "core/debug/programgap.h"
 #include "fuzz/fuzzsupport.h"
 
 #include <cstddef>
@@ -26,5 +27,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const GapReport report = mapInspectorTable(rows.value(), mapper, GapMetric::Snr, "fuzz.csv");
     etscope::fuzz::renderEverywhere(gapTable(report, std::nullopt, true));
     (void)gapHeatTable(report);
+    // `gap --inspector-table --first-divergence`: the jump rule over the imported gaps, and the
+    // metric thresholds over the recomputed ones.
+    for (const bool imported : { true, false }) {
+        const DivergenceRule rule(defaultDivergenceThresholds(imported), GapMetric::Snr);
+        const auto divergence = findFirstDivergence(report, mapper, rule);
+        std::size_t compared = 0;
+        for (const GapRow& row : report.rows)
+            compared += gapRowCompared(row) ? 1 : 0;
+        (void)firstDivergenceLines(
+            divergence, divergence ? &report.rows[divergence->row] : nullptr, report.rows.size(), compared, rule);
+    }
     return 0;
 }

@@ -33,7 +33,10 @@ Usage:
               (--reference B.etdp [--reference-buffer B.bin] [--reference-run N]
                | --inspector-table T | --bundled-reference [--test-case N])
               [--etrecord R] [--metric mse|l1|snr|cosine|maxabs] [--method NAME]
+              [--first-divergence [--threshold METRIC=VALUE]…]
               [--format text|csv|tsv|md|html|json] [-o OUT]
+  etscope gap B.pte --etdump B.etdp --reference-program A.pte --reference A.etdp
+              [--etrecord RB --etrecord RA] [--first-divergence [--threshold M=V]…] [--format …]
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
@@ -99,6 +102,17 @@ Subcommands:
           null, and the row's non_finite column names them: snr=inf, cosine=nan.
           Warnings go to stderr and into the notes; CSV and TSV have no notes, so their
           notes go to stderr too.
+          --reference-program A.pte: the run of PROGRAM (build B) against the run of
+          another build of the model (--reference, logged from A). Nodes are paired as
+          diff pairs them (debug handles with --etrecord twice, B's first; execution order;
+          operator families into delegates); matched_by says how. Integer outputs whose
+          program states scale and zero point (quantize/dequantize_per_tensor around them,
+          a delegate's output quantization) are dequantized first (column dequantized).
+          --first-divergence prints the first row, in execution order, whose gap crosses a
+          threshold, with its node path (exit 0 also when none does). Defaults: snr < 20 dB
+          or rel > 0.1 (max |a-b| / max |a|); Inspector tables: jump > 1000 (a gap 1000 ×
+          the table's median). --threshold METRIC=VALUE (repeatable) replaces them. See
+          docs/gap.md.
   profile Per-node timing over the Execute blocks (runs) of an ETDump, as the Inspector
           tabulates it: node, event_name (native_call_<op> for kernels, DELEGATE_CALL for
           delegate calls, the backend's own event for inner nodes such as XNNPACK ops),
@@ -193,7 +207,11 @@ Options:
                   timeline: the one run to show (default every run)
   --reference-run N  gap: the Execute block of --reference (from 0; default 0)
   --test-case N   gap: the bundled test case for --bundled-reference (from 0)
-  --etrecord R    ops, gap, profile: the ETRecord of the program; diff: twice, A's then B's
+  --etrecord R    ops, gap, profile: the ETRecord of the program; diff: twice, A's then B's;
+                  gap --reference-program: twice, the run's then the reference's
+  --reference-program P  gap: the program --reference was logged from (another build)
+  --first-divergence  gap: print the first row whose gap crosses a threshold
+  --threshold M=V gap --first-divergence: mse, l1, snr, cosine, maxabs, rel or jump; repeatable
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
                   llama); repeatable

@@ -492,7 +492,7 @@ std::optional<FirstDivergence> findFirstDivergence(
 // --- quantization -------------------------------------------------------------------------------
 
 std::optional<QuantParams> statedQuantization(
-    const Graph& graph, const Method& method, const NodeOrigin& origin, int output)
+    const Graph& graph, const Method& method, const NodeOrigin& origin, int output, const GraphAdjacency* adjacency)
 {
     if (!origin.top.valid() || origin.top.index() >= graph.nodes.size())
         return std::nullopt;
@@ -525,9 +525,15 @@ std::optional<QuantParams> statedQuantization(
     std::optional<std::int32_t> written;
     if (output >= 0 && static_cast<std::size_t>(output) < top.writes.size())
         written = top.writes[static_cast<std::size_t>(output)].first;
-    for (const Edge& edge : graph.edges) {
-        if (edge.from != top.id)
-            continue;
+    std::vector<std::size_t> outgoing;
+    if (adjacency && top.id.index() < adjacency->out.size())
+        outgoing = adjacency->out[top.id.index()];
+    else
+        for (std::size_t e = 0; e < graph.edges.size(); ++e)
+            if (graph.edges[e].from == top.id)
+                outgoing.push_back(e);
+    for (const std::size_t e : outgoing) {
+        const Edge& edge = graph.edges[e];
         const Node& reader = graph.node(edge.to);
         if (!isDequantize(reader) || reader.args.empty())
             continue;
@@ -609,6 +615,7 @@ Result<ProgramGapReport> compareProgramRuns(
     std::vector<Pending> pending;
     const Graph& runGraph = run.mapper->graph();
     const Graph& refGraph = reference.mapper->graph();
+    std::optional<GraphAdjacency> adjacency[2]; // built on the first quantized output of a side
     for (const NodePair& pair : pairing.pairs) {
         if (!pair.reference || !pair.run) {
             if (pair.run && findLog(runLog, *pair.run, false)) {
@@ -710,8 +717,11 @@ Result<ProgramGapReport> compareProgramRuns(
                 const int other = 1 - s;
                 const bool otherReal = isFloatType(numbers[other].scalarType);
                 const bool otherQuantized = isQuantizableType(numbers[other].scalarType);
-                const auto params = statedQuantization(sides[s].run->mapper->graph(), *sides[s].run->method, origins[s],
-                    logs[s]->items.size() > 1 || origins[s].inner.valid() ? static_cast<int>(i) : 0);
+                const Graph& graph = sides[s].run->mapper->graph();
+                if (!adjacency[s])
+                    adjacency[s] = graph.adjacency();
+                const auto params = statedQuantization(graph, *sides[s].run->method, origins[s],
+                    logs[s]->items.size() > 1 || origins[s].inner.valid() ? static_cast<int>(i) : 0, &*adjacency[s]);
                 if (!params) {
                     if (otherReal && isEightBit(type)) {
                         g.problem = sides[s].name + " " + sides[s].run->program + ": " + numbers[s].dtype

@@ -186,8 +186,9 @@ struct QuantParams {
     std::int64_t zeroPoint = 0;
     std::string source; ///< "quantize_per_tensor #4", "dequantize_per_tensor #5", "XnnpackBackend output 1"
 };
-std::optional<QuantParams> statedQuantization(
-    const Graph& graph, const Method& method, const NodeOrigin& origin, int output);
+/// `adjacency` (graph.adjacency(), optional) spares a scan of every edge per call.
+std::optional<QuantParams> statedQuantization(const Graph& graph, const Method& method, const NodeOrigin& origin,
+    int output, const GraphAdjacency* adjacency = nullptr);
 
 /// The table: #, node (run), node (reference), matched_by, instruction, output, shape, dtype,
 /// the chosen metric (or all five), dequantized, change, problem; notes: reference and run,
