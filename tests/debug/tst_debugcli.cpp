@@ -791,6 +791,18 @@ private slots:
             << QStringLiteral("--etrecord") << files["lowered"][3] << QStringLiteral("--etrecord")
             << files["portable"][3] << QStringLiteral("--etrecord") << files["portable"][3]);
         QCOMPARE(threeRecords.exitCode, 1);
+        // A reference program without the run's method: an error naming it and what it has.
+        ProgramSpec renamed = fixtures.portable.program;
+        renamed.methods.front().name = "classify";
+        const QString classify = dir.filePath(QStringLiteral("classify.pte"));
+        QVERIFY(!writeBytesToFile(classify.toStdString(), writeProgram(renamed).value()));
+        QStringList noMethod = against("lowered", "portable");
+        noMethod[7] = classify;
+        const Run missingMethod = run(noMethod);
+        QCOMPARE(missingMethod.exitCode, 1);
+        QVERIFY2(missingMethod.err.startsWith(QStringLiteral("etscope gap: ") + classify
+                     + QStringLiteral(": mismatched programs: no method 'forward' (it has classify)")),
+            qPrintable(missingMethod.err));
         // A real program as the reference of the MLP: different models, a warning naming both
         // files, exit 0 with what could be compared.
         QStringList mismatched = against("lowered", "portable");

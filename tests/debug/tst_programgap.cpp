@@ -318,6 +318,82 @@ private slots:
         QCOMPARE(divergence->crossing.metric, std::string("snr"));
     }
 
+    /// Where the parameters come from, on graphs made here: a delegate call whose XNNPACK
+    /// external output (argument 1 of the call) states "per tensor, scale 0.25, zero point 3";
+    /// the inner node writing that output; a quantize_per_tensor's own Double/Int arguments; and
+    /// nothing for a per-channel output or a plain node.
+    void quantizationSources()
+    {
+        Graph graph;
+        auto inner = std::make_shared<Graph>();
+        Node fc;
+        fc.kind = NodeKind::Operator;
+        fc.label = "XNNFullyConnected";
+        const NodeId fcId = inner->addNode(fc);
+        Node out;
+        out.kind = NodeKind::Output;
+        out.label = "output 0";
+        out.argPosition = 1;
+        out.attributes.add("quantization", "per tensor");
+        out.attributes.add("scale", "0.25");
+        out.attributes.add("zero point", "3");
+        const NodeId outId = inner->addNode(out);
+        Edge edge;
+        edge.from = fcId;
+        edge.to = outId;
+        inner->addEdge(edge);
+        Node call;
+        call.kind = NodeKind::Delegate;
+        call.label = "XnnpackBackend";
+        call.instruction = InstructionId(0);
+        call.args = { 0, 1 };
+        call.inputCount = 1;
+        call.subgraph = inner;
+        const NodeId callId = graph.addNode(call);
+
+        Method method;
+        method.values.resize(5);
+        method.values[2].kind = Value::Kind::Double;
+        method.values[2].doubleValue = 0.125;
+        method.values[3].kind = Value::Kind::Int;
+        method.values[3].intValue = -7;
+        Node quantize;
+        quantize.kind = NodeKind::Operator;
+        quantize.label = "quantized_decomposed::quantize_per_tensor.out";
+        quantize.opType = "quantized_decomposed::quantize_per_tensor.out";
+        quantize.instruction = InstructionId(1);
+        quantize.args = { 1, 2, 3, 0, 0, 0, 4 };
+        const NodeId quantizeId = graph.addNode(quantize);
+        Node plain;
+        plain.kind = NodeKind::Operator;
+        plain.label = "aten::relu.out";
+        plain.opType = "aten::relu.out";
+        plain.instruction = InstructionId(2);
+        const NodeId plainId = graph.addNode(plain);
+
+        const auto call0 = statedQuantization(graph, method, { callId, NodeId::none() }, 0);
+        QVERIFY(call0);
+        QCOMPARE(call0->scale, 0.25);
+        QCOMPARE(call0->zeroPoint, std::int64_t(3));
+        QCOMPARE(call0->source, std::string("XnnpackBackend output 0"));
+        const auto writer = statedQuantization(graph, method, { callId, fcId }, 0);
+        QVERIFY(writer);
+        QCOMPARE(writer->scale, 0.25);
+        QVERIFY(!statedQuantization(graph, method, { callId, NodeId::none() }, 1)); // no argument 2
+        const auto own = statedQuantization(graph, method, { quantizeId, NodeId::none() }, 0);
+        QVERIFY(own);
+        QCOMPARE(own->scale, 0.125);
+        QCOMPARE(own->zeroPoint, std::int64_t(-7));
+        QCOMPARE(own->source, std::string("quantize_per_tensor #1"));
+        QVERIFY(!statedQuantization(graph, method, { plainId, NodeId::none() }, 0));
+        // Per channel: not dequantized.
+        auto perChannel = std::make_shared<Graph>(*inner);
+        perChannel->nodes[outId.index()].attributes = AttributeList();
+        perChannel->nodes[outId.index()].attributes.add("quantization", "per channel");
+        graph.nodes[callId.index()].subgraph = perChannel;
+        QVERIFY(!statedQuantization(graph, method, { callId, NodeId::none() }, 0));
+    }
+
     /// The same int8 relu without the dequantize: no parameters, so not compared, and the row says
     /// which program lacks them.
     void missingQuantizationParameters()
