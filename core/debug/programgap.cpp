@@ -14,6 +14,7 @@
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace etscope::core {
 
@@ -616,20 +617,14 @@ Result<ProgramGapReport> compareProgramRuns(
     const Graph& runGraph = run.mapper->graph();
     const Graph& refGraph = reference.mapper->graph();
     std::optional<GraphAdjacency> adjacency[2]; // built on the first quantized output of a side
+    std::vector<NodeOrigin> runOnlyNodes, referenceOnlyNodes; // logged, without a partner
+    std::unordered_set<std::uint64_t> compared[2]; // delegate calls whose outputs inner pairs compare
     for (const NodePair& pair : pairing.pairs) {
         if (!pair.reference || !pair.run) {
-            if (pair.run && findLog(runLog, *pair.run, false)) {
-                ++report.runOnly;
-                std::string op = run.mapper->label(*pair.run);
-                if (pair.run->top.valid() && pair.run->top.index() < runGraph.nodes.size()) {
-                    const Node& node = runGraph.node(pair.run->top);
-                    if (!pair.run->inner.valid() && !node.opType.empty())
-                        op = node.opType;
-                }
-                ++runOnlyOps[op];
-            }
+            if (pair.run && findLog(runLog, *pair.run, false))
+                runOnlyNodes.push_back(*pair.run);
             if (pair.reference && findLog(refLog, *pair.reference, false))
-                ++report.referenceOnly;
+                referenceOnlyNodes.push_back(*pair.reference);
             continue;
         }
         ++report.pairs;
@@ -641,6 +636,11 @@ Result<ProgramGapReport> compareProgramRuns(
             ++sameOperator;
         const NodeLog* runNode = findLog(runLog, *pair.run, moved);
         const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
+        // A delegate call's outputs compared through its inner nodes: the call has a partner.
+        if (runNode && pair.run->inner.valid() && !findLog(runLog, *pair.run, false))
+            compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
+        if (refNode && pair.reference->inner.valid() && !findLog(refLog, *pair.reference, false))
+            compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
         if (!runNode && !refNode)
             continue;
         if (!runNode || !refNode) {
@@ -762,6 +762,18 @@ Result<ProgramGapReport> compareProgramRuns(
         pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.order < b.order; });
     for (Pending& p : pending)
         report.rows.push_back(std::move(p.row));
+    for (const NodeOrigin& node : runOnlyNodes) {
+        if (compared[0].count(keyOf(node)))
+            continue;
+        ++report.runOnly;
+        std::string op = run.mapper->label(node);
+        if (node.top.valid() && node.top.index() < runGraph.nodes.size() && !node.inner.valid()
+            && !runGraph.node(node.top).opType.empty())
+            op = runGraph.node(node.top).opType;
+        ++runOnlyOps[op];
+    }
+    for (const NodeOrigin& node : referenceOnlyNodes)
+        report.referenceOnly += compared[1].count(keyOf(node)) ? 0 : 1;
     for (const auto& [op, n] : runOnlyOps)
         report.runOnlyOps.push_back(op + " ×" + std::to_string(n));
 
