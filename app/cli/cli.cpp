@@ -49,7 +49,7 @@ Usage:
               [--format text|md|json] [-o OUT]
   etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
                  -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
-                 [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]…
+                 [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]… [--timings]
   etscope --help | --version
 
 Subcommands:

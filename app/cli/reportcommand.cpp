@@ -10,9 +10,11 @@
 #include "core/fullreport/report.h"
 #include "core/report/reports.h"
 #include "core/util/mappedfile.h"
+#include "ui/document/timings.h"
 #include "ui/report/reportrenderer.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 
 #include <iostream>
 #include <optional>
@@ -136,6 +138,9 @@ int runReport(int argc, char** argv, const Arguments& args)
         return ExitUsage;
     }
     const std::string expand = args.value("expand", "all");
+    ui::timings::setEnabled(args.has("timings"));
+    QElapsedTimer phase;
+    phase.start();
     auto lists = loadKernelLists(args.values("kernels"), args.values("preset"));
     if (!lists) {
         std::cerr << "etscope report: " << lists.error().message() << "\n";
@@ -158,6 +163,8 @@ int runReport(int argc, char** argv, const Arguments& args)
         return ExitUsage;
     }
     auto document = std::make_shared<const Document>(std::move(opened).value());
+    ui::timings::report("open", ui::timings::millisecondsSince(phase));
+    phase.restart();
     if (args.has("method") && !selectMethod(*document->program, args.value("method"))) {
         std::cerr << "etscope report: " << document->path << ": no method named '" << args.value("method") << "'\n";
         return ExitUsage;
@@ -187,6 +194,7 @@ int runReport(int argc, char** argv, const Arguments& args)
     inputs.expand = expand;
     inputs.omissions = files.omissions;
     Report report = buildReport(inputs);
+    ui::timings::report("analyse", ui::timings::millisecondsSince(phase));
     // Sections the inputs could not fill (the omissions above were printed when they happened).
     for (const std::string& warning : report.warnings)
         std::cerr << "etscope report: warning: " << warning << "\n";
@@ -198,7 +206,19 @@ int runReport(int argc, char** argv, const Arguments& args)
             std::cerr << "etscope report: " << message.toStdString() << "\n";
     });
     QApplication application(argc, argv);
-    if (auto error = ui::writeReport(report, document, QString::fromStdString(output))) {
+    // --timings: each picture's drawing time, then the writing of the file.
+    std::string drawing;
+    phase.restart();
+    const auto progress = [&](const QString& id) {
+        if (!drawing.empty())
+            ui::timings::report(drawing.c_str(), ui::timings::millisecondsSince(phase));
+        drawing = "picture " + id.toStdString();
+        phase.restart();
+    };
+    auto error = ui::writeReport(report, document, QString::fromStdString(output), nullptr, progress);
+    ui::timings::report(
+        drawing.empty() ? "write" : (drawing + " + write").c_str(), ui::timings::millisecondsSince(phase));
+    if (error) {
         std::cerr << "etscope report: " << error->toStdString() << "\n";
         return ExitInput;
     }

@@ -38,6 +38,9 @@ using core::ReportPicture;
 /// hold one rectangle per tensor (tens of MB for an LLM).
 constexpr std::size_t kMaxSvgTensors = 4000;
 
+/// Above this many parts a treemap is drawn as PNG even in HTML (an LLM's thousands of constants).
+constexpr std::size_t kMaxSvgParts = 1500;
+
 /// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
 constexpr std::size_t kMaxSvgEvents = 6000;
 
@@ -229,6 +232,9 @@ void drawAll(core::Report& report, const std::shared_ptr<const core::Document>& 
                 && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
                 used = PictureFormat::Png;
             if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
+                used = PictureFormat::Png;
+            if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
+                && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
                 used = PictureFormat::Png;
         }
         const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
