@@ -24,6 +24,11 @@ namespace etscope::core {
 
 /// A picture the report shows: what to draw (filled by buildReport) and, once drawn, where it is
 /// (filled by whoever draws it: inline SVG for HTML, a file for Markdown).
+/// With expand "all", delegates whose inner graph has more nodes than this stay closed in the
+/// graph pictures (a 1,500-node QNN graph drawn inside its method is unreadable at any zoom);
+/// naming the backend (--expand QnnBackend) opens them anyway.
+inline constexpr std::size_t kReportExpandAllMaxNodes = 400;
+
 struct ReportPicture {
     enum class Kind {
         Graph, ///< a method's graph: whole, or the overview of a long method, or one of its groups

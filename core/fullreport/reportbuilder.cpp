@@ -43,6 +43,12 @@ std::string msText(double ms)
     return text;
 }
 
+/// Milliseconds as a number, to the microsecond (tables keep numbers as numbers).
+TableCell msCell(double ms)
+{
+    return std::round(ms * 1000.0) / 1000.0;
+}
+
 /// "a, b, c and 4 more".
 std::string listText(const std::vector<std::string>& items, std::size_t shown = 8)
 {
@@ -249,7 +255,8 @@ void Builder::summary()
         const int total = method.instructionCounts().total();
         instructions += static_cast<std::size_t>(total);
         if (total > 0)
-            withCode.push_back(method.name + " (" + std::to_string(total) + " instructions)");
+            withCode.push_back(
+                method.name + " (" + std::to_string(total) + (total == 1 ? " instruction)" : " instructions)"));
     }
     f.emplace_back("Methods",
         std::to_string(m_program.methods.size()) + (withCode.empty() ? "" : ": " + listText(withCode, 6))
@@ -344,6 +351,15 @@ void Builder::graphs()
         const Grouping grouping = groupLongGraph(*graph);
         p.caption = "Method '" + method.name + "'"
             + (grouping.empty() ? "" : ": overview, " + std::to_string(grouping.groups.size()) + " groups");
+        if (m_in.expand == "all") {
+            std::vector<std::string> closed;
+            for (const Node& node : graph->nodes)
+                if (node.kind == NodeKind::Delegate && node.subgraph
+                    && node.subgraph->nodes.size() > kReportExpandAllMaxNodes)
+                    closed.push_back(node.label + " (" + std::to_string(node.subgraph->nodes.size()) + " nodes)");
+            if (!closed.empty())
+                p.caption += "; drawn closed: " + listText(closed, 4) + " (name the backend with --expand to open)";
+        }
         addPicture(s, p);
         if (grouping.empty())
             continue;
@@ -567,8 +583,8 @@ void Builder::debug()
                 table.rows.push_back({ node->label, row.name,
                     row.instruction.valid() ? TableCell(static_cast<long long>(row.instruction.value))
                                             : TableCell(std::string("-")),
-                    static_cast<long long>(node->kernel.count), msText(runtime.toMs(node->kernel.avg)),
-                    msText(runtime.toMs(node->kernel.p50)), msText(runtime.toMs(node->kernel.max)),
+                    static_cast<long long>(node->kernel.count), msCell(runtime.toMs(node->kernel.avg)),
+                    msCell(runtime.toMs(node->kernel.p50)), msCell(runtime.toMs(node->kernel.max)),
                     node->origin.inner.valid() ? std::string("(inside a delegate)")
                                                : percentText(node->kernel.avg, total) });
             }

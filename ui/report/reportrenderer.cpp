@@ -118,6 +118,8 @@ DrawnPicture drawGraph(
             if (node.kind != core::NodeKind::Delegate || !node.subgraph
                 || (picture.expand != "all" && node.label != picture.expand))
                 continue;
+            if (picture.expand == "all" && node.subgraph->nodes.size() > core::kReportExpandAllMaxNodes)
+                continue;
             // In a long method only the delegates of the opened group are drawn (and expanded).
             const int group = grouping->groupOfNode(node.id);
             if (group < 0 || group == picture.group)
