@@ -41,6 +41,11 @@ constexpr std::size_t kMaxSvgTensors = 4000;
 /// Above this many parts a treemap is drawn as PNG even in HTML (an LLM's thousands of constants).
 constexpr std::size_t kMaxSvgParts = 1500;
 
+/// A graph whose SVG is larger than this is drawn as PNG instead. A group of an LLM with its
+/// delegates expanded is about 4.5 MB of SVG and a tall drawing, which a PNG (at most 16,000
+/// pixels a side) would blur: SVG is kept up to well above that.
+constexpr qsizetype kMaxSvgBytes = 6 * 1024 * 1024;
+
 /// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
 constexpr std::size_t kMaxSvgEvents = 6000;
 
@@ -140,13 +145,17 @@ DrawnPicture drawGraph(
     if (format == PictureFormat::Svg) {
         drawn.bytes = svgElement(renderScene(scene, ImageFormat::Svg, options));
         drawn.size = svgSize(drawn.bytes, QSize(800, 600));
-    } else {
+    }
+    if (format == PictureFormat::Png || drawn.bytes.size() > kMaxSvgBytes) {
+        drawn.png = true;
         options.pngScale = 2.0;
         drawn.bytes = renderScene(scene, ImageFormat::Png, options);
         QImage image;
         image.loadFromData(drawn.bytes, "PNG");
-        // renderScene scales by 2 unless the picture would pass its maximum side.
-        drawn.size = image.size() / 2;
+        // renderScene scales by 2 unless the picture would pass its maximum side; the drawing's
+        // own size (from the SVG) stays the size to show it at.
+        if (format == PictureFormat::Png)
+            drawn.size = image.size() / 2;
     }
     return drawn;
 }
@@ -240,6 +249,8 @@ void drawAll(core::Report& report, const std::shared_ptr<const core::Document>& 
                 used = PictureFormat::Png;
         }
         const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
+        if (drawn.png)
+            used = PictureFormat::Png;
         if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
             picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
             continue;

@@ -25,6 +25,9 @@ struct DrawnPicture {
     QByteArray bytes; ///< SVG (without XML declaration) or PNG
     QSize size; ///< in CSS pixels (PNG: its pixels are 2× this)
     QString error; ///< why nothing was drawn
+    /// PNG although SVG was asked for: a graph whose SVG would pass 6 MB (an LLM's group with
+    /// its delegates expanded).
+    bool png = false;
 };
 
 /// Draws one picture of `report` (its data from `document` and the report's analyses).
