@@ -49,7 +49,8 @@ Usage:
               [--format text|md|json] [-o OUT]
   etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
                  -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
-                 [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]… [--timings]
+                 [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]…
+                 [--sections ID,…] [--timings]
   etscope --help | --version
 
 Subcommands:
@@ -201,6 +202,8 @@ Options:
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
   --baseline OLD  report: the program to compare with (what changed)
+  --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
+                  size, profile, gap, baseline, warnings), comma-separated
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load.
@@ -250,7 +253,7 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline" };
+        "kernels", "preset", "program", "tosa", "baseline", "sections" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

@@ -16,8 +16,11 @@
 #include <QApplication>
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <iostream>
 #include <optional>
+#include <set>
+#include <sstream>
 
 namespace etscope::app {
 
@@ -138,6 +141,21 @@ int runReport(int argc, char** argv, const Arguments& args)
         return ExitUsage;
     }
     const std::string expand = args.value("expand", "all");
+    std::set<std::string> sections;
+    if (args.has("sections")) {
+        std::stringstream list(args.value("sections"));
+        for (std::string id; std::getline(list, id, ',');) {
+            const auto& known = reportSectionIds();
+            if (std::none_of(known.begin(), known.end(), [&](const auto& entry) { return entry.first == id; })) {
+                std::string names;
+                for (const auto& entry : known)
+                    names += (names.empty() ? "" : ", ") + entry.first;
+                std::cerr << "etscope report: unknown section '" << id << "' (sections: " << names << ")\n";
+                return ExitUsage;
+            }
+            sections.insert(id);
+        }
+    }
     ui::timings::setEnabled(args.has("timings"));
     QElapsedTimer phase;
     phase.start();
@@ -193,6 +211,7 @@ int runReport(int argc, char** argv, const Arguments& args)
     inputs.method = args.value("method");
     inputs.expand = expand;
     inputs.omissions = files.omissions;
+    inputs.sections = sections;
     Report report = buildReport(inputs);
     ui::timings::report("analyse", ui::timings::millisecondsSince(phase));
     // Sections the inputs could not fill (the omissions above were printed when they happened).

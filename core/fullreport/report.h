@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -108,10 +109,17 @@ struct ReportInputs {
     std::string method; ///< the method the ETDump ran (empty: forward, else the first with instructions)
     std::string expand = "all"; ///< graph pictures: "none", "all" or a backend id
     std::vector<ReportOmission> omissions;
+    /// The sections to keep, by id (reportSectionIds); empty keeps every section. Pictures of
+    /// the sections left out are not drawn.
+    std::set<std::string> sections;
     std::size_t topRows = 15; ///< rows of the "slowest" and "worst" tables
     std::size_t maxTableRows = 200; ///< longer tables are cut with a note saying how many rows are left out
     std::size_t maxProblemGroups = 3; ///< groups of a long method drawn besides its overview
 };
+
+/// Every section id a report can have, in report order, with its title:
+/// summary, graphs, operators, load, memory, size, profile, gap, baseline, warnings.
+const std::vector<std::pair<std::string, std::string>>& reportSectionIds();
 
 /// Runs every analysis `inputs` allow and gathers the report. Never fails: an analysis that
 /// cannot run leaves its section with an Omitted block and a line in `warnings`.

@@ -159,6 +159,7 @@ private:
     void debug();
     void baseline();
     void warnings();
+    void keepOnly(const std::set<std::string>& ids);
 
     const ReportInputs& m_in;
     const Document& m_document;
@@ -235,7 +236,23 @@ Report Builder::build()
     graphs();
     std::rotate(m_report.sections.begin() + 1, m_report.sections.end() - 1, m_report.sections.end());
     warnings();
+    if (!m_in.sections.empty())
+        keepOnly(m_in.sections);
     return std::move(m_report);
+}
+
+void Builder::keepOnly(const std::set<std::string>& ids)
+{
+    std::erase_if(m_report.sections, [&](const ReportSection& section) { return !ids.count(section.id); });
+    // Only the pictures the kept sections show, renumbered.
+    std::vector<ReportPicture> kept;
+    for (ReportSection& section : m_report.sections)
+        for (ReportBlock& block : section.blocks)
+            if (block.kind == ReportBlock::Kind::Picture) {
+                kept.push_back(std::move(m_report.pictures[block.picture]));
+                block.picture = kept.size() - 1;
+            }
+    m_report.pictures = std::move(kept);
 }
 
 void Builder::summary()
@@ -763,6 +780,15 @@ void Builder::warnings()
 }
 
 } // namespace
+
+const std::vector<std::pair<std::string, std::string>>& reportSectionIds()
+{
+    static const std::vector<std::pair<std::string, std::string>> ids { { "summary", "Summary" },
+        { "graphs", "Graphs" }, { "operators", "Operators" }, { "load", "Will it load" }, { "memory", "Memory plan" },
+        { "size", "File size" }, { "profile", "Profile" }, { "gap", "Numeric gap" },
+        { "baseline", "Changes against the baseline" }, { "warnings", "Warnings" } };
+    return ids;
+}
 
 Report buildReport(const ReportInputs& inputs)
 {

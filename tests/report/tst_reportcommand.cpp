@@ -258,6 +258,19 @@ private slots:
         QCOMPARE(run.exitCode, 1);
         run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte") });
         QCOMPARE(run.exitCode, 1);
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--sections"), QStringLiteral("summary,nope"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains(QStringLiteral("unknown section 'nope'")));
+        // --sections keeps only those (and draws only their pictures).
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--sections"), QStringLiteral("summary,size"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 0);
+        const QByteArray some = etscope::test::readFile(path(QStringLiteral("s.html")));
+        QVERIFY(some.contains("<section id=\"size\">") && !some.contains("<section id=\"graphs\">"));
+        QCOMPARE(some.count("<figure"), 1);
     }
 };
 
