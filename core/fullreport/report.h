@@ -50,6 +50,9 @@ struct ReportPicture {
     /// detailed for SVG, an <img> with a data: URL).
     std::string svg;
     std::string file; ///< a path relative to the report (Markdown, the PDF's images)
+    /// Rich text (the PDF): a picture taller than a page cut into pieces, top to bottom, each
+    /// shown at the page's width (a long graph stays readable instead of shrinking to a sliver).
+    std::vector<std::string> pieces;
     int width = 0; ///< drawn size in CSS pixels
     int height = 0;
     std::string failed; ///< why it could not be drawn (the writers print this instead)

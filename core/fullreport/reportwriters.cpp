@@ -203,7 +203,15 @@ private:
     void writePicture(const ReportPicture& picture)
     {
         if (m_rich) {
-            if (!picture.file.empty()) {
+            if (!picture.pieces.empty() && picture.width > 0) {
+                const double scale = std::min(1.0, static_cast<double>(m_options.pictureMaxWidth) / picture.width);
+                const int width = std::max(1, static_cast<int>(picture.width * scale));
+                const int height = std::max(
+                    1, static_cast<int>(picture.height * scale / static_cast<double>(picture.pieces.size())));
+                for (const std::string& piece : picture.pieces)
+                    m_out << "<p align=\"center\"><img src=\"" << htmlEscape(piece) << "\" width=\"" << width
+                          << "\" height=\"" << height << "\"></p>\n";
+            } else if (!picture.file.empty()) {
                 // Scaled down to fit the page body, never enlarged.
                 double scale = 1;
                 if (picture.width > m_options.pictureMaxWidth)

@@ -26,6 +26,7 @@
 #include <QUrl>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace etscope::ui {
@@ -45,6 +46,9 @@ constexpr std::size_t kMaxSvgParts = 1500;
 /// delegates expanded is about 4.5 MB of SVG and a tall drawing, which a PNG (at most 16,000
 /// pixels a side) would blur: SVG is kept up to well above that.
 constexpr qsizetype kMaxSvgBytes = 6 * 1024 * 1024;
+
+/// The most pixels a graph's PNG gets (Markdown, PDF, HTML fallback): 24 M, about 6,000 × 4,000.
+constexpr double kMaxPngPixels = 24e6;
 
 /// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
 constexpr std::size_t kMaxSvgEvents = 6000;
@@ -148,14 +152,18 @@ DrawnPicture drawGraph(
     }
     if (format == PictureFormat::Png || drawn.bytes.size() > kMaxSvgBytes) {
         drawn.png = true;
-        options.pngScale = 2.0;
+        // Twice the scene's size, but at most kMaxPngPixels (a 6,000 × 5,000 graph at 2× would be
+        // 600 MB of pixels, more than Qt reads back).
+        const QSizeF extent = scene.itemsBoundingRect().size();
+        const double pixels = std::max(1.0, extent.width() * extent.height());
+        options.pngScale = std::clamp(std::sqrt(kMaxPngPixels / pixels), 0.25, 2.0);
         drawn.bytes = renderScene(scene, ImageFormat::Png, options);
         QImage image;
         image.loadFromData(drawn.bytes, "PNG");
-        // renderScene scales by 2 unless the picture would pass its maximum side; the drawing's
-        // own size (from the SVG) stays the size to show it at.
+        // The drawing's own size (from the SVG, else the PNG's pixels over its scale) is the size
+        // to show it at.
         if (format == PictureFormat::Png)
-            drawn.size = image.size() / 2;
+            drawn.size = (QSizeF(image.size()) / options.pngScale).toSize();
     }
     return drawn;
 }
@@ -291,17 +299,6 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
     const std::function<void(const QString&)>& progress)
 {
-    std::map<std::string, QImage> images;
-    drawAll(
-        report, document, PictureFormat::Png,
-        [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
-            picture.file = "picture:" + picture.id;
-            QImage image;
-            image.loadFromData(drawn.bytes, "PNG");
-            images[picture.file] = image;
-        },
-        progress);
-
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -316,6 +313,33 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     constexpr int kHeader = 28;
     constexpr int kFooter = 24;
     const QSizeF body(page.width(), page.height() - kHeader - kFooter);
+    // Room for a picture on a page: the body less its caption and spacing.
+    const int maxWidth = static_cast<int>(body.width());
+    const int maxHeight = static_cast<int>(body.height()) - 60;
+
+    std::map<std::string, QImage> images;
+    drawAll(
+        report, document, PictureFormat::Png,
+        [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
+            QImage image;
+            image.loadFromData(drawn.bytes, "PNG");
+            const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
+            const double shown = picture.height * scale;
+            // Taller than a page at the page's width, and not merely a bit: cut into pieces.
+            if (shown > maxHeight * 1.5 && !image.isNull()) {
+                const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
+                const int rows = (image.height() + pieces - 1) / pieces;
+                for (int k = 0; k < pieces; ++k) {
+                    const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
+                    images[name] = image.copy(0, k * rows, image.width(), rows);
+                    picture.pieces.push_back(name);
+                }
+                return;
+            }
+            picture.file = "picture:" + picture.id;
+            images[picture.file] = image;
+        },
+        progress);
 
     QTextDocument text;
     text.documentLayout()->setPaintDevice(&writer);
@@ -329,8 +353,8 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
         text.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(name)), image);
     core::HtmlOptions options;
     options.richText = true;
-    options.pictureMaxWidth = static_cast<int>(body.width());
-    options.pictureMaxHeight = static_cast<int>(body.height()) - 60;
+    options.pictureMaxWidth = maxWidth;
+    options.pictureMaxHeight = maxHeight;
     text.setHtml(QString::fromStdString(core::reportHtml(report, options)));
     text.setPageSize(body);
 
