@@ -215,6 +215,37 @@ private slots:
         QVERIFY(qt.find("<thead>") != std::string::npos); // Qt repeats header rows on every page
     }
 
+    void richTextFitsPicturesToThePage()
+    {
+        Report report;
+        report.sections.push_back({ "graphs", "Graphs", {} });
+        ReportPicture wide; // 1400 × 700 on a 700 × 900 page: half size
+        wide.width = 1400;
+        wide.height = 700;
+        wide.file = "picture:wide";
+        ReportPicture tall; // 1400 × 9000 in three pieces: each 700 × 1500 on the page
+        tall.width = 1400;
+        tall.height = 9000;
+        tall.pieces = { "picture:tall#0", "picture:tall#1", "picture:tall#2" };
+        report.pictures = { wide, tall };
+        for (std::size_t i = 0; i < 2; ++i) {
+            ReportBlock block;
+            block.kind = ReportBlock::Kind::Picture;
+            block.picture = i;
+            report.sections.back().blocks.push_back(block);
+        }
+        HtmlOptions rich;
+        rich.richText = true;
+        rich.pictureMaxWidth = 700;
+        rich.pictureMaxHeight = 900;
+        const std::string qt = reportHtml(report, rich);
+        QVERIFY(qt.find("<img src=\"picture:wide\" width=\"700\" height=\"350\">") != std::string::npos);
+        for (const char* piece : { "picture:tall#0", "picture:tall#1", "picture:tall#2" })
+            QVERIFY2(qt.find(std::string("<img src=\"") + piece + "\" width=\"700\" height=\"1500\">")
+                    != std::string::npos,
+                piece);
+    }
+
     void markdownHasGitHubTablesAndLinkedPictures()
     {
         Report report;
