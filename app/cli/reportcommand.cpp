@@ -41,6 +41,7 @@ struct ReportFiles {
     std::optional<ETRecord> record;
     std::string inspectorTable;
     std::vector<ReportOmission> omissions;
+    int dumps = 0; ///< ETDumps given so far, read or not
 };
 
 void omit(ReportFiles& files, const std::string& section, const std::string& reason)
@@ -53,20 +54,23 @@ void omit(ReportFiles& files, const std::string& section, const std::string& rea
 std::string sectionByName(const std::string& path, const ReportFiles& files)
 {
     if (endsWith(path, ".etdp"))
-        return files.run ? "gap" : "profile";
+        return files.dumps == 0 ? "profile" : "gap";
     if (path.find("etrecord") != std::string::npos)
         return "operators";
     return "gap";
 }
 
+/// The first ETDump given is the run, the second the reference, whether or not the first could
+/// be read (a damaged run leaves the profile out; it does not make the reference the run).
 void readDump(ReportFiles& files, const std::string& path)
 {
-    const std::string section = files.run ? "gap" : "profile";
-    if (files.run && files.reference) {
+    const int position = files.dumps++;
+    if (position >= 2) {
         std::cerr << "etscope report: warning: " << path << ": a third ETDump is not used (the first is the run, "
                   << "the second the reference)\n";
         return;
     }
+    const std::string section = position == 0 ? "profile" : "gap";
     auto dump = readETDumpFile(path);
     if (!dump) {
         omit(files, section, dump.error().message());
@@ -74,7 +78,7 @@ void readDump(ReportFiles& files, const std::string& path)
     }
     if (auto error = attachDebugBufferOrDefault(dump.value(), {}))
         std::cerr << "etscope report: warning: " << error->message() << "\n";
-    (files.run ? files.reference : files.run) = std::move(dump).value();
+    (position == 0 ? files.run : files.reference) = std::move(dump).value();
 }
 
 ReportFiles readFiles(const std::vector<std::string>& paths)
@@ -83,7 +87,10 @@ ReportFiles readFiles(const std::vector<std::string>& paths)
     for (const std::string& path : paths) {
         auto file = MappedFile::open(path);
         if (!file) {
-            omit(files, sectionByName(path, files), file.error().message());
+            const std::string section = sectionByName(path, files);
+            if (endsWith(path, ".etdp"))
+                ++files.dumps;
+            omit(files, section, file.error().message());
             continue;
         }
         switch (detectFileKind(file.value()->bytes())) {
@@ -111,7 +118,8 @@ ReportFiles readFiles(const std::vector<std::string>& paths)
             break;
         case FileKind::Unknown:
             if (endsWith(path, ".etdp")) {
-                omit(files, files.run ? "gap" : "profile", path + ": not an ETDump (no ED00 identifier at byte 4)");
+                omit(files, files.dumps++ == 0 ? "profile" : "gap",
+                    path + ": not an ETDump (no ED00 identifier at byte 4)");
             } else if (!files.inspectorTable.empty()) {
                 std::cerr << "etscope report: warning: " << path << ": only the first Inspector table is used\n";
             } else {

@@ -229,6 +229,10 @@ private slots:
         QVERIFY2(run.err.contains(QStringLiteral("warning: ")) && run.err.contains(QStringLiteral("damaged.etdp")),
             qPrintable(run.err));
         QVERIFY(run.err.contains(QStringLiteral("missing.etdp")));
+        // The damaged first ETDump was the run: the profile is left out; the missing second was
+        // the reference: the gap is left out. Neither moves into the other's place.
+        QVERIFY(run.err.contains(QStringLiteral("(profile left out)")));
+        QVERIFY(run.err.contains(QStringLiteral("(gap left out)")));
         const QString text = QString::fromUtf8(etscope::test::readFile(html));
         QVERIFY(text.contains(QStringLiteral("<b>Left out:</b>")));
         QVERIFY(text.contains(QStringLiteral("damaged.etdp")));

@@ -241,8 +241,8 @@ private slots:
         const std::string qt = reportHtml(report, rich);
         QVERIFY(qt.find("<img src=\"picture:wide\" width=\"700\" height=\"350\">") != std::string::npos);
         for (const char* piece : { "picture:tall#0", "picture:tall#1", "picture:tall#2" })
-            QVERIFY2(qt.find(std::string("<img src=\"") + piece + "\" width=\"700\" height=\"1500\">")
-                    != std::string::npos,
+            QVERIFY2(
+                qt.find(std::string("<img src=\"") + piece + "\" width=\"700\" height=\"1500\">") != std::string::npos,
                 piece);
     }
 
