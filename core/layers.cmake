@@ -49,7 +49,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
                         string(APPEND may " and its own headers")
                     endif()
                     string(APPEND problems
-                        "${file}: #include \"${header}\": ${NAME} may include only ${may} (README, \"Layers\")\n")
+                        "${file}: #include \"${header}\": ${NAME} may include only ${may} (docs/HACKING.md, \"Layers\")\n")
                 endif()
             elseif(FORBID AND line MATCHES "#[ \t]*include[ \t]*<([^>]+)>")
                 set(header "${CMAKE_MATCH_1}")

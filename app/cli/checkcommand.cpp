@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "core/analysis/buildgate.h"
 #include "core/analysis/kernelcheck.h"
 #include "core/document/document.h"
 #include "core/util/jsontext.h"
@@ -13,11 +14,64 @@ namespace etscope::app {
 
 using namespace etscope::core;
 
+namespace {
+
+// `check NEW --baseline OLD`: the gate's rules decide the exit status, and the new build's kernel
+// check follows the gate's table (in JSON under "kernel_check"). Whether the new build loads is a
+// rule like the others (`--budget loads`): a program that already missed kernels in the baseline
+// passes `no-new-missing`, which is what a gate on a model with custom operators needs.
+int runGate(const Arguments& args, const Document& current, const KernelLists& lists,
+    const std::vector<GateRule>& rules, const std::string& format)
+{
+    const std::string baselinePath = args.value("baseline");
+    auto baseline = openDocument(baselinePath);
+    if (!baseline) {
+        std::cerr << "etscope check: baseline " << baseline.error().message() << "\n";
+        return baseline.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+    }
+    if (!baseline->program) {
+        std::cerr << "etscope check: baseline " << baseline->path << ": is not a program ("
+                  << fileKindName(baseline->kind) << "); --baseline takes a .pte or .bpte file\n";
+        return ExitUsage;
+    }
+    const KernelCheck check = checkKernels(current, lists);
+    const KernelCheck baselineCheck = checkKernels(*baseline, lists);
+    const BuildGate gate = evaluateBuildGate(current, *baseline, check, baselineCheck, rules);
+    std::string text;
+    if (format == "json") {
+        auto json = buildGateJson(gate);
+        json["kernel_check"] = kernelCheckJson(check, lists);
+        text = core::jsonText(json, 2) + "\n";
+    } else {
+        text = buildGateText(gate) + "\nKernel check of the new build\n\n" + kernelCheckText(check, lists);
+    }
+    const int written = emitReport("check", args, text);
+    if (written != ExitOk)
+        return written;
+    return gate.passed() ? ExitOk : ExitMissing;
+}
+
+} // namespace
+
 int runCheck(const Arguments& args)
 {
     const std::string format = args.value("format", "text");
     if (format != "text" && format != "json") {
         std::cerr << "etscope check: unknown format '" << format << "' (text or json)\n";
+        return ExitUsage;
+    }
+    if (args.has("budget") && !args.has("baseline")) {
+        std::cerr << "etscope check: --budget needs --baseline OLD.pte to compare against\n";
+        return ExitUsage;
+    }
+    if (args.values("baseline").size() > 1) {
+        std::cerr << "etscope check: --baseline is given once: the build to compare against\n";
+        return ExitUsage;
+    }
+    // A bad rule is a usage error before anything is opened, like a bad list below.
+    auto rules = parseGateRules(args.values("budget"));
+    if (!rules) {
+        std::cerr << "etscope check: " << rules.error().message() << "\n";
         return ExitUsage;
     }
     // The lists first: a typo in --kernels or --preset should not wait for a large program to open.
@@ -35,6 +89,8 @@ int runCheck(const Arguments& args)
                   << "); check reads .pte and .bpte files\n";
         return ExitUsage;
     }
+    if (args.has("baseline"))
+        return runGate(args, *document, *lists, *rules, format);
     const KernelCheck check = checkKernels(*document, *lists);
     const std::string text
         = format == "json" ? core::jsonText(kernelCheckJson(check, *lists), 2) + "\n" : kernelCheckText(check, *lists);

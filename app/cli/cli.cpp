@@ -42,6 +42,8 @@ Usage:
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
   etscope check PROGRAM [--kernels LIST]… [--preset NAME]… [--format text|json] [-o OUT]
+  etscope check NEW.pte --baseline OLD.pte [--budget RULE]… [--kernels LIST]… [--preset NAME]…
+              [--format text|json] [-o OUT]
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
@@ -127,6 +129,20 @@ Subcommands:
           ops need a list file). When operators are missing a Hint line names the built-in
           lists (and the preset) that provide them. Exit 3 when an operator has no kernel (or
           a backend a list leaves out), 0 when every one resolves.
+          With --baseline OLD.pte it is a CI gate: is the new build worse than OLD by more
+          than the --budget rules allow? A table of each rule with old, new, change, limit
+          and verdict, the details (parts that grew, operators that left a delegate, kernels
+          newly missing, backends gone), then the new build's kernel check. Rules:
+          size+5% or size+100KiB (file size growth), delegated-share-2pt (drop of the
+          delegated share of nodes, in points), arena+10% or arena+1MiB (each method's
+          declared memory arenas, summed), no-new-fallback (no operator moved out of a
+          delegate onto the CPU kernels), no-new-missing (no operator or backend newly
+          without a kernel in the lists), no-lost-delegate (every backend of OLD still
+          used), loads (the new build loads with the lists). Without --budget:
+          no-new-missing and no-lost-delegate. Exit 3 when a rule fails, 0 when all hold
+          (the new build loading is only required with --budget loads). A baseline with
+          other methods or inputs is noted as a different model; the rules compare what
+          both have. See docs/ci-gate.md.
   memory  The memory plan of a method: per arena (mem_id) the declared size, the highest
           offset + size used, the peak of live bytes and its step, the share of the used
           extent idle at the peak; the stored tensor data by place (constant segment, legacy
@@ -199,14 +215,18 @@ Options:
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
                   llama); repeatable
+  --baseline OLD  check: the build to compare against (the CI gate); report: the program
+                  to compare with (what changed)
+  --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,
+                  no-new-fallback, no-new-missing, no-lost-delegate, loads); repeatable
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
-  --baseline OLD  report: the program to compare with (what changed)
   --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
                   size, profile, gap, baseline, warnings), comma-separated
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
-naming the file, the reason and, where known, the byte offset), 3 check: will not load.
+naming the file, the reason and, where known, the byte offset), 3 check: will not load,
+or with --baseline: a rule failed.
 )";
 
 } // namespace
@@ -253,7 +273,7 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline", "sections" };
+        "kernels", "preset", "program", "tosa", "baseline", "budget", "sections" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

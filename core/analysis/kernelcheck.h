@@ -202,7 +202,7 @@ std::vector<NodeId> missingKernelNodes(const Graph& graph, const MethodKernelChe
 /// calls, the resolved operators per list, the backends and the delegated share.
 std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists);
 
-/// Everything in the check as JSON (schema in README's check section).
+/// Everything in the check as JSON (schema in docs/check.md, "JSON").
 nlohmann::json kernelCheckJson(const KernelCheck& check, const KernelLists& lists);
 
 } // namespace etscope::core

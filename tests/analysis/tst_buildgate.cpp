@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+// The CI gate (issue 25) on writer-made pairs whose numbers are known by construction:
+// makeMlpComparePair (core/writer/comparepairs.h) is one MLP exported twice,
+//   portable: addmm, relu, addmm, relu, addmm, _softmax        (6 kernel calls, nothing delegated)
+//   lowered:  XnnpackBackend[FC, Clamp, FC, Clamp], addmm, _softmax  (4 of 6 nodes delegated)
+// so the delegated share is 0/6 = 0% and 4/6 = 66.7%, and lowering's undoing moves 2 addmm and
+// 2 relu out of the delegate. Arena sizes and the extra constant are set here by hand.
+#include "tests/common/documentbytes.h"
+#include "tests/common/testsupport.h"
+
+#include "core/analysis/buildgate.h"
+#include "core/analysis/kernelcheck.h"
+#include "core/writer/comparepairs.h"
+#include "core/writer/programwriter.h"
+
+#include <QTest>
+
+using namespace etscope::core;
+
+namespace {
+
+struct Built {
+    std::vector<std::uint8_t> bytes;
+    Document document;
+};
+
+Built build(const ProgramSpec& spec, const std::string& name)
+{
+    auto bytes = writeProgram(spec);
+    if (!bytes)
+        qFatal("cannot write %s: %s", name.c_str(), bytes.error().message().c_str());
+    auto document = etscope::test::documentFromBytes(*bytes, name);
+    if (!document)
+        qFatal("cannot open %s", name.c_str());
+    return { std::move(bytes).value(), std::move(*document) };
+}
+
+std::vector<GateRule> rules(const std::vector<std::string>& texts)
+{
+    auto parsed = parseGateRules(texts);
+    if (!parsed)
+        qFatal("%s", parsed.error().message().c_str());
+    return std::move(parsed).value();
+}
+
+KernelLists portableLists()
+{
+    auto lists = loadKernelLists({});
+    if (!lists)
+        qFatal("%s", lists.error().message().c_str());
+    return std::move(lists).value();
+}
+
+/// The gate of `current` against `baseline` with `lists` (portable + prim by default).
+BuildGate gate(const Document& current, const Document& baseline, const std::vector<std::string>& texts,
+    const KernelLists& lists = portableLists())
+{
+    return evaluateBuildGate(
+        current, baseline, checkKernels(current, lists), checkKernels(baseline, lists), rules(texts));
+}
+
+bool hasDetail(const GateRow& row, const std::string& text)
+{
+    for (const std::string& detail : row.details)
+        if (detail.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+std::string details(const GateRow& row)
+{
+    std::string text;
+    for (const std::string& detail : row.details)
+        text += detail + " | ";
+    return text;
+}
+
+} // namespace
+
+class TestBuildGate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parsesRules_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("unit");
+        QTest::addColumn<double>("limit");
+        QTest::addColumn<qulonglong>("bytes");
+        using K = GateRule::Kind;
+        using U = GateRule::Unit;
+        QTest::addRow("size percent") << "size+5%" << int(K::Size) << int(U::Percent) << 5.0 << 0ull;
+        QTest::addRow("size 2.5 percent") << "size+2.5%" << int(K::Size) << int(U::Percent) << 2.5 << 0ull;
+        QTest::addRow("size KB is 1000") << "size+100KB" << int(K::Size) << int(U::Bytes) << 0.0 << 100000ull;
+        QTest::addRow("size KiB is 1024") << "size+100KiB" << int(K::Size) << int(U::Bytes) << 0.0 << 102400ull;
+        QTest::addRow("size 1.5MiB") << "size+1.5MiB" << int(K::Size) << int(U::Bytes) << 0.0 << 1572864ull;
+        QTest::addRow("upper case") << " SIZE+0B " << int(K::Size) << int(U::Bytes) << 0.0 << 0ull;
+        QTest::addRow("share") << "delegated-share-2pt" << int(K::DelegatedShare) << int(U::Points) << 2.0 << 0ull;
+        QTest::addRow("arena percent") << "arena+10%" << int(K::Arena) << int(U::Percent) << 10.0 << 0ull;
+        QTest::addRow("arena GiB") << "arena+1GiB" << int(K::Arena) << int(U::Bytes) << 0.0 << 1073741824ull;
+        QTest::addRow("fallback") << "no-new-fallback" << int(K::NoNewFallback) << int(U::None) << 0.0 << 0ull;
+        QTest::addRow("missing") << "no-new-missing" << int(K::NoNewMissing) << int(U::None) << 0.0 << 0ull;
+        QTest::addRow("lost") << "no-lost-delegate" << int(K::NoLostDelegate) << int(U::None) << 0.0 << 0ull;
+        QTest::addRow("loads") << "loads" << int(K::Loads) << int(U::None) << 0.0 << 0ull;
+    }
+
+    void parsesRules()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, kind);
+        QFETCH(int, unit);
+        QFETCH(double, limit);
+        QFETCH(qulonglong, bytes);
+        const auto rule = parseGateRule(text.toStdString());
+        QVERIFY2(rule.ok(), rule.ok() ? "" : rule.error().message().c_str());
+        QCOMPARE(int(rule->kind), kind);
+        QCOMPARE(int(rule->unit), unit);
+        QCOMPARE(rule->limit, limit);
+        QCOMPARE(qulonglong(rule->bytes), bytes);
+    }
+
+    void refusesBadRules_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("unknown") << "speed+5%"
+                                 << "unknown rule";
+        QTest::addRow("no unit") << "size+5"
+                                 << "needs a unit";
+        QTest::addRow("bad unit") << "size+5kg"
+                                  << "unknown unit 'kg'";
+        QTest::addRow("negative") << "size+-5%"
+                                  << "expected a growth";
+        QTest::addRow("minus sign") << "size-5%"
+                                    << "written with '+'";
+        QTest::addRow("no number") << "arena+%"
+                                   << "expected a growth";
+        QTest::addRow("share without pt") << "delegated-share-2%"
+                                          << "percentage points";
+        QTest::addRow("share over 100") << "delegated-share-150pt"
+                                        << "more than 100 points";
+        QTest::addRow("empty") << ""
+                               << "empty rule";
+        QTest::addRow("huge percent") << "size+5000000%"
+                                      << "no budget";
+    }
+
+    void refusesBadRules()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, reason);
+        const auto rule = parseGateRule(text.toStdString());
+        QVERIFY(!rule.ok());
+        QCOMPARE(rule.error().code, Error::Code::Usage);
+        const std::string message = rule.error().message();
+        // The message names the rule as given and says what is wrong with it.
+        QVERIFY2(message.find("'" + text.toStdString() + "'") != std::string::npos, message.c_str());
+        QVERIFY2(message.find(reason.toStdString()) != std::string::npos, message.c_str());
+    }
+
+    void defaultsAndDuplicates()
+    {
+        const auto defaults = rules({});
+        QCOMPARE(defaults.size(), std::size_t(2));
+        QCOMPARE(defaults[0].text, std::string("no-new-missing"));
+        QCOMPARE(defaults[1].text, std::string("no-lost-delegate"));
+        QCOMPARE(rules({ "size+5%", "SIZE+5%", "loads" }).size(), std::size_t(2));
+    }
+
+    /// Undoing the lowering: the new build is the portable export, the baseline the lowered one.
+    void lostDelegateFails()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Built current = build(pair.portable, "portable.pte");
+        const Built baseline = build(pair.lowered, "lowered.pte");
+        const BuildGate g = gate(current.document, baseline.document,
+            { "no-lost-delegate", "delegated-share-2pt", "no-new-fallback", "no-new-missing" });
+        QVERIFY(!g.differentModel);
+        QCOMPARE(g.rows.size(), std::size_t(4));
+        QCOMPARE(g.failures(), 3);
+        QVERIFY(!g.passed());
+
+        const GateRow& lost = g.rows[0];
+        QVERIFY(!lost.pass);
+        QCOMPARE(lost.oldText, std::string("XnnpackBackend ×1"));
+        QCOMPARE(lost.newText, std::string("none"));
+        QVERIFY2(
+            hasDetail(lost, "lost: XnnpackBackend (1 delegate(s) in the baseline, none now)"), details(lost).c_str());
+
+        // 4 of 6 nodes delegated before, 0 of 6 now; the limit is 66.7 − 2 = 64.7%.
+        const GateRow& share = g.rows[1];
+        QVERIFY(!share.pass);
+        QCOMPARE(share.oldText, std::string("66.7% (4 of 6)"));
+        QCOMPARE(share.newText, std::string("0.0% (0 of 6)"));
+        QCOMPARE(share.limitText, std::string("≥ 64.7%"));
+        QCOMPARE(share.changeText, std::string("−66.7 pt"));
+
+        // FC, Clamp, FC, Clamp left the delegate: 2 addmm and 2 relu on portable kernels now.
+        const GateRow& fallback = g.rows[2];
+        QVERIFY(!fallback.pass);
+        QCOMPARE(fallback.oldText, std::string("2 on CPU kernels"));
+        QCOMPARE(fallback.newText, std::string("6 on CPU kernels"));
+        QCOMPARE(fallback.changeText, std::string("4 moved out"));
+        QVERIFY2(hasDetail(fallback,
+                     "forward: 2 × aten::addmm.out (was XNNFullyConnected in XnnpackBackend), kernel from portable"),
+            details(fallback).c_str());
+        QVERIFY2(
+            hasDetail(fallback, "forward: 2 × aten::relu.out (was XNNClamp in XnnpackBackend), kernel from portable"),
+            details(fallback).c_str());
+
+        // addmm, relu and _softmax are all portable kernels: nothing newly missing.
+        const GateRow& missing = g.rows[3];
+        QVERIFY(missing.pass);
+        QCOMPARE(missing.changeText, std::string("0 new"));
+    }
+
+    void loweringPasses()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Built current = build(pair.lowered, "lowered.pte");
+        const Built baseline = build(pair.portable, "portable.pte");
+        const BuildGate g = gate(current.document, baseline.document,
+            { "no-lost-delegate", "delegated-share-0pt", "no-new-fallback", "no-new-missing", "loads" });
+        QVERIFY2(g.passed(), buildGateText(g).c_str());
+        QCOMPARE(g.rows[1].changeText, std::string("+66.7 pt"));
+        QVERIFY(hasDetail(g.rows[0], "new: XnnpackBackend (1 delegate(s))"));
+        QCOMPARE(g.rows[2].changeText, std::string("0 moved out"));
+    }
+
+    /// The share limit never goes below 0%: a drop allowance larger than the old share passes
+    /// a new build with nothing delegated (0 ≥ 0); one point less does not (0 < 0.7).
+    void shareLimitBoundary()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Built current = build(pair.portable, "portable.pte");
+        const Built baseline = build(pair.lowered, "lowered.pte");
+        const BuildGate loose = gate(current.document, baseline.document, { "delegated-share-67pt" });
+        QVERIFY(loose.rows[0].pass);
+        QCOMPARE(loose.rows[0].limitText, std::string("≥ 0.0%"));
+        const BuildGate tight = gate(current.document, baseline.document, { "delegated-share-66pt" });
+        QVERIFY(!tight.rows[0].pass);
+        QCOMPARE(tight.rows[0].limitText, std::string("≥ 0.7%"));
+    }
+
+    /// Only operators missing now and not before fail no-new-missing. The list has addmm and
+    /// _softmax: the lowered baseline (addmm, _softmax at top level) loads, the portable build
+    /// also calls relu twice.
+    void newlyMissingKernel()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Built current = build(pair.portable, "portable.pte");
+        const Built baseline = build(pair.lowered, "lowered.pte");
+        auto list = parseKernelList("aten::addmm.out\naten::_softmax.out\n", "mine.txt");
+        QVERIFY(list.ok());
+        KernelLists lists;
+        lists.lists.push_back(std::move(list).value());
+        const BuildGate g = gate(current.document, baseline.document, { "no-new-missing", "loads" }, lists);
+        const GateRow& missing = g.rows[0];
+        QVERIFY(!missing.pass);
+        QCOMPARE(missing.oldText, std::string("0 missing"));
+        QCOMPARE(missing.newText, std::string("1 missing"));
+        QVERIFY2(hasDetail(missing, "aten::relu.out: no kernel (2 call(s) in forward)"), details(missing).c_str());
+        const GateRow& loads = g.rows[1];
+        QVERIFY(!loads.pass);
+        QCOMPARE(loads.oldText, std::string("yes"));
+        QCOMPARE(loads.newText, std::string("no"));
+
+        // The same missing operator on both sides is no news: swap in the portable baseline.
+        const Built portableAgain = build(pair.portable, "portable2.pte");
+        const BuildGate same = gate(current.document, portableAgain.document, { "no-new-missing", "loads" }, lists);
+        QVERIFY(same.rows[0].pass);
+        QCOMPARE(same.rows[0].changeText, std::string("0 new"));
+        QVERIFY(!same.rows[1].pass); // it still does not load
+    }
+
+    /// Arenas as declared (non_const_buffer_sizes), set by hand: 1000 → 1100 bytes is +10%.
+    void arenaGrowth()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        ProgramSpec oldSpec = pair.portable, newSpec = pair.portable;
+        oldSpec.methods[0].nonConstBufferSizes = { 0, 1000 };
+        newSpec.methods[0].nonConstBufferSizes = { 0, 1100 };
+        const Built current = build(newSpec, "new.pte");
+        const Built baseline = build(oldSpec, "old.pte");
+        const BuildGate g
+            = gate(current.document, baseline.document, { "arena+10%", "arena+9%", "arena+100B", "arena+99B" });
+        QCOMPARE(g.rows.size(), std::size_t(4));
+        QVERIFY(g.rows[0].pass); // 1100 ≤ 1000 × 1.10
+        QVERIFY(!g.rows[1].pass); // 1100 > 1090
+        QVERIFY(g.rows[2].pass); // 1100 ≤ 1000 + 100
+        QVERIFY(!g.rows[3].pass); // 1100 > 1099
+        QCOMPARE(*g.rows[0].oldValue, 1000.0);
+        QCOMPARE(*g.rows[0].newValue, 1100.0);
+        QCOMPARE(*g.rows[1].limitValue, 1090.0);
+        QCOMPARE(g.rows[0].oldText, std::string("1000 B"));
+        QCOMPARE(g.rows[0].newText, std::string("1.1 KiB"));
+        QCOMPARE(g.rows[0].changeText, std::string("+100 B (+10.0%)"));
+        QVERIFY2(hasDetail(
+                     g.rows[1], "forward: 1000 B → 1.1 KiB, +100 B (+10.0%) > limit 1.1 KiB; arena 1 1000 B → 1.1 KiB"),
+            details(g.rows[1]).c_str());
+
+        // Two arenas: the method's total is what is compared (600 + 400 → 600 + 500 = +10%).
+        oldSpec.methods[0].nonConstBufferSizes = { 0, 600, 400 };
+        newSpec.methods[0].nonConstBufferSizes = { 0, 600, 500 };
+        const Built current2 = build(newSpec, "new2.pte");
+        const Built baseline2 = build(oldSpec, "old2.pte");
+        const BuildGate g2 = gate(current2.document, baseline2.document, { "arena+10%", "arena+9%" });
+        QVERIFY(g2.rows[0].pass);
+        QVERIFY(!g2.rows[1].pass);
+        QVERIFY2(hasDetail(g2.rows[1], "arena 2 400 B → 500 B"), details(g2.rows[1]).c_str());
+    }
+
+    /// An extra constant of 1024 floats: the constant part grows by exactly 4096 bytes, the file
+    /// by that plus its value-table entry and alignment.
+    void sizeGrowth()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        ProgramSpec newSpec = pair.portable;
+        TensorSpec extra;
+        extra.sizes = { 1024 };
+        extra.data = std::vector<std::uint8_t>(4096, 0x11);
+        newSpec.methods[0].addTensor(extra);
+        const Built current = build(newSpec, "bigger.pte");
+        const Built baseline = build(pair.portable, "portable.pte");
+        const std::uint64_t oldBytes = baseline.bytes.size(), newBytes = current.bytes.size();
+        QVERIFY(newBytes >= oldBytes + 4096);
+        const std::uint64_t growth = newBytes - oldBytes;
+        const std::string exact = "size+" + std::to_string(growth) + "B";
+        const std::string under = "size+" + std::to_string(growth - 1) + "B";
+        const BuildGate g = gate(current.document, baseline.document, { exact, under, "size+0%" });
+        QVERIFY(g.rows[0].pass);
+        QVERIFY(!g.rows[1].pass);
+        QVERIFY(!g.rows[2].pass);
+        QCOMPARE(*g.rows[0].oldValue, double(oldBytes));
+        QCOMPARE(*g.rows[0].newValue, double(newBytes));
+        QVERIFY(g.rows[0].details.empty()); // parts are broken down only for a failing rule
+        QVERIFY2(hasDetail(g.rows[1], "constant +4.0 KiB"), details(g.rows[1]).c_str());
+        // Identical builds pass any growth rule, 0% included.
+        const BuildGate same = gate(baseline.document, baseline.document, { "size+0%", "size+0B", "arena+0%" });
+        QVERIFY(same.passed());
+        QCOMPARE(same.rows[0].changeText, std::string("±0 B"));
+    }
+
+    void differentModelIsNoted()
+    {
+        // Hidden width 8 against 4: forward takes FLOAT [1, 8] in one, [1, 4] in the other.
+        const Built current = build(makeMlpComparePair(4).portable, "narrow.pte");
+        const Built baseline = build(makeMlpComparePair(8).portable, "wide.pte");
+        const BuildGate g = gate(current.document, baseline.document, { "no-new-missing", "no-lost-delegate" });
+        QVERIFY(g.differentModel);
+        QVERIFY(g.passed()); // still evaluated: nothing missing, nothing lost
+        QCOMPARE(g.notes.size(), std::size_t(1));
+        QCOMPARE(g.notes[0],
+            std::string("method 'forward' takes other inputs: baseline (FLOAT [1, 8]), new build (FLOAT [1, 4])"));
+
+        ProgramSpec renamed = makeMlpComparePair(8).portable;
+        renamed.methods[0].name = "run";
+        const Built other = build(renamed, "renamed.pte");
+        const BuildGate g2 = gate(other.document, baseline.document, { "arena+10%", "no-lost-delegate" });
+        QVERIFY(g2.differentModel);
+        QCOMPARE(g2.notes[0], std::string("methods differ: baseline has forward; new build has run"));
+        QCOMPARE(g2.rows[0].oldText, std::string("n/a")); // no common method
+        QVERIFY(g2.rows[0].pass);
+        QVERIFY(g2.rows[1].pass);
+    }
+
+    void tableAndJson()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        const Built current = build(pair.portable, "portable.pte");
+        const Built baseline = build(pair.lowered, "lowered.pte");
+        const BuildGate g = gate(current.document, baseline.document, { "no-lost-delegate", "delegated-share-2pt" });
+        const Table table = buildGateTable(g);
+        QCOMPARE(table.columns,
+            (std::vector<std::string> { "rule", "measure", "old", "new", "change", "limit", "verdict" }));
+        QCOMPARE(cellText(table.rows[0][6]), std::string("FAIL"));
+        const std::string text = buildGateText(g);
+        QVERIFY2(text.starts_with("Gate: FAIL — 2 of 2 rule(s) failed\n"), text.c_str());
+        const auto json = buildGateJson(g);
+        QCOMPARE(json["verdict"].get<std::string>(), std::string("fail"));
+        QCOMPARE(json["failures"].get<int>(), 2);
+        QCOMPARE(json["rules"][0]["rule"].get<std::string>(), std::string("no-lost-delegate"));
+        QCOMPARE(json["rules"][0]["old"].get<int>(), 1); // one backend before
+        QCOMPARE(json["rules"][0]["new"].get<int>(), 0);
+        QCOMPARE(json["rules"][0]["violations"].get<int>(), 1); // XnnpackBackend lost
+        QCOMPARE(json["rules"][0]["limit"].get<int>(), 0);
+        QVERIFY(json["rules"][1]["violations"].is_null()); // the share compares new with limit
+        QCOMPARE(json["rules"][1]["unit"].get<std::string>(), std::string("percent"));
+        QCOMPARE(json["rules"][1]["new"].get<int>(), 0);
+        QVERIFY(std::fabs(json["rules"][1]["old"].get<double>() - 400.0 / 6) < 1e-9);
+        QCOMPARE(json["rules"][1]["verdict"].get<std::string>(), std::string("fail"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBuildGate)
+#include "tst_buildgate.moc"
