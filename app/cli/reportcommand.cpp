@@ -196,6 +196,19 @@ int runReport(int argc, char** argv, const Arguments& args)
         return ExitUsage;
     }
 
+    if (expand != "none" && expand != "all") {
+        bool any = false;
+        for (const MethodAnalysis& method : document->methods)
+            if (method.graph)
+                for (const Node& node : method.graph->nodes)
+                    any = any || (node.kind == NodeKind::Delegate && node.subgraph && node.label == expand);
+        if (!any) {
+            std::cerr << "etscope report: " << document->path << ": no decodable delegate with backend id '" << expand
+                      << "' (--expand none, all or a backend id)\n";
+            return ExitUsage;
+        }
+    }
+
     std::optional<Document> baseline;
     if (args.has("baseline")) {
         OpenOptions baselineOptions;

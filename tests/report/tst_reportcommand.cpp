@@ -267,6 +267,10 @@ private slots:
             path(QStringLiteral("s.html")) });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains(QStringLiteral("unknown section 'nope'")));
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--expand"), QStringLiteral("NoSuchBackend"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 1);
         // --sections keeps only those (and draws only their pictures).
         run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("--sections"), QStringLiteral("summary,size"), QStringLiteral("-o"),
