@@ -129,6 +129,10 @@ private:
     }
     std::size_t picture(ReportPicture picture)
     {
+        // Ids name files (Markdown) and anchors: "a.b" and "a_b" both slug to "a_b".
+        const std::string base = picture.id;
+        for (int n = 2; !m_pictureIds.insert(picture.id).second; ++n)
+            picture.id = base + "-" + std::to_string(n);
         m_report.pictures.push_back(std::move(picture));
         return m_report.pictures.size() - 1;
     }
@@ -177,6 +181,7 @@ private:
     std::map<int, std::set<int>> m_missingNodes; ///< per method: nodes whose operator no list provides
     std::vector<std::string> m_collected;
     std::set<std::string> m_warningLines;
+    std::set<std::string> m_pictureIds;
 };
 
 Report Builder::build()
@@ -477,6 +482,10 @@ void Builder::memory()
 {
     ReportSection& s = section("memory", "Memory plan");
     bool any = false;
+    // An LLM has several methods with arenas each: the first charts are drawn, the rest counted.
+    constexpr std::size_t kMaxCharts = 8;
+    std::size_t charts = 0;
+    std::size_t skipped = 0;
     for (std::size_t m = 0; m < m_report.plans.size(); ++m) {
         const auto& plan = m_report.plans[m];
         if (!plan || plan->arenas.empty())
@@ -489,6 +498,10 @@ void Builder::memory()
             const MemoryArena& arena = plan->arenas[a];
             if (arena.highestEnd == 0)
                 continue;
+            if (charts++ >= kMaxCharts) {
+                ++skipped;
+                continue;
+            }
             ReportPicture p;
             p.kind = ReportPicture::Kind::MemoryArena;
             p.method = static_cast<int>(m);
@@ -502,6 +515,9 @@ void Builder::memory()
     }
     if (!any)
         s.blocks.push_back(paragraph("No method plans memory (no memory-planned tensors)."));
+    if (skipped > 0)
+        s.blocks.push_back(paragraph(std::to_string(skipped) + " more arena chart(s) not drawn (the first "
+            + std::to_string(kMaxCharts) + " are; etscope memory --method NAME shows any method's plan)."));
 }
 
 void Builder::size()
