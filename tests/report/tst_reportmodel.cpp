@@ -11,11 +11,16 @@
 // decoded facts) hold one Execute block each.
 #include "core/debug/etdump.h"
 #include "core/fullreport/report.h"
+#include "core/graph/grouping.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace etscope::core;
 
@@ -173,6 +178,53 @@ private slots:
         const Table* memory = findTable(*baseline, "Peak planned memory");
         QVERIFY(memory);
         QCOMPARE(cellText(memory->rows.front()[4]), std::string("±0 B"));
+    }
+
+    void longMethodShowsItsOverviewAndTheGroupsWithProblems()
+    {
+        // A 3,000-instruction MLP from the project's writer: forward is cut into groups. Against
+        // the quantized list alone (plus prim) its portable operators have no kernel, so the
+        // groups holding them are drawn opened after the overview, at most three.
+        MlpOptions options;
+        options.nodes = 3000;
+        options.secondMethod = false;
+        const SyntheticProgram synthetic = makeMlpProgram(options);
+        auto bytes = writeProgram(synthetic.spec);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(bytes.value(), "mlp3000.pte");
+        QVERIFY(document);
+        auto lists = loadKernelLists({ "quantized" });
+        QVERIFY(lists);
+        ReportInputs inputs;
+        inputs.document = &*document;
+        inputs.kernels = &lists.value();
+        const Report report = buildReport(inputs);
+
+        const Grouping grouping = groupLongGraph(*document->methods.front().graph);
+        QVERIFY(!grouping.empty());
+        std::size_t groups = 0;
+        bool overview = false;
+        for (const ReportPicture& picture : report.pictures) {
+            if (picture.kind != ReportPicture::Kind::Graph)
+                continue;
+            if (picture.group < 0)
+                overview = picture.caption
+                    == "Method 'forward': overview, " + std::to_string(grouping.groups.size()) + " groups";
+            else
+                ++groups;
+        }
+        QVERIFY(overview);
+        QCOMPARE(groups, inputs.maxProblemGroups);
+
+        // The missing operators and their call counts are the writer's own tallies.
+        const Table* missing = findTable(*findSection(report, "load"), "Operators without a kernel");
+        QVERIFY(missing);
+        std::map<std::string, long long> calls;
+        for (const auto& row : missing->rows)
+            calls[cellText(row[1])] = std::get<long long>(row[2]);
+        for (const auto& [op, count] : synthetic.nonDelegated)
+            QCOMPARE(calls[op], static_cast<long long>(count)); // "aten::addmm.out" → its calls
+        QCOMPARE(fact(report, "Will it load").substr(0, 2), std::string("no"));
     }
 
     void htmlEscapesEverythingAndLoadsNothing()
