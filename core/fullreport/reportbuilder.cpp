@@ -712,6 +712,12 @@ std::string signedBytes(std::uint64_t a, std::uint64_t b)
     return (change > 0 ? "+" : change < 0 ? "−" : "±") + formatBytes(static_cast<std::uint64_t>(std::llabs(change)));
 }
 
+std::string signedCount(std::uint64_t a, std::uint64_t b)
+{
+    const long long change = static_cast<long long>(b) - static_cast<long long>(a);
+    return (change > 0 ? "+" : change < 0 ? "−" : "±") + std::to_string(std::llabs(change));
+}
+
 void Builder::baseline()
 {
     const bool omittedHere = std::any_of(
@@ -747,9 +753,7 @@ void Builder::baseline()
     Table sizes { "Sizes", { "what", "baseline", "now", "change" }, {}, {} };
     for (const SizeDiff& size : diff->sizes)
         sizes.rows.push_back({ size.what + (size.isCount ? " (count)" : ""), static_cast<long long>(size.a),
-            static_cast<long long>(size.b),
-            size.isCount ? std::to_string(static_cast<long long>(size.b) - static_cast<long long>(size.a))
-                         : signedBytes(size.a, size.b) });
+            static_cast<long long>(size.b), size.isCount ? signedCount(size.a, size.b) : signedBytes(size.a, size.b) });
     s.blocks.push_back(tableBlock(std::move(sizes), m_in.maxTableRows));
     if (!diff->backends.empty()) {
         Table backends { "Delegates by backend",
