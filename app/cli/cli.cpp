@@ -6,6 +6,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/exportcommand.h"
 #include "app/cli/gap.h"
+#include "app/cli/reportcommand.h"
 
 #include "core/layout/layoutwire.h"
 #include "core/util/platform.h"
@@ -48,6 +49,10 @@ Usage:
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
+  etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
+                 -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
+                 [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]…
+                 [--sections ID,…] [--timings]
   etscope --help | --version
 
 Subcommands:
@@ -194,6 +199,16 @@ Subcommands:
           through delegate_map) and the execution-order alignment runs between them.
           A method in one file only is reported, not an error. Exit status 0 whatever the
           differences (compare the JSON to script on them).
+  report  Everything above in one file: summary (methods, backends, delegated share, will it
+          load, peak memory per arena, size by part), each method's graph (long methods as
+          their overview plus the groups holding problems), operator tables (an ETRecord's
+          exact one too), the load check, memory charts, the size treemap; with an ETDump the
+          slowest operators and the timeline, with a second ETDump or an Inspector table the
+          numeric gap's worst nodes, with --baseline what changed. Files after PROGRAM are
+          recognised by their bytes. .html is one self-contained file (inline SVG, no
+          network), .md suits a pull-request comment (pictures as PNG files beside it), .pdf
+          has A4 pages with headers and page numbers. An input that cannot be read leaves its
+          section out with the reason (and a warning on stderr); the rest is written.
 
 Options:
   --method NAME   method to use (default: forward if present, else the first with instructions)
@@ -215,11 +230,14 @@ Options:
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
                   llama); repeatable
-  --baseline OLD  check: the build to compare against (the CI gate)
+  --baseline OLD  check: the build to compare against (the CI gate); report: the program
+                  to compare with (what changed)
   --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,
                   no-new-fallback, no-new-missing, no-lost-delegate, loads); repeatable
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
+  --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
+                  size, profile, gap, baseline, warnings), comma-separated
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load,
@@ -240,8 +258,8 @@ bool isCliInvocation(int argc, char** argv)
     const std::string first = argv[1];
     if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
         || first == "profile" || first == "check" || first == "memory" || first == "size" || first == "timeline"
-        || first == "diff" || first == "--help" || first == "-h" || first == "help" || first == "--version"
-        || first == "-v" || first == core::kLayoutWorkerArgument)
+        || first == "diff" || first == "report" || first == "--help" || first == "-h" || first == "help"
+        || first == "--version" || first == "-v" || first == core::kLayoutWorkerArgument)
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
     // on the command line instead of starting the desktop app on a file called "inof".
@@ -270,7 +288,7 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold" };
+        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -303,9 +321,12 @@ int runCli(int argc, char** argv)
         return runTimeline(args);
     if (command == "diff")
         return runDiff(args);
-    std::cerr << "etscope: unknown subcommand '" << command
-              << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff; see "
-                 "etscope --help)\n";
+    if (command == "report")
+        return runReport(argc, argv, args);
+    std::cerr
+        << "etscope: unknown subcommand '" << command
+        << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff, report; see "
+           "etscope --help)\n";
     return ExitUsage;
 }
 

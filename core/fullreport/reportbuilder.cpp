@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: MIT
+#include "core/fullreport/report.h"
+
+#include "core/analysis/programdiff.h"
+#include "core/debug/dumpcheck.h"
+#include "core/debug/eventmapper.h"
+#include "core/debug/inspectortable.h"
+#include "core/debug/numericgap.h"
+#include "core/debug/runtimeprofile.h"
+#include "core/graph/grouping.h"
+#include "core/report/reports.h"
+#include "core/stats/operatortable.h"
+#include "core/util/text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace etscope::core {
+
+namespace {
+
+std::string fileName(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string percentText(double part, double whole)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return text;
+}
+
+std::string msText(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", ms);
+    return text;
+}
+
+/// Milliseconds as a number, to the microsecond (tables keep numbers as numbers).
+TableCell msCell(double ms)
+{
+    return std::round(ms * 1000.0) / 1000.0;
+}
+
+/// "a, b, c and 4 more".
+std::string listText(const std::vector<std::string>& items, std::size_t shown = 8)
+{
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < shown; ++i)
+        text += (i ? ", " : "") + items[i];
+    if (items.size() > shown)
+        text += " and " + std::to_string(items.size() - shown) + " more";
+    return text;
+}
+
+/// A safe file-name part: letters, digits, '-' and '_' kept, the rest '_'.
+std::string slug(const std::string& text)
+{
+    std::string out;
+    for (const char c : text)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+    return out.substr(0, 48);
+}
+
+ReportBlock paragraph(std::string text)
+{
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Paragraph;
+    block.text = std::move(text);
+    return block;
+}
+
+ReportBlock omitted(std::string reason)
+{
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Omitted;
+    block.text = std::move(reason);
+    return block;
+}
+
+/// The table, cut at `maxRows` with a note saying how many rows were left out.
+ReportBlock tableBlock(Table table, std::size_t maxRows)
+{
+    if (table.rows.size() > maxRows) {
+        const std::size_t left = table.rows.size() - maxRows;
+        table.rows.resize(maxRows);
+        table.notes.insert(table.notes.begin(),
+            "… " + std::to_string(left) + " more rows left out (the command line prints them all)");
+    }
+    ReportBlock block;
+    block.kind = ReportBlock::Kind::Table;
+    block.table = std::move(table);
+    return block;
+}
+
+class Builder {
+public:
+    explicit Builder(const ReportInputs& inputs)
+        : m_in(inputs)
+        , m_document(*inputs.document)
+        , m_program(*inputs.document->program)
+    {
+    }
+
+    Report build();
+
+private:
+    ReportSection& section(const std::string& id, const std::string& title)
+    {
+        m_report.sections.push_back({ id, title, {} });
+        for (const ReportOmission& omission : m_in.omissions)
+            if (omission.section == id)
+                m_report.sections.back().blocks.push_back(omitted(omission.reason));
+        return m_report.sections.back();
+    }
+    void leaveOut(ReportSection& section, const std::string& reason)
+    {
+        section.blocks.push_back(omitted(reason));
+        m_report.warnings.push_back(section.id + ": " + reason);
+    }
+    std::size_t picture(ReportPicture picture)
+    {
+        // Ids name files (Markdown) and anchors: "a.b" and "a_b" both slug to "a_b".
+        const std::string base = picture.id;
+        for (int n = 2; !m_pictureIds.insert(picture.id).second; ++n)
+            picture.id = base + "-" + std::to_string(n);
+        m_report.pictures.push_back(std::move(picture));
+        return m_report.pictures.size() - 1;
+    }
+    void addPicture(ReportSection& section, ReportPicture p)
+    {
+        ReportBlock block;
+        block.kind = ReportBlock::Kind::Picture;
+        block.picture = picture(std::move(p));
+        section.blocks.push_back(std::move(block));
+    }
+    void warn(const std::string& subject, const std::vector<Warning>& warnings)
+    {
+        for (const Warning& warning : warnings)
+            if (m_warningLines.insert(warning.message).second)
+                m_collected.push_back(subject + warning.message);
+    }
+
+    bool hasInstructions(const Method& method) const { return method.instructionCounts().total() > 0; }
+    const Graph* graphOf(std::size_t method) const
+    {
+        return method < m_document.methods.size() ? m_document.methods[method].graph.get() : nullptr;
+    }
+
+    void summary();
+    void graphs();
+    void operators();
+    void load();
+    void memory();
+    void size();
+    void debug();
+    void baseline();
+    void warnings();
+    void keepOnly(const std::set<std::string>& ids);
+
+    const ReportInputs& m_in;
+    const Document& m_document;
+    const Program& m_program;
+    Report m_report;
+    std::optional<KernelLists> m_defaultLists;
+    const KernelLists* m_lists = nullptr;
+    KernelCheck m_check;
+    std::optional<SizeBreakdown> m_size;
+    std::string m_sizeError;
+    const Method* m_debugMethod = nullptr;
+    std::set<int> m_problemNodes; ///< top-level node ids of the debug method the gap or check points at
+    std::map<int, std::set<int>> m_missingNodes; ///< per method: nodes whose operator no list provides
+    std::vector<std::string> m_collected;
+    std::set<std::string> m_warningLines;
+    std::set<std::string> m_pictureIds;
+};
+
+Report Builder::build()
+{
+    m_report.title = "ETScope report: " + fileName(m_document.path);
+    std::vector<std::string> given { m_document.path };
+    if (m_in.run)
+        given.push_back("ETDump " + m_in.run->path());
+    if (m_in.reference)
+        given.push_back("reference " + m_in.reference->path());
+    if (m_in.record)
+        given.push_back("ETRecord");
+    if (!m_in.inspectorTable.empty())
+        given.push_back("Inspector table " + m_in.inspectorTable);
+    if (m_in.baseline)
+        given.push_back("baseline " + m_in.baseline->path);
+    m_report.subtitle = listText(given, 10);
+
+    if (m_in.kernels) {
+        m_lists = m_in.kernels;
+    } else if (auto lists = loadKernelLists({}, {})) {
+        m_defaultLists = std::move(lists).value();
+        m_lists = &*m_defaultLists;
+    }
+    if (m_lists)
+        m_check = checkKernels(m_document, *m_lists);
+    m_debugMethod = selectMethod(m_program, m_in.method);
+    m_report.plans.resize(m_program.methods.size());
+    for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+        const Method& method = m_program.methods[m];
+        if (!hasInstructions(method))
+            continue;
+        auto plan = std::make_shared<MemoryPlan>(computeMemoryPlan(m_document, method));
+        warn("memory '" + method.name + "': ", plan->warnings);
+        m_report.plans[m] = std::move(plan);
+        if (const Graph* graph = graphOf(m))
+            if (const MethodKernelCheck* check = m_check.method(method.name))
+                for (const NodeId node : missingKernelNodes(*graph, *check))
+                    m_missingNodes[static_cast<int>(m)].insert(node.value);
+    }
+    if (auto breakdown = sizeBreakdown(m_document)) {
+        m_size = std::move(breakdown).value();
+        m_report.size = std::make_shared<SizeBreakdown>(*m_size);
+    } else {
+        m_sizeError = breakdown.error().message();
+    }
+    warn("", m_document.warnings);
+
+    // Sections keep their place: references to them stay valid while later ones are added.
+    m_report.sections.reserve(16);
+    summary();
+    operators();
+    load();
+    memory();
+    size();
+    debug();
+    baseline();
+    // The graphs come second, but the groups they open depend on the gap's worst nodes.
+    graphs();
+    std::rotate(m_report.sections.begin() + 1, m_report.sections.end() - 1, m_report.sections.end());
+    warnings();
+    if (!m_in.sections.empty())
+        keepOnly(m_in.sections);
+    return std::move(m_report);
+}
+
+void Builder::keepOnly(const std::set<std::string>& ids)
+{
+    std::erase_if(m_report.sections, [&](const ReportSection& section) { return !ids.count(section.id); });
+    // Only the pictures the kept sections show, renumbered.
+    std::vector<ReportPicture> kept;
+    for (ReportSection& section : m_report.sections)
+        for (ReportBlock& block : section.blocks)
+            if (block.kind == ReportBlock::Kind::Picture) {
+                kept.push_back(std::move(m_report.pictures[block.picture]));
+                block.picture = kept.size() - 1;
+            }
+    m_report.pictures = std::move(kept);
+}
+
+void Builder::summary()
+{
+    ReportSection& s = section("summary", "Summary");
+    ReportBlock facts;
+    facts.kind = ReportBlock::Kind::Facts;
+    auto& f = facts.facts;
+    f.emplace_back("File", m_document.path);
+    const std::uint64_t fileSize = m_size ? m_size->main.fileSize : 0;
+    f.emplace_back("Format",
+        std::string(fileKindName(m_document.kind)) + ", " + formatBytes(fileSize) + " (" + std::to_string(fileSize)
+            + " bytes)");
+    std::vector<std::string> withCode;
+    std::size_t instructions = 0;
+    for (const Method& method : m_program.methods) {
+        const int total = method.instructionCounts().total();
+        instructions += static_cast<std::size_t>(total);
+        if (total > 0)
+            withCode.push_back(
+                method.name + " (" + std::to_string(total) + (total == 1 ? " instruction)" : " instructions)"));
+    }
+    f.emplace_back("Methods",
+        std::to_string(m_program.methods.size()) + (withCode.empty() ? "" : ": " + listText(withCode, 6))
+            + (withCode.size() < m_program.methods.size()
+                    ? "; " + std::to_string(m_program.methods.size() - withCode.size()) + " without instructions"
+                    : ""));
+    const OperatorTable combined = m_check.combinedTable();
+    std::vector<std::string> backends;
+    for (const auto& [id, share] : combined.backends)
+        backends.push_back(id + " × " + std::to_string(share.subgraphs)
+            + (share.opaqueSubgraphs ? " (" + std::to_string(share.opaqueSubgraphs) + " not decoded)" : ""));
+    f.emplace_back("Backends", backends.empty() ? "none (every operator runs on the CPU kernels)" : listText(backends));
+    const auto share = combined.shareLines();
+    if (!share.empty()) {
+        std::string text;
+        for (const std::string& line : share)
+            text += (text.empty() ? "" : "; ") + line;
+        f.emplace_back("Delegated share", text);
+    }
+    if (m_lists) {
+        int missing = 0;
+        std::set<std::string> missingOps;
+        std::vector<std::string> notLinked;
+        for (const MethodKernelCheck& method : m_check.methods) {
+            for (const OperatorKernel& op : method.operators)
+                if (op.missing())
+                    missingOps.insert(op.name);
+            for (const BackendNeed& need : method.backends)
+                if (need.status == BackendNeed::Status::NotLinked)
+                    notLinked.push_back(need.backendId);
+        }
+        missing = static_cast<int>(missingOps.size());
+        std::string answer = m_check.loads() ? "yes" : "no";
+        if (missing)
+            answer += ": " + std::to_string(missing) + " operator(s) without a kernel ("
+                + listText(std::vector<std::string>(missingOps.begin(), missingOps.end()), 4) + ")";
+        if (!notLinked.empty())
+            answer += (missing ? "; " : ": ") + std::string("backend(s) not linked: ") + listText(notLinked);
+        answer += " — kernel lists: " + listText(m_check.lists);
+        f.emplace_back("Will it load", answer);
+    }
+    std::vector<std::string> peaks;
+    for (std::size_t m = 0; m < m_report.plans.size(); ++m)
+        if (const auto& plan = m_report.plans[m])
+            for (const MemoryArena& arena : plan->arenas)
+                if (arena.peakLiveBytes > 0 || (arena.declaredSize && *arena.declaredSize > 0))
+                    peaks.push_back(plan->method + " arena " + std::to_string(arena.id) + ": "
+                        + formatBytes(arena.peakLiveBytes)
+                        + (arena.declaredSize ? " of " + formatBytes(static_cast<std::uint64_t>(*arena.declaredSize))
+                                              : std::string()));
+    f.emplace_back("Peak planned memory", peaks.empty() ? "no memory-planned tensors" : listText(peaks, 6));
+    if (m_size) {
+        std::vector<std::string> parts;
+        for (const SizeGroup& group : sizeByKind(m_size->main))
+            if (group.bytes > 0)
+                parts.push_back(group.name + " " + formatBytes(group.bytes) + " ("
+                    + percentText(static_cast<double>(group.bytes), static_cast<double>(m_size->main.fileSize)) + ")");
+        f.emplace_back("File size by part", listText(parts, 6));
+    }
+    f.emplace_back("Instructions", std::to_string(instructions));
+    s.blocks.push_back(std::move(facts));
+}
+
+void Builder::graphs()
+{
+    ReportSection& s = section("graphs", "Graphs");
+    s.blocks.push_back(paragraph("Each method's data-flow graph as the app draws it (delegates "
+        + std::string(m_in.expand == "none" ? "closed"
+                : m_in.expand == "all"      ? "expanded"
+                                            : "of backend " + m_in.expand + " expanded")
+        + "). Operators run on the CPU are grey boxes named by their kernel; a delegate is drawn in its backend's "
+          "colour (the legend under each title) and, expanded, as a frame holding its inner graph. Methods of more "
+          "than "
+        + std::to_string(kGroupAboveNodes)
+        + " nodes are drawn as their overview (groups of consecutive instructions); the groups holding operators "
+          "without a kernel or the worst numeric gap follow it opened."));
+    std::vector<std::string> empty;
+    for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+        const Method& method = m_program.methods[m];
+        if (!hasInstructions(method)) {
+            empty.push_back(method.name);
+            continue;
+        }
+        const Graph* graph = graphOf(m);
+        if (!graph)
+            continue;
+        ReportPicture p;
+        p.kind = ReportPicture::Kind::Graph;
+        p.method = static_cast<int>(m);
+        p.expand = m_in.expand;
+        p.id = "graph-" + slug(method.name);
+        const Grouping grouping = groupLongGraph(*graph);
+        p.caption = "Method '" + method.name + "'"
+            + (grouping.empty() ? "" : ": overview, " + std::to_string(grouping.groups.size()) + " groups");
+        if (m_in.expand == "all") {
+            std::vector<std::string> closed;
+            for (const Node& node : graph->nodes)
+                if (node.kind == NodeKind::Delegate && node.subgraph
+                    && node.subgraph->nodes.size() > kReportExpandAllMaxNodes)
+                    closed.push_back(node.label + " (" + std::to_string(node.subgraph->nodes.size()) + " nodes)");
+            if (!closed.empty())
+                p.caption += "; drawn closed: " + listText(closed, 4) + " (name the backend with --expand to open)";
+        }
+        addPicture(s, p);
+        if (grouping.empty())
+            continue;
+        // The groups holding problems: missing kernels first, then the debug method's worst nodes.
+        std::vector<int> groups;
+        const auto add = [&](int node) {
+            const int group = grouping.groupOfNode(NodeId(node));
+            if (group >= 0 && std::find(groups.begin(), groups.end(), group) == groups.end()
+                && groups.size() < m_in.maxProblemGroups)
+                groups.push_back(group);
+        };
+        if (auto it = m_missingNodes.find(static_cast<int>(m)); it != m_missingNodes.end())
+            for (const int node : it->second)
+                add(node);
+        if (&method == m_debugMethod)
+            for (const int node : m_problemNodes)
+                add(node);
+        for (const int group : groups) {
+            ReportPicture g = p;
+            g.group = group;
+            g.id = p.id + "-group-" + std::to_string(group + 1);
+            g.caption = "Method '" + method.name + "', group " + std::to_string(group + 1) + " of "
+                + std::to_string(grouping.groups.size()) + " (instructions "
+                + std::to_string(grouping.groups[static_cast<std::size_t>(group)].first.value) + "–"
+                + std::to_string(grouping.groups[static_cast<std::size_t>(group)].last.value) + ")";
+            addPicture(s, g);
+        }
+    }
+    if (!empty.empty())
+        s.blocks.push_back(paragraph("Methods without instructions (not drawn): " + listText(empty, 12) + "."));
+}
+
+void Builder::operators()
+{
+    ReportSection& s = section("operators", "Operators");
+    s.blocks.push_back(paragraph("The operator occurrence table of each method, as ExecuTorch's get_delegation_info "
+                                 "counts it: occurrences inside delegates and on the CPU, with the summary lines."));
+    for (const MethodKernelCheck& method : m_check.methods) {
+        if (method.table.rows.empty() && method.table.delegatedSubgraphs == 0)
+            continue;
+        s.blocks.push_back(tableBlock(
+            operatorTableReport(method.table, "Method '" + method.method + "' (from the program)"), m_in.maxTableRows));
+        if (m_in.record) {
+            auto exact = etrecordOperatorTable(*m_in.record, method.method);
+            if (exact)
+                s.blocks.push_back(tableBlock(
+                    operatorTableReport(exact.value(), "Method '" + method.method + "' (" + exact->source + ", exact)"),
+                    m_in.maxTableRows));
+            else if (m_debugMethod && method.method == m_debugMethod->name)
+                leaveOut(s, "ETRecord table of '" + method.method + "': " + exact.error().message());
+        }
+    }
+}
+
+void Builder::load()
+{
+    ReportSection& s = section("load", "Will it load");
+    if (!m_lists) {
+        leaveOut(s, "the built-in kernel lists could not be read");
+        return;
+    }
+    s.blocks.push_back(paragraph(std::string(m_check.loads() ? "Yes" : "No") + ": every KernelCall's operator checked "
+        + "against the kernel lists " + listText(m_check.lists) + ", every delegate's backend listed."));
+    Table missing { "Operators without a kernel", { "method", "operator", "calls", "first instructions" }, {}, {} };
+    Table backends { "Backends the delegates need", { "method", "backend", "delegates", "status", "linked by" }, {},
+        {} };
+    for (const MethodKernelCheck& method : m_check.methods) {
+        for (const OperatorKernel& op : method.operators) {
+            if (!op.missing())
+                continue;
+            std::vector<std::string> at;
+            for (std::size_t i = 0; i < op.calls.size() && i < 5; ++i)
+                at.push_back(std::to_string(op.calls[i].instruction.value));
+            missing.rows.push_back(
+                { method.method, op.name, static_cast<long long>(op.calls.size()), listText(at, 5) });
+        }
+        for (const BackendNeed& need : method.backends)
+            backends.rows.push_back({ method.method, need.backendId, static_cast<long long>(need.delegates),
+                std::string(backendStatusName(need.status)), need.linkedBy.empty() ? "-" : need.linkedBy });
+    }
+    if (missing.rows.empty())
+        s.blocks.push_back(paragraph("Every operator has a kernel in these lists."));
+    else {
+        const std::string hint = missingKernelHintText(missingKernelHint(m_check, *m_lists), true);
+        if (!hint.empty())
+            missing.notes.push_back(hint);
+        s.blocks.push_back(tableBlock(std::move(missing), m_in.maxTableRows));
+    }
+    if (!backends.rows.empty())
+        s.blocks.push_back(tableBlock(std::move(backends), m_in.maxTableRows));
+    for (const Warning& w : m_check.warnings)
+        s.blocks.push_back(paragraph("warning: " + w.message));
+}
+
+void Builder::memory()
+{
+    ReportSection& s = section("memory", "Memory plan");
+    bool any = false;
+    // An LLM has several methods with arenas each: the first charts are drawn, the rest counted.
+    constexpr std::size_t kMaxCharts = 8;
+    std::size_t charts = 0;
+    std::size_t skipped = 0;
+    for (std::size_t m = 0; m < m_report.plans.size(); ++m) {
+        const auto& plan = m_report.plans[m];
+        if (!plan || plan->arenas.empty())
+            continue;
+        any = true;
+        Table arenas = memoryArenaTable(*plan);
+        arenas.title = "Method '" + plan->method + "': arenas";
+        s.blocks.push_back(tableBlock(std::move(arenas), m_in.maxTableRows));
+        for (std::size_t a = 0; a < plan->arenas.size(); ++a) {
+            const MemoryArena& arena = plan->arenas[a];
+            if (arena.highestEnd == 0)
+                continue;
+            if (charts++ >= kMaxCharts) {
+                ++skipped;
+                continue;
+            }
+            ReportPicture p;
+            p.kind = ReportPicture::Kind::MemoryArena;
+            p.method = static_cast<int>(m);
+            p.arena = static_cast<int>(a);
+            p.id = "memory-" + slug(plan->method) + "-" + std::to_string(arena.id);
+            p.caption = "Method '" + plan->method + "', arena " + std::to_string(arena.id) + ": peak "
+                + formatBytes(arena.peakLiveBytes) + " at step " + std::to_string(arena.peakStep) + ", "
+                + percentText(arena.fragmentation * 100.0, 100.0) + " of the used extent idle at the peak";
+            addPicture(s, p);
+        }
+    }
+    if (!any)
+        s.blocks.push_back(paragraph("No method plans memory (no memory-planned tensors)."));
+    if (skipped > 0)
+        s.blocks.push_back(paragraph(std::to_string(skipped) + " more arena chart(s) not drawn (the first "
+            + std::to_string(kMaxCharts) + " are; etscope memory --method NAME shows any method's plan)."));
+}
+
+void Builder::size()
+{
+    ReportSection& s = section("size", "File size");
+    if (!m_size) {
+        leaveOut(s, m_sizeError);
+        return;
+    }
+    const SizeTree& tree = m_size->main;
+    ReportPicture p;
+    p.kind = ReportPicture::Kind::SizeTreemap;
+    p.id = "size";
+    p.caption = fileName(tree.path) + ": " + formatBytes(tree.fileSize) + " by part (areas are bytes)";
+    addPicture(s, p);
+    Table kinds { "By kind", { "kind", "bytes", "share", "parts" }, {}, {} };
+    for (const SizeGroup& group : sizeByKind(tree))
+        kinds.rows.push_back({ group.name, static_cast<long long>(group.bytes),
+            percentText(static_cast<double>(group.bytes), static_cast<double>(tree.fileSize)),
+            static_cast<long long>(group.parts) });
+    s.blocks.push_back(tableBlock(std::move(kinds), m_in.maxTableRows));
+    const auto backends = sizeByBackend(tree);
+    if (backends.size() > 1) {
+        Table byBackend { "By backend (delegate blobs and the named data they use)", { "backend", "bytes", "share" },
+            {}, {} };
+        for (const SizeGroup& group : backends)
+            byBackend.rows.push_back({ group.name, static_cast<long long>(group.bytes),
+                percentText(static_cast<double>(group.bytes), static_cast<double>(tree.fileSize)) });
+        s.blocks.push_back(tableBlock(std::move(byBackend), m_in.maxTableRows));
+    }
+    auto leaves = sizeLeaves(tree);
+    std::stable_sort(
+        leaves.begin(), leaves.end(), [](const SizeNode* a, const SizeNode* b) { return a->bytes > b->bytes; });
+    Table largest { "Largest parts", { "part", "kind", "bytes", "share", "offset" }, {}, {} };
+    for (std::size_t i = 0; i < leaves.size() && i < 10; ++i)
+        largest.rows.push_back(
+            { leaves[i]->name, std::string(sizeKindName(leaves[i]->kind)), static_cast<long long>(leaves[i]->bytes),
+                percentText(static_cast<double>(leaves[i]->bytes), static_cast<double>(tree.fileSize)),
+                static_cast<long long>(leaves[i]->span.offset) });
+    s.blocks.push_back(tableBlock(std::move(largest), m_in.maxTableRows));
+    for (const SizeTree& external : m_size->externalData)
+        s.blocks.push_back(paragraph("External data " + external.path + ": " + formatBytes(external.fileSize) + "."));
+    warn("size: ", tree.warnings);
+}
+
+void Builder::debug()
+{
+    ReportSection& profile = section("profile", "Profile");
+    ReportSection* gapSection = nullptr;
+    const bool gapAsked = m_in.reference || !m_in.inspectorTable.empty();
+    const bool gapOmitted = std::any_of(
+        m_in.omissions.begin(), m_in.omissions.end(), [](const ReportOmission& o) { return o.section == "gap"; });
+    const auto gap = [&]() -> ReportSection& {
+        if (!gapSection) {
+            // `section` may reallocate: look the section up by position afterwards.
+            section("gap", "Numeric gap");
+            gapSection = &m_report.sections.back();
+        }
+        return *gapSection;
+    };
+    const Graph* graph
+        = m_debugMethod ? graphOf(static_cast<std::size_t>(m_debugMethod - m_program.methods.data())) : nullptr;
+    if (!m_in.run && profile.blocks.empty())
+        profile.blocks.push_back(paragraph("No ETDump given: no profile and no timeline."));
+    if (!graph) {
+        if (m_in.run)
+            leaveOut(profile, "no method to place the ETDump's events on");
+        if (gapAsked)
+            leaveOut(gap(), "no method to place the gap on");
+        return;
+    }
+    const EventMapper mapper(*graph, m_in.record, m_debugMethod->name);
+    if (m_in.run) {
+        const ETDump& dump = *m_in.run;
+        const RuntimeProfile runtime = buildRuntimeProfile(dump, mapper);
+        warn("etdump: ", dump.warnings);
+        warn("etdump: ", dumpFitWarnings(checkDumpFitsProgram(dump, mapper), dump.path(), m_debugMethod->name));
+        warn("profile: ", runtime.warnings);
+        if (runtime.executeBlocks == 0) {
+            leaveOut(profile, dump.path() + ": no Execute block: the program never ran while it was logged");
+        } else {
+            double total = 0;
+            for (const NodeTiming& node : runtime.nodes)
+                if (!node.origin.inner.valid())
+                    total += node.kernel.avg;
+            std::vector<const NodeTiming*> slowest;
+            for (const NodeTiming& node : runtime.nodes)
+                slowest.push_back(&node);
+            std::stable_sort(slowest.begin(), slowest.end(),
+                [](const NodeTiming* a, const NodeTiming* b) { return a->kernel.avg > b->kernel.avg; });
+            if (slowest.size() > m_in.topRows)
+                slowest.resize(m_in.topRows);
+            Table table { "Slowest operators of '" + m_debugMethod->name + "'",
+                { "node", "event", "instruction", "runs", "avg ms", "p50 ms", "max ms", "share of top level" }, {},
+                {} };
+            for (const NodeTiming* node : slowest) {
+                const ProfileRow& row = runtime.rows[node->row];
+                table.rows.push_back({ node->label, row.name,
+                    row.instruction.valid() ? TableCell(static_cast<long long>(row.instruction.value))
+                                            : TableCell(std::string("-")),
+                    static_cast<long long>(node->kernel.count), msCell(runtime.toMs(node->kernel.avg)),
+                    msCell(runtime.toMs(node->kernel.p50)), msCell(runtime.toMs(node->kernel.max)),
+                    node->origin.inner.valid() ? std::string("(inside a delegate)")
+                                               : percentText(node->kernel.avg, total) });
+            }
+            table.notes.push_back("run: " + dump.path() + ", " + std::to_string(runtime.executeBlocks)
+                + " Execute block(s); ticks read as nanoseconds; " + std::to_string(runtime.nodes.size())
+                + " timed nodes, top level " + msText(runtime.toMs(total)) + " ms per run on average");
+            profile.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+        }
+        TimelineOptions options;
+        options.run = 0;
+        options.checkFit = false;
+        if (runtime.executeBlocks > 0) {
+            if (auto timeline = buildTimeline(dump, &mapper, options)) {
+                warn("timeline: ", timeline->warnings);
+                m_report.timeline = std::make_shared<Timeline>(std::move(timeline).value());
+                ReportPicture p;
+                p.kind = ReportPicture::Kind::Timeline;
+                p.id = "timeline";
+                p.caption = "Timeline of run 0 of " + std::to_string(m_report.timeline->executeBlocks) + " ("
+                    + fileName(dump.path()) + "): the method lane, then one lane per delegate call";
+                addPicture(profile, p);
+            } else {
+                leaveOut(profile, "timeline: " + timeline.error().message());
+            }
+        }
+    }
+    if (!gapAsked) {
+        if (gapOmitted)
+            gap();
+        else if (m_in.run)
+            gap().blocks.push_back(paragraph("No reference given (a second ETDump or an Inspector table): no gap."));
+        return;
+    }
+    ReportSection& g = gap();
+    std::optional<GapReport> report;
+    if (m_in.reference) {
+        if (!m_in.run)
+            leaveOut(g, "a reference ETDump needs a run ETDump to compare with");
+        else
+            report = compareETDumps(*m_in.run, *m_in.reference, mapper);
+    } else {
+        auto imported = importInspectorTable(m_in.inspectorTable, mapper, GapMetric::Mse);
+        if (imported)
+            report = std::move(imported).value();
+        else
+            leaveOut(g, imported.error().message());
+    }
+    if (!report)
+        return;
+    warn("gap: ", report->warnings);
+    std::vector<const GapRow*> worst;
+    for (const GapRow& row : report->rows)
+        if (row.metrics || !row.imported.empty())
+            worst.push_back(&row);
+    const auto mse = [](const GapRow* row) {
+        const double v = row->metrics ? row->metrics->mse : (row->imported.empty() ? 0 : row->imported.front());
+        return std::isnan(v) ? INFINITY : v;
+    };
+    std::stable_sort(worst.begin(), worst.end(), [&](const GapRow* a, const GapRow* b) { return mse(a) > mse(b); });
+    if (worst.size() > m_in.topRows)
+        worst.resize(m_in.topRows);
+    Table table { "Worst nodes by MSE",
+        { "node", "runtime op", "instruction", "output", "shape", "mse", "snr dB", "cosine", "max abs" }, {}, {} };
+    for (const GapRow* row : worst) {
+        const auto metric = [&](double GapMetrics::*field) {
+            return row->metrics ? TableCell((*row->metrics).*field) : TableCell(std::string("-"));
+        };
+        table.rows.push_back({ row->label, row->runtimeOp,
+            row->instruction.valid() ? TableCell(static_cast<long long>(row->instruction.value))
+                                     : TableCell(std::string("-")),
+            static_cast<long long>(row->outputIndex), formatShape(row->shape),
+            row->metrics ? TableCell(row->metrics->mse) : TableCell(mse(row)), metric(&GapMetrics::snr),
+            metric(&GapMetrics::cosine), metric(&GapMetrics::maxAbs) });
+        if (row->origin.top.valid())
+            m_problemNodes.insert(row->origin.top.value);
+    }
+    table.notes.push_back("run: " + report->run);
+    table.notes.push_back("reference: " + report->reference);
+    table.notes.push_back(std::to_string(report->rows.size()) + " compared values");
+    if (table.rows.empty())
+        g.blocks.push_back(paragraph("No value could be compared (" + std::to_string(report->rows.size())
+            + " rows, none with values on both sides)."));
+    else
+        g.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+}
+
+std::string signedBytes(std::uint64_t a, std::uint64_t b)
+{
+    const long long change = static_cast<long long>(b) - static_cast<long long>(a);
+    return (change > 0 ? "+" : change < 0 ? "−" : "±") + formatBytes(static_cast<std::uint64_t>(std::llabs(change)));
+}
+
+std::string signedCount(std::uint64_t a, std::uint64_t b)
+{
+    const long long change = static_cast<long long>(b) - static_cast<long long>(a);
+    return (change > 0 ? "+" : change < 0 ? "−" : "±") + std::to_string(std::llabs(change));
+}
+
+void Builder::baseline()
+{
+    const bool omittedHere = std::any_of(
+        m_in.omissions.begin(), m_in.omissions.end(), [](const ReportOmission& o) { return o.section == "baseline"; });
+    if (!m_in.baseline && !omittedHere)
+        return;
+    ReportSection& s = section("baseline", "Changes against the baseline");
+    if (!m_in.baseline)
+        return;
+    auto diff = diffPrograms(*m_in.baseline, m_document);
+    if (!diff) {
+        leaveOut(s, diff.error().message());
+        return;
+    }
+    std::string summary;
+    for (const std::string& line : diff->summaryLines())
+        summary += (summary.empty() ? "" : "; ") + line;
+    s.blocks.push_back(paragraph("A (baseline): " + diff->pathA + "; B (this report): " + diff->pathB + "."));
+    s.blocks.push_back(paragraph(summary + "."));
+    for (const std::string& note : diff->notes)
+        s.blocks.push_back(paragraph(note));
+    Table moved { "Operators moved into or out of delegates",
+        { "method", "movement", "from", "to", "backend", "count" }, {}, {} };
+    for (const MethodDiff& method : diff->methods)
+        for (const MovedOperators& m : method.moved)
+            moved.rows.push_back(
+                { method.name, std::string(m.movement == Movement::IntoDelegate ? "into delegate" : "out of delegate"),
+                    m.from, m.to, m.backend, static_cast<long long>(m.count) });
+    if (moved.rows.empty())
+        s.blocks.push_back(paragraph("No operator moved into or out of a delegate."));
+    else
+        s.blocks.push_back(tableBlock(std::move(moved), m_in.maxTableRows));
+    Table sizes { "Sizes", { "what", "baseline", "now", "change" }, {}, {} };
+    for (const SizeDiff& size : diff->sizes)
+        sizes.rows.push_back({ size.what + (size.isCount ? " (count)" : ""), static_cast<long long>(size.a),
+            static_cast<long long>(size.b), size.isCount ? signedCount(size.a, size.b) : signedBytes(size.a, size.b) });
+    s.blocks.push_back(tableBlock(std::move(sizes), m_in.maxTableRows));
+    if (!diff->backends.empty()) {
+        Table backends { "Delegates by backend",
+            { "backend", "delegates before", "delegates now", "payload before", "payload now", "change" }, {}, {} };
+        for (const BackendDiff& b : diff->backends)
+            backends.rows.push_back({ b.backend, static_cast<long long>(b.countA), static_cast<long long>(b.countB),
+                static_cast<long long>(b.bytesA), static_cast<long long>(b.bytesB), signedBytes(b.bytesA, b.bytesB) });
+        s.blocks.push_back(tableBlock(std::move(backends), m_in.maxTableRows));
+    }
+    // Memory: the peak of every arena of the methods both files have.
+    Table memory { "Peak planned memory", { "method", "arena", "baseline", "now", "change" }, {}, {} };
+    const Program& old = *m_in.baseline->program;
+    for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+        const auto& plan = m_report.plans[m];
+        if (!plan)
+            continue;
+        const auto match = std::find_if(old.methods.begin(), old.methods.end(),
+            [&](const Method& method) { return method.name == m_program.methods[m].name; });
+        if (match == old.methods.end())
+            continue;
+        const MemoryPlan before = computeMemoryPlan(*m_in.baseline, *match);
+        for (const MemoryArena& arena : plan->arenas) {
+            const auto was = std::find_if(
+                before.arenas.begin(), before.arenas.end(), [&](const MemoryArena& a) { return a.id == arena.id; });
+            const std::uint64_t a = was == before.arenas.end() ? 0 : was->peakLiveBytes;
+            memory.rows.push_back({ plan->method, static_cast<long long>(arena.id), static_cast<long long>(a),
+                static_cast<long long>(arena.peakLiveBytes), signedBytes(a, arena.peakLiveBytes) });
+        }
+    }
+    if (!memory.rows.empty())
+        s.blocks.push_back(tableBlock(std::move(memory), m_in.maxTableRows));
+}
+
+void Builder::warnings()
+{
+    if (m_collected.empty() && m_report.warnings.empty())
+        return;
+    ReportSection& s = section("warnings", "Warnings");
+    constexpr std::size_t kShown = 50;
+    std::vector<std::string> lines = m_report.warnings;
+    lines.insert(lines.end(), m_collected.begin(), m_collected.end());
+    for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
+        s.blocks.push_back(paragraph(lines[i]));
+    if (lines.size() > kShown)
+        s.blocks.push_back(paragraph("… and " + std::to_string(lines.size() - kShown) + " more."));
+}
+
+} // namespace
+
+const std::vector<std::pair<std::string, std::string>>& reportSectionIds()
+{
+    static const std::vector<std::pair<std::string, std::string>> ids { { "summary", "Summary" },
+        { "graphs", "Graphs" }, { "operators", "Operators" }, { "load", "Will it load" }, { "memory", "Memory plan" },
+        { "size", "File size" }, { "profile", "Profile" }, { "gap", "Numeric gap" },
+        { "baseline", "Changes against the baseline" }, { "warnings", "Warnings" } };
+    return ids;
+}
+
+Report buildReport(const ReportInputs& inputs)
+{
+    if (!inputs.document || !inputs.document->program) {
+        Report report;
+        report.title = "ETScope report";
+        report.sections.push_back({ "summary", "Summary", { omitted("no program to report on") } });
+        report.warnings.push_back("summary: no program to report on");
+        return report;
+    }
+    return Builder(inputs).build();
+}
+
+} // namespace etscope::core

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+// `etscope report` end to end, as a CI job runs it: the HTML opened by headless Chromium from
+// disk with the network off (no console error, the script ran, SVG and tables present, a
+// screenshot in the output folder), the PDF read back page by page with pdftotext/pdftoppm,
+// the Markdown with its PNG files, and bad inputs left out while the rest is written.
+//
+// Chromium and poppler-utils are CI packages (.ci/install-deps). Locally a missing tool skips
+// the test that needs it, saying so; with CI set in the environment it fails instead.
+//
+// Facts of stress_mlp.pte are those of tst_reportmodel.cpp (flatc over its bytes): one method
+// `forward`, 12 KernelCalls (aten::clamp.out twice, …) and 2 XnnpackBackend DelegateCalls; the
+// decoded delegates hold 10 XNNFullyConnected nodes (tests/delegates check the XNNPACK payloads).
+#include "tests/common/clirun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using etscope::test::runEtscope;
+using etscope::test::sampleArgument;
+
+namespace {
+
+struct ToolRun {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+ToolRun runTool(const QString& program, const QStringList& arguments, int timeoutMs = 90000)
+{
+    QProcess process;
+    process.start(program, arguments);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+        return { -2, {}, "timed out" };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3, process.readAllStandardOutput(),
+        process.readAllStandardError() };
+}
+
+/// The tool's path; empty when it is missing (the caller skips, or fails under CI).
+QString tool(const QString& name)
+{
+    return QStandardPaths::findExecutable(name);
+}
+
+bool underCi()
+{
+    return !qEnvironmentVariableIsEmpty("CI");
+}
+
+QString outputDir()
+{
+    QDir().mkpath(QStringLiteral(ETSCOPE_TEST_OUTPUT_DIR));
+    return QStringLiteral(ETSCOPE_TEST_OUTPUT_DIR);
+}
+
+#define REQUIRE_TOOL(variable, name)                                                                                   \
+    const QString variable = tool(QStringLiteral(name));                                                               \
+    do {                                                                                                               \
+        if (variable.isEmpty()) {                                                                                      \
+            if (underCi())                                                                                             \
+                QFAIL(name " is not installed (.ci/install-deps installs it)");                                        \
+            QSKIP(                                                                                                     \
+                name " is not installed here: install it (apt-get install chromium poppler-utils) to run this test");  \
+        }                                                                                                              \
+    } while (false)
+
+QStringList stressInputs()
+{
+    return { QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+        sampleArgument("generated/stress_mlp/stress_mlp.intermediates.etdp"),
+        sampleArgument("generated/stress_mlp/stress_mlp.outputs.etdp") };
+}
+
+/// Chromium from disk with the network off: no proxy reachable, no host resolves, no GPU.
+QStringList chromiumArguments(const QString& profile)
+{
+    return { QStringLiteral("--headless"), QStringLiteral("--disable-gpu"), QStringLiteral("--no-sandbox"),
+        QStringLiteral("--user-data-dir=") + profile, QStringLiteral("--proxy-server=127.0.0.1:9"),
+        QStringLiteral("--host-resolver-rules=MAP * ~NOTFOUND"), QStringLiteral("--no-first-run"),
+        QStringLiteral("--disable-extensions"), QStringLiteral("--disable-background-networking") };
+}
+
+} // namespace
+
+class TestReportCommand : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QVERIFY(m_dir.isValid());
+    }
+
+    void htmlInChromium()
+    {
+        REQUIRE_TOOL(chromium, "chromium");
+        const QString html = path(QStringLiteral("stress.html"));
+        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << html);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QByteArray bytes = etscope::test::readFile(html);
+        // stress_mlp with both ETDumps stays well under 2 MB.
+        QVERIFY2(bytes.size() > 10000 && bytes.size() <= 2 * 1024 * 1024, qPrintable(QString::number(bytes.size())));
+        QVERIFY(!bytes.contains("src=\"http"));
+
+        const QString url = QUrl::fromLocalFile(html).toString();
+        // The DOM after the page ran: the zoom script adds its buttons, so they prove it ran.
+        QStringList dom = chromiumArguments(path(QStringLiteral("profile-dom")));
+        dom << QStringLiteral("--enable-logging=stderr") << QStringLiteral("--v=0") << QStringLiteral("--dump-dom")
+            << url;
+        const ToolRun dumped = runTool(chromium, dom);
+        QCOMPARE(dumped.exitCode, 0);
+        QVERIFY2(!dumped.err.contains("Uncaught"), dumped.err.constData());
+        // Console messages Chromium logs as errors: none.
+        static const QRegularExpression consoleError(QStringLiteral("CONSOLE\\(\\d+\\)\\].*(Error|error|Refused)"));
+        QVERIFY2(!consoleError.match(QString::fromUtf8(dumped.err)).hasMatch(), dumped.err.constData());
+        QVERIFY(dumped.out.contains("<svg"));
+        QVERIFY(dumped.out.contains("<table>"));
+        QVERIFY(dumped.out.contains("class=\"tools\"")); // the script ran
+        QVERIFY(dumped.out.contains("id=\"graph-forward\""));
+        QVERIFY(dumped.out.contains("XNNFullyConnected"));
+        for (const char* section : { "summary", "graphs", "operators", "load", "memory", "size", "profile", "gap" })
+            QVERIFY2(dumped.out.contains(QByteArray("<section id=\"") + section + "\""), section);
+
+        const QString screenshot = QDir(outputDir()).filePath(QStringLiteral("report-stress_mlp.png"));
+        QFile::remove(screenshot);
+        QStringList shot = chromiumArguments(path(QStringLiteral("profile-shot")));
+        shot << QStringLiteral("--screenshot=") + screenshot << QStringLiteral("--window-size=1280,2400")
+             << QStringLiteral("--hide-scrollbars") << url;
+        const ToolRun shotRun = runTool(chromium, shot);
+        QCOMPARE(shotRun.exitCode, 0);
+        QVERIFY2(QFileInfo(screenshot).size() > 20000, qPrintable(screenshot));
+        QVERIFY(etscope::test::readFile(screenshot).startsWith("\x89PNG"));
+    }
+
+    void pdfPageByPage()
+    {
+        REQUIRE_TOOL(pdftotext, "pdftotext");
+        REQUIRE_TOOL(pdftoppm, "pdftoppm");
+        const QString pdf = path(QStringLiteral("stress.pdf"));
+        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << pdf);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY(etscope::test::readFile(pdf).startsWith("%PDF-"));
+
+        // Page by page: the header and "Page N of M" on each, M the same everywhere.
+        QStringList pages;
+        for (int page = 1; page <= 40; ++page) {
+            const ToolRun text = runTool(pdftotext,
+                { QStringLiteral("-layout"), QStringLiteral("-f"), QString::number(page), QStringLiteral("-l"),
+                    QString::number(page), pdf, QStringLiteral("-") });
+            if (text.exitCode != 0)
+                break; // past the last page
+            // The PDF's fonts set "fi" and "fl" as ligatures; read them back as letters.
+            pages << QString::fromUtf8(text.out)
+                         .replace(QChar(0xFB01), QStringLiteral("fi"))
+                         .replace(QChar(0xFB02), QStringLiteral("fl"));
+        }
+        QVERIFY2(pages.size() >= 6, qPrintable(QString::number(pages.size())));
+        for (int i = 0; i < pages.size(); ++i) {
+            QVERIFY2(pages[i].contains(QStringLiteral("ETScope report: stress_mlp.pte")), qPrintable(pages[i]));
+            QVERIFY2(
+                pages[i].contains(QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages.size())), qPrintable(pages[i]));
+        }
+        // Sections start pages; the operator table's rows read in order.
+        const QString all = pages.join(QStringLiteral("\n"));
+        for (const char* title :
+            { "Summary", "Graphs", "Operators", "Will it load", "Memory plan", "File size", "Profile", "Numeric gap" })
+            QVERIFY2(all.contains(QLatin1String(title)), title);
+        static const QRegularExpression fullyConnected(QStringLiteral("XNNFullyConnected\\s+10\\s+0"));
+        QVERIFY2(fullyConnected.match(all).hasMatch(), qPrintable(all));
+        static const QRegularExpression clamp(QStringLiteral("aten::clamp\\.out\\s+0\\s+2"));
+        QVERIFY(clamp.match(all).hasMatch());
+
+        // The first page as a picture, kept in the output folder.
+        const QString prefix = QDir(outputDir()).filePath(QStringLiteral("report-stress_mlp-pdf"));
+        const ToolRun picture = runTool(pdftoppm,
+            { QStringLiteral("-r"), QStringLiteral("60"), QStringLiteral("-png"), QStringLiteral("-f"),
+                QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("2"), pdf, prefix });
+        QCOMPARE(picture.exitCode, 0);
+        const QStringList written = QDir(outputDir()).entryList({ QStringLiteral("report-stress_mlp-pdf-*.png") });
+        QVERIFY2(written.size() == 2, qPrintable(written.join(QLatin1Char(' '))));
+    }
+
+    void markdownWithPicturesBeside()
+    {
+        const QString md = path(QStringLiteral("md/stress.md"));
+        QDir().mkpath(path(QStringLiteral("md")));
+        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << md);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString text = QString::fromUtf8(etscope::test::readFile(md));
+        QVERIFY(text.startsWith(QStringLiteral("# ETScope report: stress\\_mlp.pte")));
+        QVERIFY(text.contains(QStringLiteral("| op_type | occurrences_in_delegated_graphs |")));
+        static const QRegularExpression link(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+\\.png)\\)"));
+        int links = 0;
+        for (auto match = link.globalMatch(text); match.hasNext(); ++links) {
+            const QString file = QDir(path(QStringLiteral("md"))).filePath(match.next().captured(1));
+            QVERIFY2(etscope::test::readFile(file).startsWith("\x89PNG"), qPrintable(file));
+        }
+        QCOMPARE(links, 4); // the graph, arena 1, the treemap, the timeline
+    }
+
+    void badInputsLeaveTheirSectionOut()
+    {
+        // A damaged ETDump: the first 64 bytes of a real one (its identifier intact).
+        const QByteArray dump
+            = etscope::test::readFile(sampleArgument("generated/stress_mlp/stress_mlp.intermediates.etdp"));
+        const QString damaged = path(QStringLiteral("damaged.etdp"));
+        QFile file(damaged);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(dump.left(64));
+        file.close();
+        const QString html = path(QStringLiteral("bad.html"));
+        const auto run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            damaged, path(QStringLiteral("missing.etdp")), QStringLiteral("-o"), html });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains(QStringLiteral("warning: ")) && run.err.contains(QStringLiteral("damaged.etdp")),
+            qPrintable(run.err));
+        QVERIFY(run.err.contains(QStringLiteral("missing.etdp")));
+        // The damaged first ETDump was the run: the profile is left out; the missing second was
+        // the reference: the gap is left out. Neither moves into the other's place.
+        QVERIFY(run.err.contains(QStringLiteral("(profile left out)")));
+        QVERIFY(run.err.contains(QStringLiteral("(gap left out)")));
+        const QString text = QString::fromUtf8(etscope::test::readFile(html));
+        QVERIFY(text.contains(QStringLiteral("<b>Left out:</b>")));
+        QVERIFY(text.contains(QStringLiteral("damaged.etdp")));
+        QVERIFY(text.contains(QStringLiteral("<section id=\"graphs\">")));
+        QVERIFY(text.contains(QStringLiteral("<svg")));
+    }
+
+    void atomicAndUsageErrors()
+    {
+        // A folder that does not exist: nothing written, exit 2.
+        const QString nowhere = path(QStringLiteral("no/such/folder/r.html"));
+        auto run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("-o"), nowhere });
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(!QFile::exists(nowhere));
+        // An existing report stays whole when the new one fails (a program that cannot be read).
+        const QString kept = path(QStringLiteral("kept.html"));
+        QFile file(kept);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("old");
+        file.close();
+        run = runEtscope({ QStringLiteral("report"), path(QStringLiteral("missing.pte")), QStringLiteral("-o"), kept });
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(etscope::test::readFile(kept), QByteArray("old"));
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("-o"), path(QStringLiteral("r.txt")) });
+        QCOMPARE(run.exitCode, 1);
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte") });
+        QCOMPARE(run.exitCode, 1);
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--sections"), QStringLiteral("summary,nope"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.err.contains(QStringLiteral("unknown section 'nope'")));
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--expand"), QStringLiteral("NoSuchBackend"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 1);
+        // --sections keeps only those (and draws only their pictures).
+        run = runEtscope({ QStringLiteral("report"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--sections"), QStringLiteral("summary,size"), QStringLiteral("-o"),
+            path(QStringLiteral("s.html")) });
+        QCOMPARE(run.exitCode, 0);
+        const QByteArray some = etscope::test::readFile(path(QStringLiteral("s.html")));
+        QVERIFY(some.contains("<section id=\"size\">") && !some.contains("<section id=\"graphs\">"));
+        QCOMPARE(some.count("<figure"), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportCommand)
+#include "tst_reportcommand.moc"

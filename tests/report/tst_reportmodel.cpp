@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+// The report of `etscope report` as a model (core/fullreport): which sections a program and its
+// artifacts give, what they say, what is left out when an input is bad, and the HTML and
+// Markdown writers (escaping, tables, pictures, omissions).
+//
+// Facts of stress_mlp.pte (samples/djl-executorch-engine), read off its bytes with Debian's
+// flatc 2.0.8: `flatc --json --strict-json --raw-binary core/schema/program.fbs -- stress_mlp.pte`
+// gives one plan `forward` whose only chain has 14 instructions, 12 KernelCall and 2
+// DelegateCall (both delegates `XnnpackBackend`), and non_const_buffer_sizes [0, 100416]. The
+// file is 2709120 bytes (stat). Its generated ETDumps (samples/generated/README.md, table of
+// decoded facts) hold one Execute block each.
+#include "core/debug/etdump.h"
+#include "core/fullreport/report.h"
+#include "core/graph/grouping.h"
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
+#include "tests/common/documentbytes.h"
+#include "tests/common/testsupport.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+
+using namespace etscope::core;
+
+namespace {
+
+const ReportSection* findSection(const Report& report, const std::string& id)
+{
+    for (const ReportSection& section : report.sections)
+        if (section.id == id)
+            return &section;
+    return nullptr;
+}
+
+std::string fact(const Report& report, const std::string& key)
+{
+    const ReportSection* summary = findSection(report, "summary");
+    if (!summary)
+        return {};
+    for (const ReportBlock& block : summary->blocks)
+        for (const auto& [k, v] : block.facts)
+            if (k == key)
+                return v;
+    return {};
+}
+
+const Table* findTable(const ReportSection& section, const std::string& titleStart)
+{
+    for (const ReportBlock& block : section.blocks)
+        if (block.kind == ReportBlock::Kind::Table && block.table.title.rfind(titleStart, 0) == 0)
+            return &block.table;
+    return nullptr;
+}
+
+bool hasOmission(const ReportSection& section, const std::string& part)
+{
+    return std::any_of(section.blocks.begin(), section.blocks.end(), [&](const ReportBlock& block) {
+        return block.kind == ReportBlock::Kind::Omitted && block.text.find(part) != std::string::npos;
+    });
+}
+
+std::size_t count(const std::string& text, const std::string& part)
+{
+    std::size_t n = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+        ++n;
+    return n;
+}
+
+} // namespace
+
+class TestReportModel : public QObject {
+    Q_OBJECT
+private:
+    std::optional<Document> m_document;
+    std::optional<ETDump> m_run;
+    std::optional<ETDump> m_reference;
+
+private slots:
+    void initTestCase()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto document = openDocument(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte"));
+        QVERIFY2(document, document ? "" : document.error().message().c_str());
+        m_document = std::move(document).value();
+        auto run = readETDumpFile(etscope::test::samplePath("generated/stress_mlp/stress_mlp.intermediates.etdp"));
+        QVERIFY(run);
+        QVERIFY(!attachDebugBufferOrDefault(run.value(), {}));
+        m_run = std::move(run).value();
+        auto reference = readETDumpFile(etscope::test::samplePath("generated/stress_mlp/stress_mlp.outputs.etdp"));
+        QVERIFY(reference);
+        QVERIFY(!attachDebugBufferOrDefault(reference.value(), {}));
+        m_reference = std::move(reference).value();
+    }
+
+    void everySectionFromAProgramAndTwoDumps()
+    {
+        ReportInputs inputs;
+        inputs.document = &*m_document;
+        inputs.run = &*m_run;
+        inputs.reference = &*m_reference;
+        const Report report = buildReport(inputs);
+        std::vector<std::string> ids;
+        for (const ReportSection& section : report.sections)
+            ids.push_back(section.id);
+        const std::vector<std::string> expected { "summary", "graphs", "operators", "load", "memory", "size", "profile",
+            "gap" };
+        // A warnings section may follow (the ETDump fit check); the rest come in this order.
+        QVERIFY(ids.size() >= expected.size());
+        QVERIFY(std::equal(expected.begin(), expected.end(), ids.begin()));
+
+        QCOMPARE(fact(report, "Methods"), std::string("1: forward (14 instructions)"));
+        QVERIFY(fact(report, "Format").find("(2709120 bytes)") != std::string::npos);
+        QCOMPARE(fact(report, "Will it load").substr(0, 3), std::string("yes"));
+        QVERIFY(fact(report, "Backends").find("XnnpackBackend × 2") != std::string::npos);
+        QVERIFY(fact(report, "Peak planned memory").find("forward arena 1") != std::string::npos);
+
+        // The operator table's Total row: 12 KernelCalls at the top level.
+        const Table* ops = findTable(*findSection(report, "operators"), "Method 'forward'");
+        QVERIFY(ops);
+        QVERIFY(!ops->rows.empty());
+        QCOMPARE(cellText(ops->rows.back().front()), std::string("Total"));
+        QCOMPARE(cellText(ops->rows.back()[2]), std::string("12"));
+
+        // Arena 1 declares 100416 bytes.
+        const Table* arenas = findTable(*findSection(report, "memory"), "Method 'forward': arenas");
+        QVERIFY(arenas);
+        QCOMPARE(cellText(arenas->rows.front()[1]), std::string("100416"));
+
+        // One Execute block in the run; the slowest table holds at most topRows rows.
+        const Table* slowest = findTable(*findSection(report, "profile"), "Slowest operators");
+        QVERIFY(slowest);
+        QVERIFY(slowest->rows.size() <= inputs.topRows && !slowest->rows.empty());
+        QVERIFY(slowest->notes.front().find("1 Execute block(s)") != std::string::npos);
+        QVERIFY(findTable(*findSection(report, "gap"), "Worst nodes"));
+
+        // Pictures: the graph, arena 1's chart, the treemap and the timeline.
+        std::vector<std::string> pictures;
+        for (const ReportPicture& picture : report.pictures)
+            pictures.push_back(picture.id);
+        for (const char* id : { "graph-forward", "memory-forward-1", "size", "timeline" })
+            QVERIFY2(std::find(pictures.begin(), pictures.end(), id) != pictures.end(), id);
+        QVERIFY(report.plans.size() == 1 && report.plans.front());
+        QVERIFY(report.size && report.timeline);
+    }
+
+    void badInputsLeaveTheirSectionOutAndKeepTheRest()
+    {
+        ReportInputs inputs;
+        inputs.document = &*m_document;
+        inputs.omissions.push_back({ "profile", "run.etdp: cannot open: No such file or directory" });
+        inputs.inspectorTable = "/nonexistent/inspector.csv";
+        const Report report = buildReport(inputs);
+        QVERIFY(hasOmission(*findSection(report, "profile"), "run.etdp: cannot open"));
+        const ReportSection* gap = findSection(report, "gap");
+        QVERIFY(gap);
+        QVERIFY(hasOmission(*gap, "/nonexistent/inspector.csv"));
+        QVERIFY(std::any_of(report.warnings.begin(), report.warnings.end(),
+            [](const std::string& w) { return w.find("inspector.csv") != std::string::npos; }));
+        // Everything else is still there.
+        QVERIFY(findSection(report, "graphs") && findSection(report, "operators") && findSection(report, "size"));
+        const std::string html = reportHtml(report);
+        QVERIFY(html.find("<b>Left out:</b> run.etdp: cannot open") != std::string::npos);
+    }
+
+    void baselineAgainstItselfChangesNothing()
+    {
+        ReportInputs inputs;
+        inputs.document = &*m_document;
+        inputs.baseline = &*m_document;
+        const Report report = buildReport(inputs);
+        const ReportSection* baseline = findSection(report, "baseline");
+        QVERIFY(baseline);
+        QVERIFY(std::any_of(baseline->blocks.begin(), baseline->blocks.end(),
+            [](const ReportBlock& block) { return block.text == "No operator moved into or out of a delegate."; }));
+        const Table* memory = findTable(*baseline, "Peak planned memory");
+        QVERIFY(memory);
+        QCOMPARE(cellText(memory->rows.front()[4]), std::string("±0 B"));
+    }
+
+    void longMethodShowsItsOverviewAndTheGroupsWithProblems()
+    {
+        // A 3,000-instruction MLP from the project's writer: forward is cut into groups. Against
+        // the quantized list alone (plus prim) its portable operators have no kernel, so the
+        // groups holding them are drawn opened after the overview, at most three.
+        MlpOptions options;
+        options.nodes = 3000;
+        options.secondMethod = false;
+        const SyntheticProgram synthetic = makeMlpProgram(options);
+        auto bytes = writeProgram(synthetic.spec);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(bytes.value(), "mlp3000.pte");
+        QVERIFY(document);
+        auto lists = loadKernelLists({ "quantized" });
+        QVERIFY(lists);
+        ReportInputs inputs;
+        inputs.document = &*document;
+        inputs.kernels = &lists.value();
+        const Report report = buildReport(inputs);
+
+        const Grouping grouping = groupLongGraph(*document->methods.front().graph);
+        QVERIFY(!grouping.empty());
+        std::size_t groups = 0;
+        bool overview = false;
+        for (const ReportPicture& picture : report.pictures) {
+            if (picture.kind != ReportPicture::Kind::Graph)
+                continue;
+            if (picture.group < 0)
+                overview = picture.caption
+                    == "Method 'forward': overview, " + std::to_string(grouping.groups.size()) + " groups";
+            else
+                ++groups;
+        }
+        QVERIFY(overview);
+        QCOMPARE(groups, inputs.maxProblemGroups);
+
+        // The missing operators and their call counts are the writer's own tallies.
+        const Table* missing = findTable(*findSection(report, "load"), "Operators without a kernel");
+        QVERIFY(missing);
+        std::map<std::string, long long> calls;
+        for (const auto& row : missing->rows)
+            calls[cellText(row[1])] = std::get<long long>(row[2]);
+        for (const auto& [op, count] : synthetic.nonDelegated)
+            QCOMPARE(calls[op], static_cast<long long>(count)); // "aten::addmm.out" → its calls
+        QCOMPARE(fact(report, "Will it load").substr(0, 2), std::string("no"));
+    }
+
+    void htmlEscapesEverythingAndLoadsNothing()
+    {
+        Report report;
+        report.title = "a <b> & \"c\"";
+        report.sections.push_back({ "summary", "S<1>", {} });
+        ReportBlock text;
+        text.text = "<script>alert(1)</script>";
+        report.sections.back().blocks.push_back(text);
+        ReportBlock table;
+        table.kind = ReportBlock::Kind::Table;
+        table.table = Table { "T&T", { "name", "n" }, { { std::string("<img src=x>"), 3LL } }, { "note <i>" } };
+        report.sections.back().blocks.push_back(table);
+        ReportPicture failed;
+        failed.id = "p";
+        failed.caption = "cap<";
+        failed.failed = "layout <failed>";
+        report.pictures.push_back(failed);
+        ReportBlock picture;
+        picture.kind = ReportBlock::Kind::Picture;
+        report.sections.back().blocks.push_back(picture);
+
+        const std::string html = reportHtml(report);
+        QVERIFY(html.find("<title>a &lt;b&gt; &amp; &quot;c&quot;</title>") != std::string::npos);
+        QVERIFY(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+        QVERIFY(html.find("<td>&lt;img src=x&gt;</td><td class=\"n\">3</td>") != std::string::npos);
+        QVERIFY(html.find("<caption>T&amp;T</caption>") != std::string::npos);
+        QVERIFY(html.find("layout &lt;failed&gt;") != std::string::npos);
+        QCOMPARE(count(html, "<script>"), std::size_t(1)); // the zoom script, nothing from the content
+        // Nothing is fetched: no external source or link, and a policy that forbids it.
+        QCOMPARE(count(html, "src=\"http"), std::size_t(0));
+        QCOMPARE(count(html, "href=\"http"), std::size_t(0));
+        QVERIFY(html.find("default-src 'none'") != std::string::npos);
+
+        HtmlOptions rich;
+        rich.richText = true;
+        const std::string qt = reportHtml(report, rich);
+        QCOMPARE(count(qt, "<script"), std::size_t(0));
+        QVERIFY(qt.find("<thead>") != std::string::npos); // Qt repeats header rows on every page
+    }
+
+    void richTextFitsPicturesToThePage()
+    {
+        Report report;
+        report.sections.push_back({ "graphs", "Graphs", {} });
+        ReportPicture wide; // 1400 × 700 on a 700 × 900 page: half size
+        wide.width = 1400;
+        wide.height = 700;
+        wide.file = "picture:wide";
+        ReportPicture tall; // 1400 × 9000 in three pieces: each 700 × 1500 on the page
+        tall.width = 1400;
+        tall.height = 9000;
+        tall.pieces = { "picture:tall#0", "picture:tall#1", "picture:tall#2" };
+        report.pictures = { wide, tall };
+        for (std::size_t i = 0; i < 2; ++i) {
+            ReportBlock block;
+            block.kind = ReportBlock::Kind::Picture;
+            block.picture = i;
+            report.sections.back().blocks.push_back(block);
+        }
+        HtmlOptions rich;
+        rich.richText = true;
+        rich.pictureMaxWidth = 700;
+        rich.pictureMaxHeight = 900;
+        const std::string qt = reportHtml(report, rich);
+        QVERIFY(qt.find("<img src=\"picture:wide\" width=\"700\" height=\"350\">") != std::string::npos);
+        for (const char* piece : { "picture:tall#0", "picture:tall#1", "picture:tall#2" })
+            QVERIFY2(
+                qt.find(std::string("<img src=\"") + piece + "\" width=\"700\" height=\"1500\">") != std::string::npos,
+                piece);
+    }
+
+    void markdownHasGitHubTablesAndLinkedPictures()
+    {
+        Report report;
+        report.title = "R";
+        report.sections.push_back({ "operators", "Operators", {} });
+        ReportBlock table;
+        table.kind = ReportBlock::Kind::Table;
+        table.table = Table { "Ops", { "op_type", "count" }, { { std::string("a|b"), 2LL } }, {} };
+        report.sections.back().blocks.push_back(table);
+        ReportPicture drawn;
+        drawn.caption = "Method 'forward'";
+        drawn.file = "r-graph forward.png";
+        report.pictures.push_back(drawn);
+        ReportPicture failed;
+        failed.caption = "memory";
+        failed.failed = "no plan";
+        report.pictures.push_back(failed);
+        for (std::size_t i = 0; i < 2; ++i) {
+            ReportBlock picture;
+            picture.kind = ReportBlock::Kind::Picture;
+            picture.picture = i;
+            report.sections.back().blocks.push_back(picture);
+        }
+        ReportBlock omittedBlock;
+        omittedBlock.kind = ReportBlock::Kind::Omitted;
+        omittedBlock.text = "x.etdp: damaged";
+        report.sections.back().blocks.push_back(omittedBlock);
+
+        const std::string md = reportMarkdown(report);
+        QVERIFY(md.find("## Operators\n") != std::string::npos);
+        QVERIFY(md.find("| op_type | count |\n|---|---:|\n| a\\|b | 2 |\n") != std::string::npos);
+        QVERIFY(md.find("![Method 'forward'](r-graph%20forward.png)") != std::string::npos);
+        QVERIFY(md.find("> **Picture not drawn:** no plan") != std::string::npos);
+        QVERIFY(md.find("> **Left out:** x.etdp: damaged") != std::string::npos);
+    }
+
+    void formatsByExtension()
+    {
+        QCOMPARE(reportFormatFor("a/r.HTML"), std::string("html"));
+        QCOMPARE(reportFormatFor("r.htm"), std::string("html"));
+        QCOMPARE(reportFormatFor("r.md"), std::string("md"));
+        QCOMPARE(reportFormatFor("r.pdf"), std::string("pdf"));
+        QCOMPARE(reportFormatFor("r.png"), std::string());
+        QCOMPARE(reportFormatFor("dir.d/report"), std::string());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportModel)
+#include "tst_reportmodel.moc"

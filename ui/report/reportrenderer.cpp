@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+#include "ui/report/reportrenderer.h"
+
+#include "core/graph/grouping.h"
+#include "core/layout/graphlayout.h"
+#include "core/util/atomicfile.h"
+#include "ui/graph/graphscene.h"
+#include "ui/graph/presentation.h"
+#include "ui/graph/scenerenderer.h"
+#include "ui/memory/memorychart.h"
+#include "ui/size/treemap.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QFont>
+#include <QFontMetrics>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+#include <QTextDocument>
+#include <QUrl>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace etscope::ui {
+
+namespace {
+
+using core::ReportPicture;
+
+/// Above this many planned tensors a memory chart is drawn as PNG even in HTML: its SVG would
+/// hold one rectangle per tensor (tens of MB for an LLM).
+constexpr std::size_t kMaxSvgTensors = 4000;
+
+/// Above this many parts a treemap is drawn as PNG even in HTML (an LLM's thousands of constants).
+constexpr std::size_t kMaxSvgParts = 1500;
+
+/// A graph whose SVG is larger than this is drawn as PNG instead. A group of an LLM with its
+/// delegates expanded is about 4.5 MB of SVG and a tall drawing, which a PNG (at most 16,000
+/// pixels a side) would blur: SVG is kept up to well above that.
+constexpr qsizetype kMaxSvgBytes = 6 * 1024 * 1024;
+
+/// The most pixels a graph's PNG gets (Markdown, PDF, HTML fallback): 24 M, about 6,000 × 4,000.
+constexpr double kMaxPngPixels = 24e6;
+
+/// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
+constexpr std::size_t kMaxSvgEvents = 6000;
+
+/// The SVG element of QSvgGenerator's output, without the XML declaration and doctype.
+QByteArray svgElement(const QByteArray& document)
+{
+    const qsizetype start = document.indexOf("<svg");
+    return start < 0 ? document : document.mid(start);
+}
+
+/// The viewBox size of an SVG (what renderScene drew), else `fallback`.
+QSize svgSize(const QByteArray& svg, QSize fallback)
+{
+    static const QRegularExpression viewBox(QStringLiteral("viewBox=\"[-0-9.]+ [-0-9.]+ ([0-9.]+) ([0-9.]+)\""));
+    const auto match = viewBox.match(QString::fromUtf8(svg.left(4096)));
+    if (!match.hasMatch())
+        return fallback;
+    return QSize(qRound(match.captured(1).toDouble()), qRound(match.captured(2).toDouble()));
+}
+
+/// A picture of `size` painted by `paint`, as SVG (text stays text) or PNG at twice the size.
+DrawnPicture paintPicture(
+    QSize size, PictureFormat format, const QString& title, const std::function<void(QPainter&)>& paint)
+{
+    DrawnPicture drawn;
+    drawn.size = size;
+    QBuffer buffer(&drawn.bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (format == PictureFormat::Svg) {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setTitle(title);
+        QPainter painter(&generator);
+        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+        paint(painter);
+        painter.end();
+        drawn.bytes = svgElement(drawn.bytes);
+    } else {
+        QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+            painter.scale(2, 2);
+            paint(painter);
+        }
+        image.save(&buffer, "PNG");
+    }
+    return drawn;
+}
+
+/// A PNG wrapped for inline HTML: an <img> with a data: URL.
+QByteArray inlinePng(const DrawnPicture& png, const QString& alt)
+{
+    return "<img alt=\"" + alt.toHtmlEscaped().toUtf8() + "\" width=\"" + QByteArray::number(png.size.width())
+        + "\" src=\"data:image/png;base64," + png.bytes.toBase64() + "\">";
+}
+
+DrawnPicture drawGraph(
+    const ReportPicture& picture, const std::shared_ptr<const core::Document>& document, PictureFormat format)
+{
+    const int methodIndex = picture.method;
+    if (methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document->methods.size()
+        || !document->methods[static_cast<std::size_t>(methodIndex)].graph)
+        return { {}, {}, QStringLiteral("no graph for this method") };
+    const core::Graph& top = *document->methods[static_cast<std::size_t>(methodIndex)].graph;
+    const auto grouping = methodGrouping(*document, methodIndex);
+    std::set<int> expanded;
+    if (picture.group >= 0)
+        expanded.insert(expandKeyOfGroup(picture.group));
+    if (picture.expand != "none")
+        for (const core::Node& node : top.nodes) {
+            if (node.kind != core::NodeKind::Delegate || !node.subgraph
+                || (picture.expand != "all" && node.label != picture.expand))
+                continue;
+            if (picture.expand == "all" && node.subgraph->nodes.size() > core::kReportExpandAllMaxNodes)
+                continue;
+            // In a long method only the delegates of the opened group are drawn (and expanded).
+            const int group = grouping->groupOfNode(node.id);
+            if (group < 0 || group == picture.group)
+                expanded.insert(node.id.value);
+        }
+    auto presentation
+        = preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
+    auto layout = core::layoutGraph(presentation->request);
+    if (!layout)
+        return { {}, {}, QString::fromStdString(layout.error().reason) };
+    presentation->layout = std::move(layout).value();
+    GraphScene scene;
+    scene.setPresentation(presentation);
+    RenderOptions options = reportOptions(*presentation, QFileInfo(QString::fromStdString(document->path)).fileName());
+    if (picture.group >= 0)
+        options.title += QStringLiteral(" — group %1").arg(picture.group + 1);
+    DrawnPicture drawn;
+    if (format == PictureFormat::Svg) {
+        drawn.bytes = svgElement(renderScene(scene, ImageFormat::Svg, options));
+        drawn.size = svgSize(drawn.bytes, QSize(800, 600));
+    }
+    if (format == PictureFormat::Png || drawn.bytes.size() > kMaxSvgBytes) {
+        drawn.png = true;
+        // Twice the scene's size, but at most kMaxPngPixels (a 6,000 × 5,000 graph at 2× would be
+        // 600 MB of pixels, more than Qt reads back).
+        const QSizeF extent = scene.itemsBoundingRect().size();
+        const double pixels = std::max(1.0, extent.width() * extent.height());
+        options.pngScale = std::clamp(std::sqrt(kMaxPngPixels / pixels), 0.25, 2.0);
+        drawn.bytes = renderScene(scene, ImageFormat::Png, options);
+        QImage image;
+        image.loadFromData(drawn.bytes, "PNG");
+        // The drawing's own size (from the SVG, else the PNG's pixels over its scale) is the size
+        // to show it at.
+        if (format == PictureFormat::Png)
+            drawn.size = (QSizeF(image.size()) / options.pngScale).toSize();
+    }
+    return drawn;
+}
+
+DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+{
+    if (picture.method < 0 || static_cast<std::size_t>(picture.method) >= report.plans.size()
+        || !report.plans[static_cast<std::size_t>(picture.method)])
+        return { {}, {}, QStringLiteral("no memory plan for this method") };
+    const auto& plan = report.plans[static_cast<std::size_t>(picture.method)];
+    MemoryChart chart;
+    chart.resize(1000, 560);
+    chart.setPlan(plan, picture.arena);
+    const MemoryChart::Frame frame = chart.picture();
+    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { chart.paintChart(painter, frame); });
+}
+
+DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+{
+    if (!report.size)
+        return { {}, {}, QStringLiteral("no size breakdown") };
+    TreemapView map;
+    map.setTree(&report.size->main);
+    const QSize mapSize(1000, 560);
+    constexpr int kLegend = 26;
+    // The legend: every kind of part the map shows, in its colour.
+    std::map<core::SizeKind, std::string> kinds;
+    for (const core::SizeNode* leaf : core::sizeLeaves(report.size->main))
+        if (leaf->bytes > 0)
+            kinds.emplace(leaf->kind, leaf->backend);
+    return paintPicture(QSize(mapSize.width(), mapSize.height() + kLegend), format,
+        QString::fromStdString(picture.caption), [&](QPainter& painter) {
+            map.paintMap(painter, mapSize);
+            QFont font = painter.font();
+            font.setPixelSize(12);
+            painter.setFont(font);
+            const QFontMetrics metrics(font);
+            int x = 6;
+            const int y = mapSize.height() + 7;
+            for (const auto& [kind, backend] : kinds) {
+                const QString label = sizeKindLabel(kind);
+                painter.fillRect(QRect(x, y, 12, 12), sizeKindColour(kind, backend));
+                painter.setPen(QColor(0x1f, 0x23, 0x28));
+                painter.drawText(QPoint(x + 16, y + 11), label);
+                x += 16 + metrics.horizontalAdvance(label) + 14;
+            }
+        });
+}
+
+DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+{
+    if (!report.timeline || report.timeline->runs.empty())
+        return { {}, {}, QStringLiteral("no run in the ETDump") };
+    TimelineView view;
+    view.resize(1000, 400);
+    view.setTimeline(report.timeline, 0);
+    const TimelineView::Picture frame = view.picture();
+    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); });
+}
+
+std::size_t timelineEvents(const core::Report& report)
+{
+    std::size_t events = 0;
+    if (report.timeline && !report.timeline->runs.empty())
+        events = report.timeline->runs.front().eventCount();
+    return events;
+}
+
+/// Draws every picture; `store` keeps each drawn one (as the writer needs it).
+void drawAll(core::Report& report, const std::shared_ptr<const core::Document>& document, PictureFormat format,
+    const std::function<void(core::ReportPicture&, const DrawnPicture&, PictureFormat)>& store,
+    const std::function<void(const QString&)>& progress)
+{
+    for (core::ReportPicture& picture : report.pictures) {
+        if (progress)
+            progress(QString::fromStdString(picture.id));
+        // Pictures too detailed for SVG become PNG (inline as a data: URL in HTML).
+        PictureFormat used = format;
+        if (format == PictureFormat::Svg) {
+            if (picture.kind == ReportPicture::Kind::MemoryArena && picture.method >= 0
+                && static_cast<std::size_t>(picture.method) < report.plans.size()
+                && report.plans[static_cast<std::size_t>(picture.method)]
+                && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
+                used = PictureFormat::Png;
+            if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
+                used = PictureFormat::Png;
+            if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
+                && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
+                used = PictureFormat::Png;
+        }
+        const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
+        if (drawn.png)
+            used = PictureFormat::Png;
+        if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
+            picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
+            continue;
+        }
+        picture.width = drawn.size.width();
+        picture.height = drawn.size.height();
+        store(picture, drawn, used);
+    }
+}
+
+std::optional<QString> writeBytes(const QString& path, const QByteArray& bytes, std::vector<QString>* written)
+{
+    if (auto error = core::writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), bytes.size())))
+        return QString::fromStdString(error->message());
+    if (written)
+        written->push_back(path);
+    return std::nullopt;
+}
+
+} // namespace
+
+DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPicture& picture,
+    const std::shared_ptr<const core::Document>& document, PictureFormat format)
+{
+    switch (picture.kind) {
+    case ReportPicture::Kind::Graph:
+        return drawGraph(picture, document, format);
+    case ReportPicture::Kind::MemoryArena:
+        return drawMemory(report, picture, format);
+    case ReportPicture::Kind::SizeTreemap:
+        return drawTreemap(report, picture, format);
+    case ReportPicture::Kind::Timeline:
+        return drawTimeline(report, picture, format);
+    }
+    return { {}, {}, QStringLiteral("unknown picture") };
+}
+
+QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const std::function<void(const QString&)>& progress)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter writer(&buffer);
+    writer.setResolution(96); // one CSS pixel = one device pixel, as the HTML sizes assume
+    writer.setPageSize(QPageSize(QPageSize::A4));
+    writer.setPageMargins(QMarginsF(14, 12, 14, 12), QPageLayout::Millimeter);
+    writer.setTitle(QString::fromStdString(report.title));
+    writer.setCreator(QStringLiteral("ETScope"));
+
+    const QRect page = writer.pageLayout().paintRectPixels(writer.resolution());
+    constexpr int kHeader = 28;
+    constexpr int kFooter = 24;
+    const QSizeF body(page.width(), page.height() - kHeader - kFooter);
+    // Room for a picture on a page: the body less its caption and spacing.
+    const int maxWidth = static_cast<int>(body.width());
+    const int maxHeight = static_cast<int>(body.height()) - 60;
+
+    std::map<std::string, QImage> images;
+    drawAll(
+        report, document, PictureFormat::Png,
+        [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
+            QImage image;
+            image.loadFromData(drawn.bytes, "PNG");
+            const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
+            const double shown = picture.height * scale;
+            // Taller than a page at the page's width, and not merely a bit: cut into pieces.
+            if (shown > maxHeight * 1.5 && !image.isNull()) {
+                const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
+                const int rows = (image.height() + pieces - 1) / pieces;
+                for (int k = 0; k < pieces; ++k) {
+                    const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
+                    images[name] = image.copy(0, k * rows, image.width(), rows);
+                    picture.pieces.push_back(name);
+                }
+                return;
+            }
+            picture.file = "picture:" + picture.id;
+            images[picture.file] = image;
+        },
+        progress);
+
+    QTextDocument text;
+    text.documentLayout()->setPaintDevice(&writer);
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(8.5);
+    text.setDefaultFont(font);
+    text.setDocumentMargin(0);
+    text.setDefaultStyleSheet(QStringLiteral("h1{font-size:16pt} h2{font-size:13pt; color:#1f2328} "
+                                             "h3{font-size:10pt} th{background-color:#eef1f4} small{color:#59636e}"));
+    for (const auto& [name, image] : images)
+        text.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(name)), image);
+    core::HtmlOptions options;
+    options.richText = true;
+    options.pictureMaxWidth = maxWidth;
+    options.pictureMaxHeight = maxHeight;
+    text.setHtml(QString::fromStdString(core::reportHtml(report, options)));
+    text.setPageSize(body);
+
+    const int pages = text.pageCount();
+    QPainter painter(&writer);
+    QFont small = font;
+    small.setPointSizeF(7.5);
+    const QString title = QString::fromStdString(report.title);
+    for (int index = 0; index < pages; ++index) {
+        if (index > 0)
+            writer.newPage();
+        // Header: the report's title, a rule under it; footer: the file and "page N of M".
+        painter.setFont(small);
+        painter.setPen(QColor(0x59, 0x63, 0x6e));
+        painter.drawText(QRect(0, 0, page.width(), kHeader - 8), Qt::AlignLeft | Qt::AlignVCenter, title);
+        painter.drawText(QRect(0, 0, page.width(), kHeader - 8), Qt::AlignRight | Qt::AlignVCenter,
+            QStringLiteral("etscope report"));
+        painter.drawLine(0, kHeader - 6, page.width(), kHeader - 6);
+        const int footerTop = page.height() - kFooter + 6;
+        painter.drawLine(0, footerTop, page.width(), footerTop);
+        painter.drawText(QRect(0, footerTop + 2, page.width(), kFooter - 8), Qt::AlignLeft | Qt::AlignVCenter,
+            QFileInfo(QString::fromStdString(document->path)).fileName());
+        painter.drawText(QRect(0, footerTop + 2, page.width(), kFooter - 8), Qt::AlignRight | Qt::AlignVCenter,
+            QStringLiteral("Page %1 of %2").arg(index + 1).arg(pages));
+        painter.save();
+        painter.translate(0, kHeader);
+        painter.setClipRect(QRectF(QPointF(0, 0), body));
+        painter.translate(0, -index * body.height());
+        text.drawContents(&painter, QRectF(QPointF(0, index * body.height()), body));
+        painter.restore();
+    }
+    painter.end();
+    return bytes;
+}
+
+std::optional<QString> writeReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, std::vector<QString>* written, const std::function<void(const QString&)>& progress)
+{
+    const std::string format = core::reportFormatFor(path.toStdString());
+    if (format == "html") {
+        drawAll(
+            report, document, PictureFormat::Svg,
+            [](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat used) {
+                picture.svg = used == PictureFormat::Svg
+                    ? drawn.bytes.toStdString()
+                    : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
+            },
+            progress);
+        return writeBytes(path, QByteArray::fromStdString(core::reportHtml(report)), written);
+    }
+    if (format == "md") {
+        const QFileInfo info(path);
+        std::optional<QString> failure;
+        drawAll(
+            report, document, PictureFormat::Png,
+            [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
+                const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
+                    + QStringLiteral(".png");
+                if (auto error = writeBytes(info.dir().filePath(name), drawn.bytes, written)) {
+                    picture.failed = error->toStdString();
+                    if (!failure)
+                        failure = error;
+                    return;
+                }
+                picture.file = name.toStdString();
+            },
+            progress);
+        if (failure)
+            return failure;
+        return writeBytes(path, QByteArray::fromStdString(core::reportMarkdown(report)), written);
+    }
+    if (format == "pdf")
+        return writeBytes(path, reportPdf(report, document, progress), written);
+    return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+}
+
+} // namespace etscope::ui
