@@ -14,6 +14,29 @@
 
 namespace etscope::ui {
 
+/// A heat table with what the model, its legend and the graph colouring need from every row,
+/// computed once (prepareHeatTable), on a worker: a million-row table is then shown without a
+/// pass over its rows on the UI thread (issue 27 #13).
+struct PreparedHeatTable {
+    std::shared_ptr<const core::HeatTable> table;
+    struct Column {
+        std::optional<std::pair<double, double>> range; ///< core::HeatTable::range
+        double smallestPositive = 0; ///< 0 when the column has no positive value
+        core::NumberFormat format; ///< core::columnNumberFormat
+        /// Per node key (GraphScene::keyOf of a row's origin): the worst value of its rows, and
+        /// per delegate ({top, none}) the worst value of its inner nodes' rows. Every heat
+        /// position is monotonic in the value, so the worst value paints the worst colour
+        /// whatever the scale, range or threshold chosen later.
+        std::map<std::pair<int, int>, double> worst;
+        std::map<std::pair<int, int>, double> worstInside;
+    };
+    std::vector<Column> columns;
+    std::size_t matchedRows = 0; ///< rows placed on a graph node
+};
+
+/// Scans every row of `table` once per column; runs on any thread.
+std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const core::HeatTable> table);
+
 /// How heat values become colour positions: shared by the heatmap cells, its legend and the
 /// graph colouring, so all three agree.
 struct HeatScale {
@@ -27,6 +50,8 @@ struct HeatScale {
     std::optional<double> threshold(std::size_t column) const;
     /// [low, high] actually used for `column` of `table`.
     std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
+    /// The same from a prepared table's summary (no pass over the rows).
+    std::pair<double, double> bounds(const PreparedHeatTable& prepared, std::size_t column) const;
     /// Position in [0, 1] (1 = worst) of a value of `column`. Computes the bounds: for every
     /// row of a table, take bounds() once and use the overload below.
     double position(const core::HeatTable& table, std::size_t column, double value) const;
@@ -61,9 +86,14 @@ public:
 
     explicit HeatmapModel(QObject* parent = nullptr);
 
+    /// Prepares the table here (prepareHeatTable): for small tables; large ones come prepared.
     void setTable(core::HeatTable table);
     void setTable(std::shared_ptr<const core::HeatTable> table);
+    void setTable(std::shared_ptr<const PreparedHeatTable> prepared);
     const core::HeatTable& table() const { return *m_table; }
+    const PreparedHeatTable& prepared() const { return *m_prepared; }
+    /// [low, high] of `column` under the current scale (kept, never recomputed from the rows).
+    std::pair<double, double> bounds(std::size_t column) const;
     void setScale(const HeatScale& scale);
     const HeatScale& scale() const { return m_scale; }
 
@@ -80,6 +110,7 @@ private:
     void updateBounds();
 
     std::shared_ptr<const core::HeatTable> m_table = std::make_shared<const core::HeatTable>();
+    std::shared_ptr<const PreparedHeatTable> m_prepared = prepareHeatTable(m_table);
     HeatScale m_scale;
     std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
     std::vector<core::NumberFormat> m_formats; ///< per column, from all of its values
