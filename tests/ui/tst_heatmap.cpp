@@ -6,6 +6,7 @@
 // "identical": mse, l1 and max |a−b| are 0, cosine 1, snr +inf.
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+#include "tests/ui/attachwait.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
@@ -64,10 +65,11 @@ private slots:
         QSignalSpy shown(&view, &DocumentView::presentationShown);
         QVERIFY(view.presentation() || shown.wait(20000));
         const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
-        QCOMPARE(controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     controller, AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
             QString());
-        QCOMPARE(
-            controller.attachArtifact(AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     controller, AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
             QString());
         HeatmapPanel* panel = view.heatmapPanel();
         const HeatTable& gap = panel->model()->table();
