@@ -19,9 +19,10 @@ using namespace etscope::core;
 
 namespace {
 
-/// Thrown from a row sink when the user stops a read, caught in this file: the core readers
-/// hold their file through RAII and catch nothing, so the read unwinds cleanly (core never
-/// throws itself; this exception starts and ends here).
+/// Thrown from a row sink when the user stops a read: the core readers have no way to stop
+/// but their exception boundary (core/util/guard.h), which turns it into an error; the flag
+/// set beside the throw tells that error from a real one. Caught here too, should a reader
+/// ever let it through.
 struct ReadStopped { };
 
 /// How often a streaming read looks at the cancel flag and reports its rows.
@@ -62,13 +63,16 @@ std::optional<std::vector<HeatTable>> DebugSession::heatTables(
     } else if (!inspectorPath.isEmpty()) {
         const QString name = QFileInfo(inspectorPath).fileName();
         std::optional<Result<GapReport>> imported;
+        bool stopped = false;
         try {
             streamed.reserve(inspectorRows);
             imported = importInspectorTable(inspectorPath.toStdString(), mapper, inspectorMetric, [&](GapRow&& row) {
                 streamed.push_back(gapHeatRow(row, true));
                 if (work && streamed.size() % kRowsPerCheck == 0) {
-                    if (work->stopped())
+                    if (work->stopped()) {
+                        stopped = true;
                         throw ReadStopped {};
+                    }
                     const std::size_t total = std::max<std::size_t>(inspectorRows, streamed.size());
                     work->report(static_cast<int>(streamed.size() * 100 / total),
                         QObject::tr("Mapping %1 onto %2: %L3 of %L4 rows")
@@ -80,6 +84,8 @@ std::optional<std::vector<HeatTable>> DebugSession::heatTables(
         } catch (const ReadStopped&) {
             return std::nullopt;
         }
+        if (stopped)
+            return std::nullopt;
         if (*imported)
             gap = std::move(*imported).value();
         else
@@ -166,18 +172,23 @@ std::optional<Error> attach(
         // Checked whole now, so a bad table is refused when attached; its rows are not kept.
         std::size_t rows = 0;
         std::optional<Result<std::vector<Warning>>> checked;
+        bool stopped = false;
         try {
             checked = readInspectorTableFile(file, [&](InspectorRow&&) {
                 ++rows;
                 if (work && rows % kRowsPerCheck == 0) {
-                    if (work->stopped())
+                    if (work->stopped()) {
+                        stopped = true;
                         throw ReadStopped {};
+                    }
                     work->report(-1, QObject::tr("Reading %1: %L2 rows").arg(name).arg(rows));
                 }
             });
         } catch (const ReadStopped&) {
-            return makeError(Error::Code::Cancelled, file, "attaching stopped by the user");
+            stopped = true;
         }
+        if (stopped)
+            return makeError(Error::Code::Cancelled, file, "attaching stopped by the user");
         if (!*checked)
             return checked->error();
         session.inspectorPath = path;
