@@ -42,10 +42,13 @@ DocumentController::ViewRequests& DocumentController::viewRequests(QObject* requ
             const auto it = m_views.find(requester);
             if (it == m_views.end())
                 return;
-            if (it->job)
-                LayoutService::instance()->cancel(it->job);
+            const quint64 job = it->job;
+            // Forgotten first: the cancellation, answered at once, must find no view to tell
+            // (the view is half destroyed by now).
             m_views.erase(it);
             m_heatRequests.remove(requester);
+            if (job)
+                LayoutService::instance()->cancel(job);
         });
     return m_views[requester];
 }
