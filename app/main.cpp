@@ -77,8 +77,9 @@ int main(int argc, char** argv)
                        "(.csv/.tsv) after a program are attached to it"),
         QStringLiteral("[FILE…]"));
     const QCommandLineOption timingsOption(QStringLiteral("timings"),
-        QStringLiteral("Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
-                       "attach: debug data named after the program shown, heat-table, longest-stall) to stderr"));
+        QStringLiteral(
+            "Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
+            "attach: debug data named after the program shown, attach-stall, heat-table, longest-stall) to stderr"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
         QStringLiteral("Exit right after the first file's first view is painted and the debug data named with it is "
                        "shown (exit 1 when it cannot be opened)"));
@@ -132,8 +133,19 @@ int main(int argc, char** argv)
         painted = true;
         finishIfDone();
     });
+    // The longest stall while the debug data named with the file is read and shown, from the
+    // end of the open (the first view built) on: attach-stall.
+    etscope::ui::StallWatch attachStalls;
+    QObject::connect(&window, &etscope::ui::MainWindow::documentOpened, &window, [&] {
+        if (timed && !finished && window.pendingAttachments() > 0)
+            attachStalls.start();
+    });
     QObject::connect(&window, &etscope::ui::MainWindow::attachmentsShown, &window, [&] {
         etscope::ui::timings::report("attach", etscope::ui::timings::millisecondsSince(sinceMain));
+        if (timed && attachStalls.running()) {
+            attachStalls.stop();
+            etscope::ui::timings::report("attach-stall", attachStalls.longestMs());
+        }
         finishIfDone();
     });
     QObject::connect(

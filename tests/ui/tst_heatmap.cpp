@@ -103,6 +103,34 @@ private slots:
             QCOMPARE(heat.position, 0.0);
     }
 
+    void sortsByValueWithEmptyCellsLast()
+    {
+        // The model sorts itself (no proxy mapping a million rows): values 3, none, 1, 2 by
+        // hand give rows 2, 3, 0, then the empty one ascending; 0, 3, 2, then it descending.
+        HeatTable table;
+        table.columns = { { "mse", true, "" } };
+        table.rows
+            = { { {}, "c", { 3.0 } }, { {}, "d", { std::nullopt } }, { {}, "a", { 1.0 } }, { {}, "b", { 2.0 } } };
+        HeatmapModel model;
+        model.setTable(table);
+        const auto order = [&] {
+            QList<int> rows;
+            for (int r = 0; r < model.rowCount(); ++r)
+                rows << model.sourceRow(r);
+            return rows;
+        };
+        QCOMPARE(order(), QList<int>({ 0, 1, 2, 3 }));
+        model.sort(1, Qt::AscendingOrder);
+        QCOMPARE(order(), QList<int>({ 2, 3, 0, 1 }));
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("a"));
+        model.sort(1, Qt::DescendingOrder);
+        QCOMPARE(order(), QList<int>({ 0, 3, 2, 1 }));
+        model.sort(0, Qt::AscendingOrder);
+        QCOMPARE(order(), QList<int>({ 2, 3, 0, 1 }));
+        model.sort(-1);
+        QCOMPARE(order(), QList<int>({ 0, 1, 2, 3 }));
+    }
+
     void directionOfEveryMetric()
     {
         // A cosine column with a spread: 1 is the best (dark, position 0), the smallest the

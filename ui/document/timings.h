@@ -11,8 +11,9 @@ namespace etscope::ui {
 /// `--timings`: the phases of opening a file, as the user waits for them, printed to stderr as
 /// "etscope timing: <phase> <ms> ms" when enabled (silent otherwise). Phases: startup, open,
 /// graph, layout, scene, first-paint, heat-table (showing a view's prepared heat tables),
-/// attach (since start, until the debug data named with the file is shown), longest-stall (the
-/// app); open, graph, layout, scene, render (etscope export).
+/// attach (since start, until the debug data named with the file is shown), attach-stall (the
+/// longest stall from the end of the open until then), longest-stall (the app); open, graph, layout, scene, render
+/// (etscope export).
 namespace timings {
 void setEnabled(bool on);
 bool enabled();
@@ -29,6 +30,7 @@ public:
     explicit StallWatch(QObject* parent = nullptr);
     void start();
     void stop();
+    bool running() const;
     double longestMs() const { return m_longest; }
 
 private:

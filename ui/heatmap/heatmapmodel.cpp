@@ -135,8 +135,62 @@ void HeatmapModel::setTable(std::shared_ptr<const PreparedHeatTable> prepared)
     beginResetModel();
     m_prepared = prepared ? std::move(prepared) : prepareHeatTable(nullptr);
     m_table = m_prepared->table;
+    m_order.clear(); // another table: execution order again
     updateBounds();
     endResetModel();
+}
+
+int HeatmapModel::sourceRow(int row) const
+{
+    return m_order.empty() ? row : m_order[static_cast<std::size_t>(row)];
+}
+
+void HeatmapModel::sort(int column, Qt::SortOrder order)
+{
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> sourceRows;
+    for (const QModelIndex& index : before)
+        sourceRows.push_back(sourceRow(index.row()));
+    if (column < 0 || column > static_cast<int>(m_table->columns.size())) {
+        m_order.clear();
+    } else {
+        m_order.resize(m_table->rows.size());
+        for (std::size_t i = 0; i < m_order.size(); ++i)
+            m_order[i] = static_cast<int>(i);
+        const auto& rows = m_table->rows;
+        const bool ascending = order == Qt::AscendingOrder;
+        if (column == 0) {
+            std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+                const auto& x = rows[static_cast<std::size_t>(a)].label;
+                const auto& y = rows[static_cast<std::size_t>(b)].label;
+                return ascending ? x < y : y < x;
+            });
+        } else {
+            // Rows without a value go last either way, as an empty cell should.
+            const auto c = static_cast<std::size_t>(column - 1);
+            const auto value = [&](int r) -> std::optional<double> {
+                const auto& values = rows[static_cast<std::size_t>(r)].values;
+                return c < values.size() ? values[c] : std::nullopt;
+            };
+            std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+                const auto x = value(a);
+                const auto y = value(b);
+                if (!x || !y)
+                    return x.has_value() && !y.has_value();
+                return ascending ? *x < *y : *y < *x;
+            });
+        }
+    }
+    // Persistent indexes (the selection) follow their rows.
+    std::vector<int> shownAt(m_table->rows.size());
+    for (std::size_t r = 0; r < shownAt.size(); ++r)
+        shownAt[static_cast<std::size_t>(sourceRow(static_cast<int>(r)))] = static_cast<int>(r);
+    QModelIndexList after;
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after << index(shownAt[static_cast<std::size_t>(sourceRows[static_cast<std::size_t>(i)])], before[i].column());
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void HeatmapModel::updateBounds()
@@ -182,7 +236,7 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(index.row())];
+    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(sourceRow(index.row()))];
     if (role == TopNodeRole)
         return row.origin.top.value;
     if (role == InnerNodeRole)

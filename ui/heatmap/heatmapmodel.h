@@ -101,6 +101,13 @@ public:
     /// value of a column in one format and precision (core::columnNumberFormat).
     QString valueText(std::size_t column, double value) const;
 
+    /// The row of table() shown at `row` (rows are shown sorted as sort() last asked).
+    int sourceRow(int row) const;
+    /// Sorts by the node name (column 0) or a metric, rows without a value last; column -1 is
+    /// execution order. Done here, not by a QSortFilterProxyModel: the proxy mapped a
+    /// million rows each time a table was shown, and again on each change of scale.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -112,6 +119,7 @@ private:
     std::shared_ptr<const core::HeatTable> m_table = std::make_shared<const core::HeatTable>();
     std::shared_ptr<const PreparedHeatTable> m_prepared = prepareHeatTable(m_table);
     HeatScale m_scale;
+    std::vector<int> m_order; ///< shown row → table row; empty: execution order
     std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
     std::vector<core::NumberFormat> m_formats; ///< per column, from all of its values
 };

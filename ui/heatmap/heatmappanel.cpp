@@ -20,7 +20,6 @@
 #include <QLineEdit>
 #include <QLinearGradient>
 #include <QPainter>
-#include <QSortFilterProxyModel>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QSvgGenerator>
@@ -146,7 +145,6 @@ void HeatLegend::setThreshold(std::optional<double> position, const QString& tex
 HeatmapPanel::HeatmapPanel(QWidget* parent)
     : QWidget(parent)
     , m_model(new HeatmapModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
     , m_source(new QComboBox(this))
     , m_column(new QComboBox(this))
@@ -160,9 +158,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     , m_legend(new HeatLegend(this))
 {
     setObjectName(QStringLiteral("heatmapPanel"));
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(HeatmapModel::SortRole);
-    m_view->setModel(m_proxy);
+    m_view->setModel(m_model); // sorts itself (HeatmapModel::sort)
     m_view->setItemDelegate(new HeatCellDelegate(m_view));
     // Node names keep what tells them from the other rows (quantize / dequantize, layer numbers).
     m_view->setItemDelegateForColumn(0, new DistinctNameDelegate(m_view));
@@ -308,6 +304,7 @@ void HeatmapPanel::setTable(std::shared_ptr<const PreparedHeatTable> table)
     if (!table || table->table.get() != &m_model->table())
         m_thresholds.clear(); // another table: other columns
     m_model->setTable(std::move(table));
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // execution order
     fitColumns();
     const QSignalBlocker blocker(m_column);
     m_column->clear();
@@ -487,8 +484,8 @@ core::Table HeatmapPanel::visibleTable() const
     const core::Table all = m_model->table().toTable();
     core::Table table = all;
     table.rows.clear();
-    for (int row = 0; row < m_proxy->rowCount(); ++row)
-        table.rows.push_back(all.rows[static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row())]);
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        table.rows.push_back(all.rows[static_cast<std::size_t>(m_model->sourceRow(row))]);
     return table;
 }
 
@@ -514,7 +511,7 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     if (!m_model->table().columns.empty())
         fillLegend(*legend, static_cast<std::size_t>(column));
     auto* table = new QTableView(&sheet);
-    table->setModel(m_proxy);
+    table->setModel(m_model);
     table->setItemDelegate(new HeatCellDelegate(table));
     table->setItemDelegateForColumn(0, new DistinctNameDelegate(table));
     table->verticalHeader()->setDefaultSectionSize(20);
@@ -522,9 +519,9 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->resizeColumnsToContents();
     int width = table->verticalHeader()->width() + 4;
-    for (int c = 0; c < m_proxy->columnCount(); ++c)
+    for (int c = 0; c < m_model->columnCount(); ++c)
         width += table->columnWidth(c);
-    const int height = table->horizontalHeader()->height() + 20 * m_proxy->rowCount() + 4;
+    const int height = table->horizontalHeader()->height() + 20 * m_model->rowCount() + 4;
     table->setFixedSize(width, height);
     layout->addWidget(title);
     layout->addWidget(legend);

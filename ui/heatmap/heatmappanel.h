@@ -10,7 +10,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace etscope::ui {
@@ -91,7 +90,6 @@ private:
     void showThreshold();
 
     HeatmapModel* m_model;
-    QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QComboBox* m_source;
     /// Shared with the model: a million-row table is held once.

@@ -65,6 +65,7 @@ constexpr int kErrorMargin = 120;
 constexpr int kWelcomeMargin = 160;
 constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
 constexpr int kWorkBarWidth = 160; ///< the status bar's progress bar of debug work
+constexpr int kWorkTextWidth = 420; ///< what that work is ("Mapping gap.csv onto forward: …")
 
 /// `first`, then the platform's keys for `standard`, each once. On X11 and Windows the
 /// standard Back is Alt+Left itself: listing both bound Alt+Left twice to one action, which Qt
@@ -162,9 +163,13 @@ MainWindow::MainWindow(QWidget* parent)
     work->setContentsMargins(0, 0, 0, 0);
     m_workText = new QLabel(m_work);
     m_workText->setObjectName(QStringLiteral("workText"));
+    // A fixed size: the text changes many times a second, and a label that grew with it asked
+    // the whole window to lay itself out again each time (100 ms on a million-row heatmap).
+    m_workText->setFixedWidth(kWorkTextWidth);
+    m_workText->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     m_workBar = new QProgressBar(m_work);
     m_workBar->setObjectName(QStringLiteral("workProgress"));
-    m_workBar->setMaximumWidth(kWorkBarWidth);
+    m_workBar->setFixedWidth(kWorkBarWidth);
     m_workBar->setRange(0, 0);
     auto* cancelWork = new QPushButton(tr("Cancel"), m_work);
     cancelWork->setObjectName(QStringLiteral("workCancel"));
