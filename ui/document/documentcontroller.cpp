@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/document/documentcontroller.h"
 
+#include "core/debug/eventmapper.h"
 #include "core/document/etrecordgraphs.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
@@ -422,7 +423,19 @@ void DocumentController::startHeat(HeatKey key)
                 return nullptr;
             for (core::HeatTable& table : *tables)
                 data->tables.push_back(prepareHeatTable(std::make_shared<const core::HeatTable>(std::move(table))));
-            return data;
+            // The run's timeline on this method, built here too (proportional to its events).
+            if (session.run) {
+                const auto m = static_cast<std::size_t>(method);
+                const core::EventMapper mapper(
+                    *document->methods[m].graph, session.etrecord.get(), document->program->methods[m].name);
+                // The run's fit to the program is already among the heat tables' warnings.
+                core::TimelineOptions options;
+                options.checkFit = false;
+                if (auto timeline = core::buildTimeline(*session.run, &mapper, options);
+                    timeline && !timeline.value().runs.empty())
+                    data->timeline = std::make_shared<const core::Timeline>(std::move(timeline).value());
+            }
+            return std::shared_ptr<const HeatData>(std::move(data));
         }),
         [this, key, generation](std::shared_ptr<const HeatData> data) { finishHeat(key, generation, std::move(data)); },
         [this, key, generation](const QString& message) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/timeline.h"
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
 #include "ui/graph/presentation.h"
@@ -28,6 +29,8 @@ namespace etscope::ui {
 struct HeatData {
     std::vector<std::shared_ptr<const PreparedHeatTable>> tables;
     std::vector<core::Warning> warnings;
+    /// The attached run's timeline on the method (none for a delegate's tab, or without a run).
+    std::shared_ptr<const core::Timeline> timeline;
 };
 
 /// One open file: opens it off the UI thread (progress, cancel), then lays out graph views on

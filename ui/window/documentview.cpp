@@ -924,8 +924,10 @@ void DocumentView::refreshDebugData()
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
+    const bool nothing = m_controller->debug().empty() && m_heatmap->tableCount() == 0;
+    m_heatPending = !nothing;
     refreshAnalysis();
-    if (m_controller->debug().empty() && m_heatmap->tableCount() == 0) {
+    if (nothing) {
         m_heatData.reset();
         Q_EMIT debugDataShown();
         return;
@@ -933,7 +935,6 @@ void DocumentView::refreshDebugData()
     // Built on a worker (a million-row Inspector table is read again for it): the heatmap
     // keeps what it shows until the new tables arrive, and says so (issue 27 #13).
     m_heatmap->setNote(tr("Reading the debug data for this view…"));
-    m_heatPending = true;
     const int method = m_context.method;
     m_controller->requestHeatTables(
         this, method, m_context.delegateNode, [this, method](std::shared_ptr<const HeatData> data) {
@@ -955,10 +956,12 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
     const auto document = m_controller->document();
     m_heatmap->setNote({});
     m_heatData = data;
+    m_heatMethod = m_context.method;
     const bool hadData = m_heatmap->tableCount() > 0;
     QElapsedTimer showing;
     showing.start();
     m_heatmap->setTables(data->tables);
+    refreshTimeline();
     timings::report("heat-table", timings::millisecondsSince(showing));
     if (!data->warnings.empty() || !m_controller->debugWarnings().empty()) {
         std::vector<Warning> all = document->warnings;
@@ -1040,20 +1043,15 @@ void DocumentView::showAnalysis(QWidget* panel)
 
 void DocumentView::refreshTimeline()
 {
-    const auto document = m_controller->document();
-    const auto& run = m_controller->debug().run;
-    std::optional<Result<Timeline>> timeline;
-    if (document && document->program && run && !m_context.delegateNode.valid()) {
-        const auto method = static_cast<std::size_t>(m_context.method);
-        const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
-            document->program->methods[method].name);
-        // The run's fit to the program is already among the heatmap's warnings: not checked twice.
-        TimelineOptions options;
-        options.checkFit = false;
-        timeline = buildTimeline(*run, &mapper, options);
-    }
+    // Built with the heat tables, on a worker (showHeatData): until those of this method
+    // arrive, the timeline shown stays.
+    const bool haveRun = m_controller->debug().run && !m_context.delegateNode.valid();
+    const bool current = m_heatData && m_heatMethod == m_context.method;
+    if (haveRun && !current && m_heatPending)
+        return;
+    const auto timeline = haveRun && current ? m_heatData->timeline : nullptr;
     const int index = m_analysisTabs->indexOf(m_timeline);
-    if (!timeline || !*timeline || (*timeline)->runs.empty()) {
+    if (!timeline) {
         m_timeline->setTimeline(nullptr);
         if (index >= 0) {
             m_analysisTabs->removeTab(index);
@@ -1062,7 +1060,7 @@ void DocumentView::refreshTimeline()
         }
         return;
     }
-    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(*timeline).value()));
+    m_timeline->setTimeline(timeline);
     if (index < 0) {
         // A run just attached: its timeline comes to the front.
         m_analysisTabs->insertTab(0, m_timeline, tr("Timeline"));

@@ -206,6 +206,7 @@ private:
     QTreeView* m_propertiesView = nullptr;
     std::shared_ptr<const HeatData> m_heatData; ///< shown in the heatmap
     bool m_heatPending = false; ///< heat tables asked for and not yet shown
+    int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
     bool m_awaitingFirstPaint = false;
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
