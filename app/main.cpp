@@ -64,10 +64,12 @@ int main(int argc, char** argv)
                        "(.csv/.tsv) after a program are attached to it"),
         QStringLiteral("[FILE…]"));
     const QCommandLineOption timingsOption(QStringLiteral("timings"),
-        QStringLiteral("Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
-                       "longest-stall) to stderr"));
+        QStringLiteral(
+            "Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
+            "attach: debug data named after the program shown, attach-stall, heat-table, longest-stall) to stderr"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
-        QStringLiteral("Exit right after the first file's first view is painted (exit 1 when it cannot be opened)"));
+        QStringLiteral("Exit right after the first file's first view is painted and the debug data named with it is "
+                       "shown (exit 1 when it cannot be opened)"));
     const QCommandLineOption themeOption(QStringLiteral("theme"),
         QStringLiteral("Colours for this run: system, light or dark (default: the one chosen in View › Theme)"),
         QStringLiteral("system|light|dark"));
@@ -98,16 +100,40 @@ int main(int argc, char** argv)
         etscope::ui::timings::report("startup", ageAtMain + etscope::ui::timings::millisecondsSince(sinceMain));
     });
     bool painted = false;
-    QObject::connect(&window, &etscope::ui::MainWindow::firstPainted, &window, [&] {
-        if (painted)
+    bool finished = false;
+    // Done when the first file is painted and the debug data named with it (etscope prog.pte
+    // table.csv) is attached and shown: the stall watch covers attaching (issue 27 #13).
+    const auto finishIfDone = [&] {
+        if (finished || !painted || window.pendingAttachments() > 0)
             return;
-        painted = true;
+        finished = true;
         if (timed) {
             stalls.stop();
             etscope::ui::timings::report("longest-stall", stalls.longestMs());
         }
         if (parser.isSet(quitOption))
             QCoreApplication::exit(0);
+    };
+    QObject::connect(&window, &etscope::ui::MainWindow::firstPainted, &window, [&] {
+        if (painted)
+            return;
+        painted = true;
+        finishIfDone();
+    });
+    // The longest stall while the debug data named with the file is read and shown, from the
+    // end of the open (the first view built) on: attach-stall.
+    etscope::ui::StallWatch attachStalls;
+    QObject::connect(&window, &etscope::ui::MainWindow::documentOpened, &window, [&] {
+        if (timed && !finished && window.pendingAttachments() > 0)
+            attachStalls.start();
+    });
+    QObject::connect(&window, &etscope::ui::MainWindow::attachmentsShown, &window, [&] {
+        etscope::ui::timings::report("attach", etscope::ui::timings::millisecondsSince(sinceMain));
+        if (timed && attachStalls.running()) {
+            attachStalls.stop();
+            etscope::ui::timings::report("attach-stall", attachStalls.longestMs());
+        }
+        finishIfDone();
     });
     QObject::connect(
         &window, &etscope::ui::MainWindow::documentFailed, &window, [&](const QString& path, const QString& message) {

@@ -8,6 +8,7 @@
 #include "core/writer/transformermodels.h"
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+#include "tests/ui/attachwait.h"
 #include "ui/common/nodestyle.h"
 #include "ui/common/reporttablemodel.h"
 #include "ui/document/debugsession.h"
@@ -474,7 +475,8 @@ private slots:
         QCOMPARE(f.view->heatmapPanel()->tableCount(), 0);
         const QString generated = QString::fromStdString(etscope::test::samplePath("generated/stress_mlp/"));
         // A run alone gives its latencies (the real XNNPACK run of this program).
-        QCOMPARE(f.controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("stress_mlp.profile.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     f.controller, AttachKind::Run, generated + QStringLiteral("stress_mlp.profile.etdp")),
             QString());
         QCOMPARE(f.view->heatmapPanel()->tableCount(), 1);
         const HeatTable& latency = f.view->heatmapPanel()->model()->table();
@@ -495,8 +497,8 @@ private slots:
             painted += f.view->heatmapPanel()->graphHeat().count(GraphScene::keyOf(item->origin())) ? 1 : 0;
         QCOMPARE(painted, 14);
         // Errors name the file and the reason.
-        const QString error
-            = f.controller.attachArtifact(AttachKind::Reference, QStringLiteral("/nonexistent/ref.etdp"));
+        const QString error = etscope::test::attachAndWait(
+            f.controller, AttachKind::Reference, QStringLiteral("/nonexistent/ref.etdp"));
         QVERIFY2(
             error.contains(QStringLiteral("/nonexistent/ref.etdp")) && error.contains(QStringLiteral("cannot open")),
             qPrintable(error));
@@ -526,10 +528,11 @@ private slots:
         Fixture f("executorch/add.pte");
         QVERIFY(f.waitForLayout());
         const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
-        QCOMPARE(f.controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     f.controller, AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
             QString());
-        QCOMPARE(
-            f.controller.attachArtifact(AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     f.controller, AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
             QString());
         QCOMPARE(f.view->heatmapPanel()->tableCount(), 2);
         const HeatTable& gap = f.view->heatmapPanel()->model()->table();
@@ -548,11 +551,15 @@ private slots:
         // `etscope prog.pte run.etdp ref.etdp`: the dumps join the program listed before them.
         MainWindow window;
         QSignalSpy opened(&window, &MainWindow::documentOpened);
+        QSignalSpy attachmentsShown(&window, &MainWindow::attachmentsShown);
         const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
         window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/add.pte")),
             generated + QStringLiteral("add.intermediates.etdp"),
             generated + QStringLiteral("add.intermediates.x3.etdp") });
         QVERIFY(opened.count() > 0 || opened.wait(20000));
+        // Read on a worker after the program opened (issue 27 #13).
+        QVERIFY(attachmentsShown.count() > 0 || attachmentsShown.wait(20000));
+        QCOMPARE(window.pendingAttachments(), 0);
         QCOMPARE(window.tabs()->count(), 1);
         auto* view = window.currentView();
         QVERIFY(view);
@@ -568,7 +575,7 @@ private slots:
         // A later ETRecord on its own joins the program of the current tab.
         window.openFiles({ QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin")) });
         QCOMPARE(window.tabs()->count(), 1);
-        QVERIFY(view->controller()->debug().etrecord);
+        QTRY_VERIFY_WITH_TIMEOUT(view->controller()->debug().etrecord, 20000);
         // Names decide the kind; programs and unknown files are not artifacts.
         QCOMPARE(debugArtifactKind(QStringLiteral("/x/run.ETDP"), false), std::optional<AttachKind>(AttachKind::Run));
         QCOMPARE(debugArtifactKind(QStringLiteral("run.etdp"), true), std::optional<AttachKind>(AttachKind::Reference));
@@ -606,9 +613,8 @@ private slots:
         QVERIFY(methods);
         QCOMPARE(methods->count(), 2);
         QVERIFY(methods->itemText(0).startsWith(QStringLiteral("forward (edge)")));
-        QVERIFY(!view->controller()
-                     ->attachArtifact(
-                         AttachKind::Run, QString::fromStdString(etscope::test::samplePath("executorch/etdump.etdp")))
+        QVERIFY(!etscope::test::attachAndWait(*view->controller(), AttachKind::Run,
+            QString::fromStdString(etscope::test::samplePath("executorch/etdump.etdp")))
                      .isEmpty());
     }
 
@@ -893,7 +899,7 @@ private slots:
         auto* view = window.findChild<DocumentView*>();
         QVERIFY(view);
         QVERIFY(view->controller()->debug().run && view->controller()->debug().reference);
-        QCOMPARE(view->heatmapPanel()->tableCount(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(view->heatmapPanel()->tableCount(), 2, 20000);
         const HeatTable& gap = view->heatmapPanel()->model()->table();
         QVERIFY(QString::fromStdString(gap.title).startsWith(QStringLiteral("Numeric gap")));
 
@@ -960,7 +966,7 @@ private slots:
         QVERIFY(!f.view->operatorPanel()
                      ->findChild<QComboBox*>(QStringLiteral("operatorSource"))
                      ->isVisibleTo(f.view.get()));
-        QCOMPARE(f.controller.attachArtifact(AttachKind::ETRecord,
+        QCOMPARE(etscope::test::attachAndWait(f.controller, AttachKind::ETRecord,
                      QString::fromStdString(etscope::test::samplePath("executorch/etrecord.bin"))),
             QString());
         auto* source = f.view->operatorPanel()->findChild<QComboBox*>(QStringLiteral("operatorSource"));

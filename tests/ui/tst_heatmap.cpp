@@ -6,6 +6,7 @@
 // "identical": mse, l1 and max |a−b| are 0, cosine 1, snr +inf.
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+#include "tests/ui/attachwait.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
@@ -64,10 +65,11 @@ private slots:
         QSignalSpy shown(&view, &DocumentView::presentationShown);
         QVERIFY(view.presentation() || shown.wait(20000));
         const QString generated = QString::fromStdString(etscope::test::samplePath("generated/add/"));
-        QCOMPARE(controller.attachArtifact(AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     controller, AttachKind::Run, generated + QStringLiteral("add.intermediates.etdp")),
             QString());
-        QCOMPARE(
-            controller.attachArtifact(AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
+        QCOMPARE(etscope::test::attachAndWait(
+                     controller, AttachKind::Reference, generated + QStringLiteral("add.intermediates.x3.etdp")),
             QString());
         HeatmapPanel* panel = view.heatmapPanel();
         const HeatTable& gap = panel->model()->table();
@@ -99,6 +101,34 @@ private slots:
         QCOMPARE(panel->graphColouringText(), QStringLiteral("<b>Colour:</b> mse: all equal (0)"));
         for (const auto& [key, heat] : panel->graphHeat())
             QCOMPARE(heat.position, 0.0);
+    }
+
+    void sortsByValueWithEmptyCellsLast()
+    {
+        // The model sorts itself (no proxy mapping a million rows): values 3, none, 1, 2 by
+        // hand give rows 2, 3, 0, then the empty one ascending; 0, 3, 2, then it descending.
+        HeatTable table;
+        table.columns = { { "mse", true, "" } };
+        table.rows
+            = { { {}, "c", { 3.0 } }, { {}, "d", { std::nullopt } }, { {}, "a", { 1.0 } }, { {}, "b", { 2.0 } } };
+        HeatmapModel model;
+        model.setTable(table);
+        const auto order = [&] {
+            QList<int> rows;
+            for (int r = 0; r < model.rowCount(); ++r)
+                rows << model.sourceRow(r);
+            return rows;
+        };
+        QCOMPARE(order(), QList<int>({ 0, 1, 2, 3 }));
+        model.sort(1, Qt::AscendingOrder);
+        QCOMPARE(order(), QList<int>({ 2, 3, 0, 1 }));
+        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("a"));
+        model.sort(1, Qt::DescendingOrder);
+        QCOMPARE(order(), QList<int>({ 0, 3, 2, 1 }));
+        model.sort(0, Qt::AscendingOrder);
+        QCOMPARE(order(), QList<int>({ 2, 3, 0, 1 }));
+        model.sort(-1);
+        QCOMPARE(order(), QList<int>({ 0, 1, 2, 3 }));
     }
 
     void directionOfEveryMetric()

@@ -4,6 +4,7 @@
 // zooming, and the four exports.
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+#include "tests/ui/attachwait.h"
 #include "ui/document/debugsession.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/etdump/etdumppage.h"
@@ -97,7 +98,7 @@ private slots:
         QVERIFY(view.presentation() || shown.wait(20000));
         TimelinePanel* panel = view.timelinePanel();
         QVERIFY(panel->isHidden());
-        QCOMPARE(controller.attachArtifact(AttachKind::Run,
+        QCOMPARE(etscope::test::attachAndWait(controller, AttachKind::Run,
                      QString::fromStdString(etscope::test::samplePath("generated/stress_mlp/stress_mlp.profile.etdp"))),
             QString());
         QVERIFY(panel->isVisible());

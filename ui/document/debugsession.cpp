@@ -9,10 +9,26 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QObject>
+
+#include <algorithm>
 
 namespace etscope::ui {
 
 using namespace etscope::core;
+
+namespace {
+
+/// Thrown from a row sink when the user stops a read: the core readers have no way to stop
+/// but their exception boundary (core/util/guard.h), which turns it into an error; the flag
+/// set beside the throw tells that error from a real one. Caught here too, should a reader
+/// ever let it through.
+struct ReadStopped { };
+
+/// How often a streaming read looks at the cancel flag and reports its rows.
+constexpr std::size_t kRowsPerCheck = 4096;
+
+} // namespace
 
 QStringList DebugSession::describe() const
 {
@@ -30,8 +46,8 @@ QStringList DebugSession::describe() const
     return lines;
 }
 
-std::vector<HeatTable> DebugSession::heatTables(
-    const Document& document, int methodIndex, std::vector<Warning>& warnings) const
+std::optional<std::vector<HeatTable>> DebugSession::heatTables(
+    const Document& document, int methodIndex, std::vector<Warning>& warnings, const DebugWork* work) const
 {
     std::vector<HeatTable> tables;
     if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
@@ -45,12 +61,35 @@ std::vector<HeatTable> DebugSession::heatTables(
     if (run && reference) {
         gap = compareETDumps(*run, *reference, mapper);
     } else if (!inspectorPath.isEmpty()) {
-        auto imported = importInspectorTable(inspectorPath.toStdString(), mapper, inspectorMetric,
-            [&](GapRow&& row) { streamed.push_back(gapHeatRow(row, true)); });
-        if (imported)
-            gap = std::move(imported).value();
+        const QString name = QFileInfo(inspectorPath).fileName();
+        std::optional<Result<GapReport>> imported;
+        bool stopped = false;
+        try {
+            streamed.reserve(inspectorRows);
+            imported = importInspectorTable(inspectorPath.toStdString(), mapper, inspectorMetric, [&](GapRow&& row) {
+                streamed.push_back(gapHeatRow(row, true));
+                if (work && streamed.size() % kRowsPerCheck == 0) {
+                    if (work->stopped()) {
+                        stopped = true;
+                        throw ReadStopped {};
+                    }
+                    const std::size_t total = std::max<std::size_t>(inspectorRows, streamed.size());
+                    work->report(static_cast<int>(streamed.size() * 100 / total),
+                        QObject::tr("Mapping %1 onto %2: %L3 of %L4 rows")
+                            .arg(name, QString::fromStdString(method.name))
+                            .arg(streamed.size())
+                            .arg(total));
+                }
+            });
+        } catch (const ReadStopped&) {
+            return std::nullopt;
+        }
+        if (stopped)
+            return std::nullopt;
+        if (*imported)
+            gap = std::move(*imported).value();
         else
-            warnings.push_back({ imported.error().message(), std::nullopt });
+            warnings.push_back({ imported->error().message(), std::nullopt });
     } else if (run && document.bundled) {
         auto bundled = compareWithBundled(*run, *document.bundled, *document.program, mapper);
         if (bundled)
@@ -96,9 +135,16 @@ std::optional<OperatorTable> DebugSession::operatorTable(const std::string& meth
     return std::move(table).value();
 }
 
-std::optional<Error> attach(DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer)
+std::optional<Error> attach(
+    DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer, const DebugWork* work)
 {
     const std::string file = path.toStdString();
+    const QString name = QFileInfo(path).fileName();
+    if (work) {
+        if (work->stopped())
+            return makeError(Error::Code::Cancelled, file, "attaching stopped by the user");
+        work->report(-1, QObject::tr("Reading %1…").arg(name));
+    }
     switch (kind) {
     case AttachKind::Run:
     case AttachKind::Reference: {
@@ -125,9 +171,26 @@ std::optional<Error> attach(DebugSession& session, AttachKind kind, const QStrin
     case AttachKind::InspectorTable: {
         // Checked whole now, so a bad table is refused when attached; its rows are not kept.
         std::size_t rows = 0;
-        auto checked = readInspectorTableFile(file, [&](InspectorRow&&) { ++rows; });
-        if (!checked)
-            return checked.error();
+        std::optional<Result<std::vector<Warning>>> checked;
+        bool stopped = false;
+        try {
+            checked = readInspectorTableFile(file, [&](InspectorRow&&) {
+                ++rows;
+                if (work && rows % kRowsPerCheck == 0) {
+                    if (work->stopped()) {
+                        stopped = true;
+                        throw ReadStopped {};
+                    }
+                    work->report(-1, QObject::tr("Reading %1: %L2 rows").arg(name).arg(rows));
+                }
+            });
+        } catch (const ReadStopped&) {
+            stopped = true;
+        }
+        if (stopped)
+            return makeError(Error::Code::Cancelled, file, "attaching stopped by the user");
+        if (!*checked)
+            return checked->error();
         session.inspectorPath = path;
         session.inspectorRows = rows;
         return std::nullopt;
@@ -150,8 +213,8 @@ std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
     return std::nullopt;
 }
 
-QStringList attachCompanions(
-    DebugSession& session, const Program& programData, const QString& programPath, std::vector<Warning>& warnings)
+QStringList attachCompanions(DebugSession& session, const Program& programData, const QString& programPath,
+    std::vector<Warning>& warnings, const DebugWork* work)
 {
     QStringList attached;
     const QFileInfo program(programPath);
@@ -166,8 +229,11 @@ QStringList attachCompanions(
     for (const auto& [kind, path] : candidates) {
         if (!QFileInfo(path).isFile() || (kind == AttachKind::ETRecord && session.etrecord))
             continue;
-        if (auto error = attach(session, kind, path)) {
-            warnings.push_back({ "not attached: " + error->message(), std::nullopt });
+        if (work && work->stopped())
+            break;
+        if (auto error = attach(session, kind, path, {}, work)) {
+            if (error->code != Error::Code::Cancelled)
+                warnings.push_back({ "not attached: " + error->message(), std::nullopt });
             continue;
         }
         if (kind == AttachKind::ETRecord)

@@ -11,11 +11,27 @@
 
 #include <QString>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace etscope::ui {
+
+/// Lets a worker reading debug data stop early and say how far it got (issue 27 #13: reads
+/// of ETDumps, ETRecords and Inspector tables run off the UI thread).
+struct DebugWork {
+    const std::atomic<bool>* cancel = nullptr;
+    /// `percent` in [0, 100], or -1 when the end is not known (a table being counted).
+    std::function<void(int percent, const QString& text)> progress;
+    bool stopped() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(int percent, const QString& text) const
+    {
+        if (progress)
+            progress(percent, text);
+    }
+};
 
 /// The debug artifacts attached to one open program: an ETRecord, the ETDump of a run (with its
 /// debug buffer), a reference ETDump, an imported Inspector gap table. Plain data; the heat
@@ -36,9 +52,11 @@ struct DebugSession {
 
     /// Heat tables for `method` of `document`: the numeric gap (run vs reference ETDump, else
     /// run vs the bundled program's expected outputs, else the imported Inspector table) and the
-    /// run's node timings. Problems go to `warnings`; never fails.
-    std::vector<core::HeatTable> heatTables(
-        const core::Document& document, int method, std::vector<core::Warning>& warnings) const;
+    /// run's node timings. Problems go to `warnings`; never fails. Reads an attached Inspector
+    /// table again: with `work`, says how far (rows of inspectorRows) and stops when asked
+    /// (nullopt then). Safe on a worker thread: reads only this session and `document`.
+    std::optional<std::vector<core::HeatTable>> heatTables(const core::Document& document, int method,
+        std::vector<core::Warning>& warnings, const DebugWork* work = nullptr) const;
 
     /// The exact get_delegation_info table from the ETRecord, when one is attached and holds
     /// the method's edge program.
@@ -54,15 +72,17 @@ enum class AttachKind { Run, Reference, ETRecord, InspectorTable };
 std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun);
 
 /// Reads one artifact into `session`; the error names the file and the reason. An ETDump's
-/// debug buffer is taken from `debugBuffer`, else from "<stem>.debug.bin" beside it.
-std::optional<core::Error> attach(
-    DebugSession& session, AttachKind kind, const QString& path, const QString& debugBuffer = {});
+/// debug buffer is taken from `debugBuffer`, else from "<stem>.debug.bin" beside it. With
+/// `work`, an Inspector table says how many rows it has read and the read stops when asked
+/// (Error::Code::Cancelled; `session` is then unchanged). Runs on any thread.
+std::optional<core::Error> attach(DebugSession& session, AttachKind kind, const QString& path,
+    const QString& debugBuffer = {}, const DebugWork* work = nullptr);
 
 /// Artifacts lying beside a program, by name: "etrecord.bin", "<stem>.etdp" (run) and
 /// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin". An ETRecord that
 /// is clearly another program's (etrecordMismatch) is left out. Returns what was attached;
-/// failures and left-out files become warnings.
+/// failures and left-out files become warnings. Runs on any thread (the open worker calls it).
 QStringList attachCompanions(DebugSession& session, const core::Program& program, const QString& programPath,
-    std::vector<core::Warning>& warnings);
+    std::vector<core::Warning>& warnings, const DebugWork* work = nullptr);
 
 } // namespace etscope::ui

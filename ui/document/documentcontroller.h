@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/timeline.h"
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
 #include "ui/graph/presentation.h"
+#include "ui/heatmap/heatmapmodel.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -12,14 +14,32 @@
 #include <QPair>
 #include <QString>
 
+#include <QPointer>
+
 #include <atomic>
+#include <deque>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace etscope::ui {
 
+/// The heat tables of one view (a method, or one delegate of it), prepared for the heatmap.
+struct HeatData {
+    std::vector<std::shared_ptr<const PreparedHeatTable>> tables;
+    std::vector<core::Warning> warnings;
+    /// The attached run's timeline on the method (none for a delegate's tab, or without a run).
+    std::shared_ptr<const core::Timeline> timeline;
+};
+
 /// One open file: opens it off the UI thread (progress, cancel), then lays out graph views on
 /// the single Graphviz worker, caching every layout. Stale results are dropped by generation.
+/// Debug data is read off the UI thread too: attaching an artifact and building a view's heat
+/// tables run on workers that report progress and stop when asked (issue 27 #13).
+///
+/// Each view owns its layout requests (issue 27 #15): a view's newer request supersedes only
+/// that view's older one, and the layout signals name the view (`requester`) they are for.
 class DocumentController : public QObject {
     Q_OBJECT
 public:
@@ -30,8 +50,10 @@ public:
     void open(const QString& path, core::OpenOptions options = {});
     /// Adopts an already opened document (tests, a second view of the same file).
     void adopt(std::shared_ptr<const core::Document> document);
-    /// Asks the current work (opening or layout) to stop.
+    /// Asks all current work (opening, every layout, debug data) to stop.
     void stop();
+    /// Stops the layout `requester` is waiting for (its Cancel); other views' layouts go on.
+    void stopLayout(QObject* requester);
 
     QString path() const { return m_path; }
     /// Milliseconds since open() was asked for this file (first-paint of --timings).
@@ -40,27 +62,51 @@ public:
     bool busy() const { return m_busy > 0; }
 
     const DebugSession& debug() const { return m_debug; }
-    /// Attaches an ETDump, reference ETDump, ETRecord or Inspector table; emits debugChanged.
-    /// Returns the error text (naming the file and the reason), empty on success.
-    QString attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer = {});
+    /// Attaches an ETDump, reference ETDump, ETRecord or Inspector table, read on a worker
+    /// after those asked before it: emits debugProgress…, then debugChanged and
+    /// attachFinished(…, "") on success, attachFinished(…, error naming the file and the reason)
+    /// on failure, or attachStopped when stopped (what was attached before stays).
+    void attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer = {});
     /// What attachArtifact attached, in order (File › Reload attaches them again).
     const QList<QPair<AttachKind, QString>>& attachments() const { return m_attachments; }
+    /// Attaching or building heat tables now.
+    bool debugBusy() const;
+    /// Stops attaching (the queue too) and the heat tables being built.
+    void stopDebugWork();
+
+    /// The heat tables of `method` (of its delegate `delegateNode` when valid: only that
+    /// delegate's inner rows), built on a worker (cached until the debug data changes).
+    /// `handler` runs on this thread with the tables, or nullopt when stopped; a newer request
+    /// of the same `requester` supersedes this one (its handler never runs).
+    using HeatHandler = std::function<void(std::shared_ptr<const HeatData>)>;
+    void requestHeatTables(QObject* requester, int method, core::NodeId delegateNode, HeatHandler handler);
     /// Warnings from attaching and analysing debug artifacts.
     const std::vector<core::Warning>& debugWarnings() const { return m_debugWarnings; }
 
-    /// Emits presentationReady at once when cached, else lays out in the background.
-    void requestPresentation(const GraphContext& context, const std::set<int>& expanded);
+    /// Emits presentationReady at once when cached, else lays out in the background for
+    /// `requester` (a view): layoutStarted/layoutStopped/layoutFailed name it. A newer request
+    /// of the same requester supersedes its older one; other requesters' requests go on.
+    void requestPresentation(QObject* requester, const GraphContext& context, const std::set<int>& expanded);
+    /// Whether `requester` waits for a layout.
+    bool layingOut(QObject* requester) const;
 
 Q_SIGNALS:
     void progress(int percent, const QString& phase);
     void opened();
     void failed(const QString& message);
+    /// Opening was stopped.
     void stopped();
-    void layoutStarted(const etscope::ui::GraphContext& context, const QString& what);
+    void layoutStarted(QObject* requester, const etscope::ui::GraphContext& context, const QString& what);
     void presentationReady(std::shared_ptr<const etscope::ui::Presentation> presentation);
-    void layoutFailed(const QString& message);
+    void layoutFailed(QObject* requester, const QString& message);
+    void layoutStopped(QObject* requester);
     void busyChanged(bool busy);
     void debugChanged();
+    /// How far attaching or a heat table is; `percent` -1 when the end is not known.
+    void debugProgress(int percent, const QString& text);
+    void debugBusyChanged(bool busy);
+    void attachFinished(etscope::ui::AttachKind kind, const QString& path, const QString& error);
+    void attachStopped(etscope::ui::AttachKind kind, const QString& path);
 
 private:
     /// A layout asked for and not yet delivered.
@@ -68,13 +114,51 @@ private:
         std::shared_ptr<Presentation> presentation;
         quint64 generation = 0;
         quint64 request = 0;
+        QObject* requester = nullptr; ///< the key into m_views (checked there before use)
         QElapsedTimer started;
     };
+    /// What one view waits for.
+    struct ViewRequests {
+        quint64 latest = 0; ///< its newest layout request; older answers are dropped
+        quint64 job = 0; ///< its LayoutService job, 0 when none runs
+    };
+    /// An attachment waiting for, or being read by, the worker.
+    struct AttachJob {
+        AttachKind kind;
+        QString path;
+        QString debugBuffer;
+    };
+    /// Heat tables of one (method, delegate) being built or built.
+    struct HeatEntry {
+        std::shared_ptr<const HeatData> data; ///< set when built
+        std::shared_ptr<std::atomic<bool>> cancel;
+        struct Waiter {
+            QPointer<QObject> requester;
+            quint64 request = 0;
+            HeatHandler handler;
+        };
+        std::vector<Waiter> waiters;
+    };
+    using HeatKey = QPair<int, int>; ///< method, delegate node (-1: the whole method)
+    void startNextAttach();
+    void startHeat(HeatKey key);
+    /// Runs `handler` with the tables of `key` once built (at once when they are); request 0
+    /// is never superseded.
+    void waitForHeat(HeatKey key, QObject* requester, quint64 request, HeatHandler handler);
+    void finishHeat(HeatKey key, quint64 generation, std::shared_ptr<const HeatData> data);
+    void setAttachRunning(bool running);
+    void updateDebugBusy();
+    /// The debug data changed: heat tables built or being built are dropped.
+    void dropHeatTables();
+    /// Progress from a worker, delivered queued and at most every 50 ms.
+    std::function<void(int, const QString&)> progressSink();
     /// Lays out the whole presentation, or only the inside of what `plan` opens.
     void runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan);
     void setBusy(int delta);
     /// The method's grouping, computed once per document.
     std::shared_ptr<const core::Grouping> grouping(int method);
+
+    ViewRequests& viewRequests(QObject* requester);
 
     QString m_path;
     std::shared_ptr<const core::Document> m_document;
@@ -85,8 +169,16 @@ private:
     std::vector<core::Warning> m_debugWarnings;
     QList<QPair<AttachKind, QString>> m_attachments;
     quint64 m_generation = 0;
-    quint64 m_layoutJob = 0; ///< the latest layout asked of the LayoutService
-    quint64 m_layoutRequest = 0; ///< counts layout requests; older results are dropped
+    QHash<QObject*, ViewRequests> m_views; ///< per requester
+    quint64 m_layoutRequest = 0; ///< counts layout requests (ids)
+    std::deque<AttachJob> m_attachQueue;
+    std::shared_ptr<std::atomic<bool>> m_attachCancel;
+    bool m_attachRunning = false;
+    quint64 m_debugGeneration = 0; ///< counts changes of m_debug; older heat tables are dropped
+    QHash<HeatKey, HeatEntry> m_heat;
+    QHash<QObject*, quint64> m_heatRequests; ///< per requester: its newest heat request
+    quint64 m_heatRequest = 0;
+    bool m_debugBusy = false; ///< as last said by debugBusyChanged
     bool m_closing = false;
     QElapsedTimer m_requested;
     bool m_graphTimed = false; ///< the first presentation also reports the document's analysis

@@ -62,6 +62,11 @@ void StallWatch::stop()
     m_timer->stop();
 }
 
+bool StallWatch::running() const
+{
+    return m_timer->isActive();
+}
+
 void StallWatch::tick()
 {
     const double gap = timings::millisecondsSince(m_sinceLast);

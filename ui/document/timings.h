@@ -10,8 +10,10 @@ namespace etscope::ui {
 
 /// `--timings`: the phases of opening a file, as the user waits for them, printed to stderr as
 /// "etscope timing: <phase> <ms> ms" when enabled (silent otherwise). Phases: startup, open,
-/// graph, layout, scene, first-paint, longest-stall (the app); open, graph, layout, scene,
-/// render (etscope export).
+/// graph, layout, scene, first-paint, heat-table (showing a view's prepared heat tables),
+/// attach (since start, until the debug data named with the file is shown), attach-stall (the
+/// longest stall from the end of the open until then), longest-stall (the app); open, graph, layout, scene, render
+/// (etscope export).
 namespace timings {
 void setEnabled(bool on);
 bool enabled();
@@ -28,6 +30,7 @@ public:
     explicit StallWatch(QObject* parent = nullptr);
     void start();
     void stop();
+    bool running() const;
     double longestMs() const { return m_longest; }
 
 private:

@@ -3,8 +3,72 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace etscope::ui {
+
+namespace {
+
+/// Whether `a` paints worse than `b` in a column (heatPosition's order: NaN sits with the
+/// worst where higher is worse, with the best otherwise).
+bool paintsWorse(double a, double b, bool higherIsWorse)
+{
+    const auto rank = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : v; };
+    return higherIsWorse ? rank(a) > rank(b) : rank(a) < rank(b);
+}
+
+} // namespace
+
+std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const core::HeatTable> table)
+{
+    auto prepared = std::make_shared<PreparedHeatTable>();
+    if (!table)
+        table = std::make_shared<const core::HeatTable>();
+    prepared->table = table;
+    prepared->matchedRows = static_cast<std::size_t>(std::count_if(table->rows.begin(), table->rows.end(),
+        [](const core::HeatTable::Row& row) { return row.origin.top.valid(); }));
+    for (std::size_t c = 0; c < table->columns.size(); ++c) {
+        PreparedHeatTable::Column column;
+        column.range = table->range(c);
+        column.format = core::columnNumberFormat(*table, c);
+        const bool higherIsWorse = table->columns[c].higherIsWorse;
+        const auto keep
+            = [higherIsWorse](std::map<std::pair<int, int>, double>& into, std::pair<int, int> key, double value) {
+                  const auto [it, fresh] = into.try_emplace(key, value);
+                  if (!fresh && paintsWorse(value, it->second, higherIsWorse))
+                      it->second = value;
+              };
+        for (const core::HeatTable::Row& row : table->rows) {
+            if (c >= row.values.size() || !row.values[c])
+                continue;
+            const double value = *row.values[c];
+            if (value > 0 && std::isfinite(value))
+                column.smallestPositive
+                    = column.smallestPositive == 0 ? value : std::min(column.smallestPositive, value);
+            if (!row.origin.top.valid())
+                continue;
+            keep(column.worst, { row.origin.top.value, row.origin.inner.value }, value);
+            if (row.origin.inner.valid())
+                keep(column.worstInside, { row.origin.top.value, core::NodeId::none().value }, value);
+        }
+        prepared->columns.push_back(std::move(column));
+    }
+    return prepared;
+}
+
+std::pair<double, double> HeatScale::bounds(const PreparedHeatTable& prepared, std::size_t column) const
+{
+    const PreparedHeatTable::Column* summary = column < prepared.columns.size() ? &prepared.columns[column] : nullptr;
+    const auto range = summary ? summary->range : std::nullopt;
+    double automaticLow = range ? range->first : 0.0;
+    if (logScale && automaticLow <= 0)
+        automaticLow = summary ? summary->smallestPositive : 0.0; // zeros sit at the bottom
+    double lo = low.value_or(automaticLow);
+    double hi = high.value_or(range ? range->second : 1.0);
+    if (hi < lo)
+        std::swap(lo, hi);
+    return { lo, hi };
+}
 
 std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
 {
@@ -63,10 +127,70 @@ void HeatmapModel::setTable(core::HeatTable table)
 
 void HeatmapModel::setTable(std::shared_ptr<const core::HeatTable> table)
 {
+    setTable(prepareHeatTable(std::move(table)));
+}
+
+void HeatmapModel::setTable(std::shared_ptr<const PreparedHeatTable> prepared)
+{
     beginResetModel();
-    m_table = table ? std::move(table) : std::make_shared<const core::HeatTable>();
+    m_prepared = prepared ? std::move(prepared) : prepareHeatTable(nullptr);
+    m_table = m_prepared->table;
+    m_order.clear(); // another table: execution order again
     updateBounds();
     endResetModel();
+}
+
+int HeatmapModel::sourceRow(int row) const
+{
+    return m_order.empty() ? row : m_order[static_cast<std::size_t>(row)];
+}
+
+void HeatmapModel::sort(int column, Qt::SortOrder order)
+{
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> sourceRows;
+    for (const QModelIndex& index : before)
+        sourceRows.push_back(sourceRow(index.row()));
+    if (column < 0 || column > static_cast<int>(m_table->columns.size())) {
+        m_order.clear();
+    } else {
+        m_order.resize(m_table->rows.size());
+        for (std::size_t i = 0; i < m_order.size(); ++i)
+            m_order[i] = static_cast<int>(i);
+        const auto& rows = m_table->rows;
+        const bool ascending = order == Qt::AscendingOrder;
+        if (column == 0) {
+            std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+                const auto& x = rows[static_cast<std::size_t>(a)].label;
+                const auto& y = rows[static_cast<std::size_t>(b)].label;
+                return ascending ? x < y : y < x;
+            });
+        } else {
+            // Rows without a value go last either way, as an empty cell should.
+            const auto c = static_cast<std::size_t>(column - 1);
+            const auto value = [&](int r) -> std::optional<double> {
+                const auto& values = rows[static_cast<std::size_t>(r)].values;
+                return c < values.size() ? values[c] : std::nullopt;
+            };
+            std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+                const auto x = value(a);
+                const auto y = value(b);
+                if (!x || !y)
+                    return x.has_value() && !y.has_value();
+                return ascending ? *x < *y : *y < *x;
+            });
+        }
+    }
+    // Persistent indexes (the selection) follow their rows.
+    std::vector<int> shownAt(m_table->rows.size());
+    for (std::size_t r = 0; r < shownAt.size(); ++r)
+        shownAt[static_cast<std::size_t>(sourceRow(static_cast<int>(r)))] = static_cast<int>(r);
+    QModelIndexList after;
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after << index(shownAt[static_cast<std::size_t>(sourceRows[static_cast<std::size_t>(i)])], before[i].column());
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void HeatmapModel::updateBounds()
@@ -74,9 +198,14 @@ void HeatmapModel::updateBounds()
     m_bounds.clear();
     m_formats.clear();
     for (std::size_t c = 0; c < m_table->columns.size(); ++c) {
-        m_bounds.push_back(m_scale.bounds(*m_table, c));
-        m_formats.push_back(core::columnNumberFormat(*m_table, c));
+        m_bounds.push_back(m_scale.bounds(*m_prepared, c));
+        m_formats.push_back(c < m_prepared->columns.size() ? m_prepared->columns[c].format : core::NumberFormat {});
     }
+}
+
+std::pair<double, double> HeatmapModel::bounds(std::size_t column) const
+{
+    return column < m_bounds.size() ? m_bounds[column] : std::pair<double, double> { 0.0, 1.0 };
 }
 
 QString HeatmapModel::valueText(std::size_t column, double value) const
@@ -107,7 +236,7 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(index.row())];
+    const core::HeatTable::Row& row = m_table->rows[static_cast<std::size_t>(sourceRow(index.row()))];
     if (role == TopNodeRole)
         return row.origin.top.value;
     if (role == InnerNodeRole)

@@ -14,6 +14,29 @@
 
 namespace etscope::ui {
 
+/// A heat table with what the model, its legend and the graph colouring need from every row,
+/// computed once (prepareHeatTable), on a worker: a million-row table is then shown without a
+/// pass over its rows on the UI thread (issue 27 #13).
+struct PreparedHeatTable {
+    std::shared_ptr<const core::HeatTable> table;
+    struct Column {
+        std::optional<std::pair<double, double>> range; ///< core::HeatTable::range
+        double smallestPositive = 0; ///< 0 when the column has no positive value
+        core::NumberFormat format; ///< core::columnNumberFormat
+        /// Per node key (GraphScene::keyOf of a row's origin): the worst value of its rows, and
+        /// per delegate ({top, none}) the worst value of its inner nodes' rows. Every heat
+        /// position is monotonic in the value, so the worst value paints the worst colour
+        /// whatever the scale, range or threshold chosen later.
+        std::map<std::pair<int, int>, double> worst;
+        std::map<std::pair<int, int>, double> worstInside;
+    };
+    std::vector<Column> columns;
+    std::size_t matchedRows = 0; ///< rows placed on a graph node
+};
+
+/// Scans every row of `table` once per column; runs on any thread.
+std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const core::HeatTable> table);
+
 /// How heat values become colour positions: shared by the heatmap cells, its legend and the
 /// graph colouring, so all three agree.
 struct HeatScale {
@@ -27,6 +50,8 @@ struct HeatScale {
     std::optional<double> threshold(std::size_t column) const;
     /// [low, high] actually used for `column` of `table`.
     std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
+    /// The same from a prepared table's summary (no pass over the rows).
+    std::pair<double, double> bounds(const PreparedHeatTable& prepared, std::size_t column) const;
     /// Position in [0, 1] (1 = worst) of a value of `column`. Computes the bounds: for every
     /// row of a table, take bounds() once and use the overload below.
     double position(const core::HeatTable& table, std::size_t column, double value) const;
@@ -61,15 +86,27 @@ public:
 
     explicit HeatmapModel(QObject* parent = nullptr);
 
+    /// Prepares the table here (prepareHeatTable): for small tables; large ones come prepared.
     void setTable(core::HeatTable table);
     void setTable(std::shared_ptr<const core::HeatTable> table);
+    void setTable(std::shared_ptr<const PreparedHeatTable> prepared);
     const core::HeatTable& table() const { return *m_table; }
+    const PreparedHeatTable& prepared() const { return *m_prepared; }
+    /// [low, high] of `column` under the current scale (kept, never recomputed from the rows).
+    std::pair<double, double> bounds(std::size_t column) const;
     void setScale(const HeatScale& scale);
     const HeatScale& scale() const { return m_scale; }
 
     /// A value of `column` (index into the table's columns) as the column shows it: every
     /// value of a column in one format and precision (core::columnNumberFormat).
     QString valueText(std::size_t column, double value) const;
+
+    /// The row of table() shown at `row` (rows are shown sorted as sort() last asked).
+    int sourceRow(int row) const;
+    /// Sorts by the node name (column 0) or a metric, rows without a value last; column -1 is
+    /// execution order. Done here, not by a QSortFilterProxyModel: the proxy mapped a
+    /// million rows each time a table was shown, and again on each change of scale.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -80,7 +117,9 @@ private:
     void updateBounds();
 
     std::shared_ptr<const core::HeatTable> m_table = std::make_shared<const core::HeatTable>();
+    std::shared_ptr<const PreparedHeatTable> m_prepared = prepareHeatTable(m_table);
     HeatScale m_scale;
+    std::vector<int> m_order; ///< shown row → table row; empty: execution order
     std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
     std::vector<core::NumberFormat> m_formats; ///< per column, from all of its values
 };

@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -19,7 +20,7 @@
 #include <QLineEdit>
 #include <QLinearGradient>
 #include <QPainter>
-#include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QSvgGenerator>
 #include <QTableView>
@@ -144,7 +145,6 @@ void HeatLegend::setThreshold(std::optional<double> position, const QString& tex
 HeatmapPanel::HeatmapPanel(QWidget* parent)
     : QWidget(parent)
     , m_model(new HeatmapModel(this))
-    , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTableView(this))
     , m_source(new QComboBox(this))
     , m_column(new QComboBox(this))
@@ -153,13 +153,12 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     , m_low(new QLineEdit(this))
     , m_high(new QLineEdit(this))
     , m_threshold(new QLineEdit(this))
+    , m_note(new QLabel(this))
     , m_status(new QLabel(this))
     , m_legend(new HeatLegend(this))
 {
     setObjectName(QStringLiteral("heatmapPanel"));
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(HeatmapModel::SortRole);
-    m_view->setModel(m_proxy);
+    m_view->setModel(m_model); // sorts itself (HeatmapModel::sort)
     m_view->setItemDelegate(new HeatCellDelegate(m_view));
     // Node names keep what tells them from the other rows (quantize / dequantize, layer numbers).
     m_view->setItemDelegateForColumn(0, new DistinctNameDelegate(m_view));
@@ -169,8 +168,10 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setDefaultSectionSize(20);
     // The names get the room: numbers share one format per column, so each column is as wide
-    // as its longest number and the node column stretches over the rest.
-    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // as its longest number (fitColumns) and the node column stretches over the rest.
+    // Widths come from the table's range, not from ResizeToContents: that measured 1,000 rows
+    // per column on every resize, tens of milliseconds each on a million-row table.
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_view->setObjectName(QStringLiteral("heatmapTable"));
 
@@ -205,6 +206,10 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     form->addRow(tr("Threshold"), m_threshold);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    m_note->setObjectName(QStringLiteral("heatNote"));
+    m_note->setWordWrap(true);
+    m_note->hide();
+    layout->addWidget(m_note);
     layout->addWidget(m_status);
     layout->addLayout(form);
     layout->addWidget(m_legend);
@@ -231,15 +236,27 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     });
 }
 
+void HeatmapPanel::setNote(const QString& text)
+{
+    m_note->setText(text);
+    m_note->setVisible(!text.isEmpty());
+}
+
 void HeatmapPanel::setTables(std::vector<core::HeatTable> tables)
 {
-    m_tables.clear();
+    std::vector<std::shared_ptr<const PreparedHeatTable>> prepared;
     for (core::HeatTable& table : tables)
-        m_tables.push_back(std::make_shared<const core::HeatTable>(std::move(table)));
+        prepared.push_back(prepareHeatTable(std::make_shared<const core::HeatTable>(std::move(table))));
+    setTables(std::move(prepared));
+}
+
+void HeatmapPanel::setTables(std::vector<std::shared_ptr<const PreparedHeatTable>> tables)
+{
+    m_tables = std::move(tables);
     const QSignalBlocker blocker(m_source);
     m_source->clear();
     for (const auto& table : m_tables)
-        m_source->addItem(QString::fromStdString(table->title.substr(0, table->title.find(" — "))));
+        m_source->addItem(QString::fromStdString(table->table->title.substr(0, table->table->title.find(" — "))));
     m_source->setEnabled(m_tables.size() > 1);
     if (m_tables.empty()) {
         m_model->setTable(core::HeatTable {});
@@ -268,6 +285,11 @@ void HeatmapPanel::setTable(core::HeatTable table)
     setTable(std::make_shared<const core::HeatTable>(std::move(table)));
 }
 
+void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
+{
+    setTable(prepareHeatTable(std::move(table)));
+}
+
 void HeatmapPanel::showThreshold()
 {
     const int column = graphColumn();
@@ -276,20 +298,21 @@ void HeatmapPanel::showThreshold()
     m_threshold->setText(it == m_thresholds.end() ? QString() : QString::number(it->second));
 }
 
-void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
+void HeatmapPanel::setTable(std::shared_ptr<const PreparedHeatTable> table)
 {
     const int previous = m_column->currentIndex();
-    if (table.get() != &m_model->table())
+    if (!table || table->table.get() != &m_model->table())
         m_thresholds.clear(); // another table: other columns
     m_model->setTable(std::move(table));
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // execution order
+    fitColumns();
     const QSignalBlocker blocker(m_column);
     m_column->clear();
     m_column->addItem(tr("(none)"));
     for (const auto& column : m_model->table().columns)
         m_column->addItem(QString::fromStdString(column.name));
     const int rows = static_cast<int>(m_model->table().rows.size());
-    const int matched = static_cast<int>(std::count_if(m_model->table().rows.begin(), m_model->table().rows.end(),
-        [](const core::HeatTable::Row& row) { return row.origin.top.valid(); }));
+    const int matched = static_cast<int>(m_model->prepared().matchedRows);
     m_status->setText(rows == 0 ? tr("The data has no rows.")
                                 : tr("%1 — %2 row(s), %3 matched to graph nodes")
                                       .arg(QString::fromStdString(m_model->table().title))
@@ -301,22 +324,32 @@ void HeatmapPanel::setTable(std::shared_ptr<const core::HeatTable> table)
     // Latencies and gaps often span decades: one slow delegate would paint everything else
     // dark on a linear scale. Start on a log scale when the chosen column spans 100× or more.
     if (const int column = graphColumn(); column >= 0) {
-        double smallest = 0;
-        double largest = 0;
-        for (const core::HeatTable::Row& row : m_model->table().rows) {
-            const auto& value = row.values.size() > static_cast<std::size_t>(column)
-                ? row.values[static_cast<std::size_t>(column)]
-                : std::nullopt;
-            if (!value || !std::isfinite(*value) || *value <= 0)
-                continue;
-            smallest = smallest == 0 ? *value : std::min(smallest, *value);
-            largest = std::max(largest, *value);
-        }
+        const auto& summary = m_model->prepared().columns[static_cast<std::size_t>(column)];
+        const double smallest = summary.smallestPositive;
+        const double largest = summary.range && summary.range->second > 0 ? summary.range->second : 0.0;
         const QSignalBlocker scaleBlocker(m_scaleBox);
         m_scaleBox->setCurrentIndex(smallest > 0 && largest / smallest >= 100 ? 1 : 0);
     }
     applyControls();
     Q_EMIT graphColouringChanged();
+}
+
+void HeatmapPanel::fitColumns()
+{
+    const QFontMetrics metrics(m_view->font());
+    // As QCommonStyle pads an item's text, plus the 8 px HeatCellDelegate adds.
+    const int padding = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+    const PreparedHeatTable& prepared = m_model->prepared();
+    for (std::size_t c = 0; c < prepared.columns.size(); ++c) {
+        // One format per column: its widest number is one of its ends (or a non-finite one).
+        QStringList texts { QStringLiteral("—"), QStringLiteral("-inf"), QStringLiteral("nan") };
+        if (const auto& range = prepared.columns[c].range)
+            texts << m_model->valueText(c, range->first) << m_model->valueText(c, range->second);
+        int width = m_view->horizontalHeader()->sectionSizeHint(static_cast<int>(c) + 1);
+        for (const QString& text : texts)
+            width = std::max(width, metrics.horizontalAdvance(text) + padding);
+        m_view->horizontalHeader()->resizeSection(static_cast<int>(c) + 1, width);
+    }
 }
 
 int HeatmapPanel::graphColumn() const
@@ -369,7 +402,7 @@ void HeatmapPanel::applyControls()
 void HeatmapPanel::fillLegend(HeatLegend& legend, std::size_t c) const
 {
     const core::HeatTable& table = m_model->table();
-    const auto [low, high] = m_model->scale().bounds(table, c);
+    const auto [low, high] = m_model->bounds(c);
     // Low on the left, high on the right, the ramp running towards the worse end: a cosine's
     // bar ends best (dark) at 1 on the right.
     legend.setRange(m_model->valueText(c, low), m_model->valueText(c, high), table.columns[c].higherIsWorse,
@@ -386,7 +419,7 @@ void HeatmapPanel::updateLegend()
     }
     const auto c = static_cast<std::size_t>(column);
     fillLegend(*m_legend, c);
-    const auto bounds = m_model->scale().bounds(table, c);
+    const auto bounds = m_model->bounds(c);
     const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
     m_legend->setThreshold(
         threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
@@ -400,7 +433,7 @@ QString HeatmapPanel::graphColouringText() const
     if (column < 0 || static_cast<std::size_t>(column) >= table.columns.size())
         return {};
     const auto c = static_cast<std::size_t>(column);
-    const auto [low, high] = m_model->scale().bounds(table, c);
+    const auto [low, high] = m_model->bounds(c);
     const bool worse = table.columns[c].higherIsWorse;
     const QString name = QString::fromStdString(table.columns[c].name).toHtmlEscaped();
     QString text;
@@ -420,32 +453,29 @@ GraphHeat HeatmapPanel::graphHeat() const
 {
     GraphHeat heat;
     const int column = graphColumn();
-    if (column < 0)
-        return heat;
     const core::HeatTable& table = m_model->table();
+    if (column < 0 || static_cast<std::size_t>(column) >= table.columns.size())
+        return heat;
     const auto c = static_cast<std::size_t>(column);
-    const auto bounds = m_model->scale().bounds(table, c);
-    for (const core::HeatTable::Row& row : table.rows) {
-        if (!row.origin.top.valid() || c >= row.values.size() || !row.values[c])
-            continue;
-        // A node with several rows (one per output) is painted with its worst one, and a
-        // collapsed delegate with the worst of its own rows and its inner nodes' rows. The
-        // legend above the graph names the column, so the node shows the number alone.
-        const double value = *row.values[c];
+    const PreparedHeatTable::Column& summary = m_model->prepared().columns[c];
+    const auto bounds = m_model->bounds(c);
+    // A node with several rows (one per output) is painted with its worst one, and a collapsed
+    // delegate with the worst of its own rows and its inner nodes' rows (worst values kept per
+    // node when the table was prepared: one pass per node here, not per row). The legend above
+    // the graph names the column, so the node shows the number alone.
+    const auto paint = [&](std::pair<int, int> key, double value, const QString& label) {
         const double position = m_model->scale().position(table, c, value, bounds);
         const bool flagged = m_model->scale().beyondThreshold(table, c, value);
-        const QString text = m_model->valueText(c, value);
-        const auto paint = [&](std::pair<int, int> key, const QString& label) {
-            const auto [it, fresh] = heat.try_emplace(key);
-            if (fresh || position > it->second.position)
-                it->second = { position, label, it->second.flagged || flagged };
-            else
-                it->second.flagged = it->second.flagged || flagged;
-        };
-        paint({ row.origin.top.value, row.origin.inner.value }, text);
-        if (row.origin.inner.valid())
-            paint({ row.origin.top.value, core::NodeId::none().value }, tr("inside: %1").arg(text));
-    }
+        const auto [it, fresh] = heat.try_emplace(key);
+        if (fresh || position > it->second.position)
+            it->second = { position, label, it->second.flagged || flagged };
+        else
+            it->second.flagged = it->second.flagged || flagged;
+    };
+    for (const auto& [key, value] : summary.worst)
+        paint(key, value, m_model->valueText(c, value));
+    for (const auto& [key, value] : summary.worstInside)
+        paint(key, value, tr("inside: %1").arg(m_model->valueText(c, value)));
     return heat;
 }
 
@@ -454,8 +484,8 @@ core::Table HeatmapPanel::visibleTable() const
     const core::Table all = m_model->table().toTable();
     core::Table table = all;
     table.rows.clear();
-    for (int row = 0; row < m_proxy->rowCount(); ++row)
-        table.rows.push_back(all.rows[static_cast<std::size_t>(m_proxy->mapToSource(m_proxy->index(row, 0)).row())]);
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        table.rows.push_back(all.rows[static_cast<std::size_t>(m_model->sourceRow(row))]);
     return table;
 }
 
@@ -481,7 +511,7 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     if (!m_model->table().columns.empty())
         fillLegend(*legend, static_cast<std::size_t>(column));
     auto* table = new QTableView(&sheet);
-    table->setModel(m_proxy);
+    table->setModel(m_model);
     table->setItemDelegate(new HeatCellDelegate(table));
     table->setItemDelegateForColumn(0, new DistinctNameDelegate(table));
     table->verticalHeader()->setDefaultSectionSize(20);
@@ -489,9 +519,9 @@ bool HeatmapPanel::exportImage(const QString& path, QString* error)
     table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table->resizeColumnsToContents();
     int width = table->verticalHeader()->width() + 4;
-    for (int c = 0; c < m_proxy->columnCount(); ++c)
+    for (int c = 0; c < m_model->columnCount(); ++c)
         width += table->columnWidth(c);
-    const int height = table->horizontalHeader()->height() + 20 * m_proxy->rowCount() + 4;
+    const int height = table->horizontalHeader()->height() + 20 * m_model->rowCount() + 4;
     table->setFixedSize(width, height);
     layout->addWidget(title);
     layout->addWidget(legend);

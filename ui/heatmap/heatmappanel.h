@@ -10,7 +10,6 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace etscope::ui {
@@ -52,8 +51,13 @@ public:
 
     void setTable(core::HeatTable table);
     void setTable(std::shared_ptr<const core::HeatTable> table);
+    void setTable(std::shared_ptr<const PreparedHeatTable> table);
     /// Several sources (numeric gap, latency, …): a combo picks the one shown.
     void setTables(std::vector<core::HeatTable> tables);
+    /// The same, prepared on a worker: shown without a pass over the rows.
+    void setTables(std::vector<std::shared_ptr<const PreparedHeatTable>> tables);
+    /// A line above the table while new data is being read or was not (empty: none).
+    void setNote(const QString& text);
     int tableCount() const { return static_cast<int>(m_tables.size()); }
     void setCurrentTable(int index);
     HeatmapModel* model() const { return m_model; }
@@ -77,6 +81,8 @@ Q_SIGNALS:
 
 private:
     void applyControls();
+    /// Each metric column as wide as its widest number or its header.
+    void fitColumns();
     void updateLegend();
     /// Fills `legend` for the column `c` of the table shown (the panel's legend, an export's).
     void fillLegend(HeatLegend& legend, std::size_t c) const;
@@ -84,11 +90,10 @@ private:
     void showThreshold();
 
     HeatmapModel* m_model;
-    QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QComboBox* m_source;
     /// Shared with the model: a million-row table is held once.
-    std::vector<std::shared_ptr<const core::HeatTable>> m_tables;
+    std::vector<std::shared_ptr<const PreparedHeatTable>> m_tables;
     QComboBox* m_column;
     QComboBox* m_scaleBox;
     QCheckBox* m_autoRange;
@@ -96,6 +101,7 @@ private:
     QLineEdit* m_low;
     QLineEdit* m_high;
     QLineEdit* m_threshold;
+    QLabel* m_note; ///< what is being read for the panel, or was stopped
     QLabel* m_status;
     HeatLegend* m_legend;
 };

@@ -117,19 +117,25 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         refreshOperatorTable();
         refreshDebugData();
     });
+    // Layout signals name the view they are for: another tab's layout (a delegate's tab of
+    // this file) neither shows nor clears this one's "Laying out…" (issue 27 #15).
     connect(m_controller, &DocumentController::layoutStarted, this,
-        [this](const GraphContext& context, const QString& text) {
-            if (context == m_context)
+        [this](QObject* requester, const GraphContext& context, const QString& text) {
+            if (requester == this && context == m_context)
                 showBusy(true, text);
         });
-    connect(m_controller, &DocumentController::layoutFailed, this, [this](const QString& message) {
+    connect(m_controller, &DocumentController::layoutFailed, this, [this](QObject* requester, const QString& message) {
+        if (requester != this)
+            return;
         showBusy(false);
         Q_EMIT statusMessage(message);
         std::vector<Warning> warnings = m_banner->warnings();
         warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
         m_banner->setWarnings(warnings);
     });
-    connect(m_controller, &DocumentController::stopped, this, [this] {
+    connect(m_controller, &DocumentController::layoutStopped, this, [this](QObject* requester) {
+        if (requester != this)
+            return;
         showBusy(false);
         Q_EMIT statusMessage(tr("Layout stopped"));
     });
@@ -250,7 +256,7 @@ QWidget* DocumentView::buildPanes()
     m_graph = new GraphPanel(this);
     m_scene = m_graph->scene();
     m_view = m_graph->view();
-    connect(m_graph, &GraphPanel::cancelRequested, m_controller, &DocumentController::stop);
+    connect(m_graph, &GraphPanel::cancelRequested, this, [this] { m_controller->stopLayout(this); });
     connect(m_view, &GraphView::painted, this, [this] {
         if (!m_awaitingFirstPaint)
             return;
@@ -434,7 +440,7 @@ void DocumentView::updateBreadcrumb()
 
 void DocumentView::request()
 {
-    m_controller->requestPresentation(m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
+    m_controller->requestPresentation(this, m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
 }
 
 void DocumentView::setMinimapVisible(bool visible)
@@ -918,30 +924,54 @@ void DocumentView::refreshDebugData()
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
-    std::vector<Warning> warnings;
-    std::vector<HeatTable> tables = m_controller->debug().heatTables(*document, m_context.method, warnings);
-    if (m_context.delegateNode.valid()) {
-        // Inside a delegate only its own nodes can be coloured.
-        for (HeatTable& table : tables)
-            table.rows.erase(std::remove_if(table.rows.begin(), table.rows.end(),
-                                 [&](const HeatTable::Row& row) {
-                                     return row.origin.top != m_context.delegateNode || !row.origin.inner.valid();
-                                 }),
-                table.rows.end());
-        // A table with no row here colours nothing: no legend or empty table in this tab.
-        std::erase_if(tables, [](const HeatTable& table) { return table.rows.empty(); });
-    }
-    const bool hadData = m_heatmap->tableCount() > 0;
-    m_heatmap->setTables(std::move(tables));
+    const bool nothing = m_controller->debug().empty() && m_heatmap->tableCount() == 0;
+    m_heatPending = !nothing;
     refreshAnalysis();
-    if (!warnings.empty() || !m_controller->debugWarnings().empty()) {
+    if (nothing) {
+        m_heatData.reset();
+        Q_EMIT debugDataShown();
+        return;
+    }
+    // Built on a worker (a million-row Inspector table is read again for it): the heatmap
+    // keeps what it shows until the new tables arrive, and says so (issue 27 #13).
+    m_heatmap->setNote(tr("Reading the debug data for this view…"));
+    const int method = m_context.method;
+    m_controller->requestHeatTables(
+        this, method, m_context.delegateNode, [this, method](std::shared_ptr<const HeatData> data) {
+            m_heatPending = false;
+            if (!data) {
+                m_heatmap->setNote(tr("Reading the debug data was stopped: the heatmap shows what it showed before. "
+                                      "Switch methods or attach again to read it."));
+                Q_EMIT debugDataShown();
+                return;
+            }
+            if (method != m_context.method)
+                return;
+            showHeatData(std::move(data));
+        });
+}
+
+void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
+{
+    const auto document = m_controller->document();
+    m_heatmap->setNote({});
+    m_heatData = data;
+    m_heatMethod = m_context.method;
+    const bool hadData = m_heatmap->tableCount() > 0;
+    QElapsedTimer showing;
+    showing.start();
+    m_heatmap->setTables(data->tables);
+    refreshTimeline();
+    timings::report("heat-table", timings::millisecondsSince(showing));
+    if (!data->warnings.empty() || !m_controller->debugWarnings().empty()) {
         std::vector<Warning> all = document->warnings;
         all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
-        all.insert(all.end(), warnings.begin(), warnings.end());
+        all.insert(all.end(), data->warnings.begin(), data->warnings.end());
         m_banner->setWarnings(all);
     }
     if (!hadData && m_heatmap->tableCount() > 0)
         m_sideTabs->setCurrentWidget(m_heatmap);
+    Q_EMIT debugDataShown();
 }
 
 void DocumentView::buildAnalysisPanels()
@@ -1013,20 +1043,15 @@ void DocumentView::showAnalysis(QWidget* panel)
 
 void DocumentView::refreshTimeline()
 {
-    const auto document = m_controller->document();
-    const auto& run = m_controller->debug().run;
-    std::optional<Result<Timeline>> timeline;
-    if (document && document->program && run && !m_context.delegateNode.valid()) {
-        const auto method = static_cast<std::size_t>(m_context.method);
-        const EventMapper mapper(*document->methods[method].graph, m_controller->debug().etrecord.get(),
-            document->program->methods[method].name);
-        // The run's fit to the program is already among the heatmap's warnings: not checked twice.
-        TimelineOptions options;
-        options.checkFit = false;
-        timeline = buildTimeline(*run, &mapper, options);
-    }
+    // Built with the heat tables, on a worker (showHeatData): until those of this method
+    // arrive, the timeline shown stays.
+    const bool haveRun = m_controller->debug().run && !m_context.delegateNode.valid();
+    const bool current = m_heatData && m_heatMethod == m_context.method;
+    if (haveRun && !current && m_heatPending)
+        return;
+    const auto timeline = haveRun && current ? m_heatData->timeline : nullptr;
     const int index = m_analysisTabs->indexOf(m_timeline);
-    if (!timeline || !*timeline || (*timeline)->runs.empty()) {
+    if (!timeline) {
         m_timeline->setTimeline(nullptr);
         if (index >= 0) {
             m_analysisTabs->removeTab(index);
@@ -1035,7 +1060,7 @@ void DocumentView::refreshTimeline()
         }
         return;
     }
-    m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(*timeline).value()));
+    m_timeline->setTimeline(timeline);
     if (index < 0) {
         // A run just attached: its timeline comes to the front.
         m_analysisTabs->insertTab(0, m_timeline, tr("Timeline"));

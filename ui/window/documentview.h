@@ -25,6 +25,7 @@ class QTreeView;
 namespace etscope::ui {
 
 class DocumentController;
+struct HeatData;
 class GraphPanel;
 class GraphScene;
 class GraphView;
@@ -126,6 +127,8 @@ public:
     /// The picture on screen, as PNG/SVG/PDF (chosen by extension); false with `error` set.
     bool exportImage(const QString& path, QString* error);
     bool exportTable(const QString& path, core::TableFormat format, QString* error);
+    /// Heat tables asked for and not yet shown (they are built on a worker).
+    bool debugDataPending() const { return m_heatPending; }
     /// Shows per-node numbers (numeric gaps, latencies) in the heatmap panel and on the graph.
     void setHeatTable(core::HeatTable table);
     /// format_delegated_graph-style printout of what this tab shows.
@@ -144,6 +147,9 @@ Q_SIGNALS:
     void titleChanged(const QString& title);
     /// The user went somewhere: another method, or a node selected or cleared.
     void placeChanged();
+    /// The heat tables asked for after a change of debug data or method are shown (or their
+    /// reading was stopped).
+    void debugDataShown();
 
 private:
     void buildUi();
@@ -156,6 +162,7 @@ private:
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
     void refreshDebugData();
+    void showHeatData(std::shared_ptr<const HeatData> data);
     void refreshTimeline();
     /// The panels of the analysis area (built once) and their data for the method shown.
     void buildAnalysisPanels();
@@ -197,6 +204,9 @@ private:
     QTabWidget* m_analysisTabs = nullptr;
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
+    std::shared_ptr<const HeatData> m_heatData; ///< shown in the heatmap
+    bool m_heatPending = false; ///< heat tables asked for and not yet shown
+    int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
     bool m_awaitingFirstPaint = false;
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)

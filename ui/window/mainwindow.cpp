@@ -22,6 +22,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -31,6 +32,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QShortcut>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -62,6 +64,8 @@ constexpr int kOpeningMargin = 200;
 constexpr int kErrorMargin = 120;
 constexpr int kWelcomeMargin = 160;
 constexpr int kStatusMilliseconds = 4000; ///< how long a transient status message stays
+constexpr int kWorkBarWidth = 160; ///< the status bar's progress bar of debug work
+constexpr int kWorkTextWidth = 420; ///< what that work is ("Mapping gap.csv onto forward: …")
 
 /// `first`, then the platform's keys for `standard`, each once. On X11 and Windows the
 /// standard Back is Alt+Left itself: listing both bound Alt+Left twice to one action, which Qt
@@ -152,7 +156,36 @@ MainWindow::MainWindow(QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_tabs->setObjectName(QStringLiteral("documentTabs"));
     setCentralWidget(m_tabs);
+    // Debug data being read for the current tab: what, how far, and a way out (as opening has).
+    m_work = new QWidget(this);
+    m_work->setObjectName(QStringLiteral("workArea"));
+    auto* work = new QHBoxLayout(m_work);
+    work->setContentsMargins(0, 0, 0, 0);
+    m_workText = new QLabel(m_work);
+    m_workText->setObjectName(QStringLiteral("workText"));
+    // A fixed size: the text changes many times a second, and a label that grew with it asked
+    // the whole window to lay itself out again each time (100 ms on a million-row heatmap).
+    m_workText->setFixedWidth(kWorkTextWidth);
+    m_workText->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+    m_workBar = new QProgressBar(m_work);
+    m_workBar->setObjectName(QStringLiteral("workProgress"));
+    m_workBar->setFixedWidth(kWorkBarWidth);
+    m_workBar->setRange(0, 0);
+    auto* cancelWork = new QPushButton(tr("Cancel"), m_work);
+    cancelWork->setObjectName(QStringLiteral("workCancel"));
+    cancelWork->setToolTip(tr("Stop reading the debug data (Esc); what was attached before stays"));
+    connect(cancelWork, &QPushButton::clicked, this, [this] {
+        if (DocumentView* view = currentView())
+            view->controller()->stopDebugWork();
+    });
+    work->addWidget(m_workText);
+    work->addWidget(m_workBar);
+    work->addWidget(cancelWork);
+    m_work->hide();
+    statusBar()->addPermanentWidget(m_work);
     statusBar()->addPermanentWidget(m_facts);
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(escape, &QShortcut::activated, this, [this] { stopCurrentWork(); });
     connect(m_tabs, &QTabWidget::tabCloseRequested, this, &MainWindow::closeTab);
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
     buildMenus();
@@ -420,26 +453,109 @@ void MainWindow::attachDialog(AttachKind kind)
     const QString path = QFileDialog::getOpenFileName(this, tr("Attach debug data"), QString(), filter);
     if (path.isEmpty())
         return;
-    const QString error = attachToCurrent(kind, path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Could not attach"), error);
+    QPointer<MainWindow> self(this);
+    attachTo(currentView(), kind, path, [self](const QString& error) {
+        if (self && !error.isEmpty() && error != QLatin1String("stopped"))
+            QMessageBox::warning(self, tr("Could not attach"), error);
+    });
 }
 
-QString MainWindow::attachToCurrent(AttachKind kind, const QString& path)
+void MainWindow::attachToCurrent(AttachKind kind, const QString& path)
 {
-    return attachTo(currentView(), kind, path);
+    attachTo(currentView(), kind, path);
 }
 
-QString MainWindow::attachTo(DocumentView* view, AttachKind kind, const QString& path)
+void MainWindow::attachTo(
+    DocumentView* view, AttachKind kind, const QString& path, std::function<void(const QString& error)> done)
 {
     if (!view) {
         const QString error = tr("%1: open a program first, then attach its debug data").arg(path);
         statusBar()->showMessage(error, 8000);
-        return error;
+        Q_EMIT attached(path, error);
+        if (done)
+            done(error);
+        return;
     }
-    const QString error = view->controller()->attachArtifact(kind, path);
-    statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path) : error, 8000);
-    return error;
+    DocumentController* controller = view->controller();
+    // One answer per attachment: the connections go with it (the same path attached twice in
+    // a row is answered in order, as the controller reads them).
+    auto connections = std::make_shared<std::pair<QMetaObject::Connection, QMetaObject::Connection>>();
+    const auto finish = [this, path, done, connections](const QString& error) {
+        QObject::disconnect(connections->first);
+        QObject::disconnect(connections->second);
+        statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path)
+                : error == QLatin1String("stopped")
+                ? tr("Attaching %1 was stopped; what was attached before stays").arg(path)
+                : error,
+            8000);
+        Q_EMIT attached(path, error);
+        if (done)
+            done(error);
+    };
+    connections->first = connect(controller, &DocumentController::attachFinished, this,
+        [path, finish](AttachKind, const QString& file, const QString& error) {
+            if (file == path)
+                finish(error);
+        });
+    connections->second = connect(
+        controller, &DocumentController::attachStopped, this, [path, finish](AttachKind, const QString& file) {
+            if (file == path)
+                finish(QStringLiteral("stopped"));
+        });
+    controller->attachArtifact(kind, path);
+}
+
+void MainWindow::watchDebugWork(DocumentController* controller)
+{
+    connect(controller, &DocumentController::debugBusyChanged, this, [this, controller] {
+        if (currentView() && currentView()->controller() == controller)
+            updateWorkArea();
+    });
+    connect(controller, &DocumentController::debugProgress, this, [this, controller](int percent, const QString& text) {
+        if (!currentView() || currentView()->controller() != controller)
+            return;
+        m_workText->setText(text);
+        if (percent < 0) {
+            m_workBar->setRange(0, 0);
+        } else {
+            m_workBar->setRange(0, 100);
+            m_workBar->setValue(percent);
+        }
+    });
+}
+
+void MainWindow::updateWorkArea()
+{
+    DocumentView* view = currentView();
+    const bool busy = view && view->controller()->debugBusy();
+    if (busy && m_work->isHidden()) {
+        m_workText->setText(tr("Reading debug data…"));
+        m_workBar->setRange(0, 0);
+    }
+    m_work->setVisible(busy);
+}
+
+bool MainWindow::stopCurrentWork()
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (!page)
+        return false;
+    if (auto* opening = qobject_cast<DocumentController*>(page->property(kOpeningProperty).value<QObject*>())) {
+        opening->stop();
+        return true;
+    }
+    DocumentView* view = currentView();
+    if (!view)
+        return false;
+    if (view->controller()->debugBusy()) {
+        view->controller()->stopDebugWork();
+        return true;
+    }
+    if (view->controller()->layingOut(view)) {
+        view->controller()->stopLayout(view);
+        return true;
+    }
+    return false;
 }
 
 QStringList MainWindow::recentFiles() const
@@ -543,8 +659,30 @@ void MainWindow::openFiles(const QStringList& paths)
 
 void MainWindow::attachAll(DocumentView* view, const QList<QPair<AttachKind, QString>>& attachments)
 {
+    if (attachments.isEmpty())
+        return;
+    // attachmentsShown once every one has ended and the view shows their heat tables.
+    auto left = std::make_shared<int>(static_cast<int>(attachments.size()));
+    ++m_attachmentGroups;
+    QPointer<DocumentView> target(view);
+    const QString program = view ? view->controller()->path() : QString();
+    const auto ended = [this, left, target, program](const QString&) {
+        if (--*left > 0)
+            return;
+        if (target && target->debugDataPending()) {
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = connect(target, &DocumentView::debugDataShown, this, [this, connection, program] {
+                QObject::disconnect(*connection);
+                --m_attachmentGroups;
+                Q_EMIT attachmentsShown(program);
+            });
+            return;
+        }
+        --m_attachmentGroups;
+        Q_EMIT attachmentsShown(program);
+    };
     for (const auto& [kind, path] : attachments)
-        attachTo(view, kind, path);
+        attachTo(view, kind, path, ended);
 }
 
 void MainWindow::openProgram(
@@ -565,6 +703,7 @@ void MainWindow::openProgram(
     m_titleNote = titleNote;
 
     auto* controller = new DocumentController(this);
+    watchDebugWork(controller);
     // The tab may be closed before the open finishes: closeTab then deletes the controller, so
     // these handlers never run; the guard also drops a result whose page is already gone.
     QPointer<QWidget> placeholder = openingPage(controller, path);
@@ -680,12 +819,18 @@ void MainWindow::reload(DocumentView* current)
             tabs.push_back({ view, view->context(), view->state() });
     const auto attachments = old->attachments();
     auto* controller = new DocumentController(this);
+    watchDebugWork(controller);
     statusBar()->showMessage(tr("Reloading %1…").arg(name));
+    connect(controller, &DocumentController::attachFinished, this,
+        [this](AttachKind, const QString&, const QString& error) {
+            if (!error.isEmpty())
+                statusBar()->showMessage(error, 8000);
+        });
     connect(controller, &DocumentController::opened, this, [=, this] {
         const auto after = controller->document();
+        // Read again on the worker, in order; the views show them when they arrive.
         for (const auto& [kind, file] : attachments)
-            if (const QString error = controller->attachArtifact(kind, file); !error.isEmpty())
-                statusBar()->showMessage(error, 8000);
+            controller->attachArtifact(kind, file);
         QStringList lost;
         QWidget* wasCurrent = m_tabs->currentWidget();
         QWidget* nowCurrent = nullptr;
@@ -809,6 +954,7 @@ void MainWindow::closeTab(int index)
 void MainWindow::onCurrentChanged()
 {
     updateStatus();
+    updateWorkArea();
     recordPlace();
 }
 

@@ -14,6 +14,7 @@
 
 class QLabel;
 class QMenu;
+class QProgressBar;
 class QTabWidget;
 
 namespace etscope::ui {
@@ -42,9 +43,17 @@ public:
     DocumentView* currentView() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
-    /// Attaches a debug artifact (AttachKind) to the program of the current tab; the error text
-    /// (empty on success) is also shown in the status bar.
-    QString attachToCurrent(AttachKind kind, const QString& path);
+    /// Attaches a debug artifact (AttachKind) to the program of the current tab, read on a
+    /// worker with its progress and a Cancel button in the status bar (Esc cancels too); the
+    /// outcome (error naming the file and the reason) is said there and by attached().
+    void attachToCurrent(AttachKind kind, const QString& path);
+    /// The status-bar area showing debug work of the current tab (attaching, heat tables).
+    QWidget* workArea() const { return m_work; }
+    /// Esc: stops what the current tab is doing (opening, attaching or building heat tables,
+    /// laying out). False when it was doing nothing.
+    bool stopCurrentWork();
+    /// Files whose named attachments (command line, drop) are not all shown yet.
+    int pendingAttachments() const { return m_attachmentGroups; }
     /// The page shown in a tab whose file failed to open (null when none).
     QString errorText(int tab) const;
     /// File › Reload: reads the file of `view` again (with the debug data attached to it) and
@@ -63,6 +72,12 @@ Q_SIGNALS:
     void firstPainted(const QString& path);
     /// A reload finished: `summary` says what changed in the file and what could not be kept.
     void reloaded(const QString& path, const QString& summary);
+    /// An attachment asked for by attachToCurrent, openFiles or a drop ended: attached (empty
+    /// `error`), refused (`error` names the file and the reason) or stopped.
+    void attached(const QString& path, const QString& error);
+    /// The attachments named with a file (command line, drop) have ended and the heat tables of
+    /// its view are shown: what `--timings` waits for before its longest stall.
+    void attachmentsShown(const QString& path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -73,10 +88,14 @@ private:
     /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
     void openProgram(
         const QString& path, const QString& titleNote, const QList<QPair<AttachKind, QString>>& attachments);
-    /// Attaches to the program of `view` (not necessarily the current tab); the error text
-    /// (empty on success) also goes to the status bar.
-    QString attachTo(DocumentView* view, AttachKind kind, const QString& path);
+    /// Attaches to the program of `view` (not necessarily the current tab); the outcome goes
+    /// to the status bar, and to `done` (error text, empty on success; "stopped" when stopped).
+    void attachTo(
+        DocumentView* view, AttachKind kind, const QString& path, std::function<void(const QString& error)> done = {});
     void attachAll(DocumentView* view, const QList<QPair<AttachKind, QString>>& attachments);
+    /// Shows `controller`'s debug work in the status bar while it is the current tab's.
+    void watchDebugWork(DocumentController* controller);
+    void updateWorkArea();
     void buildMenus();
     /// An action on the current tab: menu text, shortcut (may be empty), what it does.
     struct ViewAction {
@@ -113,6 +132,10 @@ private:
     QTabWidget* m_tabs;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_facts;
+    QWidget* m_work = nullptr; ///< progress of attaching / heat tables, with Cancel
+    QLabel* m_workText = nullptr;
+    QProgressBar* m_workBar = nullptr;
+    int m_attachmentGroups = 0; ///< attachAll calls not yet ended (attachmentsShown)
     QString m_titleNote;
     std::vector<ViewSetting> m_viewSettings; ///< applied to every new view
     NavigationHistory m_history;

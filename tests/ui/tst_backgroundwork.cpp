@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// Work kept off the UI thread (issue 27 #13) and views that own their layout requests (#15):
+// attaching a large Inspector table reads it on a worker, with progress in the status bar, a
+// Cancel that leaves what was attached before, and errors naming the file; a delegate's tab
+// opening while its parent lays out no longer cancels the parent's layout.
+#include "tests/common/documentbytes.h"
+#include "tests/common/testsupport.h"
+#include "tests/ui/attachwait.h"
+#include "ui/document/documentcontroller.h"
+#include "ui/document/timings.h"
+#include "ui/heatmap/heatmapmodel.h"
+#include "ui/heatmap/heatmappanel.h"
+#include "ui/window/documentview.h"
+#include "ui/window/mainwindow.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace etscope::core;
+using namespace etscope::ui;
+
+namespace {
+
+/// Writes an Inspector gap table of `rows` rows as `df.to_csv()` writes one (index column,
+/// handles as Python tuples, the gap as a list; the columns of tst_numericgap's
+/// "q.csv"): debug handles 1…40 in turn, every row a DELEGATE_CALL.
+bool writeGapTable(const QString& path, int rows)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    QByteArray text = ",aot_debug_handle,runtime_debug_handle,runtime_ops,gap\n";
+    for (int i = 0; i < rows; ++i) {
+        const QByteArray handle = QByteArray::number(i % 40 + 1);
+        text += QByteArray::number(i) + ",\"(" + handle + ",)\",\"(" + handle + ",)\",['DELEGATE_CALL'],["
+            + QByteArray::number((i % 1000) / 1000.0) + "]\n";
+    }
+    return file.write(text) == text.size();
+}
+
+/// The first delegate of `graph` with a decoded inner graph.
+NodeId firstDecodedDelegate(const Graph& graph)
+{
+    for (const Node& node : graph.nodes)
+        if (node.kind == NodeKind::Delegate && node.subgraph)
+            return node.id;
+    return NodeId::none();
+}
+
+bool showsBusy(const DocumentView& view)
+{
+    const auto* panel = view.findChild<QWidget*>(QStringLiteral("busyPanel"));
+    return panel && !panel->isHidden();
+}
+
+} // namespace
+
+class TestBackgroundWork : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { ETSCOPE_REQUIRE_SAMPLES(); }
+
+    void delegateTabDoesNotCancelItsParentsLayout()
+    {
+        // A fresh controller: nothing cached, so both views lay out. The parent's request is
+        // still running when the delegate's tab asks for its own; it used to be cancelled
+        // silently, leaving "Laying out…" on the parent for good.
+        DocumentController controller;
+        controller.adopt(etscope::test::sharedSampleDocument("djl-executorch-engine/stress_mlp.pte"));
+        DocumentView parent(&controller, GraphContext {});
+        parent.resize(1200, 800);
+        parent.show();
+        QVERIFY(controller.layingOut(&parent));
+        QVERIFY(showsBusy(parent));
+        const auto document = controller.document();
+        const int method = parent.context().method;
+        const NodeId delegate = firstDecodedDelegate(*document->methods[static_cast<std::size_t>(method)].graph);
+        QVERIFY(delegate.valid());
+        QSignalSpy parentShown(&parent, &DocumentView::presentationShown);
+        DocumentView inner(&controller, GraphContext { method, delegate });
+        inner.resize(1200, 800);
+        inner.show();
+        QVERIFY(controller.layingOut(&inner));
+        QVERIFY(controller.layingOut(&parent)); // still its own request
+        QTRY_VERIFY_WITH_TIMEOUT(parent.presentation() && inner.presentation(), 20000);
+        QCOMPARE(parentShown.count(), 1);
+        QVERIFY(!parent.presentation()->context.delegateNode.valid());
+        QCOMPARE(inner.presentation()->context.delegateNode, delegate);
+        QVERIFY(!showsBusy(parent));
+        QVERIFY(!showsBusy(inner));
+        QVERIFY(!controller.layingOut(&parent) && !controller.layingOut(&inner));
+    }
+
+    void stoppingOneViewsLayoutLeavesTheOthers()
+    {
+        DocumentController controller;
+        controller.adopt(etscope::test::sharedSampleDocument("djl-executorch-engine/stress_mlp.pte"));
+        DocumentView parent(&controller, GraphContext {});
+        const int method = parent.context().method;
+        const NodeId delegate
+            = firstDecodedDelegate(*controller.document()->methods[static_cast<std::size_t>(method)].graph);
+        DocumentView inner(&controller, GraphContext { method, delegate });
+        QSignalSpy stopped(&controller, &DocumentController::layoutStopped);
+        QVERIFY(controller.layingOut(&inner));
+        controller.stopLayout(&inner); // the delegate tab's Cancel
+        QTRY_COMPARE_WITH_TIMEOUT(stopped.count(), 1, 20000);
+        QCOMPARE(stopped.first().at(0).value<QObject*>(), &inner);
+        QVERIFY(!showsBusy(inner));
+        QTRY_VERIFY_WITH_TIMEOUT(parent.presentation(), 20000);
+        QVERIFY(!showsBusy(parent));
+        QVERIFY(!inner.presentation());
+    }
+
+    void attachingALargeTableKeepsTheWindowResponsive()
+    {
+        QTemporaryDir dir;
+        const QString table = dir.filePath(QStringLiteral("gap.csv"));
+        constexpr int kRows = 30000;
+        QVERIFY(writeGapTable(table, kRows));
+        MainWindow window;
+        window.show();
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")));
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        QTRY_VERIFY_WITH_TIMEOUT(view->presentation(), 20000);
+        DocumentController* controller = view->controller();
+        QSignalSpy progress(controller, &DocumentController::debugProgress);
+        QSignalSpy attached(&window, &MainWindow::attached);
+        StallWatch stalls;
+        stalls.start();
+        window.attachToCurrent(AttachKind::InspectorTable, table);
+        // Back at once: the table is read on a worker, and the status bar says so with a Cancel.
+        QVERIFY(controller->debugBusy());
+        QVERIFY(!window.workArea()->isHidden());
+        QVERIFY(controller->debug().inspectorPath.isEmpty());
+        QVERIFY(attached.wait(60000));
+        QCOMPARE(attached.last().at(1).toString(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->debugBusy(), 60000);
+        stalls.stop();
+        QCOMPARE(controller->debug().inspectorPath, table);
+        QCOMPARE(controller->debug().inspectorRows, std::size_t(kRows)); // as written above
+        // Every row of the table is a row of the heatmap (matched or not), built off the UI thread.
+        QCOMPARE(view->heatmapPanel()->model()->rowCount(), kRows);
+        QVERIFY(window.workArea()->isHidden());
+        bool countedRows = false;
+        for (const QList<QVariant>& args : progress)
+            countedRows = countedRows || args.at(1).toString().contains(QStringLiteral("rows"));
+        QVERIFY(countedRows);
+        // Generous for a loaded Debug build: the read alone took seconds on this thread before.
+        QVERIFY2(stalls.longestMs() < 1000, qPrintable(QString::number(stalls.longestMs())));
+    }
+
+    void cancellingKeepsWhatWasAttached()
+    {
+        QTemporaryDir dir;
+        const QString small = dir.filePath(QStringLiteral("small.csv"));
+        const QString large = dir.filePath(QStringLiteral("large.csv"));
+        QVERIFY(writeGapTable(small, 10));
+        QVERIFY(writeGapTable(large, 400000));
+        MainWindow window;
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte")));
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        DocumentView* view = window.currentView();
+        DocumentController* controller = view->controller();
+        QCOMPARE(etscope::test::attachAndWait(*controller, AttachKind::InspectorTable, small), QString());
+        QCOMPARE(view->heatmapPanel()->model()->rowCount(), 10);
+
+        QSignalSpy progress(controller, &DocumentController::debugProgress);
+        QSignalSpy attached(&window, &MainWindow::attached);
+        window.attachToCurrent(AttachKind::InspectorTable, large);
+        // Once the worker has counted its first rows, Esc stops it.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(progress.begin(), progress.end(),
+                [](const QList<QVariant>& args) { return args.at(1).toString().contains(QStringLiteral("rows")); }),
+            60000);
+        QTest::keyClick(&window, Qt::Key_Escape);
+        QTRY_COMPARE_WITH_TIMEOUT(attached.count(), 1, 20000);
+        QCOMPARE(attached.first().at(0).toString(), large);
+        QCOMPARE(attached.first().at(1).toString(), QStringLiteral("stopped"));
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->debugBusy(), 20000);
+        // Nothing lost: the table attached before is still attached and shown.
+        QCOMPARE(controller->debug().inspectorPath, small);
+        QCOMPARE(controller->debug().inspectorRows, std::size_t(10));
+        QCOMPARE(view->heatmapPanel()->model()->rowCount(), 10);
+        QVERIFY(window.workArea()->isHidden());
+        QCOMPARE(controller->attachments().size(), 1);
+    }
+
+    void errorsNameTheFileAndTheReason()
+    {
+        QTemporaryDir dir;
+        const QString broken = dir.filePath(QStringLiteral("broken.csv"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("aot_debug_handle,gap\n\"(1,)\",[0.5],surplus\n"); // 3 fields under 2 names
+        file.close();
+        DocumentController controller;
+        controller.adopt(etscope::test::sharedSampleDocument("djl-executorch-engine/stress_mlp.pte"));
+        const QString error = etscope::test::attachAndWait(controller, AttachKind::InspectorTable, broken);
+        QVERIFY2(error.contains(broken) && error.contains(QStringLiteral("field")), qPrintable(error));
+        QVERIFY(controller.debug().inspectorPath.isEmpty());
+        const QString missing = dir.filePath(QStringLiteral("missing.etdp"));
+        const QString gone = etscope::test::attachAndWait(controller, AttachKind::Run, missing);
+        QVERIFY2(gone.contains(missing) && gone.contains(QStringLiteral("cannot open")), qPrintable(gone));
+        QVERIFY(!controller.debug().run);
+        QVERIFY(controller.attachments().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestBackgroundWork)
+#include "tst_backgroundwork.moc"
