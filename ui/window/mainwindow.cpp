@@ -9,6 +9,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/memory/memorypanel.h"
 #include "ui/operators/operatorpanel.h"
+#include "ui/report/reportdialog.h"
 #include "ui/size/sizepanel.h"
 #include "ui/timeline/timelineview.h"
 #include "ui/window/documentview.h"
@@ -296,6 +297,11 @@ void MainWindow::buildMenus()
         tableActions.push_back(
             { name, {}, [f = format](DocumentView& view) { Q_EMIT view.operatorPanel()->exportRequested(f); } });
     addViewActions(tables, tableActions);
+    addViewActions(file,
+        { { QT_TR_NOOP("Export &Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [](DocumentView& view) {
+               ReportDialog dialog(view.controller()->document(), &view.controller()->debug(), &view);
+               dialog.exec();
+           } } });
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
