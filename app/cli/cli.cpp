@@ -288,7 +288,8 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections" };
+        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
+        "stage", "plot" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

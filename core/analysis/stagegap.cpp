@@ -71,8 +71,8 @@ Result<StageGapReport> compareStages(
         for (int n = 2; std::find(report.names.begin(), report.names.end(), unique) != report.names.end(); ++n)
             unique = name + " (" + std::to_string(n) + ")";
         report.names.push_back(unique);
-        report.sources.push_back(stages[i].document->path + ", " + describeExecuteBlock(*stages[i].dump, stages[i].block)
-            + " of " + stages[i].dump->path() + (stages[i].record ? ", with its ETRecord" : ""));
+        report.sources.push_back(stages[i].document->path + ", run "
+            + describeExecuteBlock(*stages[i].dump, stages[i].block) + (stages[i].record ? ", with its ETRecord" : ""));
     }
     report.summaries.resize(stages.size());
 
@@ -105,9 +105,9 @@ Result<StageGapReport> compareStages(
         StageSummary& summary = report.summaries[s];
         const std::string who = "stage " + std::to_string(s) + " (" + stage.document->path + ")";
         if (stage.method->name != first.method->name)
-            report.warnings.push_back({ who + ": method '" + stage.method->name + "' compared with stage 0's '"
-                    + first.method->name + "'",
-                std::nullopt });
+            report.warnings.push_back(
+                { who + ": method '" + stage.method->name + "' compared with stage 0's '" + first.method->name + "'",
+                    std::nullopt });
         auto compared = compareStage(stage, first, options);
         if (!compared) {
             // The pairing failed for this stage only (e.g. a document without a program): its
@@ -147,9 +147,13 @@ Result<StageGapReport> compareStages(
         for (const StageRow& row : report.rows)
             emptyCells += row.cells[s].paired ? 0 : 1;
         if (emptyCells)
-            report.warnings.push_back({ who + ": " + std::to_string(emptyCells) + " of " + std::to_string(report.rows.size())
-                    + " output(s) of stage 0 have no partner in " + stage.dump->path() + " (empty cells)",
-                std::nullopt });
+            report.warnings.push_back(
+                { who + ": " + std::to_string(emptyCells) + " of " + std::to_string(report.rows.size())
+                        + " output(s) of stage 0 have no partner in " + stage.dump->path() + " (empty cells)"
+                        + (compared->notLoggedInside ? "; " + std::to_string(compared->notLoggedInside)
+                                    + " of the pairs are inside a delegate that logged only its outputs"
+                                                     : std::string()),
+                    std::nullopt });
 
         const auto divergence = findFirstDivergence(*compared, *stage.mapper, *first.mapper, rule);
         if (divergence && divergence->row < joined.size()) {
@@ -170,7 +174,8 @@ Table stageGapTable(const StageGapReport& report, GapMetric metric, bool forJson
 {
     const std::string metricName(gapMetricName(metric));
     Table table;
-    table.title = "Numeric gap by stage (" + metricName + " against stage 0, " + (report.names.empty() ? std::string() : report.names[0]) + ")";
+    table.title = "Numeric gap by stage (" + metricName + " against stage 0, "
+        + (report.names.empty() ? std::string() : report.names[0]) + ")";
     table.columns = { "#", "node", "instruction", "output", "shape", "dtype" };
     for (std::size_t s = 1; s < report.names.size(); ++s) {
         table.columns.push_back(report.names[s] + " " + metricName);
@@ -195,7 +200,7 @@ Table stageGapTable(const StageGapReport& report, GapMetric metric, bool forJson
             }
             cells.emplace_back(cell.matchedBy);
             if (forJson)
-                cells.emplace_back(cell.problem);
+                cells.emplace_back(cell.paired ? cell.problem : std::string("no partner logged by this stage"));
         }
         table.rows.push_back(std::move(cells));
     }
