@@ -155,7 +155,8 @@ int runStageGap(const Arguments& args)
             for (const Method& m : stage.document->program->methods)
                 names += (names.empty() ? "" : ", ") + m.name;
             return stageFail(makeError(Error::Code::Usage, stage.document->path,
-                "mismatched programs: no method '" + wanted + "' (it has " + (names.empty() ? "none" : names) + ")"
+                std::string(opened.size() > 1 ? "mismatched programs: " : "") + "no method '" + wanted + "' (it has "
+                    + (names.empty() ? "none" : names) + ")"
                     + (opened.size() > 1 ? ", stage 0's " + opened.front().document->path + " has" : "")));
         }
         auto dump = readETDumpFile(stage.etdump);

@@ -221,6 +221,13 @@ private slots:
         QCOMPARE(mixed.exitCode, 1);
         QVERIFY(mixed.err.contains(QStringLiteral("--etdump does not go with --stage")));
 
+        // A method stage 0 lacks: named with the methods it has.
+        const Run method = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+            QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--method"), QStringLiteral("decode") });
+        QCOMPARE(method.exitCode, 1);
+        QVERIFY2(method.err.contains(QStringLiteral("portable.pte: no method 'decode' (it has forward)")),
+            qPrintable(method.err));
+
         const Run plot
             = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"], QStringLiteral("--stage"),
                 m_stage["quantized"], QStringLiteral("--plot"), m_dir.filePath(QStringLiteral("p.gif")) });
