@@ -179,7 +179,9 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
     };
     // The value axis: from a tick below the lowest value to a tick above the highest, and a
     // margin so points on the extremes stay off the frame.
-    const double step = niceStep((data.high - data.low) / 6.0);
+    // (A log axis ticks whole decades.)
+    const double step = data.logAxis ? std::max(1.0, std::ceil((data.high - data.low) / 6.0))
+                                     : niceStep((data.high - data.low) / 6.0);
     const double low = std::floor(data.low / step + 1e-9) * step;
     const double high = std::ceil(data.high / step - 1e-9) * step;
     const double pad = (high - low) * 0.04;
@@ -264,8 +266,12 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
         painter.drawPath(path);
         painter.setBrush(colour);
         painter.setPen(Qt::NoPen);
+        // Points on every row when they fit; else only where a point has no line to either side.
+        const auto isolated = [&](std::size_t r) {
+            return (r == 0 || std::isnan(values[r - 1])) && (r + 1 >= values.size() || std::isnan(values[r + 1]));
+        };
         for (std::size_t r = 0; r < values.size() && r < rows; ++r)
-            if (!std::isnan(values[r]))
+            if (!std::isnan(values[r]) && (rows <= 60 || isolated(r)))
                 painter.drawEllipse(QPointF(xOf(r), yOf(values[r])), width / 2 + 1.5, width / 2 + 1.5);
     }
     painter.setRenderHint(QPainter::Antialiasing, false);
