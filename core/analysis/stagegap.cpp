@@ -75,6 +75,7 @@ Result<StageGapReport> compareStages(
             + describeExecuteBlock(*stages[i].dump, stages[i].block) + (stages[i].record ? ", with its ETRecord" : ""));
     }
     report.summaries.resize(stages.size());
+    report.thresholds = rule.thresholds();
 
     // The rows: stage 0 against itself, through the same pairing and comparison the later stages
     // go through, so its rows carry the very origins and output indices their pairs name.

@@ -73,6 +73,7 @@ struct StageGapReport {
     std::vector<StageRow> rows;
     std::vector<StageSummary> summaries; ///< one per stage; [0] empty
     std::vector<Warning> warnings; ///< each names the stage's files
+    std::vector<DivergenceThreshold> thresholds; ///< those the first divergences were found with
 };
 
 /// Compares stages 1… with stage 0. Error::Usage with fewer than two stages ("give at least two

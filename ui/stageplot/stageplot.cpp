@@ -131,6 +131,20 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
         data.low = floor;
         data.high = ceiling;
     }
+    // The threshold the first divergences were found with, when it is on this metric and within
+    // reach of the axis (a dashed line).
+    for (const core::DivergenceThreshold& t : report.thresholds) {
+        if (t.metric != core::gapMetricName(metric) || !std::isfinite(t.value) || (data.logAxis && t.value <= 0))
+            continue;
+        const double v = data.logAxis ? std::log10(t.value) : t.value;
+        data.threshold = v;
+        data.thresholdNote = QStringLiteral("dotted: threshold ") + name
+            + (core::gapHigherIsWorse(metric) ? QStringLiteral(" > ") : QStringLiteral(" < ")) + number(t.value)
+            + (metric == GapMetric::Snr ? QStringLiteral(" dB") : QString());
+        data.low = std::min(data.low, v);
+        data.high = std::max(data.high, v);
+        break;
+    }
     if (!(data.high > data.low)) {
         data.low -= 1;
         data.high += 1;
@@ -156,7 +170,7 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
         labelDepth = widest * 0.7072 + metrics.height() + 8;
     }
     const double legendWidth = [&] {
-        double w = metrics.horizontalAdvance(data.clampNote);
+        double w = std::max(metrics.horizontalAdvance(data.clampNote), metrics.horizontalAdvance(data.thresholdNote));
         for (const QString& name : data.names)
             w = std::max(w, metrics.horizontalAdvance(name) + 28);
         return std::min(w + 24, area.width() * 0.35);
@@ -198,6 +212,11 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
         const QString text
             = data.logAxis ? QStringLiteral("1e%1").arg(std::lround(v)) : number(std::abs(v) < step * 1e-9 ? 0.0 : v);
         painter.drawText(QRectF(area.left(), y - 10, 64, 20), Qt::AlignRight | Qt::AlignVCenter, text);
+    }
+    if (data.threshold) {
+        QPen dotted(QColor(120, 120, 120), 1.5, Qt::DotLine);
+        painter.setPen(dotted);
+        painter.drawLine(QPointF(plot.left(), yOf(*data.threshold)), QPointF(plot.right(), yOf(*data.threshold)));
     }
     // Row ticks: every row's node when there are few, else row numbers.
     painter.setPen(Qt::black);
@@ -293,6 +312,10 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
         const QRectF box(x, y, legendWidth, metrics.height() * 3);
         painter.drawText(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, data.clampNote);
         y += painter.boundingRect(box, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, data.clampNote).height() + 6;
+    }
+    if (!data.thresholdNote.isEmpty()) {
+        painter.drawText(QRectF(x, y, legendWidth, metrics.height()), Qt::AlignLeft | Qt::AlignTop, data.thresholdNote);
+        y += metrics.height() + 6;
     }
     bool anyMark = false;
     for (const auto& d : data.firstDivergence)

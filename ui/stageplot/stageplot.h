@@ -31,6 +31,8 @@ struct StagePlotData {
     std::optional<double> ceiling; ///< set when some value was clamped to it
     std::optional<double> floor;
     QString clampNote; ///< "∞ (identical) drawn at 60 dB"
+    std::optional<double> threshold; ///< the divergence threshold on this metric, in axis units
+    QString thresholdNote; ///< "threshold: snr < 20 dB"
     double low = 0; ///< the value axis, in axis units (log10 for a log axis)
     double high = 1;
 };
