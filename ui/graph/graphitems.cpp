@@ -9,6 +9,7 @@
 #include <QStyleOptionGraphicsItem>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace etscope::ui {
@@ -68,8 +69,10 @@ QRectF NodeItem::boundingRect() const
     // only its bounding rectangle: a badge outside it stays on screen as a sliver after the mark
     // goes (unticking a kernel list in the Load tab).
     const double top = kBadgeRise;
+    // A long badge ("① first divergence") reaches past the left edge of a narrow box.
+    const double left = std::max(6.0, m_badgeWidth - 6 - m_size.width());
     return QRectF(
-        -m_size.width() / 2 - 6, -m_size.height() / 2 - top, m_size.width() + 6 + 8, m_size.height() + top + 6);
+        -m_size.width() / 2 - left, -m_size.height() / 2 - top, m_size.width() + left + 8, m_size.height() + top + 6);
 }
 
 QRectF NodeItem::expandButtonRect() const
@@ -86,7 +89,13 @@ void NodeItem::setMark(std::optional<NodeMark> mark)
         return;
     if (!m_mark)
         m_plainToolTip = toolTip(); // the node's own, before any mark
+    prepareGeometryChange(); // the badge's width is part of the bounding rectangle
     m_mark = std::move(mark);
+    m_badgeWidth = 0;
+    if (m_mark && !m_mark->badge.isEmpty()) {
+        const QFontMetricsF metrics(subtitleFont());
+        m_badgeWidth = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
+    }
     QString tip = m_plainToolTip;
     if (m_mark && !m_mark->tooltip.isEmpty())
         tip += Qt::mightBeRichText(tip) ? QStringLiteral("<br><b>%1</b>").arg(m_mark->tooltip.toHtmlEscaped())
