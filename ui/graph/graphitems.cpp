@@ -70,7 +70,7 @@ QRectF NodeItem::boundingRect() const
     // goes (unticking a kernel list in the Load tab).
     const double top = kBadgeRise;
     // A long badge ("① first divergence") reaches past the left edge of a narrow box.
-    const double left = std::max(6.0, m_badgeWidth - 6 - m_size.width());
+    const double left = std::max(6.0, m_badgeWidth + (m_canExpand ? kButton + 8 : 0) - 6 - m_size.width());
     return QRectF(
         -m_size.width() / 2 - left, -m_size.height() / 2 - top, m_size.width() + left + 8, m_size.height() + top + 6);
 }
@@ -207,8 +207,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
             painter->setFont(subtitle);
             const QFontMetricsF metrics(subtitle);
             const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
-            const QRectF badge(
-                box.right() - width + 6, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
+            // Left of the ⊞ button of a delegate or group, which it would hide.
+            const double right = box.right() + 6 - (m_canExpand ? kButton + 8 : 0);
+            const QRectF badge(right - width, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
             painter->setPen(Qt::NoPen);
             painter->setBrush(m_mark->colour);
             painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);

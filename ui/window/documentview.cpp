@@ -1040,9 +1040,25 @@ bool DocumentView::goToFirstDivergence()
 {
     const auto origin = firstDivergence();
     if (!origin || (m_context.delegateNode.valid() && origin->top != m_context.delegateNode)) {
-        Q_EMIT statusMessage(origin ? tr("The first divergence is outside this delegate: see the method's tab")
-                                    : tr("No first divergence here: attach a run and a reference ETDump "
-                                         "(File › Attach Debug Data) whose gap crosses the thresholds"));
+        const DivergenceSummary* summary = m_heatData && m_heatMethod == m_context.method && m_heatData->divergence
+            ? &*m_heatData->divergence
+            : nullptr;
+        QString why;
+        if (origin)
+            why = tr("The first divergence is outside this delegate: see the method's tab");
+        else if (summary && summary->first)
+            why = tr("The first divergence matched no node of the graph: %1")
+                      .arg(QString::fromStdString(core::joinNodePath(summary->first->path)));
+        else if (summary)
+            why = tr("No divergence: none of the %1 compared rows crosses %2")
+                      .arg(summary->compared)
+                      .arg(QString::fromStdString(summary->thresholds));
+        else if (!m_controller->debug().inspectorPath.isEmpty())
+            why = tr("The first divergence of an imported Inspector table is the CLI's: "
+                     "etscope gap … --inspector-table FILE --first-divergence");
+        else
+            why = tr("No numeric gap here: attach a run and a reference ETDump (File › Attach Debug Data)");
+        Q_EMIT statusMessage(why);
         return false;
     }
     selectNode(*origin);
