@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 using namespace etscope::core;
 
@@ -311,6 +312,22 @@ private slots:
         QCOMPARE(kinds(*prefillInfo.innerGraph).at(NodeKind::Operator), 1552);
         QCOMPARE(attributeOf(*nodeLabelled(*prefillInfo.innerGraph, "aten_squeeze_copy_dims_15"), "qnn node id"),
             std::string("8219"));
+
+        // From two threads at once (how a document could decode its delegates in parallel):
+        // still one read, and both see the same graph sizes.
+        DecodeCache shared;
+        DelegateInfo fromThread[2];
+        std::thread first(
+            [&] { fromThread[0] = describeDelegate(program, kvRef, {}, "method 'kv_forward', delegate 0", &shared); });
+        std::thread second([&] {
+            fromThread[1] = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0", &shared);
+        });
+        first.join();
+        second.join();
+        QCOMPARE(shared.made(), std::size_t(1));
+        QVERIFY(fromThread[0].innerGraph && fromThread[1].innerGraph);
+        QCOMPARE(fromThread[0].innerGraph->nodes.size(), kvInfo.innerGraph->nodes.size());
+        QCOMPARE(fromThread[1].innerGraph->nodes.size(), prefillInfo.innerGraph->nodes.size());
 
         // Without a cache each decodes afresh, to the same facts and graph.
         const DelegateInfo alone = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0");
