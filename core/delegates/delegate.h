@@ -48,19 +48,22 @@ public:
     std::shared_ptr<const T> get(std::string_view kind, std::span<const std::uint8_t> bytes, Make&& make)
     {
         Entry& entry = entryFor(kind, bytes);
-        std::call_once(entry.once, [&] {
+        // Held while making: a second caller for the same bytes waits for the first's value
+        // (one that throws leaves the entry empty for the next caller to try again).
+        const std::lock_guard lock(entry.mutex);
+        if (!entry.value) {
             entry.value = std::make_shared<const T>(make());
             m_made.fetch_add(1, std::memory_order_relaxed);
-        });
+        }
         return std::static_pointer_cast<const T>(entry.value);
     }
 
-    /// How many values were made (not found) so far; for tests and --timings.
+    /// How many values were made (not found) so far; for tests.
     std::size_t made() const { return m_made.load(std::memory_order_relaxed); }
 
 private:
     struct Entry {
-        std::once_flag once;
+        std::mutex mutex;
         std::shared_ptr<const void> value;
     };
     using Key = std::tuple<std::string, const std::uint8_t*, std::size_t>;
