@@ -42,10 +42,10 @@ template <typename T> std::string missingValue(const T* value)
 
 #define ETSCOPE_TAKE_JOIN2(a, b) a##b
 #define ETSCOPE_TAKE_JOIN(a, b) ETSCOPE_TAKE_JOIN2(a, b)
-#define ETSCOPE_TAKE_WITH(declaration, expression, holder)                                                             \
-    auto holder = (expression);                                                                                        \
+#define ETSCOPE_TAKE_WITH(holder, declaration, ...)                                                                    \
+    auto holder = (__VA_ARGS__);                                                                                       \
     QVERIFY2(                                                                                                          \
-        static_cast<bool>(holder), (std::string(#expression ": ") + etscope::test::missingValue(holder)).c_str());     \
+        static_cast<bool>(holder), (std::string(#__VA_ARGS__ ": ") + etscope::test::missingValue(holder)).c_str());    \
     declaration = std::move(*holder)
-#define ETSCOPE_TAKE(declaration, expression)                                                                          \
-    ETSCOPE_TAKE_WITH(declaration, expression, ETSCOPE_TAKE_JOIN(etscopeTaken, __LINE__))
+#define ETSCOPE_TAKE(declaration, ...)                                                                                 \
+    ETSCOPE_TAKE_WITH(ETSCOPE_TAKE_JOIN(etscopeTaken, __LINE__), declaration, __VA_ARGS__)

@@ -509,18 +509,25 @@ private slots:
         // A run attached for its timings alone is checked against the program too.
         auto document = load("djl-executorch-engine/stress_mlp.pte");
         QVERIFY(document);
-        const auto disagreements = [&](const char* etdump) {
+        std::string attachError;
+        const auto disagreements = [&](const char* etdump) -> long {
             DebugSession session;
             if (auto error
-                = attach(session, AttachKind::Run, QString::fromStdString(etscope::test::samplePath(etdump))))
-                qFatal("%s", error->message().c_str());
+                = attach(session, AttachKind::Run, QString::fromStdString(etscope::test::samplePath(etdump)))) {
+                attachError = error->message();
+                return -1;
+            }
             std::vector<Warning> warnings;
             session.heatTables(*document, 0, warnings);
             return std::count_if(warnings.begin(), warnings.end(),
                 [](const Warning& w) { return w.message.find("disagree") != std::string::npos; });
         };
-        QCOMPARE(disagreements("generated/stress_mlp/stress_mlp.profile.etdp"), 0);
-        QCOMPARE(disagreements("generated/add/add.profile.etdp"), 1);
+        const long own = disagreements("generated/stress_mlp/stress_mlp.profile.etdp");
+        QVERIFY2(attachError.empty(), attachError.c_str());
+        QCOMPARE(own, 0L);
+        const long other = disagreements("generated/add/add.profile.etdp");
+        QVERIFY2(attachError.empty(), attachError.c_str());
+        QCOMPARE(other, 1L);
     }
 
     void numericGapOfTwoRuns()
