@@ -19,6 +19,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
+#include "ui/load/loadcheckpanel.h"
 #include "ui/memory/memorychart.h"
 #include "ui/memory/memorypanel.h"
 #include "ui/operators/operatorpanel.h"
@@ -117,6 +118,14 @@ struct Fixture {
     {
         QSignalSpy spy(view.get(), &DocumentView::presentationShown);
         return view->presentation() || spy.wait(20000);
+    }
+    /// The load check runs off the UI thread and, when it lands, clears the graph's highlight
+    /// (LoadCheckPanel::showCheck emits highlightRequested({})), an op type's marks included.
+    /// Tests that assert those marks across an event loop let it land first: under load it used
+    /// to land in the middle of operatorRowHighlightsNodes and leave 0 highlighted nodes.
+    bool waitForLoadCheck()
+    {
+        return QTest::qWaitFor([&] { return view->loadCheckPanel()->check() != nullptr; }, 20000);
     }
     bool relayout(const std::function<void()>& action)
     {
@@ -321,6 +330,7 @@ private slots:
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");
         QVERIFY(f.waitForLayout());
+        QVERIFY(f.waitForLoadCheck());
         OperatorPanel* panel = f.view->operatorPanel();
         // Collapsed: the 10 fully connected nodes live in one delegate, which is marked.
         panel->selectOpType(QStringLiteral("XNNFullyConnected"));
@@ -1065,6 +1075,7 @@ private slots:
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");
         QVERIFY(f.waitForLayout());
+        QVERIFY(f.waitForLoadCheck());
         QTemporaryDir dir;
         QString error;
         QVERIFY2(f.view->exportImage(dir.filePath(QStringLiteral("plain.svg")), &error), qPrintable(error));
