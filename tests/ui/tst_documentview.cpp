@@ -19,6 +19,7 @@
 #include "ui/graph/graphview.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
+#include "ui/load/kernellistchoice.h"
 #include "ui/load/loadcheckpanel.h"
 #include "ui/memory/memorychart.h"
 #include "ui/memory/memorypanel.h"
@@ -335,6 +336,20 @@ private slots:
         // Collapsed: the 10 fully connected nodes live in one delegate, which is marked.
         panel->selectOpType(QStringLiteral("XNNFullyConnected"));
         QCOMPARE(f.view->scene()->highlightedCount(), 1);
+        {
+            // A new load check (the kernel lists change) keeps the operator table's highlight: the
+            // check clears only a highlight of its own rows.
+            auto& choice = KernelListChoice::instance();
+            const QStringList before = choice.builtins();
+            QSignalSpy checked(f.view->loadCheckPanel(), &LoadCheckPanel::checked);
+            choice.setBuiltin(QStringLiteral("quantized"), !before.contains(QStringLiteral("quantized")));
+            QVERIFY(checked.wait(20000));
+            QCOMPARE(f.view->scene()->highlightedCount(), 1);
+            QSignalSpy restored(f.view->loadCheckPanel(), &LoadCheckPanel::checked);
+            choice.setBuiltins(before);
+            QVERIFY(restored.wait(20000));
+            QCOMPARE(f.view->scene()->highlightedCount(), 1);
+        }
         // Expanded: every one of them is marked.
         QVERIFY(f.relayout([&] { f.view->expandAll(); }));
         QCOMPARE(f.view->scene()->highlightedCount(), 10);

@@ -631,6 +631,9 @@ void LoadCheckPanel::showCheck()
     m_problems->setWrappedText(problems.join(QLatin1Char('\n')));
     m_problems->setVisible(!problems.isEmpty());
 
+    // Clear only this panel's own highlight: an op type picked in the operator table stays lit
+    // when a (background) check finishes or the kernel lists change.
+    const bool hadActiveRow = m_activeRow >= 0;
     m_activeRow = -1;
     m_matches.clear();
     m_matchIndex = -1;
@@ -657,7 +660,8 @@ void LoadCheckPanel::showCheck()
         m_view->setColumnHidden(kMethodsColumn, !m_check || m_check->methods.size() < 2);
         fitNameColumn();
     }
-    Q_EMIT highlightRequested({});
+    if (hadActiveRow)
+        Q_EMIT highlightRequested({});
     refreshMethod();
 }
 
