@@ -4,13 +4,13 @@
 // and XNNPACK-delegated (core/writer/debug/gapfixtures.h; the quantized and lowered runs off by 4
 // at logits[0], the last addmm: portable #4, quantized #8, lowered #1), and real generated
 // ETDumps.
+#include "tests/common/clirun.h"
 #include "tests/common/testsupport.h"
 
 #include "core/writer/debug/gapfixtures.h"
 #include "core/writer/programwriter.h"
 
 #include <QImage>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -19,29 +19,10 @@
 #include <map>
 
 using json = nlohmann::json;
+using etscope::test::CliRun;
+using etscope::test::runEtscope;
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run run(const QStringList& arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
-}
 
 QString sample(const std::string& relative)
 {
@@ -94,7 +75,7 @@ private slots:
     /// The three builds: a column pair per later stage, each stage's first divergence in the notes.
     void threeStagesTable()
     {
-        const Run result = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--stage"), m_stage["lowered"] });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         const QStringList lines = result.out.split(QLatin1Char('\n'));
@@ -107,8 +88,9 @@ private slots:
         QVERIFY(result.out.contains(
             QStringLiteral("stage 2 lowered.pte first divergence: row 4, forward › #1 aten::addmm.out")));
         // With the ETRecords, the lowered pairs come from the debug handles.
-        const Run records = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable+record"],
-            QStringLiteral("--stage"), m_stage["lowered+record"], QStringLiteral("--format"), QStringLiteral("json") });
+        const CliRun records = runEtscope(
+            { QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable+record"], QStringLiteral("--stage"),
+                m_stage["lowered+record"], QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(records.exitCode == 0, qPrintable(records.err));
         const json table = json::parse(records.out.toStdString());
         QCOMPARE(table.at("rows").size(), std::size_t(7));
@@ -129,7 +111,7 @@ private slots:
     void csvToFile()
     {
         const QString out = m_dir.filePath(QStringLiteral("stages.csv"));
-        const Run result = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--metric"), QStringLiteral("maxabs"),
             QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("-o"), out });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
@@ -145,8 +127,8 @@ private slots:
     void plotPngAndSvg()
     {
         const QString png = m_dir.filePath(QStringLiteral("stages.png"));
-        const Run result
-            = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"], QStringLiteral("--stage"),
+        const CliRun result = runEtscope(
+            { QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"], QStringLiteral("--stage"),
                 m_stage["quantized"], QStringLiteral("--stage"), m_stage["lowered"], QStringLiteral("--plot"), png });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY(result.out.contains(QStringLiteral("quantized.pte snr"))); // the table still goes to stdout
@@ -158,7 +140,7 @@ private slots:
         QVERIFY2(pixelsOf(image, qRgb(213, 94, 0)) > 100, "no pixels of the lowered stage's vermilion");
 
         const QString svg = m_dir.filePath(QStringLiteral("stages.svg"));
-        const Run vector = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun vector = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--plot"), svg });
         QVERIFY2(vector.exitCode == 0, qPrintable(vector.err));
         const QByteArray text = etscope::test::readFile(svg);
@@ -174,8 +156,9 @@ private slots:
         const QString stage = sample("djl-executorch-engine/stress_mlp.pte") + QLatin1Char(':')
             + sample("generated/stress_mlp/stress_mlp.intermediates.etdp");
         const QString png = m_dir.filePath(QStringLiteral("self.png"));
-        const Run result = run({ QStringLiteral("gap"), QStringLiteral("--stage"), stage, QStringLiteral("--stage"),
-            stage, QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--plot"), png });
+        const CliRun result
+            = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), stage, QStringLiteral("--stage"), stage,
+                QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--plot"), png });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         const json table = json::parse(result.out.toStdString());
         // 16 rows, as `gap --reference-program` lists this run against itself (tst_debugcli):
@@ -196,40 +179,40 @@ private slots:
     /// Bad input: each names what did not match.
     void badInput()
     {
-        const Run one = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"] });
+        const CliRun one = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"] });
         QCOMPARE(one.exitCode, 1);
         QVERIFY2(one.err.contains(QStringLiteral("give at least two --stage")), qPrintable(one.err));
 
-        const Run shape = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun shape = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), QStringLiteral("only.pte") });
         QCOMPARE(shape.exitCode, 1);
         QVERIFY2(
             shape.err.contains(QStringLiteral("--stage only.pte: expected PROGRAM:ETDUMP or PROGRAM:ETDUMP:ETRECORD")),
             qPrintable(shape.err));
-        const Run colons = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun colons = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), QStringLiteral("a:b:c:d") });
         QCOMPARE(colons.exitCode, 1);
         QVERIFY(colons.err.contains(QStringLiteral("a path holding ':' cannot be given to --stage")));
 
-        const Run missing = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun missing = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_dir.filePath(QStringLiteral("quantized.pte:/nonexistent/q.etdp")) });
         QCOMPARE(missing.exitCode, 2);
         QVERIFY2(missing.err.contains(QStringLiteral("/nonexistent/q.etdp")), qPrintable(missing.err));
 
-        const Run mixed = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun mixed = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--etdump"), QStringLiteral("x.etdp") });
         QCOMPARE(mixed.exitCode, 1);
         QVERIFY(mixed.err.contains(QStringLiteral("--etdump does not go with --stage")));
 
         // A method stage 0 lacks: named with the methods it has.
-        const Run method = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun method = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--method"), QStringLiteral("decode") });
         QCOMPARE(method.exitCode, 1);
         QVERIFY2(method.err.contains(QStringLiteral("portable.pte: no method 'decode' (it has forward)")),
             qPrintable(method.err));
 
-        const Run plot
-            = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"], QStringLiteral("--stage"),
+        const CliRun plot = runEtscope(
+            { QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"], QStringLiteral("--stage"),
                 m_stage["quantized"], QStringLiteral("--plot"), m_dir.filePath(QStringLiteral("p.gif")) });
         QCOMPARE(plot.exitCode, 1);
         QVERIFY(plot.err.contains(QStringLiteral("give a file ending in .png or .svg")));
@@ -242,7 +225,7 @@ private slots:
         ETSCOPE_REQUIRE_SAMPLES();
         const QString add
             = sample("executorch/add.pte") + QLatin1Char(':') + sample("generated/add/add.intermediates.etdp");
-        const Run result = run({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
             QStringLiteral("--stage"), add, QStringLiteral("--stage"), m_stage["quantized"] });
         QVERIFY2(result.exitCode == 0, qPrintable(result.err));
         QVERIFY2(

@@ -4,6 +4,7 @@
 // written float-portable, quantized-portable and XNNPACK-delegated, the quantized and lowered
 // runs off by 4 at logits[0], the last addmm) and a one-relu program written here.
 #include "tests/common/documentbytes.h"
+#include "tests/common/require.h"
 
 #include "core/analysis/stagegap.h"
 #include "core/util/mappedfile.h"
@@ -35,22 +36,22 @@ struct Opened {
     }
 };
 
-std::unique_ptr<Opened> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
+Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
     auto o = std::make_unique<Opened>();
     o->document = documentFromBytes(program, name + ".pte");
     if (!o->document)
-        qFatal("cannot open %s", name.c_str());
+        return makeError(Error::Code::Corrupt, name + ".pte", "the writer's program does not open");
     auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
     if (!dump)
-        qFatal("%s", dump.error().message().c_str());
+        return dump.error();
     o->dump = std::move(dump).value();
     attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
     if (!etrecord.empty()) {
         auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
         if (!record)
-            qFatal("%s", record.error().message().c_str());
+            return record.error();
         o->record = std::move(record).value();
     }
     o->method = &o->document->program->methods.front();
@@ -59,14 +60,14 @@ std::unique_ptr<Opened> open(const std::vector<std::uint8_t>& program, const std
     return o;
 }
 
-std::unique_ptr<Opened> open(const GapBuild& build, const std::string& name, bool withRecord = false)
+Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord = false)
 {
     return open(writeProgram(build.program).value(), build.etdump, build.debugBuffer,
         withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
 }
 
 /// forward(x [8]) = relu(x), float, and one run logging `values` as its output.
-std::unique_ptr<Opened> reluModel(const std::vector<double>& values)
+Result<std::unique_ptr<Opened>> reluModel(const std::vector<double>& values)
 {
     ProgramSpec program;
     MethodSpec& method = program.addMethod("forward");
@@ -127,9 +128,9 @@ private slots:
     void threeStages()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto portable = open(f.portable, "portable");
-        const auto quantized = open(f.quantized, "quantized");
-        const auto lowered = open(f.lowered, "lowered");
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
+        ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
+        ETSCOPE_TAKE(const auto lowered, open(f.lowered, "lowered"));
         auto report = compareStages(
             { portable->stage("portable.pte"), quantized->stage("quantized.pte"), lowered->stage("lowered.pte") });
         QVERIFY2(report, report ? "" : report.error().message().c_str());
@@ -203,7 +204,7 @@ private slots:
     void oneStage()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto portable = open(f.portable, "portable");
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
         const auto report = compareStages({ portable->stage("portable.pte") });
         QVERIFY(!report);
         QCOMPARE(report.error().code, Error::Code::Usage);
@@ -216,9 +217,9 @@ private slots:
     void stageOfAnotherModel()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto portable = open(f.portable, "portable");
-        const auto quantized = open(f.quantized, "quantized");
-        const auto relu = reluModel({ 1, 2, 3, 4, 5, 6, 7, 8 });
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
+        ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
+        ETSCOPE_TAKE(const auto relu, reluModel({ 1, 2, 3, 4, 5, 6, 7, 8 }));
         auto report = compareStages(
             { portable->stage("portable.pte"), relu->stage("relu.pte"), quantized->stage("quantized.pte") });
         QVERIFY(report);
@@ -244,8 +245,8 @@ private slots:
         block.debugEvents.resize(2);
         GapBuild cut = f.portable;
         cut.etdump = writeETDump({ block });
-        const auto portable = open(f.portable, "portable");
-        const auto shortRun = open(cut, "cut");
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
+        ETSCOPE_TAKE(const auto shortRun, open(cut, "cut"));
         auto report = compareStages({ portable->stage("portable.pte"), shortRun->stage("cut.pte") });
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "runs of different lengths: cut.etdp"));

@@ -165,6 +165,7 @@ void saveShot(QWidget& widget, const QString& name)
 {
     if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
         return;
+    // Only when saving pictures for people to look at (never in CI): let queued repaints land.
     QTest::qWait(100);
     widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
 }
