@@ -234,39 +234,23 @@ std::size_t timelineEvents(const core::Report& report)
     return events;
 }
 
-/// Draws every picture; `store` keeps each drawn one (as the writer needs it).
-void drawAll(core::Report& report, const std::shared_ptr<const core::Document>& document, PictureFormat format,
-    const std::function<void(core::ReportPicture&, const DrawnPicture&, PictureFormat)>& store,
-    const std::function<void(const QString&)>& progress)
+/// The format picture `picture` is drawn in for a report whose pictures are `format`: pictures
+/// too detailed for SVG become PNG (inline as a data: URL in HTML).
+PictureFormat formatOf(const core::Report& report, const core::ReportPicture& picture, PictureFormat format)
 {
-    for (core::ReportPicture& picture : report.pictures) {
-        if (progress)
-            progress(QString::fromStdString(picture.id));
-        // Pictures too detailed for SVG become PNG (inline as a data: URL in HTML).
-        PictureFormat used = format;
-        if (format == PictureFormat::Svg) {
-            if (picture.kind == ReportPicture::Kind::MemoryArena && picture.method >= 0
-                && static_cast<std::size_t>(picture.method) < report.plans.size()
-                && report.plans[static_cast<std::size_t>(picture.method)]
-                && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
-                used = PictureFormat::Png;
-            if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
-                used = PictureFormat::Png;
-            if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
-                && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
-                used = PictureFormat::Png;
-        }
-        const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
-        if (drawn.png)
-            used = PictureFormat::Png;
-        if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
-            picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
-            continue;
-        }
-        picture.width = drawn.size.width();
-        picture.height = drawn.size.height();
-        store(picture, drawn, used);
-    }
+    if (format != PictureFormat::Svg)
+        return format;
+    if (picture.kind == ReportPicture::Kind::MemoryArena && picture.method >= 0
+        && static_cast<std::size_t>(picture.method) < report.plans.size()
+        && report.plans[static_cast<std::size_t>(picture.method)]
+        && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
+        return PictureFormat::Png;
+    if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
+        return PictureFormat::Png;
+    if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
+        && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
+        return PictureFormat::Png;
+    return format;
 }
 
 std::optional<QString> writeBytes(const QString& path, const QByteArray& bytes, std::vector<QString>* written)
@@ -296,8 +280,11 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
     return { {}, {}, QStringLiteral("unknown picture") };
 }
 
-QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
-    const std::function<void(const QString&)>& progress)
+namespace {
+
+/// The PDF of a report whose pictures are drawn (as PNG, in `drawings`).
+QByteArray pdfBytes(
+    core::Report& report, const std::shared_ptr<const core::Document>& document, const ReportDrawings& drawings)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -318,28 +305,29 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     const int maxHeight = static_cast<int>(body.height()) - 60;
 
     std::map<std::string, QImage> images;
-    drawAll(
-        report, document, PictureFormat::Png,
-        [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
-            QImage image;
-            image.loadFromData(drawn.bytes, "PNG");
-            const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
-            const double shown = picture.height * scale;
-            // Taller than a page at the page's width, and not merely a bit: cut into pieces.
-            if (shown > maxHeight * 1.5 && !image.isNull()) {
-                const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
-                const int rows = (image.height() + pieces - 1) / pieces;
-                for (int k = 0; k < pieces; ++k) {
-                    const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
-                    images[name] = image.copy(0, k * rows, image.width(), rows);
-                    picture.pieces.push_back(name);
-                }
-                return;
+    for (core::ReportPicture& picture : report.pictures) {
+        const auto drawn = drawings.png.find(picture.id);
+        if (drawn == drawings.png.end())
+            continue;
+        QImage image;
+        image.loadFromData(drawn->second, "PNG");
+        const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
+        const double shown = picture.height * scale;
+        // Taller than a page at the page's width, and not merely a bit: cut into pieces.
+        if (shown > maxHeight * 1.5 && !image.isNull()) {
+            const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
+            const int rows = (image.height() + pieces - 1) / pieces;
+            picture.pieces.clear();
+            for (int k = 0; k < pieces; ++k) {
+                const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
+                images[name] = image.copy(0, k * rows, image.width(), rows);
+                picture.pieces.push_back(name);
             }
-            picture.file = "picture:" + picture.id;
-            images[picture.file] = image;
-        },
-        progress);
+            continue;
+        }
+        picture.file = "picture:" + picture.id;
+        images[picture.file] = image;
+    }
 
     QTextDocument text;
     text.documentLayout()->setPaintDevice(&writer);
@@ -390,45 +378,99 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     return bytes;
 }
 
-std::optional<QString> writeReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
-    const QString& path, std::vector<QString>* written, const std::function<void(const QString&)>& progress)
+} // namespace
+
+QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const std::function<void(const QString&)>& progress)
 {
+    ReportDrawings drawings;
+    drawings.format = "pdf";
+    for (std::size_t index = 0; index < report.pictures.size(); ++index) {
+        if (progress)
+            progress(QString::fromStdString(report.pictures[index].id));
+        drawReportPictureFor(report, index, document, drawings);
+    }
+    return pdfBytes(report, document, drawings);
+}
+
+void drawReportPictureFor(core::Report& report, std::size_t index,
+    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings)
+{
+    if (index >= report.pictures.size())
+        return;
+    core::ReportPicture& picture = report.pictures[index];
+    PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
+    const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
+    if (drawn.png)
+        used = PictureFormat::Png;
+    if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
+        picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
+        return;
+    }
+    picture.width = drawn.size.width();
+    picture.height = drawn.size.height();
+    if (drawings.format == "html")
+        picture.svg = used == PictureFormat::Svg
+            ? drawn.bytes.toStdString()
+            : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
+    else
+        drawings.png[picture.id] = drawn.bytes;
+}
+
+std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, const ReportDrawings& drawings, std::vector<QString>* written, const std::atomic<bool>* cancel)
+{
+    // Checked before each file is written: a cancelled export writes nothing after it.
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
     const std::string format = core::reportFormatFor(path.toStdString());
+    if (format.empty() || format != drawings.format)
+        return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    const QString why = QStringLiteral("%1: not written, the export was cancelled").arg(path);
     if (format == "html") {
-        drawAll(
-            report, document, PictureFormat::Svg,
-            [](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat used) {
-                picture.svg = used == PictureFormat::Svg
-                    ? drawn.bytes.toStdString()
-                    : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
-            },
-            progress);
-        return writeBytes(path, QByteArray::fromStdString(core::reportHtml(report)), written);
+        const QByteArray html = QByteArray::fromStdString(core::reportHtml(report));
+        return cancelled() ? std::optional(why) : writeBytes(path, html, written);
     }
     if (format == "md") {
         const QFileInfo info(path);
         std::optional<QString> failure;
-        drawAll(
-            report, document, PictureFormat::Png,
-            [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
-                const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
-                    + QStringLiteral(".png");
-                if (auto error = writeBytes(info.dir().filePath(name), drawn.bytes, written)) {
-                    picture.failed = error->toStdString();
-                    if (!failure)
-                        failure = error;
-                    return;
-                }
-                picture.file = name.toStdString();
-            },
-            progress);
+        for (core::ReportPicture& picture : report.pictures) {
+            const auto drawn = drawings.png.find(picture.id);
+            if (drawn == drawings.png.end())
+                continue;
+            const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
+                + QStringLiteral(".png");
+            if (cancelled())
+                return why;
+            if (auto error = writeBytes(info.dir().filePath(name), drawn->second, written)) {
+                picture.failed = error->toStdString();
+                if (!failure)
+                    failure = error;
+                continue;
+            }
+            picture.file = name.toStdString();
+        }
         if (failure)
             return failure;
-        return writeBytes(path, QByteArray::fromStdString(core::reportMarkdown(report)), written);
+        const QByteArray markdown = QByteArray::fromStdString(core::reportMarkdown(report));
+        return cancelled() ? std::optional(why) : writeBytes(path, markdown, written);
     }
-    if (format == "pdf")
-        return writeBytes(path, reportPdf(report, document, progress), written);
-    return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    const QByteArray pdf = pdfBytes(report, document, drawings);
+    return cancelled() ? std::optional(why) : writeBytes(path, pdf, written);
+}
+
+std::optional<QString> writeReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, std::vector<QString>* written, const std::function<void(const QString&)>& progress)
+{
+    ReportDrawings drawings;
+    drawings.format = core::reportFormatFor(path.toStdString());
+    if (drawings.format.empty())
+        return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    for (std::size_t index = 0; index < report.pictures.size(); ++index) {
+        if (progress)
+            progress(QString::fromStdString(report.pictures[index].id));
+        drawReportPictureFor(report, index, document, drawings);
+    }
+    return finishReport(report, document, path, drawings, written);
 }
 
 } // namespace etscope::ui
