@@ -50,6 +50,17 @@ constexpr qsizetype kMaxSvgBytes = 6 * 1024 * 1024;
 /// The most pixels a graph's PNG gets (Markdown, PDF, HTML fallback): 24 M, about 6,000 × 4,000.
 constexpr double kMaxPngPixels = 24e6;
 
+/// The longest side a graph's PNG gets: renderScene draws at most 16,000 px a side (and shrinks
+/// anything larger); this leaves room for the title and legend above the graph.
+constexpr double kMaxPngSide = 15000;
+
+/// Below this many device pixels per CSS pixel a graph's PNG is not drawn: its text would be
+/// under 3 px high (the smallest scale the pixel budget ever gave, 0.25, is kept).
+constexpr double kMinPngScale = 0.25;
+
+/// A graph too tall for a legible PNG stays SVG in HTML up to this size.
+constexpr qsizetype kMaxTallSvgBytes = 12 * 1024 * 1024;
+
 /// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
 constexpr std::size_t kMaxSvgEvents = 6000;
 
@@ -151,12 +162,29 @@ DrawnPicture drawGraph(
         drawn.size = svgSize(drawn.bytes, QSize(800, 600));
     }
     if (format == PictureFormat::Png || drawn.bytes.size() > kMaxSvgBytes) {
-        drawn.png = true;
         // Twice the scene's size, but at most kMaxPngPixels (a 6,000 × 5,000 graph at 2× would be
-        // 600 MB of pixels, more than Qt reads back).
+        // 600 MB of pixels, more than Qt reads back), and below renderScene's 16,000 px a side
+        // (with room for the title), so that the scale asked for is the scale drawn.
         const QSizeF extent = scene.itemsBoundingRect().size();
         const double pixels = std::max(1.0, extent.width() * extent.height());
-        options.pngScale = std::clamp(std::sqrt(kMaxPngPixels / pixels), 0.25, 2.0);
+        const double longest = std::max({ 1.0, extent.width(), extent.height() });
+        const double scale = std::min({ std::sqrt(kMaxPngPixels / pixels), kMaxPngSide / longest, 2.0 });
+        if (scale < kMinPngScale) {
+            // A graph this tall (an LLM's group with a 5,000-node delegate opened: 1,351 ×
+            // 296,000 px) fits one bitmap only at a twentieth of its size: the PNG was 73 px wide,
+            // shown 1,351 px wide, a blank grey smear in the browser. Keep a moderately large SVG
+            // (it zooms), else say why instead of a picture nobody can read.
+            if (format == PictureFormat::Svg && drawn.bytes.size() <= kMaxTallSvgBytes)
+                return drawn;
+            return { {}, {},
+                QStringLiteral("the graph is %1 × %2 px, too large for one picture (a bitmap would show it at "
+                               "%3%); open it in the app, or draw the delegates closed")
+                    .arg(qRound(extent.width()))
+                    .arg(qRound(extent.height()))
+                    .arg(scale * 100, 0, 'f', 1) };
+        }
+        drawn.png = true;
+        options.pngScale = scale;
         drawn.bytes = renderScene(scene, ImageFormat::Png, options);
         QImage image;
         image.loadFromData(drawn.bytes, "PNG");
