@@ -281,6 +281,49 @@ private slots:
         }
     }
 
+    /// Before/after numbers on a large program named by ETSCOPE_REPORT_STALL_PROGRAM (skipped
+    /// without it): the synchronous export's duration (the old dialog froze that long) and the
+    /// longest event-loop stall while the dialog exports (ETSCOPE_REPORT_STALL_KERNELS: kernel
+    /// lists, e.g. "quantized", so that a long method's groups with problems are drawn too).
+    void stallOnAGivenProgram()
+    {
+        const QString program = qEnvironmentVariable("ETSCOPE_REPORT_STALL_PROGRAM");
+        if (program.isEmpty())
+            QSKIP("set ETSCOPE_REPORT_STALL_PROGRAM to a program to measure");
+        auto opened = core::openDocument(program.toStdString());
+        QVERIFY(opened);
+        const auto document = std::make_shared<const core::Document>(std::move(opened).value());
+        const QString kernels = qEnvironmentVariable("ETSCOPE_REPORT_STALL_KERNELS");
+        if (!kernels.isEmpty())
+            ui::KernelListChoice::instance().setBuiltins(kernels.split(QLatin1Char(',')));
+        for (const QString& suffix : { QStringLiteral("html"), QStringLiteral("pdf") }) {
+            const QString path = m_dir.filePath(QStringLiteral("given.") + suffix);
+            QElapsedTimer synchronous;
+            synchronous.start();
+            {
+                core::ReportInputs inputs;
+                inputs.document = document.get();
+                const auto lists = ui::KernelListChoice::instance().lists();
+                inputs.kernels = lists.get();
+                core::Report report = core::buildReport(inputs);
+                QVERIFY(!ui::writeReport(report, document, m_dir.filePath(QStringLiteral("given-sync.") + suffix)));
+            }
+            const double synchronousMs = static_cast<double>(synchronous.nsecsElapsed()) / 1e6;
+            ui::ReportDialog dialog(document, nullptr);
+            dialog.setPath(path);
+            ui::StallWatch stalls;
+            stalls.start();
+            QElapsedTimer asynchronous;
+            asynchronous.start();
+            const QString error = exportAndWait(dialog);
+            stalls.stop();
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            qInfo("%s as %s: synchronous %.0f ms (the stall before); dialog %.0f ms, longest stall %.0f ms",
+                qPrintable(QFileInfo(program).fileName()), qPrintable(suffix), synchronousMs,
+                static_cast<double>(asynchronous.nsecsElapsed()) / 1e6, stalls.longestMs());
+        }
+    }
+
     void cancelWritesNothingAndKeepsTheOldFile()
     {
         const QString path = m_dir.filePath(QStringLiteral("cancelled.html"));

@@ -2,7 +2,9 @@
 #include "ui/report/reportdialog.h"
 
 #include "core/fullreport/report.h"
+#include "core/layout/graphlayout.h"
 #include "ui/document/whenfinished.h"
+#include "ui/graph/presentation.h"
 #include "ui/load/kernellistchoice.h"
 #include "ui/report/reportrenderer.h"
 
@@ -272,16 +274,52 @@ void ReportDialog::drawNext(std::shared_ptr<Job> job)
                  .arg(total),
         static_cast<int>(index), static_cast<int>(total) + 1);
     // One picture per turn of the event loop: in between, the window repaints and Cancel is heard.
+    // A graph is measured here (fonts), laid out on a worker (Graphviz, the longest part), then
+    // drawn here (the scene).
     QTimer::singleShot(0, this, [this, job, index] {
         if (job != m_job || job->cancelled)
             return finish(job, {});
+        std::shared_ptr<Presentation> presentation;
         try {
-            drawReportPictureFor(job->report, index, job->document, job->drawings);
+            presentation = presentReportGraph(job->report, index, job->document);
         } catch (const std::exception& error) {
             job->report.pictures[index].failed = error.what();
+            return drawNext(job);
         }
-        drawNext(job);
+        if (!presentation)
+            return drawPicture(job, index, nullptr);
+        whenFinished(
+            this, QtConcurrent::run([job, presentation] {
+                return core::layoutGraph(presentation->request, &job->cancelled);
+            }),
+            [this, job, index, presentation](core::Result<core::LayoutResult> layout) {
+                if (job != m_job || job->cancelled)
+                    return finish(job, {});
+                if (!layout) {
+                    job->report.pictures[index].failed = layout.error().reason;
+                    return drawNext(job);
+                }
+                presentation->layout = std::move(layout).value();
+                QTimer::singleShot(
+                    0, this, [this, job, index, presentation] { drawPicture(job, index, presentation); });
+            },
+            [this, job, index](const QString& message) {
+                job->report.pictures[index].failed = "the layout failed: " + message.toStdString();
+                drawNext(job);
+            });
     });
+}
+
+void ReportDialog::drawPicture(std::shared_ptr<Job> job, std::size_t index, std::shared_ptr<Presentation> laidOut)
+{
+    if (job != m_job || job->cancelled)
+        return finish(job, {});
+    try {
+        drawReportPictureFor(job->report, index, job->document, job->drawings, std::move(laidOut));
+    } catch (const std::exception& error) {
+        job->report.pictures[index].failed = error.what();
+    }
+    drawNext(job);
 }
 
 void ReportDialog::write(std::shared_ptr<Job> job)

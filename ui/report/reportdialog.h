@@ -8,11 +8,13 @@
 // lists the app's load check uses.
 //
 // Exporting keeps the window responsive: the analyses (core::buildReport) and the writing of the
-// file (finishReport: HTML/Markdown text, the PDF's layout) run on a worker; only the pictures
+// file (finishReport: HTML/Markdown text, the PDF's layout) run on a worker; the pictures
 // are drawn on the GUI thread, one per event-loop turn, because the graph is drawn through a
 // QGraphicsScene (whose constructor registers it with the QApplication, unguarded) and the
 // charts through their widgets. The dialog shows which step runs (n of m) and Cancel stops the
-// export: nothing is written, an existing file is left as it was.
+// export: nothing is written, an existing file is left as it was. A graph picture is itself
+// split: measured on the GUI thread (fonts), laid out on a worker (Graphviz), drawn on the GUI
+// thread.
 
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
@@ -34,6 +36,8 @@ class QLineEdit;
 class QProgressBar;
 
 namespace etscope::ui {
+
+struct Presentation;
 
 class ReportDialog final : public QDialog {
     Q_OBJECT
@@ -87,6 +91,7 @@ private:
     void setExporting(bool on);
     void showStep(const QString& text, int done, int total);
     void drawNext(std::shared_ptr<Job> job);
+    void drawPicture(std::shared_ptr<Job> job, std::size_t index, std::shared_ptr<Presentation> laidOut);
     void write(std::shared_ptr<Job> job);
     void finish(const std::shared_ptr<Job>& job, const QString& error);
 

@@ -121,13 +121,14 @@ QByteArray inlinePng(const DrawnPicture& png, const QString& alt)
         + "\" src=\"data:image/png;base64," + png.bytes.toBase64() + "\">";
 }
 
-DrawnPicture drawGraph(
-    const ReportPicture& picture, const std::shared_ptr<const core::Document>& document, PictureFormat format)
+/// The graph of `picture` flattened and measured, not laid out yet (null: no graph to draw).
+std::shared_ptr<Presentation> presentGraph(
+    const ReportPicture& picture, const std::shared_ptr<const core::Document>& document)
 {
     const int methodIndex = picture.method;
     if (methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document->methods.size()
         || !document->methods[static_cast<std::size_t>(methodIndex)].graph)
-        return { {}, {}, QStringLiteral("no graph for this method") };
+        return nullptr;
     const core::Graph& top = *document->methods[static_cast<std::size_t>(methodIndex)].graph;
     const auto grouping = methodGrouping(*document, methodIndex);
     std::set<int> expanded;
@@ -145,12 +146,21 @@ DrawnPicture drawGraph(
             if (group < 0 || group == picture.group)
                 expanded.insert(node.id.value);
         }
-    auto presentation
-        = preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
-    auto layout = core::layoutGraph(presentation->request);
-    if (!layout)
-        return { {}, {}, QString::fromStdString(layout.error().reason) };
-    presentation->layout = std::move(layout).value();
+    return preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
+}
+
+DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const core::Document>& document,
+    PictureFormat format, std::shared_ptr<Presentation> presentation)
+{
+    if (!presentation) {
+        presentation = presentGraph(picture, document);
+        if (!presentation)
+            return { {}, {}, QStringLiteral("no graph for this method") };
+        auto layout = core::layoutGraph(presentation->request);
+        if (!layout)
+            return { {}, {}, QString::fromStdString(layout.error().reason) };
+        presentation->layout = std::move(layout).value();
+    }
     GraphScene scene;
     scene.setPresentation(presentation);
     RenderOptions options = reportOptions(*presentation, QFileInfo(QString::fromStdString(document->path)).fileName());
@@ -297,7 +307,7 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 {
     switch (picture.kind) {
     case ReportPicture::Kind::Graph:
-        return drawGraph(picture, document, format);
+        return drawGraph(picture, document, format, nullptr);
     case ReportPicture::Kind::MemoryArena:
         return drawMemory(report, picture, format);
     case ReportPicture::Kind::SizeTreemap:
@@ -421,14 +431,25 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     return pdfBytes(report, document, drawings);
 }
 
+std::shared_ptr<Presentation> presentReportGraph(
+    const core::Report& report, std::size_t index, const std::shared_ptr<const core::Document>& document)
+{
+    if (index >= report.pictures.size() || report.pictures[index].kind != ReportPicture::Kind::Graph)
+        return nullptr;
+    return presentGraph(report.pictures[index], document);
+}
+
 void drawReportPictureFor(core::Report& report, std::size_t index,
-    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings)
+    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings,
+    std::shared_ptr<Presentation> laidOut)
 {
     if (index >= report.pictures.size())
         return;
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
-    const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
+    const DrawnPicture drawn = laidOut && picture.kind == ReportPicture::Kind::Graph
+        ? drawGraph(picture, document, used, std::move(laidOut))
+        : drawReportPicture(report, picture, document, used);
     if (drawn.png)
         used = PictureFormat::Png;
     if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {

@@ -22,6 +22,8 @@
 
 namespace etscope::ui {
 
+struct Presentation;
+
 enum class PictureFormat { Svg, Png };
 
 struct DrawnPicture {
@@ -48,8 +50,17 @@ struct ReportDrawings {
 /// Draws picture `index` of `report` as a file of drawings.format needs it. GUI thread only:
 /// the graph is drawn through a QGraphicsScene (its constructor registers it with the
 /// QApplication, unguarded) and the charts through their widgets.
+/// `laidOut`, for a graph picture: its presentation from presentReportGraph with the layout
+/// filled in (on a worker); null lays the graph out here.
 void drawReportPictureFor(core::Report& report, std::size_t index,
-    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings);
+    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings,
+    std::shared_ptr<Presentation> laidOut = nullptr);
+
+/// The graph of picture `index` flattened and measured (GUI thread: fonts), not laid out: its
+/// layout (core::layoutGraph on ->request, plain C++) can then run on a worker. Null when the
+/// picture is not a graph or has none.
+std::shared_ptr<Presentation> presentReportGraph(
+    const core::Report& report, std::size_t index, const std::shared_ptr<const core::Document>& document);
 
 /// Writes `path` (atomically; Markdown: its PNG files beside it first) once every picture is in
 /// `drawings`. Safe on a worker thread: it paints only onto QImage and QPdfWriter and lays the
