@@ -268,11 +268,12 @@ void ReportDialog::drawNext(std::shared_ptr<Job> job)
     if (job->next >= total)
         return write(job);
     const std::size_t index = job->next++;
-    showStep(tr("Drawing %1 (%2 of %3)…")
-                 .arg(QString::fromStdString(job->report.pictures[index].caption))
-                 .arg(index + 1)
-                 .arg(total),
-        static_cast<int>(index), static_cast<int>(total) + 1);
+    // "Picture 3 of 9: " first, so that a long caption cut at the dialog's edge never hides it.
+    QString caption = QString::fromStdString(job->report.pictures[index].caption);
+    if (caption.size() > 70)
+        caption = caption.left(69) + QChar(0x2026);
+    showStep(tr("Picture %1 of %2: %3").arg(index + 1).arg(total).arg(caption), static_cast<int>(index),
+        static_cast<int>(total) + 1);
     // One picture per turn of the event loop: in between, the window repaints and Cancel is heard.
     // A graph is measured here (fonts), laid out on a worker (Graphviz, the longest part), then
     // drawn here (the scene).

@@ -72,7 +72,8 @@ public:
     static constexpr const char* kFolderKey = "report/folder";
 
 Q_SIGNALS:
-    /// Each step of an export: "Drawing graph-forward (3 of 9)…", `done` of `total` steps.
+    /// Each step of an export: "Analysing m.pte…", "Picture 3 of 9: <caption>", "Writing …";
+    /// `done` of `total` steps (0 of 0 while the analyses run).
     void exportProgress(const QString& text, int done, int total);
     /// The export ended: `error` is empty when `path` was written, else why not (naming the
     /// file); `cancelled` when Cancel stopped it.
