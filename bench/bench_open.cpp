@@ -127,6 +127,15 @@ void BM_OpenSample(benchmark::State& state, const char* relative)
 BENCHMARK_CAPTURE(BM_OpenSample, stress_mlp, "djl-executorch-engine/stress_mlp.pte")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_OpenSample, mobilenet_v2_ethosu, "pte-adapter-model-explorer/mobilenet_v2_ethosu.pte")
     ->Unit(benchmark::kMillisecond);
+// The samples whose delegates are decoded into inner graphs at open (issue 23).
+BENCHMARK_CAPTURE(BM_OpenSample, mobilenetv2_lrn_int8_ethosu, "executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OpenSample, stories260k_hybrid_llama_qnn, "executorch/stories260k_hybrid_llama_qnn.pte")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OpenSample, style_candy_640_coreml, "react-native-executorch/style_candy_640_coreml.pte")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_OpenSample, mobilenet_v2_vgf_segments, "pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte")
+    ->Unit(benchmark::kMillisecond);
 
 void BM_OperatorTable(benchmark::State& state)
 {

@@ -38,6 +38,8 @@ Usage:
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope gap B.pte --etdump B.etdp --reference-program A.pte --reference A.etdp
               [--etrecord RB --etrecord RA] [--first-divergence [--threshold M=V]…] [--format …]
+  etscope gap --stage A.pte:a.etdp[:a.etrecord] --stage B.pte:b.etdp … [--metric NAME]
+              [--threshold M=V]… [--plot OUT.png|OUT.svg] [--format …] [-o OUT]
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
@@ -118,6 +120,11 @@ Subcommands:
           or rel > 0.1 (max |a-b| / max |a|); Inspector tables: jump > 1000 (a gap 1000 ×
           the table's median). --threshold METRIC=VALUE (repeatable) replaces them. See
           docs/gap.md.
+          --stage PROGRAM:ETDUMP[:ETRECORD], twice or more: builds of one model in one table,
+          each compared with the first (its outputs are the rows): per stage the metric (SNR
+          by default) and matched_by; each stage's first divergence in the notes. Debug
+          buffers are read from beside each ETDump (a.debug.bin). --plot OUT.png|OUT.svg
+          draws the metric along the first stage's execution order, a line per stage.
   profile Per-node timing over the Execute blocks (runs) of an ETDump, as the Inspector
           tabulates it: node, event_name (native_call_<op> for kernels, DELEGATE_CALL for
           delegate calls, the backend's own event for inner nodes such as XNNPACK ops),
@@ -227,6 +234,8 @@ Options:
   --reference-program P  gap: the program --reference was logged from (another build)
   --first-divergence  gap: print the first row whose gap crosses a threshold
   --threshold M=V gap --first-divergence: mse, l1, snr, cosine, maxabs, rel or jump; repeatable
+  --stage P:E[:R] gap: a build (program, ETDump, ETRecord) of the model; repeatable, ≥ 2
+  --plot OUT      gap --stage: draw the metric per stage to OUT.png or OUT.svg
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
                   llama); repeatable
@@ -288,7 +297,8 @@ int runCli(int argc, char** argv)
     spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
-        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections" };
+        "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
+        "stage", "plot" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

@@ -453,6 +453,8 @@ int runProgramGap(const Arguments& args, const GapOptions& options, std::optiona
 
 int runGap(const Arguments& args)
 {
+    if (args.has("stage"))
+        return runStageGap(args);
     const int modes = (args.has("reference") ? 1 : 0) + (args.has("inspector-table") ? 1 : 0)
         + (args.has("bundled-reference") ? 1 : 0);
     if (modes != 1)

@@ -10,6 +10,10 @@ namespace etscope::app {
 /// (--test-case). Returns an ExitCode.
 int runGap(const Arguments& args);
 
+/// `etscope gap --stage A.pte:a.etdp[:a.etrecord] --stage B.pte:b.etdp … [--plot OUT.png|OUT.svg]`:
+/// several builds of one model in one table, each compared with the first (app/cli/gapstages.cpp).
+int runStageGap(const Arguments& args);
+
 /// `etscope profile PROGRAM --etdump A.etdp [--etrecord R] …`: per-node timing statistics over
 /// the Execute blocks of the ETDump (count, min, p50, p90, avg, max in ms). Returns an ExitCode.
 int runProfile(const Arguments& args);

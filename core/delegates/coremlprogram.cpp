@@ -27,6 +27,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -326,6 +327,42 @@ template <typename Values, typename Show> std::string listText(const Values& val
     return values.size() == 1 ? text : text + "]";
 }
 
+/// The first values and the count of a packed int32 field held as its raw varints (CmlInts in
+/// core/schema/coreml_mil.proto); a varint cut off by the end is not counted.
+struct PackedInt32s {
+    std::vector<std::int32_t> shown;
+    int total = 0;
+
+    int size() const { return total; }
+    std::int32_t Get(int i) const { return shown[static_cast<std::size_t>(i)]; }
+};
+
+PackedInt32s packedInt32s(const std::string& bytes)
+{
+    PackedInt32s out;
+    std::uint64_t value = 0;
+    int shift = 0;
+    std::size_t at = 0;
+    for (; at < bytes.size() && out.shown.size() < kMaxShownValues; ++at) {
+        const auto byte = static_cast<std::uint8_t>(bytes[at]);
+        if (shift < 64)
+            value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        shift += 7;
+        if (byte & 0x80)
+            continue;
+        // An int32 travels as its sign-extended 64-bit varint: the low 32 bits are the value.
+        out.shown.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(value)));
+        value = 0;
+        shift = 0;
+    }
+    // The rest are only counted: every varint ends in the one byte of it with the top bit clear.
+    std::size_t count = out.shown.size();
+    for (; at < bytes.size(); ++at)
+        count += (static_cast<std::uint8_t>(bytes[at]) & 0x80) ? 0 : 1;
+    out.total = static_cast<int>(std::min<std::size_t>(count, std::numeric_limits<int>::max()));
+    return out;
+}
+
 std::string immediateText(const pb::CmlImmediateValue& value, int depth = 0)
 {
     switch (value.kind_case()) {
@@ -337,7 +374,7 @@ std::string immediateText(const pb::CmlImmediateValue& value, int depth = 0)
         case pb::CmlTensorValue::kDoubles:
             return listText(t.doubles().values(), [](double v) { return detail::floatText(v); });
         case pb::CmlTensorValue::kInts:
-            return listText(t.ints().values(), [](std::int32_t v) { return std::to_string(v); });
+            return listText(packedInt32s(t.ints().values()), [](std::int32_t v) { return std::to_string(v); });
         case pb::CmlTensorValue::kLongInts:
             return listText(t.long_ints().values(), [](std::int64_t v) { return std::to_string(v); });
         case pb::CmlTensorValue::kBools:

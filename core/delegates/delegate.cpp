@@ -150,12 +150,12 @@ void addCommonFacts(const DelegateContext& context, DelegateInfo& info)
 }
 
 DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
-    std::span<const ExternalData* const> externalData, const std::string& where)
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache)
 {
     DelegateInfo info;
     info.backendId = ref.backendId;
     info.format = "opaque";
-    DelegateContext context { program, ref, payload, externalData, where };
+    DelegateContext context { program, ref, payload, externalData, where, cache };
     addCommonFacts(context, info);
 
     bool decoded = false;
@@ -183,10 +183,10 @@ DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std
 }
 
 DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
-    std::span<const ExternalData* const> externalData, const std::string& where)
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache)
 {
     return describePayload(program, ref, program.file ? program.bytes(ref.payload) : std::span<const std::uint8_t> {},
-        externalData, where);
+        externalData, where, cache);
 }
 
 } // namespace etscope::core

@@ -5,10 +5,16 @@
 #include "core/pte/externaldata.h"
 #include "core/pte/program.h"
 
+#include <atomic>
+#include <cstddef>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace etscope::core {
@@ -30,6 +36,52 @@ struct DelegateInfo {
     std::string sideGraphPath; ///< the file sideGraph was read from
 };
 
+/// Decoded payload parts shared by the delegates of one opened program: two delegates whose
+/// payloads are one segment (QNN's hybrid LLMs store one context binary for their prefill and
+/// decode methods) read, verify and decode it once. Keyed by what was decoded and the very bytes
+/// (address and length within the mapped file), so it must not outlive the program it was used
+/// for. Safe to use from several threads: each value is made once, others wait for it.
+class DecodeCache {
+public:
+    /// The value stored for (`kind`, `bytes`), made by `make` on the first call.
+    template <class T, class Make>
+    std::shared_ptr<const T> get(std::string_view kind, std::span<const std::uint8_t> bytes, Make&& make)
+    {
+        Entry& entry = entryFor(kind, bytes);
+        // Held while making: a second caller for the same bytes waits for the first's value
+        // (one that throws leaves the entry empty for the next caller to try again).
+        const std::lock_guard lock(entry.mutex);
+        if (!entry.value) {
+            entry.value = std::make_shared<const T>(make());
+            m_made.fetch_add(1, std::memory_order_relaxed);
+        }
+        return std::static_pointer_cast<const T>(entry.value);
+    }
+
+    /// How many values were made (not found) so far; for tests.
+    std::size_t made() const { return m_made.load(std::memory_order_relaxed); }
+
+private:
+    struct Entry {
+        std::mutex mutex;
+        std::shared_ptr<const void> value;
+    };
+    using Key = std::tuple<std::string, const std::uint8_t*, std::size_t>;
+
+    Entry& entryFor(std::string_view kind, std::span<const std::uint8_t> bytes)
+    {
+        const std::lock_guard lock(m_mutex);
+        auto& entry = m_entries[Key(std::string(kind), bytes.data(), bytes.size())];
+        if (!entry)
+            entry = std::make_unique<Entry>();
+        return *entry;
+    }
+
+    std::mutex m_mutex;
+    std::map<Key, std::unique_ptr<Entry>> m_entries;
+    std::atomic<std::size_t> m_made { 0 };
+};
+
 /// What a decoder may look at: the payload, the program (named data) and attached .ptd files.
 struct DelegateContext {
     const Program& program;
@@ -37,6 +89,7 @@ struct DelegateContext {
     std::span<const std::uint8_t> payload;
     std::span<const ExternalData* const> externalData;
     std::string where; ///< "method 'forward', delegate 0" for messages
+    DecodeCache* cache = nullptr; ///< shared decoded parts of this program; null: decode afresh
 
     /// Size of a named blob found in the program or in an attached .ptd; nullopt when absent.
     std::optional<std::uint64_t> namedDataSize(const std::string& key) const;
@@ -48,13 +101,14 @@ struct DelegateContext {
 
 /// Describes (and where possible decodes) one delegate. Never fails: problems become
 /// warnings and the delegate is then shown as an opaque, described node.
+/// `cache`, when given, shares decoded payload parts with the program's other delegates.
 DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
-    std::span<const ExternalData* const> externalData, const std::string& where);
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache = nullptr);
 
 /// As describeDelegate, for payload bytes the caller already holds (fixtures, tests, payloads
 /// held in named data). Never fails and never reads outside `payload`.
 DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
-    std::span<const ExternalData* const> externalData, const std::string& where);
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache = nullptr);
 
 /// Facts every delegate gets whatever its backend: location, size, compile specs, first bytes.
 void addCommonFacts(const DelegateContext& context, DelegateInfo& info);

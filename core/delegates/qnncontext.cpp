@@ -422,6 +422,7 @@ std::string tensorTypeName(std::uint32_t tensorType)
 std::string operatorFamily(std::string_view nodeName)
 {
     std::vector<std::string_view> tokens;
+    tokens.reserve(16);
     std::size_t start = 0;
     while (true) {
         const std::size_t end = nodeName.find('_', start);
@@ -438,11 +439,13 @@ std::string operatorFamily(std::string_view nodeName)
         else
             break;
     }
-    const auto join = [&](std::size_t from, std::size_t to) {
-        std::string out;
-        for (std::size_t i = from; i < to; ++i)
-            out += (i == from ? "" : "_") + std::string(tokens[i]);
-        return out;
+    // Appends tokens [from, to) joined by '_' (called once per op node: no temporaries).
+    const auto join = [&](std::string& out, std::size_t from, std::size_t to) {
+        for (std::size_t i = from; i < to; ++i) {
+            if (i != from)
+                out += '_';
+            out.append(tokens[i]);
+        }
     };
     // Operator namespaces as torch.fx spells them in node names.
     static const std::vector<std::vector<std::string_view>> kNamespaces
@@ -451,17 +454,27 @@ std::string operatorFamily(std::string_view nodeName)
     for (const auto& ns : kNamespaces)
         if (tokens.size() > ns.size() && std::equal(ns.begin(), ns.end(), tokens.begin()))
             nsLength = ns.size();
-    if (nsLength == 0)
-        return join(0, tokens.size());
+    std::string out;
+    out.reserve(nodeName.size() + 2);
+    if (nsLength == 0) {
+        join(out, 0, tokens.size());
+        return out;
+    }
     // FX lower-cases the overload ("add.Tensor" → "add_tensor"): restore the usual ones.
     static const std::map<std::string_view, std::string_view> kOverloads
         = { { "default", "default" }, { "tensor", "Tensor" }, { "scalar", "Scalar" }, { "int", "int" },
               { "dim", "dim" }, { "dims", "dims" }, { "self", "self" }, { "out", "out" } };
-    std::string ns = join(0, nsLength);
+    join(out, 0, nsLength);
+    out += '.';
     const auto overload = kOverloads.find(tokens.back());
-    if (overload != kOverloads.end() && tokens.size() > nsLength + 1)
-        return ns + "." + join(nsLength, tokens.size() - 1) + "." + std::string(overload->second);
-    return ns + "." + join(nsLength, tokens.size());
+    if (overload != kOverloads.end() && tokens.size() > nsLength + 1) {
+        join(out, nsLength, tokens.size() - 1);
+        out += '.';
+        out.append(overload->second);
+        return out;
+    }
+    join(out, nsLength, tokens.size());
+    return out;
 }
 
 std::vector<int> inputArgPositions(const std::vector<Tensor>& inputs)
@@ -525,7 +538,14 @@ void decodeQnnContext(
         return;
     }
     const auto binary = context.payload.subspan(static_cast<std::size_t>(binaryOffset));
-    const Context ctx = read(binary);
+    // The hybrid LLMs' prefill and decode delegates share one payload segment: read and verify
+    // its two FlatBuffers once per opened program.
+    std::shared_ptr<const Context> shared;
+    if (context.cache)
+        shared = context.cache->get<Context>("qnn context binary", binary, [&] { return read(binary); });
+    else
+        shared = std::make_shared<const Context>(read(binary));
+    const Context& ctx = *shared;
     for (const Problem& p : ctx.problems)
         context.warn(info, "QNN context binary: " + p.message, binaryOffset + p.offset);
     if (!ctx.headerRead)
@@ -629,14 +649,13 @@ void decodeQnnContext(
             node.label = n->name.empty() ? "(unnamed op node)" : n->name;
             node.opType = operatorFamily(n->name);
             ++families[node.opType];
-            node.attributes.push_back({ "qnn node id", std::to_string(n->id) });
-            node.attributes.push_back({ "operator family", node.opType });
-            node.attributes.push_back(
-                { "op type", "not stored in the context binary; family derived from the node name" });
-            node.attributes.push_back({ "read from",
+            // Added as views (no Attribute temporaries); addNode trims the list once.
+            node.attributes.add("qnn node id", std::to_string(n->id));
+            node.attributes.add("operator family", node.opType);
+            node.attributes.add("op type", "not stored in the context binary; family derived from the node name");
+            node.attributes.add("read from",
                 "the QNN context binary (backend section, payload offset " + std::to_string(binaryOffset + n->offset)
-                    + ")" });
-            node.attributes.shrink();
+                    + ")");
             const NodeId id = graph->addNode(std::move(node));
             const auto [it, inserted] = opNodeOf.emplace(n->id, id);
             if (!inserted)

@@ -3,6 +3,7 @@
 
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace etscope::core {
@@ -187,6 +188,9 @@ SpirvModuleInfo readSpirvModule(std::span<const std::uint32_t> words)
     info.version = words[1];
     info.generator = words[2];
     info.bound = words[3];
+    // Every id is below the bound, and a constant takes at least three words: room for them all
+    // at once instead of rehashing as they come (bounded by the module's size, not its claim).
+    info.constants.reserve(std::min<std::size_t>(info.bound, words.size() / 3));
     std::uint32_t tosaSet = 0;
     bool inGraph = false;
     std::size_t at = 5;

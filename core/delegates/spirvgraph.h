@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace etscope::core {
@@ -56,9 +57,11 @@ struct SpirvModuleInfo {
     std::vector<std::string> imports; ///< extended instruction sets
     std::string entryPoint; ///< OpGraphEntryPointARM's name, or OpEntryPoint's
     bool isGraph = false; ///< an OpGraphARM was seen
-    std::map<std::uint32_t, std::string> names; ///< OpName
-    std::map<std::uint32_t, SpirvType> types;
-    std::map<std::uint32_t, SpirvConstant> constants;
+    // By result id; looked up only, never walked in order (hashed: a graph module holds
+    // thousands of constants, and ordered-map inserts were a tenth of a VGF decode).
+    std::unordered_map<std::uint32_t, std::string> names; ///< OpName
+    std::unordered_map<std::uint32_t, SpirvType> types;
+    std::unordered_map<std::uint32_t, SpirvConstant> constants;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> graphInputs; ///< (result id, type id), by InputIndex
     std::vector<std::uint32_t> graphOutputs; ///< value id per OutputIndex
     std::vector<SpirvTosaOp> tosaOps;

@@ -202,6 +202,7 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
         external.push_back(&data);
     document.methods.clear();
     document.methods.resize(program.methods.size());
+    DecodeCache cache; // delegates sharing a payload segment decode it once
     for (std::size_t m = 0; m < program.methods.size(); ++m) {
         if (cancelled(options))
             return makeError(Error::Code::Cancelled, document.path, "stopped by the user");
@@ -211,7 +212,7 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
         MethodAnalysis& analysis = document.methods[m];
         for (std::size_t d = 0; d < method.delegates.size(); ++d) {
             const std::string where = "method '" + method.name + "', delegate " + std::to_string(d);
-            analysis.delegates.push_back(describeDelegate(program, method.delegates[d], external, where));
+            analysis.delegates.push_back(describeDelegate(program, method.delegates[d], external, where, &cache));
             for (const Warning& warning : analysis.delegates.back().warnings)
                 document.warnings.push_back(warning);
         }

@@ -6,6 +6,7 @@
 // so the delegated share is 0/6 = 0% and 4/6 = 66.7%, and lowering's undoing moves 2 addmm and
 // 2 relu out of the delegate. Arena sizes and the extra constant are set here by hand.
 #include "tests/common/documentbytes.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/buildgate.h"
@@ -24,39 +25,39 @@ struct Built {
     Document document;
 };
 
-Built build(const ProgramSpec& spec, const std::string& name)
+Result<Built> build(const ProgramSpec& spec, const std::string& name)
 {
     auto bytes = writeProgram(spec);
     if (!bytes)
-        qFatal("cannot write %s: %s", name.c_str(), bytes.error().message().c_str());
+        return bytes.error();
     auto document = etscope::test::documentFromBytes(*bytes, name);
     if (!document)
-        qFatal("cannot open %s", name.c_str());
-    return { std::move(bytes).value(), std::move(*document) };
+        return makeError(Error::Code::Corrupt, name, "the written program does not open");
+    return Built { std::move(bytes).value(), std::move(*document) };
 }
 
-std::vector<GateRule> rules(const std::vector<std::string>& texts)
+Result<std::vector<GateRule>> rules(const std::vector<std::string>& texts)
 {
-    auto parsed = parseGateRules(texts);
+    return parseGateRules(texts);
+}
+
+/// The gate of `current` against `baseline` with `lists` (portable + prim when null).
+Result<BuildGate> gate(const Document& current, const Document& baseline, const std::vector<std::string>& texts,
+    const KernelLists* lists = nullptr)
+{
+    auto parsed = rules(texts);
     if (!parsed)
-        qFatal("%s", parsed.error().message().c_str());
-    return std::move(parsed).value();
-}
-
-KernelLists portableLists()
-{
-    auto lists = loadKernelLists({});
-    if (!lists)
-        qFatal("%s", lists.error().message().c_str());
-    return std::move(lists).value();
-}
-
-/// The gate of `current` against `baseline` with `lists` (portable + prim by default).
-BuildGate gate(const Document& current, const Document& baseline, const std::vector<std::string>& texts,
-    const KernelLists& lists = portableLists())
-{
+        return parsed.error();
+    std::optional<KernelLists> portable;
+    if (!lists) {
+        auto loaded = loadKernelLists({});
+        if (!loaded)
+            return loaded.error();
+        portable = std::move(loaded).value();
+        lists = &*portable;
+    }
     return evaluateBuildGate(
-        current, baseline, checkKernels(current, lists), checkKernels(baseline, lists), rules(texts));
+        current, baseline, checkKernels(current, *lists), checkKernels(baseline, *lists), parsed.value());
 }
 
 bool hasDetail(const GateRow& row, const std::string& text)
@@ -161,21 +162,23 @@ private slots:
 
     void defaultsAndDuplicates()
     {
-        const auto defaults = rules({});
+        ETSCOPE_TAKE(const auto defaults, rules({}));
         QCOMPARE(defaults.size(), std::size_t(2));
         QCOMPARE(defaults[0].text, std::string("no-new-missing"));
         QCOMPARE(defaults[1].text, std::string("no-lost-delegate"));
-        QCOMPARE(rules({ "size+5%", "SIZE+5%", "loads" }).size(), std::size_t(2));
+        ETSCOPE_TAKE(const auto deduplicated, rules({ "size+5%", "SIZE+5%", "loads" }));
+        QCOMPARE(deduplicated.size(), std::size_t(2));
     }
 
     /// Undoing the lowering: the new build is the portable export, the baseline the lowered one.
     void lostDelegateFails()
     {
         const ComparePair pair = makeMlpComparePair(8);
-        const Built current = build(pair.portable, "portable.pte");
-        const Built baseline = build(pair.lowered, "lowered.pte");
-        const BuildGate g = gate(current.document, baseline.document,
-            { "no-lost-delegate", "delegated-share-2pt", "no-new-fallback", "no-new-missing" });
+        ETSCOPE_TAKE(const Built current, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.lowered, "lowered.pte"));
+        ETSCOPE_TAKE(const BuildGate g,
+            gate(current.document, baseline.document,
+                { "no-lost-delegate", "delegated-share-2pt", "no-new-fallback", "no-new-missing" }));
         QVERIFY(!g.differentModel);
         QCOMPARE(g.rows.size(), std::size_t(4));
         QCOMPARE(g.failures(), 3);
@@ -218,10 +221,11 @@ private slots:
     void loweringPasses()
     {
         const ComparePair pair = makeMlpComparePair(8);
-        const Built current = build(pair.lowered, "lowered.pte");
-        const Built baseline = build(pair.portable, "portable.pte");
-        const BuildGate g = gate(current.document, baseline.document,
-            { "no-lost-delegate", "delegated-share-0pt", "no-new-fallback", "no-new-missing", "loads" });
+        ETSCOPE_TAKE(const Built current, build(pair.lowered, "lowered.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const BuildGate g,
+            gate(current.document, baseline.document,
+                { "no-lost-delegate", "delegated-share-0pt", "no-new-fallback", "no-new-missing", "loads" }));
         QVERIFY2(g.passed(), buildGateText(g).c_str());
         QCOMPARE(g.rows[1].changeText, std::string("+66.7 pt"));
         QVERIFY(hasDetail(g.rows[0], "new: XnnpackBackend (1 delegate(s))"));
@@ -233,12 +237,12 @@ private slots:
     void shareLimitBoundary()
     {
         const ComparePair pair = makeMlpComparePair(8);
-        const Built current = build(pair.portable, "portable.pte");
-        const Built baseline = build(pair.lowered, "lowered.pte");
-        const BuildGate loose = gate(current.document, baseline.document, { "delegated-share-67pt" });
+        ETSCOPE_TAKE(const Built current, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.lowered, "lowered.pte"));
+        ETSCOPE_TAKE(const BuildGate loose, gate(current.document, baseline.document, { "delegated-share-67pt" }));
         QVERIFY(loose.rows[0].pass);
         QCOMPARE(loose.rows[0].limitText, std::string("≥ 0.0%"));
-        const BuildGate tight = gate(current.document, baseline.document, { "delegated-share-66pt" });
+        ETSCOPE_TAKE(const BuildGate tight, gate(current.document, baseline.document, { "delegated-share-66pt" }));
         QVERIFY(!tight.rows[0].pass);
         QCOMPARE(tight.rows[0].limitText, std::string("≥ 0.7%"));
     }
@@ -249,13 +253,14 @@ private slots:
     void newlyMissingKernel()
     {
         const ComparePair pair = makeMlpComparePair(8);
-        const Built current = build(pair.portable, "portable.pte");
-        const Built baseline = build(pair.lowered, "lowered.pte");
+        ETSCOPE_TAKE(const Built current, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.lowered, "lowered.pte"));
         auto list = parseKernelList("aten::addmm.out\naten::_softmax.out\n", "mine.txt");
         QVERIFY(list.ok());
         KernelLists lists;
         lists.lists.push_back(std::move(list).value());
-        const BuildGate g = gate(current.document, baseline.document, { "no-new-missing", "loads" }, lists);
+        ETSCOPE_TAKE(
+            const BuildGate g, gate(current.document, baseline.document, { "no-new-missing", "loads" }, &lists));
         const GateRow& missing = g.rows[0];
         QVERIFY(!missing.pass);
         QCOMPARE(missing.oldText, std::string("0 missing"));
@@ -267,8 +272,9 @@ private slots:
         QCOMPARE(loads.newText, std::string("no"));
 
         // The same missing operator on both sides is no news: swap in the portable baseline.
-        const Built portableAgain = build(pair.portable, "portable2.pte");
-        const BuildGate same = gate(current.document, portableAgain.document, { "no-new-missing", "loads" }, lists);
+        ETSCOPE_TAKE(const Built portableAgain, build(pair.portable, "portable2.pte"));
+        ETSCOPE_TAKE(const BuildGate same,
+            gate(current.document, portableAgain.document, { "no-new-missing", "loads" }, &lists));
         QVERIFY(same.rows[0].pass);
         QCOMPARE(same.rows[0].changeText, std::string("0 new"));
         QVERIFY(!same.rows[1].pass); // it still does not load
@@ -281,10 +287,10 @@ private slots:
         ProgramSpec oldSpec = pair.portable, newSpec = pair.portable;
         oldSpec.methods[0].nonConstBufferSizes = { 0, 1000 };
         newSpec.methods[0].nonConstBufferSizes = { 0, 1100 };
-        const Built current = build(newSpec, "new.pte");
-        const Built baseline = build(oldSpec, "old.pte");
-        const BuildGate g
-            = gate(current.document, baseline.document, { "arena+10%", "arena+9%", "arena+100B", "arena+99B" });
+        ETSCOPE_TAKE(const Built current, build(newSpec, "new.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(oldSpec, "old.pte"));
+        ETSCOPE_TAKE(const BuildGate g,
+            gate(current.document, baseline.document, { "arena+10%", "arena+9%", "arena+100B", "arena+99B" }));
         QCOMPARE(g.rows.size(), std::size_t(4));
         QVERIFY(g.rows[0].pass); // 1100 ≤ 1000 × 1.10
         QVERIFY(!g.rows[1].pass); // 1100 > 1090
@@ -303,9 +309,9 @@ private slots:
         // Two arenas: the method's total is what is compared (600 + 400 → 600 + 500 = +10%).
         oldSpec.methods[0].nonConstBufferSizes = { 0, 600, 400 };
         newSpec.methods[0].nonConstBufferSizes = { 0, 600, 500 };
-        const Built current2 = build(newSpec, "new2.pte");
-        const Built baseline2 = build(oldSpec, "old2.pte");
-        const BuildGate g2 = gate(current2.document, baseline2.document, { "arena+10%", "arena+9%" });
+        ETSCOPE_TAKE(const Built current2, build(newSpec, "new2.pte"));
+        ETSCOPE_TAKE(const Built baseline2, build(oldSpec, "old2.pte"));
+        ETSCOPE_TAKE(const BuildGate g2, gate(current2.document, baseline2.document, { "arena+10%", "arena+9%" }));
         QVERIFY(g2.rows[0].pass);
         QVERIFY(!g2.rows[1].pass);
         QVERIFY2(hasDetail(g2.rows[1], "arena 2 400 B → 500 B"), details(g2.rows[1]).c_str());
@@ -321,14 +327,14 @@ private slots:
         extra.sizes = { 1024 };
         extra.data = std::vector<std::uint8_t>(4096, 0x11);
         newSpec.methods[0].addTensor(extra);
-        const Built current = build(newSpec, "bigger.pte");
-        const Built baseline = build(pair.portable, "portable.pte");
+        ETSCOPE_TAKE(const Built current, build(newSpec, "bigger.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.portable, "portable.pte"));
         const std::uint64_t oldBytes = baseline.bytes.size(), newBytes = current.bytes.size();
         QVERIFY(newBytes >= oldBytes + 4096);
         const std::uint64_t growth = newBytes - oldBytes;
         const std::string exact = "size+" + std::to_string(growth) + "B";
         const std::string under = "size+" + std::to_string(growth - 1) + "B";
-        const BuildGate g = gate(current.document, baseline.document, { exact, under, "size+0%" });
+        ETSCOPE_TAKE(const BuildGate g, gate(current.document, baseline.document, { exact, under, "size+0%" }));
         QVERIFY(g.rows[0].pass);
         QVERIFY(!g.rows[1].pass);
         QVERIFY(!g.rows[2].pass);
@@ -337,7 +343,8 @@ private slots:
         QVERIFY(g.rows[0].details.empty()); // parts are broken down only for a failing rule
         QVERIFY2(hasDetail(g.rows[1], "constant +4.0 KiB"), details(g.rows[1]).c_str());
         // Identical builds pass any growth rule, 0% included.
-        const BuildGate same = gate(baseline.document, baseline.document, { "size+0%", "size+0B", "arena+0%" });
+        ETSCOPE_TAKE(
+            const BuildGate same, gate(baseline.document, baseline.document, { "size+0%", "size+0B", "arena+0%" }));
         QVERIFY(same.passed());
         QCOMPARE(same.rows[0].changeText, std::string("±0 B"));
     }
@@ -345,9 +352,10 @@ private slots:
     void differentModelIsNoted()
     {
         // Hidden width 8 against 4: forward takes FLOAT [1, 8] in one, [1, 4] in the other.
-        const Built current = build(makeMlpComparePair(4).portable, "narrow.pte");
-        const Built baseline = build(makeMlpComparePair(8).portable, "wide.pte");
-        const BuildGate g = gate(current.document, baseline.document, { "no-new-missing", "no-lost-delegate" });
+        ETSCOPE_TAKE(const Built current, build(makeMlpComparePair(4).portable, "narrow.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(makeMlpComparePair(8).portable, "wide.pte"));
+        ETSCOPE_TAKE(
+            const BuildGate g, gate(current.document, baseline.document, { "no-new-missing", "no-lost-delegate" }));
         QVERIFY(g.differentModel);
         QVERIFY(g.passed()); // still evaluated: nothing missing, nothing lost
         QCOMPARE(g.notes.size(), std::size_t(1));
@@ -356,8 +364,8 @@ private slots:
 
         ProgramSpec renamed = makeMlpComparePair(8).portable;
         renamed.methods[0].name = "run";
-        const Built other = build(renamed, "renamed.pte");
-        const BuildGate g2 = gate(other.document, baseline.document, { "arena+10%", "no-lost-delegate" });
+        ETSCOPE_TAKE(const Built other, build(renamed, "renamed.pte"));
+        ETSCOPE_TAKE(const BuildGate g2, gate(other.document, baseline.document, { "arena+10%", "no-lost-delegate" }));
         QVERIFY(g2.differentModel);
         QCOMPARE(g2.notes[0], std::string("methods differ: baseline has forward; new build has run"));
         QCOMPARE(g2.rows[0].oldText, std::string("n/a")); // no common method
@@ -368,9 +376,10 @@ private slots:
     void tableAndJson()
     {
         const ComparePair pair = makeMlpComparePair(8);
-        const Built current = build(pair.portable, "portable.pte");
-        const Built baseline = build(pair.lowered, "lowered.pte");
-        const BuildGate g = gate(current.document, baseline.document, { "no-lost-delegate", "delegated-share-2pt" });
+        ETSCOPE_TAKE(const Built current, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const Built baseline, build(pair.lowered, "lowered.pte"));
+        ETSCOPE_TAKE(const BuildGate g,
+            gate(current.document, baseline.document, { "no-lost-delegate", "delegated-share-2pt" }));
         const Table table = buildGateTable(g);
         QCOMPARE(table.columns,
             (std::vector<std::string> { "rule", "measure", "old", "new", "change", "limit", "verdict" }));

@@ -3,9 +3,9 @@
 // none, 2 for an unreadable program or list (one line naming the file and the reason), 1 for a
 // bad command line. Expected operators and counts are worked out by hand in tst_kernelcheck.cpp.
 #include "tests/common/clirun.h"
+#include "tests/common/require.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,12 +25,13 @@ QString sample(const std::string& relative)
     return etscope::test::sampleArgument(relative);
 }
 
-QString writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+/// The path written, or nullopt when the file could not be written.
+std::optional<QString> writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
 {
     const QString path = dir.filePath(name);
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
+        return std::nullopt;
     return path;
 }
 
@@ -90,31 +91,32 @@ private slots:
     {
         QTemporaryDir dir;
         // A selective build's selected_operators.yaml holding what KeywordSpotting calls but one.
-        const QString yaml = writeText(dir, QStringLiteral("selected_operators.yaml"),
-            "build_features: []\n"
-            "custom_classes: []\n"
-            "include_all_non_op_selectives: false\n"
-            "include_all_operators: false\n"
-            "kernel_metadata: {}\n"
-            "operators:\n"
-            "  cortex_m::dequantize_per_tensor.out:\n"
-            "    debug_info:\n"
-            "    - model.pte\n"
-            "    include_all_overloads: false\n"
-            "    is_root_operator: true\n"
-            "    is_used_for_training: true\n"
-            "  cortex_m::pad.out:\n"
-            "    include_all_overloads: false\n"
-            "  cortex_m::quantize_per_tensor.out:\n"
-            "    include_all_overloads: false\n"
-            "  cortex_m::quantized_avg_pool2d.out:\n"
-            "    include_all_overloads: false\n"
-            "  cortex_m::quantized_conv2d.out:\n"
-            "    include_all_overloads: false\n"
-            "  cortex_m::quantized_depthwise_conv2d.out:\n"
-            "    include_all_overloads: false\n"
-            "  dim_order_ops::_clone_dim_order.out:\n"
-            "    include_all_overloads: false\n");
+        ETSCOPE_TAKE(const QString yaml,
+            writeText(dir, QStringLiteral("selected_operators.yaml"),
+                "build_features: []\n"
+                "custom_classes: []\n"
+                "include_all_non_op_selectives: false\n"
+                "include_all_operators: false\n"
+                "kernel_metadata: {}\n"
+                "operators:\n"
+                "  cortex_m::dequantize_per_tensor.out:\n"
+                "    debug_info:\n"
+                "    - model.pte\n"
+                "    include_all_overloads: false\n"
+                "    is_root_operator: true\n"
+                "    is_used_for_training: true\n"
+                "  cortex_m::pad.out:\n"
+                "    include_all_overloads: false\n"
+                "  cortex_m::quantize_per_tensor.out:\n"
+                "    include_all_overloads: false\n"
+                "  cortex_m::quantized_avg_pool2d.out:\n"
+                "    include_all_overloads: false\n"
+                "  cortex_m::quantized_conv2d.out:\n"
+                "    include_all_overloads: false\n"
+                "  cortex_m::quantized_depthwise_conv2d.out:\n"
+                "    include_all_overloads: false\n"
+                "  dim_order_ops::_clone_dim_order.out:\n"
+                "    include_all_overloads: false\n"));
         const QString program = sample("executorch/arduino_KeywordSpotting_model.pte");
         const CliRun r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
         // quantized_linear.out (1 call, instruction listed) is the one left out.
@@ -123,8 +125,9 @@ private slots:
             qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("cortex_m::quantized_linear.out")));
         // Adding it with a plain list (a second --kernels) makes the program load.
-        const QString plain = writeText(
-            dir, QStringLiteral("more.txt"), "# extra kernels of my runtime\n\ncortex_m::quantized_linear.out\n");
+        ETSCOPE_TAKE(const QString plain,
+            writeText(
+                dir, QStringLiteral("more.txt"), "# extra kernels of my runtime\n\ncortex_m::quantized_linear.out\n"));
         const CliRun both = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
             QStringLiteral("--kernels"), plain, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.txt")) });
         QCOMPARE(both.exitCode, 0);
@@ -178,7 +181,8 @@ private slots:
     void badListsExitTwo()
     {
         QTemporaryDir dir;
-        const QString bad = writeText(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n");
+        ETSCOPE_TAKE(
+            const QString bad, writeText(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n"));
         const CliRun r
             = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), bad });
         QCOMPARE(r.exitCode, 2);

@@ -9,7 +9,6 @@
 #include "core/writer/programwriter.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>

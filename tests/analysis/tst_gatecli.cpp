@@ -10,6 +10,7 @@
 //   dnf_xnnpack_training.pte 8,208 B, 4 XnnpackBackend delegates; dnf_executorch5.pte 26,044 B,
 //   92 KernelCalls, no delegate.
 #include "tests/common/clirun.h"
+#include "tests/common/require.h"
 
 #include "core/writer/comparepairs.h"
 #include "core/writer/programwriter.h"
@@ -46,12 +47,14 @@ class TestGateCli : public QObject {
 private:
     QTemporaryDir m_dir;
 
-    QString write(const etscope::core::ProgramSpec& spec, const char* name)
+    etscope::core::Result<QString> write(const etscope::core::ProgramSpec& spec, const char* name)
     {
         const QString path = m_dir.filePath(QString::fromLatin1(name));
         auto bytes = etscope::core::writeProgram(spec);
-        if (!bytes || etscope::core::writeBytesToFile(path.toStdString(), *bytes))
-            qFatal("cannot write %s", qPrintable(path));
+        if (!bytes)
+            return bytes.error();
+        if (auto error = etscope::core::writeBytesToFile(path.toStdString(), *bytes))
+            return *error;
         return path;
     }
 
@@ -147,8 +150,8 @@ private slots:
         // every rule; the other way round the share drops 66.7 points, 4 operators fall back and
         // the delegate is lost.
         const auto pair = etscope::core::makeMlpComparePair(8);
-        const QString portable = write(pair.portable, "portable.pte");
-        const QString lowered = write(pair.lowered, "lowered.pte");
+        ETSCOPE_TAKE(const QString portable, write(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const QString lowered, write(pair.lowered, "lowered.pte"));
         const QStringList all { kBudget, QStringLiteral("delegated-share-2pt"), kBudget,
             QStringLiteral("no-new-fallback"), kBudget, QStringLiteral("no-lost-delegate"), kBudget,
             QStringLiteral("no-new-missing"), kBudget, QStringLiteral("arena+10%") };

@@ -18,6 +18,7 @@
 //   quantized_decomposed::quantize_per_tensor.out, 2 is the DelegateCall (EthosUBackend), 3 calls
 //   quantized_decomposed::dequantize_per_tensor.out. Neither is in functions.yaml; both are in
 //   kernels/quantized/quantized.yaml: 3 of 3 calls miss with portable, none with portable + quantized.
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/kernelcheck.h"
@@ -31,20 +32,14 @@ using namespace etscope::core;
 
 namespace {
 
-Document open(const std::string& relative)
+Result<Document> open(const std::string& relative)
 {
-    auto document = openDocument(etscope::test::samplePath(relative));
-    if (!document)
-        qFatal("%s", document.error().message().c_str());
-    return std::move(document).value();
+    return openDocument(etscope::test::samplePath(relative));
 }
 
-KernelLists lists(const std::vector<std::string>& specs)
+Result<KernelLists> lists(const std::vector<std::string>& specs)
 {
-    auto loaded = loadKernelLists(specs);
-    if (!loaded)
-        qFatal("%s", loaded.error().message().c_str());
-    return std::move(loaded).value();
+    return loadKernelLists(specs);
 }
 
 const OperatorKernel* findOp(const MethodKernelCheck& method, const std::string& name)
@@ -86,12 +81,12 @@ private slots:
 
     void defaultListsArePortableAndPrim()
     {
-        const KernelLists defaults = lists({});
+        ETSCOPE_TAKE(const KernelLists defaults, lists({}));
         QCOMPARE(defaults.lists.size(), std::size_t(2));
         QCOMPARE(defaults.lists[0].name, std::string("portable"));
         QCOMPARE(defaults.lists[1].name, std::string("prim"));
         // Lists given replace portable; prim stays, once.
-        const KernelLists optimized = lists({ "optimized", "prim" });
+        ETSCOPE_TAKE(const KernelLists optimized, lists({ "optimized", "prim" }));
         QCOMPARE(optimized.lists.size(), std::size_t(2));
         QCOMPARE(optimized.lists[0].name, std::string("optimized"));
         QVERIFY(!optimized.resolve("aten::cat.out"));
@@ -205,8 +200,9 @@ build_features: []
 
     void addLoadsWithPortable()
     {
-        const Document document = open("executorch/add.pte");
-        const KernelCheck check = checkKernels(document, lists({}));
+        ETSCOPE_TAKE(const Document document, open("executorch/add.pte"));
+        ETSCOPE_TAKE(const KernelLists kernels1, lists({}));
+        const KernelCheck check = checkKernels(document, kernels1);
         QVERIFY(check.loads());
         QCOMPARE(check.methods.size(), std::size_t(1));
         const MethodKernelCheck& forward = check.methods[0];
@@ -224,8 +220,9 @@ build_features: []
 
     void keywordSpottingNeedsCortexM()
     {
-        const Document document = open("executorch/arduino_KeywordSpotting_model.pte");
-        const KernelCheck portable = checkKernels(document, lists({}));
+        ETSCOPE_TAKE(const Document document, open("executorch/arduino_KeywordSpotting_model.pte"));
+        ETSCOPE_TAKE(const KernelLists kernels2, lists({}));
+        const KernelCheck portable = checkKernels(document, kernels2);
         QVERIFY(!portable.loads());
         const MethodKernelCheck& forward = portable.methods[0];
         QCOMPARE(forward.kernelCalls, 16);
@@ -246,15 +243,17 @@ build_features: []
             QCOMPARE(forward.operatorAt(node.chain, node.instruction)->name, node.opType);
         }
 
-        const KernelCheck both = checkKernels(document, lists({ "portable", "cortex_m" }));
+        ETSCOPE_TAKE(const KernelLists kernels3, lists({ "portable", "cortex_m" }));
+        const KernelCheck both = checkKernels(document, kernels3);
         QVERIFY(both.loads());
         QCOMPARE(findOp(both.methods[0], "cortex_m::pad.out")->resolvedBy, std::string("cortex_m"));
     }
 
     void ethosUNeedsQuantizedAndItsBackend()
     {
-        const Document document = open("cmsis-executorch/ethos_u_minimal_example_u55.pte");
-        const KernelCheck portable = checkKernels(document, lists({}));
+        ETSCOPE_TAKE(const Document document, open("cmsis-executorch/ethos_u_minimal_example_u55.pte"));
+        ETSCOPE_TAKE(const KernelLists kernels4, lists({}));
+        const KernelCheck portable = checkKernels(document, kernels4);
         QVERIFY(!portable.loads());
         const MethodKernelCheck& forward = portable.methods[0];
         QCOMPARE(forward.missingCalls, 3);
@@ -273,16 +272,17 @@ build_features: []
         QVERIFY(ethos.status == BackendNeed::Status::Unverified);
         QVERIFY(!forward.operatorAt(0, InstructionId(2))); // the DelegateCall
 
-        QVERIFY(checkKernels(document, lists({ "portable", "quantized" })).loads());
+        ETSCOPE_TAKE(const KernelLists kernels5, lists({ "portable", "quantized" }));
+        QVERIFY(checkKernels(document, kernels5).loads());
 
         // A registration dump that names the backends: EthosUBackend linked, or not.
-        KernelLists linked = lists({ "portable", "quantized" });
+        ETSCOPE_TAKE(KernelLists linked, lists({ "portable", "quantized" }));
         linked.lists.push_back(*parseKernelList("['EthosUBackend']\n", "backends.txt"));
         const KernelCheck withBackend = checkKernels(document, linked);
         QVERIFY(withBackend.loads());
         QVERIFY(withBackend.methods[0].backends[0].status == BackendNeed::Status::Linked);
         QCOMPARE(withBackend.methods[0].backends[0].linkedBy, std::string("backends.txt"));
-        KernelLists other = lists({ "portable", "quantized" });
+        ETSCOPE_TAKE(KernelLists other, lists({ "portable", "quantized" }));
         other.lists.push_back(*parseKernelList("backend: XnnpackBackend\n", "backends.txt"));
         const KernelCheck withoutBackend = checkKernels(document, other);
         QVERIFY(!withoutBackend.loads());
@@ -296,15 +296,17 @@ build_features: []
         // mm.out: 8. The other 15 (permute_copy, addmm, sigmoid, alias_copy, ne.Scalar_out,
         // scalar_tensor, unsqueeze_copy, gather, squeeze_copy.dims_out, neg, _to_dim_order_copy,
         // argmax, full_like, scatter.value_out, view_copy) miss without portable.
-        const Document document = open("executorch/xor.pte");
-        const KernelCheck check = checkKernels(document, lists({ "optimized" }));
+        ETSCOPE_TAKE(const Document document, open("executorch/xor.pte"));
+        ETSCOPE_TAKE(const KernelLists kernels6, lists({ "optimized" }));
+        const KernelCheck check = checkKernels(document, kernels6);
         const MethodKernelCheck* forward = check.method("forward");
         QVERIFY(forward);
         QCOMPARE(forward->operators.size(), std::size_t(23));
         QCOMPARE(std::count_if(forward->operators.begin(), forward->operators.end(),
                      [](const OperatorKernel& op) { return op.missing(); }),
             15L);
-        QVERIFY(checkKernels(document, lists({})).loads());
+        ETSCOPE_TAKE(const KernelLists kernels7, lists({}));
+        QVERIFY(checkKernels(document, kernels7).loads());
         // The three other methods have no instructions and always load.
         QCOMPARE(check.methods.size(), std::size_t(4));
     }
@@ -313,14 +315,16 @@ build_features: []
     {
         // stories260k: two methods with one QnnBackend delegate each, both decoded from the
         // context binary (its graph of the method's name, op nodes by name).
-        const Document document = open("executorch/stories260k_hybrid_llama_qnn.pte");
-        const KernelCheck check = checkKernels(document, lists({}));
+        ETSCOPE_TAKE(const Document document, open("executorch/stories260k_hybrid_llama_qnn.pte"));
+        ETSCOPE_TAKE(const KernelLists kernels8, lists({}));
+        const KernelCheck check = checkKernels(document, kernels8);
         QVERIFY(check.loads());
         const OperatorTable combined = check.combinedTable();
         QCOMPARE(combined.delegatedSubgraphs, 2);
         QCOMPARE(combined.backends.at("QnnBackend").subgraphs, 2);
         QCOMPARE(combined.backends.at("QnnBackend").opaqueSubgraphs, 0);
-        const nlohmann::json json = kernelCheckJson(check, lists({}));
+        ETSCOPE_TAKE(const KernelLists kernels9, lists({}));
+        const nlohmann::json json = kernelCheckJson(check, kernels9);
         QCOMPARE(json["backends"][0]["delegates"].get<int>(), 2);
         QCOMPARE(json["backends"][0]["methods"].size(), std::size_t(2));
     }

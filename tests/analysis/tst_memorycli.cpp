@@ -5,7 +5,6 @@
 #include "tests/common/clirun.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The size breakdown: its leaves tile every real sample exactly, and on four samples every part
 // has the size computed by hand from `etscope info`, `stat -c %s` and a hexdump of the header.
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/sizebreakdown.h"
@@ -69,15 +70,12 @@ const SizeNode* findLeaf(const SizeTree& tree, const std::function<bool(const Si
     return nullptr;
 }
 
-SizeBreakdown breakdownOf(const std::string& relative, const OpenOptions& options = {})
+Result<SizeBreakdown> breakdownOf(const std::string& relative, const OpenOptions& options = {})
 {
     auto document = openDocument(etscope::test::samplePath(relative), options);
     if (!document)
-        qFatal("%s", document.error().message().c_str());
-    auto breakdown = sizeBreakdown(*document);
-    if (!breakdown)
-        qFatal("%s", breakdown.error().message().c_str());
-    return std::move(breakdown).value();
+        return document.error();
+    return sizeBreakdown(*document);
 }
 
 } // namespace
@@ -139,7 +137,7 @@ private slots:
     // Constants: FLOAT [64, 256] = 65536 bytes + LONG scalar 8 bytes = 65544 = segment 0.
     void stressMlpByHand()
     {
-        const SizeBreakdown b = breakdownOf("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const SizeBreakdown b, breakdownOf("djl-executorch-engine/stress_mlp.pte"));
         const SizeTree& t = b.main;
         QCOMPARE(t.fileSize, std::uint64_t { 2709120 });
         QCOMPARE(kindBytes(t, SizeKind::Header), std::uint64_t { 8 + 32 });
@@ -181,7 +179,7 @@ private slots:
     // table; xxd: b93c823e… at 0x140 = 320). Padding: [308, 320) + [332, 336) = 16.
     void linearWithPtdByHand()
     {
-        const SizeBreakdown b = breakdownOf("executorch/linear.pte");
+        ETSCOPE_TAKE(const SizeBreakdown b, breakdownOf("executorch/linear.pte"));
         QCOMPARE(b.main.fileSize, std::uint64_t { 1208 });
         QCOMPARE(kindBytes(b.main, SizeKind::Header), std::uint64_t { 8 });
         QCOMPARE(kindBytes(b.main, SizeKind::ProgramTables), std::uint64_t { 1200 });
@@ -202,7 +200,7 @@ private slots:
             [](const SizeRef& r) { return r.kind == SizeRef::Kind::Value && r.method == "forward"; }));
 
         // The .ptd alone gives the same tree.
-        const SizeBreakdown alone = breakdownOf("executorch/linear.ptd");
+        ETSCOPE_TAKE(const SizeBreakdown alone, breakdownOf("executorch/linear.ptd"));
         QCOMPARE(alone.main.format, std::string("ptd"));
         QCOMPARE(kindBytes(alone.main, SizeKind::NamedData), std::uint64_t { 48 });
         QVERIFY(alone.externalData.empty());
@@ -215,7 +213,7 @@ private slots:
     // one delegate blob of 4,004,032 bytes at 1920 (99.95 % of the file).
     void vgfSegmentsByHand()
     {
-        const SizeBreakdown b = breakdownOf("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
+        ETSCOPE_TAKE(const SizeBreakdown b, breakdownOf("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte"));
         const SizeTree& t = b.main;
         QCOMPARE(kindBytes(t, SizeKind::Header), std::uint64_t { 40 });
         QCOMPARE(kindBytes(t, SizeKind::ProgramTables), std::uint64_t { 1760 });
@@ -242,7 +240,7 @@ private slots:
     // inputs and one output are INT [2, 2] (16 bytes): inputs 10 × 2 × 16 = 320, outputs 160.
     void bundledByHand()
     {
-        const SizeBreakdown b = breakdownOf("executorch/bundled_program.bpte");
+        ETSCOPE_TAKE(const SizeBreakdown b, breakdownOf("executorch/bundled_program.bpte"));
         const SizeTree& t = b.main;
         QCOMPARE(t.format, std::string("bpte"));
         QCOMPARE(t.fileSize, std::uint64_t { 4608 });
@@ -271,7 +269,7 @@ private slots:
     // and four 3.0f (0x40400000) at 144: two FLOAT [2, 2] buffers inside the FlatBuffer.
     void legacyConstantsInsideTheFlatBuffer()
     {
-        const SizeBreakdown b = breakdownOf("executorch/ModuleLinear-no-constant-segment.pte");
+        ETSCOPE_TAKE(const SizeBreakdown b, breakdownOf("executorch/ModuleLinear-no-constant-segment.pte"));
         std::vector<std::uint64_t> offsets;
         for (const SizeNode* node : sizeLeaves(b.main))
             if (node->kind == SizeKind::Constant) {

@@ -3,6 +3,7 @@
 // ticks quoted below were read with flatc 2.0.8, independently of ETScope's reader:
 //   flatc --json --strict-json --raw-binary --size-prefixed core/schema/etdump.fbs -- X.etdp
 // and the µs values computed by hand from them (ticks are ns, facts sheet §4.5).
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/timeline.h"
@@ -18,20 +19,22 @@ using nlohmann::json;
 
 namespace {
 
-ETDump dumpOf(const std::string& relative)
+Result<ETDump> dumpOf(const std::string& relative)
 {
-    auto dump = readETDumpFile(etscope::test::samplePath(relative));
-    if (!dump)
-        qFatal("%s", dump.error().message().c_str());
-    return std::move(dump).value();
+    return readETDumpFile(etscope::test::samplePath(relative));
 }
 
-Timeline timelineOf(const ETDump& dump, const EventMapper* mapper = nullptr, TimelineOptions options = {})
+Result<Timeline> timelineOf(const ETDump& dump, const EventMapper* mapper = nullptr, TimelineOptions options = {})
 {
-    auto timeline = buildTimeline(dump, mapper, options);
-    if (!timeline)
-        qFatal("%s", timeline.error().message().c_str());
-    return std::move(timeline).value();
+    return buildTimeline(dump, mapper, options);
+}
+
+/// The same for a dump that may not have been read (its error is passed on).
+Result<Timeline> timelineOf(const Result<ETDump>& dump)
+{
+    if (!dump)
+        return dump.error();
+    return timelineOf(dump.value());
 }
 
 /// A program with the mapper of its forward method (the mapper refers into the document).
@@ -40,11 +43,11 @@ struct Program {
     std::optional<EventMapper> mapper;
 };
 
-std::unique_ptr<Program> programOf(const std::string& relative)
+Result<std::unique_ptr<Program>> programOf(const std::string& relative)
 {
     auto document = openDocument(etscope::test::samplePath(relative));
     if (!document)
-        qFatal("%s", document.error().message().c_str());
+        return document.error();
     auto program = std::make_unique<Program>(Program { std::move(document).value(), std::nullopt });
     const Method* method = selectMethod(*program->document.program, "");
     program->mapper.emplace(*program->document.analysis(*method)->graph, nullptr, method->name);
@@ -87,8 +90,8 @@ private slots:
     ///   run 2: Method::execute 1217168 → 1217869 = 701 ns;  native_call 1217268 → 1217689 = 421 ns
     void threeRunsOfAdd()
     {
-        const ETDump dump = dumpOf("generated/add/add.intermediates.x3.etdp");
-        const Timeline timeline = timelineOf(dump);
+        ETSCOPE_TAKE(const ETDump dump, dumpOf("generated/add/add.intermediates.x3.etdp"));
+        ETSCOPE_TAKE(const Timeline timeline, timelineOf(dump));
         QCOMPARE(timeline.executeBlocks, std::size_t(3));
         QCOMPARE(timeline.runs.size(), std::size_t(3));
         QVERIFY(timeline.warnings.empty());
@@ -115,7 +118,7 @@ private slots:
         checkEvent(timeline.runs[2].lanes[0].events[2], "native_call_add.out", 1217268, 421, 2);
 
         // --run 2 keeps only the third run; --run 3 names no Execute block.
-        const Timeline third = timelineOf(dump, nullptr, { 2 });
+        ETSCOPE_TAKE(const Timeline third, timelineOf(dump, nullptr, { 2 }));
         QCOMPARE(third.runs.size(), std::size_t(1));
         QCOMPARE(third.runs[0].index, std::size_t(2));
         checkEvent(third.runs[0].lanes[0].events[0], "Method::execute", 1217168, 701, 0);
@@ -140,8 +143,8 @@ private slots:
     /// GEMM #1 2338765 → 2354765 (16 µs), Convert #2 2354765 → 2354765 (0).
     void xnnpackDelegateLane()
     {
-        const ETDump dump = dumpOf("generated/quantized/quantized.profile.etdp");
-        const Timeline bare = timelineOf(dump);
+        ETSCOPE_TAKE(const ETDump dump, dumpOf("generated/quantized/quantized.profile.etdp"));
+        ETSCOPE_TAKE(const Timeline bare, timelineOf(dump));
         QCOMPARE(bare.runs.size(), std::size_t(1));
         const TimelineRun& run = bare.runs[0];
         QCOMPARE(run.lanes.size(), std::size_t(2));
@@ -159,8 +162,8 @@ private slots:
 
         // With the program: the lane is named after the delegate, the GEMM lands on the
         // XNNFullyConnected node as `profile` places it, and the dump fits (no warning).
-        const auto program = programOf("executorch-numpy-runtime/quantized.pte");
-        const Timeline placed = timelineOf(dump, &*program->mapper);
+        ETSCOPE_TAKE(const auto program, programOf("executorch-numpy-runtime/quantized.pte"));
+        ETSCOPE_TAKE(const Timeline placed, timelineOf(dump, &*program->mapper));
         QVERIFY(placed.warnings.empty());
         QCOMPARE(placed.method, std::string("forward"));
         const TimelineLane& xnn = placed.runs[0].lanes[1];
@@ -188,13 +191,13 @@ private slots:
     /// heatmap already checked the run) the same timeline carries no fit warning.
     void fitCheckCanBeLeftToTheCaller()
     {
-        const ETDump dump = dumpOf("executorch/etdump.etdp");
-        const auto program = programOf("executorch/add.pte");
-        const Timeline checked = timelineOf(dump, &*program->mapper);
+        ETSCOPE_TAKE(const ETDump dump, dumpOf("executorch/etdump.etdp"));
+        ETSCOPE_TAKE(const auto program, programOf("executorch/add.pte"));
+        ETSCOPE_TAKE(const Timeline checked, timelineOf(dump, &*program->mapper));
         QVERIFY(!checked.warnings.empty());
         TimelineOptions options;
         options.checkFit = false;
-        const Timeline unchecked = timelineOf(dump, &*program->mapper, options);
+        ETSCOPE_TAKE(const Timeline unchecked, timelineOf(dump, &*program->mapper, options));
         QVERIFY(unchecked.warnings.empty());
         QCOMPARE(unchecked.runs.size(), checked.runs.size());
         QCOMPARE(unchecked.runs[0].eventCount(), checked.runs[0].eventCount());
@@ -202,9 +205,9 @@ private slots:
 
     void twoDelegateCallSites()
     {
-        const ETDump dump = dumpOf("generated/stress_mlp/stress_mlp.profile.etdp");
-        const auto program = programOf("djl-executorch-engine/stress_mlp.pte");
-        const Timeline timeline = timelineOf(dump, &*program->mapper);
+        ETSCOPE_TAKE(const ETDump dump, dumpOf("generated/stress_mlp/stress_mlp.profile.etdp"));
+        ETSCOPE_TAKE(const auto program, programOf("djl-executorch-engine/stress_mlp.pte"));
+        ETSCOPE_TAKE(const Timeline timeline, timelineOf(dump, &*program->mapper));
         QVERIFY(timeline.warnings.empty());
         const TimelineRun& run = timeline.runs[0];
         QCOMPARE(run.eventCount(), std::size_t(42));
@@ -225,7 +228,7 @@ private slots:
     /// kernel; the first kernel native_call_convolution.out 426786 → 971569 = 544783 ns.
     void tutorialDump()
     {
-        const Timeline timeline = timelineOf(dumpOf("executorch/etdump.etdp"));
+        ETSCOPE_TAKE(const Timeline timeline, timelineOf(dumpOf("executorch/etdump.etdp")));
         QCOMPARE(timeline.runs.size(), std::size_t(1));
         const auto& events = timeline.runs[0].lanes[0].events;
         QCOMPARE(events.size(), std::size_t(29));
@@ -243,7 +246,7 @@ private slots:
     /// aten::linear 7199999 → 11999999 (4800 µs); both inside Method::execute, at depth 1.
     void pythonSerializedDump()
     {
-        const Timeline timeline = timelineOf(dumpOf("executorch-matrix/sample.etdump"));
+        ETSCOPE_TAKE(const Timeline timeline, timelineOf(dumpOf("executorch-matrix/sample.etdump")));
         QCOMPARE(timeline.runs.size(), std::size_t(5));
         QCOMPARE(timeline.runs[0].block, std::size_t(0)); // no Default block in this file
         const auto& events = timeline.runs[0].lanes[0].events;
@@ -263,8 +266,8 @@ private slots:
         const QStringList paths = allDumps();
         QVERIFY(paths.size() >= 40);
         for (const QString& path : paths) {
-            const ETDump dump = dumpOf(path.toStdString());
-            const Timeline timeline = timelineOf(dump);
+            ETSCOPE_TAKE(const ETDump dump, dumpOf(path.toStdString()));
+            ETSCOPE_TAKE(const Timeline timeline, timelineOf(dump));
             std::size_t expected = 0;
             for (const std::size_t b : dump.executeBlocks())
                 expected += dump.runs[b].profileEvents.size();
@@ -322,12 +325,10 @@ private slots:
         load.name = "Default";
         load.profileEvents = { event("Method::init", -1, 0, 10, 20) };
         const auto read = [](const std::vector<RunBlock>& runs) {
-            auto dump = readETDump(MappedFile::fromBytes("fixture.etdp", writeETDump(runs)));
-            if (!dump)
-                qFatal("%s", dump.error().message().c_str());
-            return std::move(dump).value();
+            return readETDump(MappedFile::fromBytes("fixture.etdp", writeETDump(runs)));
         };
-        const Timeline none = timelineOf(read({ load }));
+        ETSCOPE_TAKE(const ETDump loadOnly, read({ load }));
+        ETSCOPE_TAKE(const Timeline none, timelineOf(loadOnly));
         QVERIFY(none.runs.empty());
         QCOMPARE(none.warnings.size(), std::size_t(1));
         QVERIFY(none.warnings[0].message.find("fixture.etdp: no Execute block") != std::string::npos);
@@ -339,7 +340,8 @@ private slots:
         inner.delegateDebugIdInt = DelegateDebugId(7);
         execute.profileEvents = { event("native_call_add.out", 0, 0, 150, 250), event("OPERATOR_CALL", 0, 0, 100, 200),
             inner, event("Method::execute", -1, 0, 90, 300) };
-        const Timeline timeline = timelineOf(read({ load, execute }));
+        ETSCOPE_TAKE(const ETDump both, read({ load, execute }));
+        ETSCOPE_TAKE(const Timeline timeline, timelineOf(both));
         QCOMPARE(timeline.runs.size(), std::size_t(1));
         QCOMPARE(timeline.warnings.size(), std::size_t(1));
         QVERIFY(timeline.warnings[0].message.find("1 event(s) start inside another") != std::string::npos);

@@ -4,7 +4,6 @@
 #include "tests/common/clirun.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 

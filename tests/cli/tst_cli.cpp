@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The headless CLI as a script would use it: exit codes, one-line errors, and the facts of every
 // real sample through `etscope info --json` and `etscope ops`.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -14,30 +13,16 @@ Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = etscope::test::CliRun;
 
-Run run(const QStringList& arguments)
+Run run(const QStringList& arguments, const etscope::test::CliOptions& options = {})
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(arguments, options);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 } // namespace
@@ -92,16 +77,12 @@ private slots:
     void noDisplayIsAClearError()
     {
         // A file but no display (ssh, CI): one line saying what to do, not Qt's abort.
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        for (const char* name : { "DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM" })
-            environment.remove(QLatin1String(name));
-        process.setProcessEnvironment(environment);
-        process.start(QStringLiteral(ETSCOPE_BINARY), { sample("executorch/add.pte") });
-        QVERIFY(process.waitForFinished(60000));
-        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(process.exitCode(), 1);
-        const QString err = QString::fromUtf8(process.readAllStandardError());
+        const Run result = run({ sample("executorch/add.pte") },
+            { .unsetEnv
+                = { QStringLiteral("DISPLAY"), QStringLiteral("WAYLAND_DISPLAY"), QStringLiteral("QT_QPA_PLATFORM") },
+                .timeoutMs = 60000 });
+        QCOMPARE(result.exitCode, 1);
+        const QString& err = result.err;
         QVERIFY2(
             err.contains(QStringLiteral("no display")) && err.contains(QStringLiteral("QT_QPA_PLATFORM=offscreen")),
             qPrintable(err));

@@ -1,42 +1,27 @@
 // SPDX-License-Identifier: MIT
 // `etscope export`: the GUI's renderer without a display, as CI scripts use it.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString err;
-};
+using Run = etscope::test::CliRun;
 
 Run run(const QStringList& arguments)
 {
-    QProcess process;
     // No display at all: the command must not need one.
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.remove(QStringLiteral("DISPLAY"));
-    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, QStringLiteral("timed out") };
-    }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3,
-        QString::fromUtf8(process.readAllStandardError()) };
+    return etscope::test::runEtscope(
+        arguments, { .unsetEnv = { QStringLiteral("DISPLAY"), QStringLiteral("QT_QPA_PLATFORM") } });
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 } // namespace
@@ -136,16 +121,11 @@ private slots:
         // and --timings has measured every phase by then.
         QFETCH(QString, file);
         QFETCH(int, exitCode);
-        QProcess process;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        process.setProcessEnvironment(environment);
-        process.start(QStringLiteral(ETSCOPE_BINARY),
-            { QStringLiteral("--timings"), QStringLiteral("--quit-after-paint"), file });
-        QVERIFY(process.waitForFinished(60000));
-        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(process.exitCode(), exitCode);
-        const QString err = QString::fromUtf8(process.readAllStandardError());
+        const Run result = etscope::test::runEtscope(
+            { QStringLiteral("--timings"), QStringLiteral("--quit-after-paint"), file },
+            { .setEnv = { { QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen") } }, .timeoutMs = 60000 });
+        QCOMPARE(result.exitCode, exitCode);
+        const QString& err = result.err;
         QVERIFY2(err.contains(QLatin1String("etscope timing: startup ")), qPrintable(err));
         if (exitCode != 0) {
             QVERIFY2(err.contains(QLatin1String("corrupt.pte")), qPrintable(err));

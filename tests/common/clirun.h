@@ -1,36 +1,78 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Running the etscope binary as a user or a CI job does (tests that define ETSCOPE_BINARY).
+// Running the etscope binary (tests that define ETSCOPE_BINARY) or one of the project's other
+// programs as a user or a CI job does: arguments, optionally an environment, a working folder,
+// bytes on stdin and a time limit.
 
 #include "tests/common/testsupport.h"
 
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
+
+#include <optional>
 
 namespace etscope::test {
 
 struct CliRun {
-    int exitCode = -1; ///< -2 timed out, -3 crashed
+    int exitCode = -1; ///< -2 timed out or did not start, -3 crashed
     QString out;
     QString err;
+    QByteArray rawOut; ///< stdout as bytes, for binary output
 };
 
-/// Runs `etscope ARGUMENTS…` to completion (at most two minutes).
-inline CliRun runEtscope(const QStringList& arguments)
+struct CliOptions {
+    /// Variables to set on top of this process's environment.
+    QList<std::pair<QString, QString>> setEnv;
+    /// Variables to remove from it (e.g. DISPLAY, to run as over ssh).
+    QStringList unsetEnv;
+    QString workingDirectory; ///< empty: this process's
+    std::optional<QByteArray> input; ///< written to stdin, which is then closed
+    int timeoutMs = 120000;
+};
+
+/// Runs `PROGRAM ARGUMENTS…` to completion (at most `options.timeoutMs`).
+inline CliRun runProgram(const QString& program, const QStringList& arguments, const CliOptions& options = {})
 {
     QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
+    if (!options.setEnv.isEmpty() || !options.unsetEnv.isEmpty()) {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        for (const QString& name : options.unsetEnv)
+            environment.remove(name);
+        for (const auto& [name, value] : options.setEnv)
+            environment.insert(name, value);
+        process.setProcessEnvironment(environment);
+    }
+    if (!options.workingDirectory.isEmpty())
+        process.setWorkingDirectory(options.workingDirectory);
+    process.start(program, arguments);
+    if (!process.waitForStarted(options.timeoutMs))
+        return { -2, {}, QStringLiteral("could not start %1: %2").arg(program, process.errorString()), {} };
+    if (options.input) {
+        process.write(*options.input);
+        process.closeWriteChannel();
+    }
+    if (!process.waitForFinished(options.timeoutMs)) {
         process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
+        process.waitForFinished(5000);
+        return { -2, {}, QStringLiteral("timed out after %1 ms").arg(options.timeoutMs), {} };
     }
     CliRun result;
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.rawOut = process.readAllStandardOutput();
+    result.out = QString::fromUtf8(result.rawOut);
     result.err = QString::fromUtf8(process.readAllStandardError());
     return result;
 }
+
+#ifdef ETSCOPE_BINARY
+/// Runs `etscope ARGUMENTS…` to completion (at most two minutes unless the options say otherwise).
+inline CliRun runEtscope(const QStringList& arguments, const CliOptions& options = {})
+{
+    return runProgram(QStringLiteral(ETSCOPE_BINARY), arguments, options);
+}
+#endif
 
 /// A real sample's path as a QString.
 inline QString sampleArgument(const std::string& relative)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The debug side of the CLI as a script would use it: `info` on ETDumps and ETRecords, `ops
 // --etrecord`, and every path of `gap` (exit codes 0/1/2, one-line errors naming the file).
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 
 #include "core/debug/etdump.h"
 #include "core/writer/debug/etrecordwriter.h"
@@ -9,7 +9,6 @@
 #include "core/writer/programwriter.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -20,30 +19,16 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = etscope::test::CliRun;
 
 Run run(const QStringList& arguments)
 {
-    QProcess process;
-    process.start(QStringLiteral(ETSCOPE_BINARY), arguments);
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        return { -2, {}, QStringLiteral("timed out") };
-    }
-    Run result;
-    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -3;
-    result.out = QString::fromUtf8(process.readAllStandardOutput());
-    result.err = QString::fromUtf8(process.readAllStandardError());
-    return result;
+    return etscope::test::runEtscope(arguments);
 }
 
 QString sample(const std::string& relative)
 {
-    return QString::fromStdString(etscope::test::samplePath(relative));
+    return etscope::test::sampleArgument(relative);
 }
 
 QString generated(const std::string& relative)

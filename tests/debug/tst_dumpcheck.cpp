@@ -2,6 +2,7 @@
 // Does an ETDump belong to the program? Every real ETDump of samples/generated fits the program
 // it was made from (README "How each file was produced"), and dumps of other samples are caught
 // by the kind of disagreement their events show. Debug buffers that are other files are named.
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/dumpcheck.h"
@@ -15,27 +16,26 @@ Q_DECLARE_METATYPE(std::string)
 
 namespace {
 
-Document program(const std::string& relative)
+Result<Document> program(const std::string& relative)
 {
-    auto document = openDocument(etscope::test::samplePath(relative));
+    return openDocument(etscope::test::samplePath(relative));
+}
+
+Result<ETDump> dump(const std::string& relative)
+{
+    return readETDumpFile(etscope::test::samplePath("generated/" + relative));
+}
+
+Result<DumpFit> fit(const std::string& programPath, const std::string& dumpPath)
+{
+    const auto document = program(programPath);
     if (!document)
-        qFatal("%s", document.error().message().c_str());
-    return std::move(document).value();
-}
-
-ETDump dump(const std::string& relative)
-{
-    auto dump = readETDumpFile(etscope::test::samplePath("generated/" + relative));
-    if (!dump)
-        qFatal("%s", dump.error().message().c_str());
-    return std::move(dump).value();
-}
-
-DumpFit fit(const std::string& programPath, const std::string& dumpPath)
-{
-    const Document document = program(programPath);
-    const EventMapper mapper(*document.methods.front().graph);
-    return checkDumpFitsProgram(dump(dumpPath), mapper);
+        return document.error();
+    const auto run = dump(dumpPath);
+    if (!run)
+        return run.error();
+    const EventMapper mapper(*document->methods.front().graph);
+    return checkDumpFitsProgram(*run, mapper);
 }
 
 // The README's table: directory → the program the runner executed.
@@ -81,7 +81,7 @@ private slots:
         // No false alarm on any file the real runtime wrote for the very program.
         QFETCH(std::string, programPath);
         QFETCH(std::string, dumpPath);
-        const DumpFit result = fit(programPath, dumpPath);
+        ETSCOPE_TAKE(const DumpFit result, fit(programPath, dumpPath));
         QVERIFY(result.checked > 0);
         QVERIFY2(result.mismatches() == 0, result.examples.empty() ? "" : result.examples.front().c_str());
         QVERIFY(result.examples.empty());
@@ -92,7 +92,7 @@ private slots:
     {
         // add's kernel event sits where stress_mlp runs _to_dim_order_copy, its logged values
         // have add's shapes ([1]) where stress_mlp's values are [] and [32, 256].
-        const DumpFit addOnMlp = fit("djl-executorch-engine/stress_mlp.pte", "add/add.intermediates.etdp");
+        ETSCOPE_TAKE(const DumpFit addOnMlp, fit("djl-executorch-engine/stress_mlp.pte", "add/add.intermediates.etdp"));
         QCOMPARE(addOnMlp.eventNames, std::size_t(1));
         QCOMPARE(addOnMlp.tensors, std::size_t(2));
         QCOMPARE(addOnMlp.instructionIds, std::size_t(0));
@@ -100,29 +100,30 @@ private slots:
                     .contains(QStringLiteral("native_call_add.out at instruction 0, where the program runs "
                                              "dim_order_ops::_to_dim_order_copy.out")));
         // stress_mlp's 14 instructions against add.pte's one: ids beyond the method.
-        const DumpFit mlpOnAdd = fit("executorch/add.pte", "stress_mlp/stress_mlp.profile.etdp");
+        ETSCOPE_TAKE(const DumpFit mlpOnAdd, fit("executorch/add.pte", "stress_mlp/stress_mlp.profile.etdp"));
         QVERIFY(mlpOnAdd.instructionIds > 30);
         QVERIFY(QString::fromStdString(mlpOnAdd.examples[1]).contains(QStringLiteral("has 1 instruction(s), 0 to 0")));
         // Two one-delegate programs: spike_add's XNNPACK "Add (ND) #1" has no XNNAdd in spike_conv.
-        const DumpFit addOnConv = fit("djl-executorch-engine/spike_conv.pte", "spike_add/spike_add.profile.etdp");
+        ETSCOPE_TAKE(
+            const DumpFit addOnConv, fit("djl-executorch-engine/spike_conv.pte", "spike_add/spike_add.profile.etdp"));
         QCOMPARE(addOnConv.eventNames, std::size_t(1));
         QVERIFY(QString::fromStdString(addOnConv.examples.front()).contains(QStringLiteral("has no XNNAdd node")));
         // A delegate call logs every argument: spike_add's 3 against spike_lin129's 2.
-        const DumpFit addOnLinear
-            = fit("djl-executorch-engine/spike_lin129.pte", "spike_add/spike_add.intermediates.etdp");
+        ETSCOPE_TAKE(const DumpFit addOnLinear,
+            fit("djl-executorch-engine/spike_lin129.pte", "spike_add/spike_add.intermediates.etdp"));
         QCOMPARE(addOnLinear.tensors, std::size_t(1));
         QCOMPARE(addOnLinear.examples.size(), std::size_t(2)); // the event name example, then this one
         QVERIFY(QString::fromStdString(addOnLinear.examples[1])
                     .contains(QStringLiteral("logged 3 value(s), the call has 2 argument(s)")));
         // add logged one program output, dnf_executorch5 has 23.
-        const DumpFit outputs = fit("dnf-executorch/dnf_executorch5.pte", "add/add.outputs.etdp");
+        ETSCOPE_TAKE(const DumpFit outputs, fit("dnf-executorch/dnf_executorch5.pte", "add/add.outputs.etdp"));
         QCOMPARE(outputs.outputCounts, std::size_t(1));
     }
 
     void fewWarningLines()
     {
         // 40 disagreements become one summary with the counts and three examples.
-        const DumpFit result = fit("executorch/add.pte", "stress_mlp/stress_mlp.profile.etdp");
+        ETSCOPE_TAKE(const DumpFit result, fit("executorch/add.pte", "stress_mlp/stress_mlp.profile.etdp"));
         QVERIFY(result.mismatches() > 30);
         const auto warnings = dumpFitWarnings(result, "mlp.etdp", "forward");
         QCOMPARE(warnings.size(), std::size_t(4));
@@ -142,9 +143,9 @@ private slots:
     {
         // An instruction inside a loop (JumpFalseCall) runs several times per Execute block and
         // logs its values each time: spike_add's delegate call, as if it ran twice.
-        const Document document = program("djl-executorch-engine/spike_add.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/spike_add.pte"));
         const EventMapper mapper(*document.methods.front().graph);
-        ETDump twice = dump("spike_add/spike_add.intermediates.etdp");
+        ETSCOPE_TAKE(ETDump twice, dump("spike_add/spike_add.intermediates.etdp"));
         RunBlock& block = twice.runs[twice.executeBlocks().front()];
         std::vector<DebugEvent> arguments;
         for (const DebugEvent& event : block.debugEvents)
@@ -163,9 +164,9 @@ private slots:
 
     void oneBlockOnly()
     {
-        const Document document = program("executorch/add.pte");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
         const EventMapper mapper(*document.methods.front().graph);
-        const ETDump x3 = dump("add/add.intermediates.x3.etdp");
+        ETSCOPE_TAKE(const ETDump x3, dump("add/add.intermediates.x3.etdp"));
         const DumpFit all = checkDumpFitsProgram(x3, mapper);
         const DumpFit second = checkDumpFitsProgram(x3, mapper, 1);
         QVERIFY(second.checked > 0);
@@ -189,7 +190,7 @@ private slots:
     {
         QFETCH(std::string, buffer);
         QFETCH(QString, kind);
-        ETDump run = dump("add/add.intermediates.etdp");
+        ETSCOPE_TAKE(ETDump run, dump("add/add.intermediates.etdp"));
         QVERIFY(!attachDebugBuffer(run, buffer));
         const auto warning = checkDebugBufferKind(run);
         QVERIFY(warning);
@@ -201,12 +202,12 @@ private slots:
 
     void realDebugBufferPasses()
     {
-        ETDump run = dump("add/add.intermediates.etdp");
+        ETSCOPE_TAKE(ETDump run, dump("add/add.intermediates.etdp"));
         QVERIFY(!checkDebugBufferKind(run)); // nothing attached yet
         QVERIFY(!attachDebugBufferOrDefault(run, {}));
         QVERIFY(run.buffer);
         QVERIFY(!checkDebugBufferKind(run));
-        ETDump bundled = dump("bundled_program/bundled_program.intermediates.etdp");
+        ETSCOPE_TAKE(ETDump bundled, dump("bundled_program/bundled_program.intermediates.etdp"));
         QVERIFY(!attachDebugBufferOrDefault(bundled, {}));
         QVERIFY(bundled.buffer);
         QVERIFY(!checkDebugBufferKind(bundled)); // malloc garbage before the first tensor

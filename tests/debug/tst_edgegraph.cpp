@@ -3,6 +3,7 @@
 // nodes and outputs wired by tensor names; lowered modules as delegate nodes that own their
 // original graph and expand in place; the real sample and a post-lowering graph by hand.
 #include "tests/common/graphchecks.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/edgegraph.h"
@@ -78,13 +79,11 @@ EdgeProgram lowered()
     return top;
 }
 
-const Node& named(const Graph& graph, const std::string& label)
+const Node* named(const Graph& graph, const std::string& label)
 {
     const auto it
         = std::find_if(graph.nodes.begin(), graph.nodes.end(), [&](const Node& n) { return n.label == label; });
-    if (it == graph.nodes.end())
-        qFatal("no node %s", label.c_str());
-    return *it;
+    return it == graph.nodes.end() ? nullptr : &*it;
 }
 
 } // namespace
@@ -106,12 +105,12 @@ private slots:
         const auto graph = buildEdgeGraph(lowered(), "forward (edge)");
         // 2 placeholders + mm + delegate + getitem + 1 output.
         QCOMPARE(graph->nodes.size(), std::size_t(6));
-        const Node& weight = named(*graph, "fc.weight");
+        ETSCOPE_TAKE(const Node& weight, named(*graph, "fc.weight"));
         QCOMPARE(weight.kind, NodeKind::Constant);
-        const Node& x = named(*graph, "x");
+        ETSCOPE_TAKE(const Node& x, named(*graph, "x"));
         QCOMPARE(x.kind, NodeKind::Input);
         QCOMPARE(x.argPosition, 0);
-        const Node& mm = named(*graph, "aten.mm.default");
+        ETSCOPE_TAKE(const Node& mm, named(*graph, "aten.mm.default"));
         QCOMPARE(mm.kind, NodeKind::Operator);
         QCOMPARE(mm.opType, std::string("aten_mm_default"));
         QCOMPARE(mm.debugHandle, std::optional<DebugHandle>(DebugHandle(1)));
@@ -126,7 +125,7 @@ private slots:
         QCOMPARE(out.front()->meta.dtype, std::string("FLOAT"));
         QCOMPARE(out.front()->meta.shape, (std::vector<std::int64_t> { 2, 8 }));
 
-        const Node& delegate = named(*graph, "XnnpackBackend");
+        ETSCOPE_TAKE(const Node& delegate, named(*graph, "XnnpackBackend"));
         QCOMPARE(delegate.kind, NodeKind::Delegate);
         QVERIFY(delegate.opType.empty());
         QCOMPARE(delegate.inputCount, 1);
@@ -135,9 +134,12 @@ private slots:
         QVERIFY(delegate.subgraph);
         const Graph& inner = *delegate.subgraph;
         QCOMPARE(inner.backendId, std::string("XnnpackBackend"));
-        QCOMPARE(named(inner, "y").argPosition, 0);
-        QCOMPARE(named(inner, "fc.bias").kind, NodeKind::Constant);
-        QCOMPARE(named(inner, "output 0").argPosition, 1); // after the one input
+        ETSCOPE_TAKE(const Node& y, named(inner, "y"));
+        ETSCOPE_TAKE(const Node& bias, named(inner, "fc.bias"));
+        ETSCOPE_TAKE(const Node& output, named(inner, "output 0"));
+        QCOMPARE(y.argPosition, 0);
+        QCOMPARE(bias.kind, NodeKind::Constant);
+        QCOMPARE(output.argPosition, 1); // after the one input
         QCOMPARE(inner.operatorCount(), std::size_t(2));
         // Every tensor has a producer: no view nodes were needed.
         QVERIFY(std::none_of(
@@ -179,10 +181,11 @@ private slots:
         EdgeProgram program;
         program.nodes = { call("aten_neg_default", "neg.default", { "ghost" }, 4) };
         const auto graph = buildEdgeGraph(program, "g");
-        const Node& ghost = named(*graph, "ghost");
+        ETSCOPE_TAKE(const Node& ghost, named(*graph, "ghost"));
         QCOMPARE(ghost.kind, NodeKind::View);
         QVERIFY(ghost.inferred);
-        QCOMPARE(graph->inEdges(named(*graph, "aten.neg.default").id).size(), std::size_t(1));
+        ETSCOPE_TAKE(const Node& neg, named(*graph, "aten.neg.default"));
+        QCOMPARE(graph->inEdges(neg.id).size(), std::size_t(1));
     }
 
     void recordsThatDoNotFitTheirProgram()
@@ -229,7 +232,7 @@ private slots:
         // The sample's edge program (unzip -p etrecord.bin edge_dialect_exported_program): one
         // aten.mul.Tensor of two float [3, 2] placeholders (dtype 7 = FLOAT in the serializer's numbering).
         const Graph& graph = *views[0].graph;
-        const Node& mul = named(graph, "aten.mul.Tensor");
+        ETSCOPE_TAKE(const Node& mul, named(graph, "aten.mul.Tensor"));
         QCOMPARE(mul.opType, std::string("aten_mul_tensor"));
         const auto in = graph.inEdges(mul.id);
         QCOMPARE(in.size(), std::size_t(2));

@@ -2,6 +2,7 @@
 // Cases no public ETDump covers, made by the project's ETDump and debug-buffer writers
 // (core/writer/debug): round trips of real dumps, the plain (not size-prefixed) form, and runs
 // that differ from a real one by known amounts, with the gap computed by hand.
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/dumpcheck.h"
@@ -27,25 +28,30 @@ std::string generated(const std::string& relative)
     return etscope::test::samplePath("generated/" + relative);
 }
 
-ETDump realDump(const std::string& relative)
+Result<ETDump> realDump(const std::string& relative)
 {
     auto dump = readETDumpFile(generated(relative));
-    if (!dump || attachDebugBufferOrDefault(dump.value(), {}))
-        qFatal("cannot read %s", relative.c_str());
-    return std::move(dump).value();
+    if (!dump)
+        return dump;
+    if (auto error = attachDebugBufferOrDefault(dump.value(), {}))
+        return *error;
+    return dump;
 }
 
-/// A dump and its debug buffer written by the project's writers, opened as the reader sees them.
+/// A dump and its debug buffer written by the project's writers, opened as the reader sees them
+/// (or why they could not be written).
 struct Written {
     std::vector<std::uint8_t> etdump;
     std::vector<std::uint8_t> buffer;
-    ETDump open(const std::string& name) const
+    std::optional<Error> failure = {};
+    Result<ETDump> open(const std::string& name) const
     {
+        if (failure)
+            return *failure;
         auto dump = readETDump(MappedFile::fromBytes(name, etdump));
-        if (!dump)
-            qFatal("%s", dump.error().message().c_str());
-        attachDebugBuffer(dump.value(), MappedFile::fromBytes(name + ".debug.bin", buffer));
-        return std::move(dump).value();
+        if (dump)
+            attachDebugBuffer(dump.value(), MappedFile::fromBytes(name + ".debug.bin", buffer));
+        return dump;
     }
 };
 
@@ -61,7 +67,7 @@ Written rewrite(const ETDump& real, const std::function<void(std::size_t, std::v
             for (DebugTensor& tensor : event.value.tensors) {
                 auto values = tensorValues(real, tensor);
                 if (!values)
-                    qFatal("%s", values.error().message().c_str());
+                    return { {}, {}, values.error() };
                 if (change)
                     change(k, values.value());
                 ++k;
@@ -70,12 +76,9 @@ Written rewrite(const ETDump& real, const std::function<void(std::size_t, std::v
     return { writeETDump(runs), buffer.bytes() };
 }
 
-Document program(const std::string& relative)
+Result<Document> program(const std::string& relative)
 {
-    auto document = openDocument(etscope::test::samplePath(relative));
-    if (!document)
-        qFatal("%s", document.error().message().c_str());
-    return std::move(document).value();
+    return openDocument(etscope::test::samplePath(relative));
 }
 
 RunBlock block(const std::string& name)
@@ -110,7 +113,7 @@ private slots:
         const DemoTraces traces = makeDemoTraces();
         for (const DemoTrace* trace : { &traces.run, &traces.reference }) {
             const Written written { trace->etdump, trace->debugBuffer };
-            const ETDump dump = written.open("demo.etdp");
+            ETSCOPE_TAKE(const ETDump dump, written.open("demo.etdp"));
             const DumpFit fit = checkDumpFitsProgram(dump, mapper);
             QVERIFY(fit.checked > 0);
             QVERIFY2(fit.mismatches() == 0, fit.examples.empty() ? "" : fit.examples.front().c_str());
@@ -122,7 +125,7 @@ private slots:
         // ExecuTorch's Python serializer writes a plain buffer and puts its size in front, so the
         // 8-byte times are aligned after the prefix, not from the file's start. Such a file reads
         // like the runtime's own, and every cut of it is refused cleanly.
-        const ETDump real = realDump("stress_mlp/stress_mlp.intermediates.etdp");
+        ETSCOPE_TAKE(const ETDump real, realDump("stress_mlp/stress_mlp.intermediates.etdp"));
         ETDumpWriteOptions plain;
         plain.sizePrefixed = false;
         const std::vector<std::uint8_t> body = writeETDump(real.runs, plain);
@@ -155,9 +158,9 @@ private slots:
     void roundTripOfARealDump()
     {
         // Writer → reader keeps every field the reader knows (facts sheet §4.2).
-        const ETDump real = realDump("stress_mlp/stress_mlp.intermediates.etdp");
+        ETSCOPE_TAKE(const ETDump real, realDump("stress_mlp/stress_mlp.intermediates.etdp"));
         const Written copy = rewrite(real);
-        const ETDump back = copy.open("copy.etdp");
+        ETSCOPE_TAKE(const ETDump back, copy.open("copy.etdp"));
         QVERIFY(back.sizePrefixed);
         QCOMPARE(back.runs.size(), real.runs.size());
         for (std::size_t r = 0; r < real.runs.size(); ++r) {
@@ -276,13 +279,13 @@ private slots:
         // The copy changes the add's value to 2.5. By hand (a = 2.0 reference, b = 2.5 run):
         // MSE = 0.25; L1 = 0.5; SNR = 10·log10(2²/0.25) = 10·log10(16) = 12.0411998266 dB;
         // cosine = (2·2.5)/(2·2.5) = 1; max |a−b| = 0.5. The output row stays at 0.
-        const Document document = program("executorch/add.pte");
-        const ETDump real = realDump("add/add.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump real, realDump("add/add.intermediates.etdp"));
         const Written copy = rewrite(real, [](std::size_t k, std::vector<double>& v) {
             if (k == 0)
                 v[0] = 2.5;
         });
-        const ETDump run = copy.open("perturbed.etdp");
+        ETSCOPE_TAKE(const ETDump run, copy.open("perturbed.etdp"));
         const GapReport report = compareETDumps(run, real, EventMapper(*document.methods.front().graph));
         QCOMPARE(report.rows.size(), std::size_t(2));
         const GapMetrics& m = *report.rows[0].metrics;
@@ -301,7 +304,7 @@ private slots:
         // Two runs of add.pte's one kernel logging a [2, 2] FLOAT out: reference [1, 2, 3, 4],
         // run [1, 2, 3, 5]. By hand: a − b = [0, 0, 0, −1]; MSE = 0.25; L1 = 1; max 1;
         // SNR = 10·log10(7.5/0.25) = 14.7712125472 dB; cosine = 34/√(30·39) = 0.99399908855.
-        const Document document = program("executorch/add.pte");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
         const auto make = [](const std::vector<double>& values) {
             DebugBufferWriter buffer;
             RunBlock run = block("Execute");
@@ -314,8 +317,8 @@ private slots:
             run.debugEvents.push_back(event);
             return Written { writeETDump({ block("Default"), run }), buffer.bytes() };
         };
-        const ETDump reference = make({ 1, 2, 3, 4 }).open("reference.etdp");
-        const ETDump run = make({ 1, 2, 3, 5 }).open("run.etdp");
+        ETSCOPE_TAKE(const ETDump reference, make({ 1, 2, 3, 4 }).open("reference.etdp"));
+        ETSCOPE_TAKE(const ETDump run, make({ 1, 2, 3, 5 }).open("run.etdp"));
         const GapReport report = compareETDumps(run, reference, EventMapper(*document.methods.front().graph));
         QCOMPARE(report.rows.size(), std::size_t(1));
         const GapRow& row = report.rows.front();
@@ -332,8 +335,8 @@ private slots:
         event.value.tensors.front().strides = { 1, 2 };
         event.value.tensors.front().offset = buffer.appendValues(scalar_type::Float, { 1, 3, 2, 5 });
         transposed.debugEvents.push_back(event);
-        const ETDump columnMajor
-            = Written { writeETDump({ block("Default"), transposed }), buffer.bytes() }.open("cm.etdp");
+        ETSCOPE_TAKE(const ETDump columnMajor,
+            Written { writeETDump({ block("Default"), transposed }), buffer.bytes() }.open("cm.etdp"));
         QCOMPARE(
             compareETDumps(columnMajor, run, EventMapper(*document.methods.front().graph)).rows[0].metrics->mse, 0.0);
     }
@@ -343,22 +346,22 @@ private slots:
         // stress_mlp's DelegateCall at 13 logs its 4 inputs then its output (§4.3). Perturbing an
         // input (k = 18: the first logged arg of instruction 13) changes nothing; perturbing the
         // output (k = 22) by +1 on each of its 32·256 elements gives MSE 1, L1 8192, max 1.
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
-        const ETDump real = realDump("stress_mlp/stress_mlp.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
+        ETSCOPE_TAKE(const ETDump real, realDump("stress_mlp/stress_mlp.intermediates.etdp"));
         QCOMPARE(real.runs[1].debugEvents[18].instructionId, InstructionId(13));
         QCOMPARE(real.runs[1].debugEvents[22].instructionId, InstructionId(13));
         const EventMapper mapper(*document.methods.front().graph);
-        const ETDump inputChanged = rewrite(real, [](std::size_t k, std::vector<double>& v) {
+        ETSCOPE_TAKE(const ETDump inputChanged, rewrite(real, [](std::size_t k, std::vector<double>& v) {
             if (k == 18)
                 v[0] += 100;
-        }).open("input.etdp");
+        }).open("input.etdp"));
         for (const GapRow& row : compareETDumps(inputChanged, real, mapper).rows)
             QCOMPARE(row.metrics->mse, 0.0);
-        const ETDump outputChanged = rewrite(real, [](std::size_t k, std::vector<double>& v) {
+        ETSCOPE_TAKE(const ETDump outputChanged, rewrite(real, [](std::size_t k, std::vector<double>& v) {
             if (k == 22)
                 for (double& x : v)
                     x += 1;
-        }).open("output.etdp");
+        }).open("output.etdp"));
         const GapReport report = compareETDumps(outputChanged, real, mapper);
         const GapRow& row = report.rows[14];
         QCOMPARE(row.runtimeOp, std::string("DELEGATE_CALL"));
@@ -372,9 +375,10 @@ private slots:
     {
         // The bundled test case expects [[2, 2], [2, 2]] (INT). A run whose output is [2, 2, 2, 6]:
         // MSE = 16/4 = 4; L1 = 4; max 4; SNR = 10·log10(4/4) = 0 dB; cosine = 24/(4·√48) = 0.8660254038.
-        const Document document = program("executorch/bundled_program.bpte");
-        const ETDump real = realDump("bundled_program/bundled_program.outputs.etdp");
-        const ETDump run = rewrite(real, [](std::size_t, std::vector<double>& v) { v[3] = 6; }).open("bundled.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/bundled_program.bpte"));
+        ETSCOPE_TAKE(const ETDump real, realDump("bundled_program/bundled_program.outputs.etdp"));
+        ETSCOPE_TAKE(const ETDump run,
+            rewrite(real, [](std::size_t, std::vector<double>& v) { v[3] = 6; }).open("bundled.etdp"));
         auto report = compareWithBundled(
             run, *document.bundled, *document.program, EventMapper(*document.methods.front().graph));
         QVERIFY(report.ok());

@@ -3,6 +3,7 @@
 // a post-lowering graph with lowered modules (XNNPACK and an opaque QNN partition), a populated
 // delegate_map and num_outs map, hostile archives, and events joined to nodes through them.
 #include "tests/common/graphchecks.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/etrecord.h"
@@ -93,39 +94,35 @@ EdgeProgram loweredProgram()
     return top;
 }
 
-ETRecord readBack(const std::vector<std::uint8_t>& bytes, const std::string& name = "written.etrecord")
+Result<ETRecord> readBack(const std::vector<std::uint8_t>& bytes, const std::string& name = "written.etrecord")
 {
-    auto record = readETRecord(MappedFile::fromBytes(name, bytes));
-    if (!record)
-        qFatal("%s", record.error().message().c_str());
-    return std::move(record).value();
+    return readETRecord(MappedFile::fromBytes(name, bytes));
 }
 
-std::vector<std::uint8_t> written(const ETRecordWriteSpec& spec)
+Result<std::vector<std::uint8_t>> written(const ETRecordWriteSpec& spec)
 {
-    auto bytes = writeETRecord(spec);
+    return writeETRecord(spec);
+}
+
+/// Reads back what `written` gave, or passes on why it could not write.
+Result<ETRecord> readBack(const Result<std::vector<std::uint8_t>>& bytes, const std::string& name = "written.etrecord")
+{
     if (!bytes)
-        qFatal("%s", bytes.error().message().c_str());
-    return std::move(bytes).value();
+        return bytes.error();
+    return readBack(bytes.value(), name);
 }
 
-std::vector<std::uint8_t> zip(const std::vector<ZipWriteEntry>& entries)
+Result<std::vector<std::uint8_t>> zip(const std::vector<ZipWriteEntry>& entries)
 {
-    auto bytes = writeZip(entries);
-    if (!bytes)
-        qFatal("%s", bytes.error().message().c_str());
-    return std::move(bytes).value();
+    return writeZip(entries);
 }
 
-Document program(const std::string& relative, const ETRecord* record = nullptr)
+Result<Document> program(const std::string& relative, const ETRecord* record = nullptr)
 {
     OpenOptions options;
     if (record)
         options.delegateOutputCounts = record->allDelegateOutputCounts();
-    auto document = openDocument(etscope::test::samplePath(relative), options);
-    if (!document)
-        qFatal("%s", document.error().message().c_str());
-    return std::move(document).value();
+    return openDocument(etscope::test::samplePath(relative), options);
 }
 
 /// stress_mlp's record as the exporter would write it (handles chosen to match the XNNPACK
@@ -159,7 +156,7 @@ private slots:
     {
         ETRecordWriteSpec spec;
         spec.edgePrograms = { { "forward", loweredProgram() } };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         QVERIFY(record.warnings.empty());
         const ETRecordGraph* edge = record.edgeProgram("forward");
         QVERIFY(edge);
@@ -195,7 +192,7 @@ private slots:
         // called twice counted once.
         ETRecordWriteSpec spec;
         spec.edgePrograms = { { "forward", loweredProgram() } };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         auto table = etrecordOperatorTable(record, "forward");
         QVERIFY(table.ok());
         QCOMPARE(table->source, std::string("etrecord"));
@@ -229,7 +226,7 @@ private slots:
         spec.edgePrograms = { { "forward", pre } };
         spec.legacyEdgeEntry = true;
         spec.extraGraphs = { { "edge_after_transform/forward", loweredProgram() } };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         QCOMPARE(record.edgeProgram("forward")->entry, std::string("edge_dialect_exported_program"));
         QCOMPARE(record.otherGraphs.size(), std::size_t(1));
         auto table = etrecordOperatorTable(record, "forward");
@@ -248,7 +245,7 @@ private slots:
         spec.edgePrograms = { { "forward", pre } };
         spec.debugHandleMap["forward"][0] = { handles({ 1 }), false };
         spec.debugHandleMap["forward"][1] = { handles({ 2, 3 }), true };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         auto table = etrecordOperatorTable(record, "forward");
         QVERIFY(table.ok());
         QVERIFY(table->source.starts_with("etrecord (approximate"));
@@ -259,7 +256,7 @@ private slots:
 
     void mapsRoundTrip()
     {
-        const ETRecord record = readBack(written(stressRecord()));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(stressRecord())));
         QCOMPARE(record.handlesOf("forward", 2), handles({ 5 }));
         QVERIFY(!record.debugHandleMap.at("forward").at(2).isList);
         QVERIFY(record.debugHandleMap.at("forward").at(13).isList);
@@ -282,8 +279,8 @@ private slots:
     {
         // With the record: kernels get edge node names through debug_handle_map; a delegate event
         // whose identifier is in delegate_map lands on the inner node carrying the handle.
-        const ETRecord record = readBack(written(stressRecord()));
-        const Document document = program("djl-executorch-engine/stress_mlp.pte", &record);
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(stressRecord())));
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte", &record));
         const Graph& graph = *document.methods.front().graph;
         const EventMapper mapper(graph, &record, "forward");
         const EventPlacement kernel = mapper.placeInstruction(ChainIndex(0), InstructionId(2));
@@ -309,8 +306,8 @@ private slots:
     void recordChangesTheGap()
     {
         // With num_outs[6] = 1 only the last arg of that delegate is compared: 16 rows → 15.
-        const ETRecord record = readBack(written(stressRecord()));
-        const Document document = program("djl-executorch-engine/stress_mlp.pte", &record);
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(stressRecord())));
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte", &record));
         auto dump = readETDumpFile(etscope::test::samplePath("generated/stress_mlp/stress_mlp.intermediates.etdp"));
         QVERIFY(dump.ok());
         QVERIFY(!attachDebugBufferOrDefault(dump.value(), {}));
@@ -445,7 +442,7 @@ private slots:
             entries.push_back({ "instruction_id_to_num_outs_map", "{\"forward\": x}", false });
             break;
         }
-        std::vector<std::uint8_t> bytes = zip(entries);
+        ETSCOPE_TAKE(std::vector<std::uint8_t> bytes, zip(entries));
         // libzip refuses to write control characters or two entries of one name: patch the name
         // in place (the local header and the central directory both hold it; no CRC covers it).
         const auto patch = [&](const std::string& from, std::size_t at, std::uint8_t to) {
@@ -470,7 +467,7 @@ private slots:
         ETRecordWriteSpec spec = stressRecord();
         spec.extraEntries = { { "edge_after_transform/forward", "not json", false },
             { "exported_program", "{\"graph_module\": {}}", false }, { "forward_state_dict", "PK…", false } };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         QCOMPARE(record.warnings.size(), std::size_t(2));
         QCOMPARE(record.otherGraphs.size(), std::size_t(0));
         QCOMPARE(record.delegateOutputCounts("forward").size(), std::size_t(2));
@@ -489,7 +486,7 @@ private slots:
                 false },
             { "edge_after_transform/deep", std::string(5000, '[') + std::string(5000, ']'), false },
         };
-        const ETRecord record = readBack(written(spec));
+        ETSCOPE_TAKE(const ETRecord record, readBack(written(spec)));
         QCOMPARE(record.otherGraphs.size(), std::size_t(1));
         const EdgeProgram& odd = *record.otherGraphs.front().program;
         QCOMPARE(odd.schemaVersion, std::string("0.0"));
@@ -504,12 +501,12 @@ private slots:
     {
         // A stub (or a writer counting from elsewhere) in front: every offset is read shifted,
         // as Python's zipfile and unzip do, and a warning says by how much.
-        const auto plain = written(stressRecord());
-        const ETRecord reference = readBack(plain);
+        ETSCOPE_TAKE(const auto plain, written(stressRecord()));
+        ETSCOPE_TAKE(const ETRecord reference, readBack(plain));
         for (const std::size_t front : { std::size_t(1), std::size_t(12), std::size_t(4096) }) {
             std::vector<std::uint8_t> bytes(front, 0x23);
             bytes.insert(bytes.end(), plain.begin(), plain.end());
-            const ETRecord record = readBack(bytes);
+            ETSCOPE_TAKE(const ETRecord record, readBack(bytes));
             QVERIFY(anyWarning(record.warnings, std::to_string(front) + " extra bytes at the beginning"));
             QCOMPARE(record.entries.size(), reference.entries.size());
             QVERIFY(record.edgeProgram("forward"));
@@ -546,7 +543,7 @@ private slots:
         map += "}}";
         std::vector<ZipWriteEntry> entries { { "ETRECORD_V0", "", false },
             { "instruction_id_to_num_outs_map", map, true } };
-        const ETRecord record = readBack(zip(entries));
+        ETSCOPE_TAKE(const ETRecord record, readBack(zip(entries)));
         QCOMPARE(record.delegateOutputCounts("forward").size(), std::size_t(200));
         QCOMPARE(record.delegateOutputCounts("forward").at(199), 1);
         QVERIFY(record.entries[1].size != record.entries[1].compressedSize);

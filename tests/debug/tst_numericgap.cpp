@@ -4,6 +4,7 @@
 // DataFrame columns, as pandas writes or prints them and tabulate draws them) mapped onto real
 // programs. Perturbed runs written by the project's ETDump writer are in tst_debugfixtures.
 #include "tests/common/graphchecks.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/debug/debugheat.h"
@@ -28,22 +29,19 @@ std::string generated(const std::string& relative)
     return etscope::test::samplePath("generated/" + relative);
 }
 
-ETDump dumpWithBuffer(const std::string& relative)
+Result<ETDump> dumpWithBuffer(const std::string& relative)
 {
     auto dump = readETDumpFile(generated(relative));
     if (!dump)
-        qFatal("%s", dump.error().message().c_str());
-    if (attachDebugBufferOrDefault(dump.value(), {}))
-        qFatal("no buffer");
-    return std::move(dump).value();
+        return dump;
+    if (auto error = attachDebugBufferOrDefault(dump.value(), {}))
+        return *error;
+    return dump;
 }
 
-Document program(const std::string& relative)
+Result<Document> program(const std::string& relative)
 {
-    auto document = openDocument(etscope::test::samplePath(relative));
-    if (!document)
-        qFatal("%s", document.error().message().c_str());
-    return std::move(document).value();
+    return openDocument(etscope::test::samplePath(relative));
 }
 
 const Graph& graphOf(const Document& document)
@@ -480,8 +478,8 @@ private slots:
         // stress_mlp: 12 KernelCalls logging one out each; the DelegateCall at 6 has 4 inputs and
         // 2 outputs, the one at 13 4 inputs and 1 output (§4.3: all args are logged, outputs
         // last); then the program output. 24 debug events → 12 + 2 + 1 + 1 = 16 compared values.
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
-        const ETDump run = dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp"));
         const EventMapper mapper(graphOf(document));
         const GapReport report = compareETDumps(run, run, mapper);
         QVERIFY(report.warnings.empty());
@@ -511,8 +509,8 @@ private slots:
     {
         // As heat for the UI: five metric columns, SNR and cosine better when higher, +inf SNR
         // (identical values) kept; an Inspector import adds its own gap column.
-        const Document document = program("executorch/add.pte");
-        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("add/add.intermediates.etdp"));
         const HeatTable heat = gapHeatTable(compareETDumps(run, run, EventMapper(graphOf(document))));
         QCOMPARE(heat.columns.size(), std::size_t(5));
         QVERIFY(heat.columns[0].higherIsWorse);
@@ -537,8 +535,8 @@ private slots:
     void blocksOfOneFile()
     {
         // add.intermediates.x3: each of the three runs computed ones + ones = 2.0.
-        const Document document = program("executorch/add.pte");
-        const ETDump run = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("add/add.intermediates.x3.etdp"));
         const EventMapper mapper(graphOf(document));
         GapOptions options;
         options.runBlock = 2;
@@ -557,8 +555,8 @@ private slots:
 
     void blocksAndTestCasesAreNamed()
     {
-        const Document document = program("executorch/add.pte");
-        const ETDump run = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("add/add.intermediates.x3.etdp"));
         GapOptions options;
         options.runBlock = 1;
         options.referenceBlock = 2;
@@ -579,8 +577,8 @@ private slots:
         QVERIFY(QString::fromStdString(missing.warnings[0].message)
                     .contains(QStringLiteral("no Execute block 5 (it has 3")));
 
-        const Document bundledProgram = program("executorch/bundled_program.bpte");
-        const ETDump outputs = dumpWithBuffer("bundled_program/bundled_program.outputs.etdp");
+        ETSCOPE_TAKE(const Document bundledProgram, program("executorch/bundled_program.bpte"));
+        ETSCOPE_TAKE(const ETDump outputs, dumpWithBuffer("bundled_program/bundled_program.outputs.etdp"));
         GapOptions testCase;
         testCase.testCase = 7;
         auto bundled = compareWithBundled(
@@ -596,9 +594,9 @@ private slots:
     void foreignRunIsWarnedAbout()
     {
         // The audit's reproducer: add's run against stress_mlp's own, on stress_mlp.pte.
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
-        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
-        const ETDump reference = dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("add/add.intermediates.etdp"));
+        ETSCOPE_TAKE(const ETDump reference, dumpWithBuffer("stress_mlp/stress_mlp.intermediates.etdp"));
         const GapReport report = compareETDumps(run, reference, EventMapper(graphOf(document)));
         QCOMPARE(report.warnings.size(), std::size_t(4)); // summary + 3 examples, all about the run
         for (const Warning& warning : report.warnings)
@@ -627,9 +625,9 @@ private slots:
     void debugBufferThatIsAnETDump()
     {
         // Tensors "read" from an ETDump file: the comparison still runs, and says why it is nonsense.
-        const Document document = program("executorch/add.pte");
-        ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
-        ETDump reference = dumpWithBuffer("add/add.intermediates.x3.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(ETDump run, dumpWithBuffer("add/add.intermediates.etdp"));
+        ETSCOPE_TAKE(ETDump reference, dumpWithBuffer("add/add.intermediates.x3.etdp"));
         QVERIFY(!attachDebugBuffer(run, generated("add/add.intermediates.etdp")));
         const GapReport report = compareETDumps(run, reference, EventMapper(graphOf(document)));
         QCOMPARE(report.warnings.size(), std::size_t(1));
@@ -641,8 +639,8 @@ private slots:
 
     void profileOnlyRunsSayWhy()
     {
-        const Document document = program("executorch/add.pte");
-        const ETDump profile = dumpWithBuffer("add/add.profile.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump profile, dumpWithBuffer("add/add.profile.etdp"));
         const GapReport report = compareETDumps(profile, profile, EventMapper(graphOf(document)));
         QVERIFY(report.rows.empty());
         QCOMPARE(report.warnings.size(), std::size_t(1));
@@ -651,7 +649,7 @@ private slots:
 
     void missingBufferBecomesAProblem()
     {
-        const Document document = program("executorch/add.pte");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
         auto bare = readETDumpFile(generated("add/add.intermediates.etdp"));
         QVERIFY(bare.ok());
         const GapReport report = compareETDumps(*bare, *bare, EventMapper(graphOf(document)));
@@ -664,9 +662,9 @@ private slots:
     {
         // The bundled program's test case 0 expects [[2, 2], [2, 2]] (INT); the runner verified
         // the run ("Model verified successfully", README), so every distance is 0.
-        const Document document = program("executorch/bundled_program.bpte");
+        ETSCOPE_TAKE(const Document document, program("executorch/bundled_program.bpte"));
         QVERIFY(document.bundled);
-        const ETDump run = dumpWithBuffer("bundled_program/bundled_program.outputs.etdp");
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("bundled_program/bundled_program.outputs.etdp"));
         const EventMapper mapper(graphOf(document));
         auto report = compareWithBundled(run, *document.bundled, *document.program, mapper);
         QVERIFY2(report.ok(), report.ok() ? "" : report.error().message().c_str());
@@ -689,8 +687,8 @@ private slots:
 
     void gapTableColumns()
     {
-        const Document document = program("executorch/add.pte");
-        const ETDump run = dumpWithBuffer("add/add.intermediates.etdp");
+        ETSCOPE_TAKE(const Document document, program("executorch/add.pte"));
+        ETSCOPE_TAKE(const ETDump run, dumpWithBuffer("add/add.intermediates.etdp"));
         const GapReport report = compareETDumps(run, run, EventMapper(graphOf(document)));
         const Table all = gapTable(report);
         QCOMPARE(all.columns,
@@ -731,7 +729,7 @@ private slots:
         // the runtime logged two values, the one shaped like the AOT value is compared:
         // [1,2,3,4] vs [1,2,3,5] → MSE 0.25 (the table's own gap says 0.25 too).
         // Row 1's handle 99 and the second DELEGATE_CALL exist nowhere: unmatched, reported.
-        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/spike_conv.pte"));
         const EventMapper mapper(graphOf(document));
         auto rows = parseInspectorTable(kConvCsv, "gap.csv");
         QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
@@ -759,7 +757,7 @@ private slots:
     {
         // quantized.pte: Convert (handle 2), FullyConnected and Convert (both handle 3). A shared
         // handle means the node executed last (§7 step 2).
-        const Document document = program("executorch-numpy-runtime/quantized.pte");
+        ETSCOPE_TAKE(const Document document, program("executorch-numpy-runtime/quantized.pte"));
         const EventMapper mapper(graphOf(document));
         auto rows = parseInspectorTable(",aot_debug_handle,runtime_debug_handle,runtime_ops,gap\n"
                                         "0,\"(2,)\",\"(2,)\",['DELEGATE_CALL'],[0.0]\n"
@@ -778,7 +776,7 @@ private slots:
     void inspectorOpOrder()
     {
         // Without handles on the graph, the k-th native_call_<op> row meets the k-th node of op.
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
         const EventMapper mapper(graphOf(document));
         auto rows = parseInspectorTable("runtime_ops\taot_debug_handle\tgap\n"
                                         "['native_call_select_copy.int_out']\t(50,)\t[1.0]\n"
@@ -819,7 +817,7 @@ private slots:
     void inspectorJsonOrients()
     {
         QFETCH(std::string, text);
-        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/spike_conv.pte"));
         auto rows = parseInspectorTable(text, "gap.json");
         QVERIFY2(rows.ok(), rows.ok() ? "" : rows.error().message().c_str());
         QCOMPARE(rows->rows.size(), std::size_t(1));
@@ -911,7 +909,7 @@ private slots:
         QCOMPARE(QString::fromStdString(table->warnings[0].message),
             QStringLiteral("t: ") + warning + QStringLiteral("; row skipped"));
         // The skip reaches the report's warnings.
-        const Document document = program("djl-executorch-engine/spike_conv.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/spike_conv.pte"));
         const GapReport report = mapInspectorTable(*table, EventMapper(graphOf(document)), GapMetric::Mse, "t");
         QCOMPARE(report.rows.size(), std::size_t(2));
         QVERIFY(anyWarning(report.warnings, warning.toStdString()));
@@ -1000,7 +998,7 @@ private slots:
         QCOMPARE(last.gap, std::vector<double> { 0.25 });
         // No handles: placed by runtime op order. select_copy runs at instructions 2 and 3,
         // the delegates at 6 and 13, clamp at 9 (inspectorOpOrder, sameRunHasNoGap).
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
         const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "gap.txt");
         QVERIFY(report.warnings.empty());
         QCOMPARE(report.rows.size(), std::size_t(5));
@@ -1035,7 +1033,7 @@ private slots:
         QVERIFY(!rows->rows[0].aotOutput[0].complete);
         QVERIFY(!rows->rows[1].runtimeOutput[1].complete);
         QVERIFY(rows->rows[2].aotOutput[0].complete);
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
         const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "issue.md");
         QVERIFY(report.warnings.empty());
         QCOMPARE(report.rows[0].instruction, InstructionId(2));
@@ -1059,7 +1057,7 @@ private slots:
 
     void inspectorPandasSummaries()
     {
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
         // A named index (its own line in each block), four blocks, two stack traces cut short.
         auto named = parseInspectorTable(kMlpNamedIndexStacktraces, "named.txt");
         QVERIFY2(named.ok(), named.ok() ? "" : named.error().message().c_str());
@@ -1176,7 +1174,7 @@ private slots:
         QCOMPARE(rows->rows[1].stackTraces, std::string());
         QCOMPARE(rows->rows[1].runtimeOps, std::vector<std::string> { "native_call_clamp.out" });
         QCOMPARE(rows->rows[1].gap, std::vector<double> { 0.0 });
-        const Document document = program("djl-executorch-engine/stress_mlp.pte");
+        ETSCOPE_TAKE(const Document document, program("djl-executorch-engine/stress_mlp.pte"));
         const GapReport report = mapInspectorTable(*rows, EventMapper(graphOf(document)), GapMetric::Mse, "traces");
         QCOMPARE(report.rows[0].instruction, InstructionId(6));
         QCOMPARE(report.rows[1].instruction, InstructionId(9));

@@ -6,6 +6,7 @@
 // divergence at the last addmm) and from small programs written here; real generated ETDumps
 // are compared with themselves.
 #include "tests/common/documentbytes.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/gappairing.h"
@@ -39,22 +40,22 @@ struct Opened {
     ProgramRun side(std::size_t block = 0) const { return { document->path, method, mapper.get(), &*dump, block }; }
 };
 
-std::unique_ptr<Opened> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
+Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
     auto o = std::make_unique<Opened>();
     o->document = documentFromBytes(program, name + ".pte");
     if (!o->document)
-        qFatal("cannot open %s", name.c_str());
+        return makeError(Error::Code::Corrupt, name + ".pte", "the written program does not open");
     auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
     if (!dump)
-        qFatal("%s", dump.error().message().c_str());
+        return dump.error();
     o->dump = std::move(dump).value();
     attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
     if (!etrecord.empty()) {
         auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
         if (!record)
-            qFatal("%s", record.error().message().c_str());
+            return record.error();
         o->record = std::move(record).value();
     }
     o->method = &o->document->program->methods.front();
@@ -63,22 +64,22 @@ std::unique_ptr<Opened> open(const std::vector<std::uint8_t>& program, const std
     return o;
 }
 
-std::unique_ptr<Opened> open(const GapBuild& build, const std::string& name, bool withRecord)
+Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord)
 {
-    return open(writeProgram(build.program).value(), build.etdump, build.debugBuffer,
+    const auto program = writeProgram(build.program);
+    if (!program)
+        return program.error();
+    return open(program.value(), build.etdump, build.debugBuffer,
         withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
 }
 
-ProgramGapReport compare(const Opened& run, const Opened& reference, bool records)
+Result<ProgramGapReport> compare(const Opened& run, const Opened& reference, bool records)
 {
     auto pairing = pairProgramNodes(*reference.document, *run.document, run.method->name,
         records && reference.record ? &*reference.record : nullptr, records && run.record ? &*run.record : nullptr);
     if (!pairing)
-        qFatal("%s", pairing.error().message().c_str());
-    auto report = compareProgramRuns(run.side(), reference.side(), *pairing);
-    if (!report)
-        qFatal("%s", report.error().message().c_str());
-    return std::move(report).value();
+        return pairing.error();
+    return compareProgramRuns(run.side(), reference.side(), *pairing);
 }
 
 const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& label, int output = 0)
@@ -154,11 +155,14 @@ std::pair<std::vector<std::uint8_t>, std::vector<std::uint8_t>> reluRun(int type
     return { writeETDump({ block }), buffer.bytes() };
 }
 
-std::unique_ptr<Opened> reluOpened(
+Result<std::unique_ptr<Opened>> reluOpened(
     const ProgramSpec& program, int type, const std::vector<double>& values, const std::string& name)
 {
     const auto [etdump, buffer] = reluRun(type, values);
-    return open(writeProgram(program).value(), etdump, buffer, {}, name);
+    const auto written = writeProgram(program);
+    if (!written)
+        return written.error();
+    return open(written.value(), etdump, buffer, {}, name);
 }
 
 } // namespace
@@ -294,11 +298,12 @@ private slots:
     /// snr = 10·log10(9.75/0.25) = 10·log10(39) dB; rel = 1/5.
     void dequantizesInt8ByHand()
     {
-        const auto run = reluOpened(reluProgram(scalar_type::Char, 4, std::pair(0.5, std::int64_t(-2))),
-            scalar_type::Char, { 0, 2, 4, 10 }, "q");
-        const auto reference
-            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f");
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run,
+            reluOpened(reluProgram(scalar_type::Char, 4, std::pair(0.5, std::int64_t(-2))), scalar_type::Char,
+                { 0, 2, 4, 10 }, "q"));
+        ETSCOPE_TAKE(const auto reference,
+            reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f"));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
         QVERIFY(row);
         QCOMPARE(row->referenceLabel, std::string("#0 aten::relu.out"));
@@ -398,11 +403,12 @@ private slots:
     /// which program lacks them.
     void missingQuantizationParameters()
     {
-        const auto run = reluOpened(
-            reluProgram(scalar_type::Char, 4, std::nullopt), scalar_type::Char, { 0, 2, 4, 10 }, "noparams");
-        const auto reference
-            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f");
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run,
+            reluOpened(
+                reluProgram(scalar_type::Char, 4, std::nullopt), scalar_type::Char, { 0, 2, 4, 10 }, "noparams"));
+        ETSCOPE_TAKE(const auto reference,
+            reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 5 }, "f"));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
         QVERIFY(row);
         QVERIFY(!row->run.metrics);
@@ -415,11 +421,12 @@ private slots:
     /// A relu of 5 elements against one of 4: not compared, both files named.
     void shapesDisagree()
     {
-        const auto run = reluOpened(
-            reluProgram(scalar_type::Float, 5, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5 }, "five");
-        const auto reference
-            = reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 4 }, "four");
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run,
+            reluOpened(
+                reluProgram(scalar_type::Float, 5, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5 }, "five"));
+        ETSCOPE_TAKE(const auto reference,
+            reluOpened(reluProgram(scalar_type::Float, 4, std::nullopt), scalar_type::Float, { 1, 2, 3, 4 }, "four"));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         const ProgramGapRow* row = rowOf(report, "#0 aten::relu.out");
         QVERIFY(row);
         QVERIFY(!row->run.metrics);
@@ -434,9 +441,9 @@ private slots:
     void loweredAgainstPortable()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto run = open(f.lowered, "lowered", false);
-        const auto reference = open(f.portable, "portable", false);
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run, open(f.lowered, "lowered", false));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         QVERIFY(report.warnings.empty());
         const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
         QVERIFY(delegate);
@@ -468,9 +475,9 @@ private slots:
     void loweredWithRecords()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto run = open(f.lowered, "lowered", true);
-        const auto reference = open(f.portable, "portable", true);
-        const ProgramGapReport report = compare(*run, *reference, true);
+        ETSCOPE_TAKE(const auto run, open(f.lowered, "lowered", true));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
         QCOMPARE(report.matching, std::string("debug handles"));
         const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
         QVERIFY(delegate);
@@ -492,9 +499,9 @@ private slots:
     {
         const GapFixtures f = makeGapFixtures();
         for (const bool records : { false, true }) {
-            const auto run = open(f.quantized, "quantized", records);
-            const auto reference = open(f.portable, "portable", records);
-            const ProgramGapReport report = compare(*run, *reference, records);
+            ETSCOPE_TAKE(const auto run, open(f.quantized, "quantized", records));
+            ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", records));
+            ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, records));
             const ProgramGapRow* relu = rowOf(report, "#2 aten::relu.out");
             QVERIFY(relu);
             QCOMPARE(relu->referenceLabel, std::string("#1 aten::relu.out"));
@@ -519,10 +526,10 @@ private slots:
     void noPlantNoDivergence()
     {
         const GapFixtures f = makeGapFixtures({ 8, false, 0 });
-        const auto reference = open(f.portable, "portable", false);
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
         for (const GapBuild* build : { &f.lowered, &f.quantized, &f.portable }) {
-            const auto run = open(*build, "run", false);
-            const ProgramGapReport report = compare(*run, *reference, false);
+            ETSCOPE_TAKE(const auto run, open(*build, "run", false));
+            ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
             QVERIFY(!report.rows.empty());
             QVERIFY(!findFirstDivergence(report, *run->mapper, *reference->mapper));
         }
@@ -533,10 +540,11 @@ private slots:
     void mismatchedPrograms()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto run = open(f.portable, "mlp", false);
-        const auto reference = reluOpened(
-            reluProgram(scalar_type::Float, 8, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5, 6, 7, 8 }, "relu");
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run, open(f.portable, "mlp", false));
+        ETSCOPE_TAKE(const auto reference,
+            reluOpened(reluProgram(scalar_type::Float, 8, std::nullopt), scalar_type::Float, { 1, 2, 3, 4, 5, 6, 7, 8 },
+                "relu"));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         QVERIFY(anyWarning(report.warnings, "the programs look like different models"));
         QVERIFY(anyWarning(report.warnings, "mlp.pte"));
         QVERIFY(anyWarning(report.warnings, "relu.pte"));
@@ -556,9 +564,9 @@ private slots:
         block.debugEvents.resize(2);
         GapBuild cut = f.portable;
         cut.etdump = writeETDump({ block });
-        const auto run = open(cut, "cut", false);
-        const auto reference = open(f.portable, "whole", false);
-        const ProgramGapReport report = compare(*run, *reference, false);
+        ETSCOPE_TAKE(const auto run, open(cut, "cut", false));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "whole", false));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         QVERIFY(anyWarning(report.warnings,
             "runs of different lengths: cut.etdp logged the outputs of 2 of 6 instructions, whole.etdp 6 of 6"));
         const ProgramGapRow* missing = rowOf(report, "#2 aten::addmm.out");
@@ -573,8 +581,8 @@ private slots:
     void missingBlock()
     {
         const GapFixtures f = makeGapFixtures();
-        const auto run = open(f.portable, "run", false);
-        const auto reference = open(f.portable, "reference", false);
+        ETSCOPE_TAKE(const auto run, open(f.portable, "run", false));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "reference", false));
         auto pairing = pairProgramNodes(*reference->document, *run->document, "forward");
         QVERIFY(pairing);
         auto report = compareProgramRuns(run->side(3), reference->side(), *pairing);

@@ -506,6 +506,29 @@ private slots:
         QCOMPARE(fact(info, "operation types"), std::string("cond 1, const 1, relu 1, sigmoid 1"));
     }
 
+    // Inline int32 tensors are kept as their packed varint bytes and read on demand: negative
+    // values travel as 10-byte sign-extended varints (protobuf's int32 encoding), and only the
+    // first eight of a long list are spelled out, with the count.
+    void packedInts()
+    {
+        MilProgramSpec spec;
+        spec.inputs = { { "x", MilType::Int32, { 10 } } };
+        spec.outputs = { "y" };
+        MilOperationSpec values { "const", {}, { { "k", MilType::Int32, { 10 } } } };
+        values.ints = std::vector<std::int32_t> { -1, 300, 2147483647, -2147483647 - 1, 0, 1, 2, 3, 4, 5 };
+        MilOperationSpec add { "add", { { "x", { "x" } }, { "y", { "k" } } }, { { "y", MilType::Int32, { 10 } } } };
+        spec.operations = { values, add };
+        const DelegateInfo info = describe(writeCoreMlPayload({
+            { "model.mlpackage/Data/com.apple.CoreML/model.mlmodel", writeMilModel(spec) },
+            { "metadata.json", bytesOf(R"({"inputNames":["x"],"outputNames":["y"]})") },
+        }));
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const Node* k = nodeLabelled(*info.innerGraph, "k", NodeKind::Constant);
+        QVERIFY(k);
+        QCOMPARE(attribute(*k, "val"), std::string("[-1, 300, 2147483647, -2147483648, 0, 1, 2, 3, … (10 values)]"));
+    }
+
     void hostileModels()
     {
         // A ValueType nested 5000 deep (list of list of …) in an operation's output: past

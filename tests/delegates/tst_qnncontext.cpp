@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <thread>
 
 using namespace etscope::core;
 
@@ -278,6 +279,63 @@ private slots:
         QCOMPARE(attributeOf(*squeeze, "qnn node id"), std::string("8219"));
         QCOMPARE(attributeOf(*squeeze, "read from"),
             std::string("the QNN context binary (backend section, payload offset 19120)"));
+    }
+
+    // Both methods' delegates point at one segment (segment 1: file offset 18688, the same
+    // ByteRange in kv_forward's and prefill_forward's DelegateRef, by hand from the program's
+    // BackendDelegateDataReference entries): one DecodeCache reads that context binary once, and
+    // each delegate still shows the graph named after its own method.
+    void sharedSegmentDecodedOnce()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto document = openDocument(etscope::test::samplePath("executorch/stories260k_hybrid_llama_qnn.pte"));
+        QVERIFY(document);
+        const Program& program = *document->program;
+        const Method* kv = program.method("kv_forward");
+        const Method* prefill = program.method("prefill_forward");
+        QVERIFY(kv && prefill);
+        const DelegateRef& kvRef = kv->delegates.at(0);
+        const DelegateRef& prefillRef = prefill->delegates.at(0);
+        QCOMPARE(kvRef.payload.offset, std::uint64_t(18688));
+        QCOMPARE(prefillRef.payload.offset, kvRef.payload.offset);
+        QCOMPARE(prefillRef.payload.size, kvRef.payload.size);
+
+        DecodeCache cache;
+        const DelegateInfo kvInfo = describeDelegate(program, kvRef, {}, "method 'kv_forward', delegate 0", &cache);
+        const DelegateInfo prefillInfo
+            = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0", &cache);
+        QCOMPARE(cache.made(), std::size_t(1));
+        QCOMPARE(factOf(kvInfo, "shown graph"), std::string("kv_forward (named after the method)"));
+        QCOMPARE(factOf(prefillInfo, "shown graph"), std::string("prefill_forward (named after the method)"));
+        QVERIFY(kvInfo.innerGraph && prefillInfo.innerGraph);
+        QCOMPARE(kinds(*kvInfo.innerGraph).at(NodeKind::Operator), 1552);
+        QCOMPARE(kinds(*prefillInfo.innerGraph).at(NodeKind::Operator), 1552);
+        QCOMPARE(attributeOf(*nodeLabelled(*prefillInfo.innerGraph, "aten_squeeze_copy_dims_15"), "qnn node id"),
+            std::string("8219"));
+
+        // From two threads at once (how a document could decode its delegates in parallel):
+        // still one read, and both see the same graph sizes.
+        DecodeCache shared;
+        DelegateInfo fromThread[2];
+        std::thread first(
+            [&] { fromThread[0] = describeDelegate(program, kvRef, {}, "method 'kv_forward', delegate 0", &shared); });
+        std::thread second([&] {
+            fromThread[1] = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0", &shared);
+        });
+        first.join();
+        second.join();
+        QCOMPARE(shared.made(), std::size_t(1));
+        QVERIFY(fromThread[0].innerGraph && fromThread[1].innerGraph);
+        QCOMPARE(fromThread[0].innerGraph->nodes.size(), kvInfo.innerGraph->nodes.size());
+        QCOMPARE(fromThread[1].innerGraph->nodes.size(), prefillInfo.innerGraph->nodes.size());
+
+        // Without a cache each decodes afresh, to the same facts and graph.
+        const DelegateInfo alone = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0");
+        QCOMPARE(alone.facts.size(), prefillInfo.facts.size());
+        for (std::size_t i = 0; i < alone.facts.size(); ++i)
+            QCOMPARE(alone.facts[i].value, prefillInfo.facts[i].value);
+        QCOMPARE(alone.innerGraph->nodes.size(), prefillInfo.innerGraph->nodes.size());
+        QCOMPARE(alone.innerGraph->edges.size(), prefillInfo.innerGraph->edges.size());
     }
 
     void fixtureGraph()

@@ -10,6 +10,7 @@
 #include "core/document/sidegraphs.h"
 #include "core/writer/payloads/tosapayloadwriter.h"
 #include "tests/common/graphchecks.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -26,15 +27,13 @@ const std::string kProgram = kDir + "mobilenetv2_lrn_int8_ethosu.pte";
 const std::string kTag0 = kDir + "mv2_lrn_int8_output_tag0_TOSA-1.0+INT.tosa";
 const std::string kTag1 = kDir + "mv2_lrn_int8_output_tag1_TOSA-1.0+INT.tosa";
 
-Graph readSample(const std::string& relative, TosaGraphFacts* facts = nullptr)
+Result<Graph> readSample(const std::string& relative, TosaGraphFacts* facts = nullptr)
 {
     const QByteArray bytes = readFile(QString::fromStdString(samplePath(relative)));
     auto graph = readTosaGraph(
         { reinterpret_cast<const std::uint8_t*>(bytes.constData()), static_cast<std::size_t>(bytes.size()) }, relative,
         facts);
-    if (!graph)
-        qFatal("%s", graph.error().message().c_str());
-    return std::move(graph).value();
+    return graph;
 }
 
 const Node* nodeWithLabel(const Graph& graph, NodeKind kind, const std::string& label, int skip = 0)
@@ -73,7 +72,7 @@ private slots:
     void tag0Graph()
     {
         TosaGraphFacts facts;
-        const Graph graph = readSample(kTag0, &facts);
+        ETSCOPE_TAKE(const Graph graph, readSample(kTag0, &facts));
         QVERIFY(graph.warnings.empty());
         QCOMPARE(facts.operatorCount, std::size_t(80));
         QCOMPARE(facts.inputCount, 2);
@@ -124,7 +123,7 @@ private slots:
     void tag1Graph()
     {
         TosaGraphFacts facts;
-        const Graph graph = readSample(kTag1, &facts);
+        ETSCOPE_TAKE(const Graph graph, readSample(kTag1, &facts));
         QVERIFY(graph.warnings.empty());
         QCOMPARE(facts.operatorCount, std::size_t(700));
         QCOMPARE(facts.inputCount, 1);

@@ -119,12 +119,15 @@ private:
 
     bool waitSettled(CompareView& view)
     {
-        // Expansion asks for a second layout once the first is shown.
-        QTest::qWait(50);
-        for (int i = 0; i < 600 && !(settled(view.view(Side::A)) && settled(view.view(Side::B))); ++i)
-            QTest::qWait(50);
-        QTest::qWait(50);
-        return settled(view.view(Side::A)) && settled(view.view(Side::B));
+        // Expansion asks for a second layout once the first is shown; both happen in the handler
+        // of presentationShown, so a view whose shown presentation matches its context and
+        // expansion has nothing more coming.
+        return QTest::qWaitFor(
+            [&] {
+                return view.view(Side::A) && view.view(Side::B) && settled(view.view(Side::A))
+                    && settled(view.view(Side::B));
+            },
+            30000);
     }
 
     /// Every drawn node's mark is its match's: the badge of its status, none for `same`.

@@ -36,7 +36,9 @@ void saveShot(QWidget& widget, const QString& name)
 {
     if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
         return;
-    QTest::qWait(100);
+    // The widget layouts a change asked for; grab() then paints synchronously.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
     widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
 }
 

@@ -47,7 +47,9 @@ void saveShot(QWidget& widget, const QString& name)
 {
     if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
         return;
-    QTest::qWait(100); // the layouts a change asked for
+    // The widget layouts a change asked for; grab() then paints synchronously.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
     widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
 }
 
@@ -159,7 +161,6 @@ private slots:
         QCOMPARE(f.panel->view()->model()->index(0, 3).data(Qt::ForegroundRole).value<QColor>(), attentionColour());
         QVERIFY(!f.panel->view()->model()->index(7, 3).data(Qt::ForegroundRole).isValid());
         f.view->graphView()->fitAll();
-        QTest::qWait(50);
         saveShot(*f.view, QStringLiteral("loadcheck-arduino-missing.png"));
         if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
             applyTheme(Theme::Dark);

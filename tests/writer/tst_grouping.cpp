@@ -5,6 +5,7 @@
 #include "core/graph/grouping.h"
 #include "core/layout/rankdepth.h"
 #include "core/writer/transformermodels.h"
+#include "tests/common/require.h"
 #include "tests/writer/writertestsupport.h"
 
 #include <QTest>
@@ -28,14 +29,14 @@ class TestGrouping : public QObject {
     Q_OBJECT
     etscope::test::ScratchDir m_scratch;
 
-    Built transformer(int instructions)
+    Result<Built> transformer(int instructions)
     {
         TransformerOptions options;
         options.instructions = instructions;
         auto document = m_scratch.writeAndOpen(
             makeTransformerProgram(options).program.spec, "transformer" + std::to_string(instructions) + ".pte");
         if (!document)
-            qFatal("%s", document.error().message().c_str());
+            return document.error();
         Built built { std::move(document).value() };
         built.graph = built.document.methods.front().graph.get();
         built.grouping = groupLongGraph(*built.graph);
@@ -45,7 +46,7 @@ class TestGrouping : public QObject {
 private Q_SLOTS:
     void shortMethodsAreDrawnWhole()
     {
-        const Built built = transformer(200);
+        ETSCOPE_TAKE(const Built built, transformer(200));
         QVERIFY(built.graph->nodes.size() <= kGroupAboveNodes);
         QVERIFY(built.grouping.empty());
         QVERIFY(built.grouping.groupOf.empty());
@@ -53,7 +54,7 @@ private Q_SLOTS:
 
     void everyInstructionInOneRun()
     {
-        const Built built = transformer(3000);
+        ETSCOPE_TAKE(const Built built, transformer(3000));
         const Graph& graph = *built.graph;
         const Grouping& grouping = built.grouping;
         QVERIFY(grouping.groups.size() >= 2);
@@ -98,7 +99,7 @@ private Q_SLOTS:
     /// attention's residual add) only the residual stream is live: the cuts fall there.
     void cutsFallBetweenBlocks()
     {
-        const Built built = transformer(6200);
+        ETSCOPE_TAKE(const Built built, transformer(6200));
         QVERIFY(built.grouping.groups.size() > 4);
         for (std::size_t g = 1; g < built.grouping.groups.size(); ++g)
             QVERIFY2(built.grouping.groups[g].first.value % transformer::kBlockInstructions == 0
@@ -110,7 +111,7 @@ private Q_SLOTS:
 
     void closedGroupsAreOneBoxEach()
     {
-        const Built built = transformer(3000);
+        ETSCOPE_TAKE(const Built built, transformer(3000));
         FlattenOptions options;
         options.grouping = &built.grouping;
         const FlatGraph flat = flattenGraph(*built.graph, options);
@@ -149,7 +150,7 @@ private Q_SLOTS:
 
     void openGroupIsAFrame()
     {
-        const Built built = transformer(3000);
+        ETSCOPE_TAKE(const Built built, transformer(3000));
         const int open = 1;
         FlattenOptions options;
         options.grouping = &built.grouping;
@@ -183,7 +184,7 @@ private Q_SLOTS:
     /// A constant read by many nodes is drawn beside each reader: no long edge from one box.
     void sharedConstantsBesideEachReader()
     {
-        const Built built = transformer(3000);
+        ETSCOPE_TAKE(const Built built, transformer(3000));
         FlattenOptions options;
         options.grouping = &built.grouping;
         options.openGroup = [](int group) { return group == 2; };
@@ -251,7 +252,7 @@ private Q_SLOTS:
 
     void longMethodsStayWithinLimits()
     {
-        const Built built = transformer(100000);
+        ETSCOPE_TAKE(const Built built, transformer(100000));
         QCOMPARE(built.grouping.groups.size(), kMaxGroups);
         std::size_t largest = 0;
         for (const NodeGroup& group : built.grouping.groups)

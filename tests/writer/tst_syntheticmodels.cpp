@@ -3,8 +3,8 @@
 // openDocument: the operator table equals the counts they were built with, and their graphs
 // keep the invariants. The programs follow facts sheet §1.3–1.7 (out-variant KernelCall args,
 // DelegateCall inputs then outputs) and §3.1 for their XNNPACK partitions.
+#include "tests/common/clirun.h"
 #include "tests/common/graphchecks.h"
-#include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
 
 #include "core/document/document.h"
@@ -15,7 +15,6 @@
 #include "core/writer/syntheticmodels.h"
 
 #include <QDir>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -218,11 +217,8 @@ private slots:
     {
         const QString dir = QString::fromStdString(m_scratch.path("tool-demo"));
         QVERIFY(QDir().mkpath(dir));
-        QProcess tool;
-        tool.start(QStringLiteral(ETSCOPE_WRITEDEMO), { dir });
-        QVERIFY(tool.waitForFinished(60000));
-        QCOMPARE(tool.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(tool.exitCode(), 0);
+        const etscope::test::CliRun tool = etscope::test::runProgram(QStringLiteral(ETSCOPE_WRITEDEMO), { dir });
+        QVERIFY2(tool.exitCode == 0, qPrintable(tool.err));
         const auto read = [&](const char* name) {
             std::ifstream in((dir + QLatin1Char('/') + QLatin1String(name)).toStdString(), std::ios::binary);
             return std::vector<std::uint8_t> { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
@@ -236,10 +232,9 @@ private slots:
         QVERIFY(read("demo.reference.etdp") == traces.reference.etdump);
         QVERIFY(read("demo.reference.debug.bin") == traces.reference.debugBuffer);
 
-        QProcess usage;
-        usage.start(QStringLiteral(ETSCOPE_WRITEDEMO), {});
-        QVERIFY(usage.waitForFinished(60000));
-        QCOMPARE(usage.exitCode(), 2);
+        const etscope::test::CliRun usage = etscope::test::runProgram(QStringLiteral(ETSCOPE_WRITEDEMO), {});
+        QCOMPARE(usage.exitCode, 2);
+        QVERIFY2(usage.err.startsWith(QLatin1String("usage: ")), qPrintable(usage.err));
     }
 };
 

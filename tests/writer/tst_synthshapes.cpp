@@ -4,7 +4,7 @@
 // block order, residuals and the shared scale constant are real graph edges, planned activations
 // are never overwritten while still to be read, and the LLM's large XNNPACK call decodes to the
 // requested number of inner nodes beside its getter methods.
-#include "tests/common/testsupport.h"
+#include "tests/common/clirun.h"
 #include "tests/writer/readbackchecks.h"
 #include "tests/writer/writertestsupport.h"
 
@@ -15,7 +15,6 @@
 #include "core/writer/transformermodels.h"
 
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -314,15 +313,12 @@ private slots:
     void synthTool()
     {
         const auto run = [](const QStringList& args, QByteArray* err = nullptr, QByteArray* out = nullptr) {
-            QProcess tool;
-            tool.start(QStringLiteral(ETSCOPE_SYNTH), args);
-            if (!tool.waitForFinished(120000) || tool.exitStatus() != QProcess::NormalExit)
-                return -1;
+            const etscope::test::CliRun result = etscope::test::runProgram(QStringLiteral(ETSCOPE_SYNTH), args);
             if (err)
-                *err = tool.readAllStandardError().trimmed();
+                *err = result.err.toUtf8().trimmed();
             if (out)
-                *out = tool.readAllStandardOutput();
-            return tool.exitCode();
+                *out = result.rawOut;
+            return result.exitCode;
         };
         const QString bad = QString::fromStdString(m_scratch.path("bad.pte"));
         const std::pair<QStringList, const char*> misuses[] = {

@@ -41,6 +41,11 @@ QColor problemColour()
     return QColor(0xB3, 0x26, 0x1E);
 }
 
+QColor divergenceColour()
+{
+    return QColor(0xC8, 0x1E, 0x96);
+}
+
 QColor backendColour(const QString& backendId)
 {
     static const QHash<QString, QColor> known {

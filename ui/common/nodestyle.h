@@ -31,6 +31,9 @@ QColor attentionColour();
 /// A deep red for what cannot run or is gone (a node without a kernel, a node only in A of a
 /// comparison): apart from the selection's attention colour, so both read on one node.
 QColor problemColour();
+/// The mark of the first divergence of a numeric gap (issue 24 #2): a magenta apart from the
+/// heat ramp, the selection's vermillion and the problem red, legible on light and dark canvases.
+QColor divergenceColour();
 
 /// Fonts used for node titles and subtitles (also by the layout's size measurement).
 QFont titleFont();

@@ -46,8 +46,8 @@ QStringList DebugSession::describe() const
     return lines;
 }
 
-std::optional<std::vector<HeatTable>> DebugSession::heatTables(
-    const Document& document, int methodIndex, std::vector<Warning>& warnings, const DebugWork* work) const
+std::optional<std::vector<HeatTable>> DebugSession::heatTables(const Document& document, int methodIndex,
+    std::vector<Warning>& warnings, const DebugWork* work, std::optional<DivergenceSummary>* divergence) const
 {
     std::vector<HeatTable> tables;
     if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
@@ -99,6 +99,20 @@ std::optional<std::vector<HeatTable>> DebugSession::heatTables(
     }
     if (gap) {
         warnings.insert(warnings.end(), gap->warnings.begin(), gap->warnings.end());
+        // Streamed Inspector rows are not kept as GapRows: its first divergence is the CLI's
+        // (`etscope gap --inspector … --first-divergence`).
+        if (divergence && streamed.empty() && inspectorPath.isEmpty()) {
+            const DivergenceRule rule;
+            DivergenceSummary summary;
+            summary.rows = gap->rows.size();
+            summary.compared
+                = static_cast<std::size_t>(std::count_if(gap->rows.begin(), gap->rows.end(), gapRowCompared));
+            summary.thresholds = describeThresholds(rule.thresholds());
+            summary.first = findFirstDivergence(*gap, mapper, rule);
+            if (summary.first && summary.first->row < gap->rows.size())
+                summary.node = gap->rows[summary.first->row].label;
+            *divergence = std::move(summary);
+        }
         HeatTable table = gapHeatTable(*gap);
         if (!streamed.empty())
             table.rows = std::move(streamed);

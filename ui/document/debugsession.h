@@ -5,6 +5,7 @@
 #include "core/debug/etrecord.h"
 #include "core/debug/inspectortable.h"
 #include "core/debug/numericgap.h"
+#include "core/debug/programgap.h"
 #include "core/document/document.h"
 #include "core/stats/operatortable.h"
 #include "core/table/heattable.h"
@@ -33,6 +34,17 @@ struct DebugWork {
     }
 };
 
+/// The first divergence of a method's numeric gap (issue 24 #2): the first row, in execution
+/// order, whose gap crosses the default thresholds (core::defaultDivergenceThresholds), found on
+/// the heat worker beside the gap table it comes from.
+struct DivergenceSummary {
+    std::optional<core::FirstDivergence> first; ///< nullopt: no row crosses
+    std::string node; ///< first: the node as the row names it ("#8 aten::addmm.out")
+    std::size_t rows = 0; ///< rows of the gap report
+    std::size_t compared = 0; ///< rows with something measured
+    std::string thresholds; ///< "snr < 20 dB or rel > 0.1"
+};
+
 /// The debug artifacts attached to one open program: an ETRecord, the ETDump of a run (with its
 /// debug buffer), a reference ETDump, an imported Inspector gap table. Plain data; the heat
 /// tables for a method are derived on demand.
@@ -55,8 +67,12 @@ struct DebugSession {
     /// run's node timings. Problems go to `warnings`; never fails. Reads an attached Inspector
     /// table again: with `work`, says how far (rows of inspectorRows) and stops when asked
     /// (nullopt then). Safe on a worker thread: reads only this session and `document`.
+    /// `divergence`, when given, receives the first divergence of the numeric gap when one was
+    /// computed from two runs or a run and the bundled outputs (left unset for an imported
+    /// Inspector table, whose rows are streamed, and without a gap).
     std::optional<std::vector<core::HeatTable>> heatTables(const core::Document& document, int method,
-        std::vector<core::Warning>& warnings, const DebugWork* work = nullptr) const;
+        std::vector<core::Warning>& warnings, const DebugWork* work = nullptr,
+        std::optional<DivergenceSummary>* divergence = nullptr) const;
 
     /// The exact get_delegation_info table from the ETRecord, when one is attached and holds
     /// the method's edge program.

@@ -387,6 +387,7 @@ void DocumentController::startHeat(HeatKey key)
                     self.data(), QtConcurrent::run([base, delegateNode]() {
                         auto data = std::make_shared<HeatData>();
                         data->warnings = base->warnings;
+                        data->divergence = base->divergence;
                         for (const auto& prepared : base->tables) {
                             // Inside a delegate only its own nodes can be coloured.
                             auto table = std::make_shared<core::HeatTable>();
@@ -418,7 +419,7 @@ void DocumentController::startHeat(HeatKey key)
         this, QtConcurrent::run([document, session, method, cancel, progress]() -> std::shared_ptr<const HeatData> {
             DebugWork work { cancel.get(), progress };
             auto data = std::make_shared<HeatData>();
-            auto tables = session.heatTables(*document, method, data->warnings, &work);
+            auto tables = session.heatTables(*document, method, data->warnings, &work, &data->divergence);
             if (!tables || cancel->load())
                 return nullptr;
             for (core::HeatTable& table : *tables)

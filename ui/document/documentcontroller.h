@@ -31,6 +31,9 @@ struct HeatData {
     std::vector<core::Warning> warnings;
     /// The attached run's timeline on the method (none for a delegate's tab, or without a run).
     std::shared_ptr<const core::Timeline> timeline;
+    /// The method's first divergence (also in a delegate's tab: the divergence may lie outside
+    /// it); nullopt when no gap was computed here.
+    std::optional<DivergenceSummary> divergence;
 };
 
 /// One open file: opens it off the UI thread (progress, cancel), then lays out graph views on

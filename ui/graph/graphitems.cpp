@@ -9,6 +9,7 @@
 #include <QStyleOptionGraphicsItem>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace etscope::ui {
@@ -68,8 +69,10 @@ QRectF NodeItem::boundingRect() const
     // only its bounding rectangle: a badge outside it stays on screen as a sliver after the mark
     // goes (unticking a kernel list in the Load tab).
     const double top = kBadgeRise;
+    // A long badge ("① first divergence") reaches past the left edge of a narrow box.
+    const double left = std::max(6.0, m_badgeWidth + (m_canExpand ? kButton + 8 : 0) - 6 - m_size.width());
     return QRectF(
-        -m_size.width() / 2 - 6, -m_size.height() / 2 - top, m_size.width() + 6 + 8, m_size.height() + top + 6);
+        -m_size.width() / 2 - left, -m_size.height() / 2 - top, m_size.width() + left + 8, m_size.height() + top + 6);
 }
 
 QRectF NodeItem::expandButtonRect() const
@@ -86,7 +89,13 @@ void NodeItem::setMark(std::optional<NodeMark> mark)
         return;
     if (!m_mark)
         m_plainToolTip = toolTip(); // the node's own, before any mark
+    prepareGeometryChange(); // the badge's width is part of the bounding rectangle
     m_mark = std::move(mark);
+    m_badgeWidth = 0;
+    if (m_mark && !m_mark->badge.isEmpty()) {
+        const QFontMetricsF metrics(subtitleFont());
+        m_badgeWidth = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
+    }
     QString tip = m_plainToolTip;
     if (m_mark && !m_mark->tooltip.isEmpty())
         tip += Qt::mightBeRichText(tip) ? QStringLiteral("<br><b>%1</b>").arg(m_mark->tooltip.toHtmlEscaped())
@@ -198,8 +207,9 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
             painter->setFont(subtitle);
             const QFontMetricsF metrics(subtitle);
             const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
-            const QRectF badge(
-                box.right() - width + 6, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
+            // Left of the ⊞ button of a delegate or group, which it would hide.
+            const double right = box.right() + 6 - (m_canExpand ? kButton + 8 : 0);
+            const QRectF badge(right - width, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
             painter->setPen(Qt::NoPen);
             painter->setBrush(m_mark->colour);
             painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);

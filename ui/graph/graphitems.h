@@ -68,6 +68,7 @@ private:
     QFont m_heatFont; ///< chosen when the label is set, not at every paint
     QString m_heatText; ///< the label as drawn (only shortened when even the smallest type is too wide)
     std::optional<NodeMark> m_mark;
+    double m_badgeWidth = 0; ///< of the mark's badge, 0 without one
     QString m_plainToolTip; ///< the tooltip without the mark's reason
 };
 

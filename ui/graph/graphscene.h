@@ -47,7 +47,7 @@ public:
 
     /// Who marks nodes. Each analysis owns one layer, so one never wipes another's marks; where
     /// two mark the same node, the later layer here is drawn.
-    enum class MarkLayer { LoadCheck, Compare };
+    enum class MarkLayer { LoadCheck, Compare, Divergence };
     using Marks = std::map<std::pair<int, int>, NodeMark>;
     /// The marks of `layer` by node (keyOf), kept for later presentations (expanding a delegate
     /// keeps the marks of its inner nodes); an empty map removes the layer's marks.

@@ -20,6 +20,7 @@
 #include <QLineEdit>
 #include <QLinearGradient>
 #include <QPainter>
+#include <QPushButton>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QSvgGenerator>
@@ -154,6 +155,9 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     , m_high(new QLineEdit(this))
     , m_threshold(new QLineEdit(this))
     , m_note(new QLabel(this))
+    , m_divergence(new QWidget(this))
+    , m_divergenceText(new QLabel(m_divergence))
+    , m_goToDivergence(new QPushButton(tr("Go to"), m_divergence))
     , m_status(new QLabel(this))
     , m_legend(new HeatLegend(this))
 {
@@ -210,6 +214,18 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_note->setWordWrap(true);
     m_note->hide();
     layout->addWidget(m_note);
+    m_divergence->setObjectName(QStringLiteral("heatDivergence"));
+    m_divergenceText->setObjectName(QStringLiteral("heatDivergenceText"));
+    m_divergenceText->setWordWrap(true);
+    m_divergenceText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_goToDivergence->setObjectName(QStringLiteral("heatGoToDivergence"));
+    auto* divergence = new QHBoxLayout(m_divergence);
+    divergence->setContentsMargins(0, 0, 0, 0);
+    divergence->addWidget(m_divergenceText, 1);
+    divergence->addWidget(m_goToDivergence, 0, Qt::AlignTop);
+    m_divergence->hide();
+    connect(m_goToDivergence, &QPushButton::clicked, this, &HeatmapPanel::divergenceRequested);
+    layout->addWidget(m_divergence);
     layout->addWidget(m_status);
     layout->addLayout(form);
     layout->addWidget(m_legend);
@@ -240,6 +256,19 @@ void HeatmapPanel::setNote(const QString& text)
 {
     m_note->setText(text);
     m_note->setVisible(!text.isEmpty());
+}
+
+void HeatmapPanel::setDivergence(const QString& text, bool canGoTo, const QString& tooltip)
+{
+    m_divergenceText->setText(text);
+    m_goToDivergence->setVisible(canGoTo);
+    m_goToDivergence->setToolTip(tooltip);
+    m_divergence->setVisible(!text.isEmpty());
+}
+
+QString HeatmapPanel::divergenceText() const
+{
+    return m_divergence->isHidden() ? QString() : m_divergenceText->text();
 }
 
 void HeatmapPanel::setTables(std::vector<core::HeatTable> tables)

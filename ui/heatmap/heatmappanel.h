@@ -10,6 +10,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QTableView;
 
 namespace etscope::ui {
@@ -58,6 +59,12 @@ public:
     void setTables(std::vector<std::shared_ptr<const PreparedHeatTable>> tables);
     /// A line above the table while new data is being read or was not (empty: none).
     void setNote(const QString& text);
+    /// The first-divergence line above the table (issue 24 #2): "First divergence: … — snr
+    /// −17.6 dB < 20 dB" with a "Go to" button when `canGoTo`, or "No divergence: …"; empty
+    /// text hides the line. `tooltip` explains the button (or why it is off).
+    void setDivergence(const QString& text, bool canGoTo, const QString& tooltip = {});
+    QString divergenceText() const;
+    QPushButton* divergenceButton() const { return m_goToDivergence; }
     int tableCount() const { return static_cast<int>(m_tables.size()); }
     void setCurrentTable(int index);
     HeatmapModel* model() const { return m_model; }
@@ -77,6 +84,8 @@ public:
 
 Q_SIGNALS:
     void nodeRequested(const core::NodeOrigin& origin);
+    /// "Go to" of the first-divergence line was clicked.
+    void divergenceRequested();
     void graphColouringChanged();
 
 private:
@@ -102,6 +111,9 @@ private:
     QLineEdit* m_high;
     QLineEdit* m_threshold;
     QLabel* m_note; ///< what is being read for the panel, or was stopped
+    QWidget* m_divergence; ///< the first-divergence line and its button
+    QLabel* m_divergenceText;
+    QPushButton* m_goToDivergence;
     QLabel* m_status;
     HeatLegend* m_legend;
 };

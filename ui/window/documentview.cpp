@@ -285,6 +285,7 @@ QWidget* DocumentView::buildPanes()
         m_graph->setHeatDescription(m_heatmap->graphColouringText());
     });
     connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_heatmap, &HeatmapPanel::divergenceRequested, this, &DocumentView::goToFirstDivergence);
     m_loadCheck = new LoadCheckPanel(this);
     m_sideTabs->addTab(m_loadCheck, tr("Load"));
     m_sideTabs->setTabToolTip(m_sideTabs->indexOf(m_loadCheck),
@@ -490,6 +491,7 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     m_scene->setHeat(m_heatmap->graphHeat());
     m_graph->setHeatDescription(m_heatmap->graphColouringText());
     m_graph->minimap()->refit();
+    applyDivergence(); // a closed group's box carries the mark of a divergence inside it
     if (m_firstShow) {
         m_firstShow = false;
         m_fitNext = false;
@@ -929,6 +931,7 @@ void DocumentView::refreshDebugData()
     refreshAnalysis();
     if (nothing) {
         m_heatData.reset();
+        applyDivergence();
         Q_EMIT debugDataShown();
         return;
     }
@@ -961,6 +964,7 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
     QElapsedTimer showing;
     showing.start();
     m_heatmap->setTables(data->tables);
+    applyDivergence();
     refreshTimeline();
     timings::report("heat-table", timings::millisecondsSince(showing));
     if (!data->warnings.empty() || !m_controller->debugWarnings().empty()) {
@@ -972,6 +976,93 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
     if (!hadData && m_heatmap->tableCount() > 0)
         m_sideTabs->setCurrentWidget(m_heatmap);
     Q_EMIT debugDataShown();
+}
+
+std::optional<NodeOrigin> DocumentView::firstDivergence() const
+{
+    if (!m_heatData || m_heatMethod != m_context.method || !m_heatData->divergence || !m_heatData->divergence->first
+        || !m_heatData->divergence->first->runNode.top.valid())
+        return std::nullopt;
+    return m_heatData->divergence->first->runNode;
+}
+
+void DocumentView::applyDivergence()
+{
+    const DivergenceSummary* summary
+        = m_heatData && m_heatMethod == m_context.method && m_heatData->divergence ? &*m_heatData->divergence : nullptr;
+    if (!summary) {
+        m_heatmap->setDivergence({}, false);
+        m_scene->setMarks(GraphScene::MarkLayer::Divergence, {});
+        return;
+    }
+    const QString thresholds = QString::fromStdString(summary->thresholds);
+    if (!summary->first) {
+        m_heatmap->setDivergence(
+            (summary->compared == 1 ? tr("No divergence: 1 row compared, none crosses %1.")
+                                    : tr("No divergence: %1 rows compared, none crosses %2.").arg(summary->compared))
+                .arg(thresholds),
+            false);
+        m_scene->setMarks(GraphScene::MarkLayer::Divergence, {});
+        return;
+    }
+    const core::FirstDivergence& first = *summary->first;
+    const QString crossing = QString::fromStdString(first.crossing.text);
+    const QString path = QString::fromStdString(core::joinNodePath(first.path));
+    const NodeOrigin origin = first.runNode;
+    // A delegate's tab shows only its own inner nodes.
+    const bool here = origin.top.valid() && (!m_context.delegateNode.valid() || origin.top == m_context.delegateNode);
+    m_heatmap->setDivergence(tr("First divergence: %1 — %2").arg(path, crossing), here,
+        here ? tr("Select it on the graph (Go › First Divergence). Thresholds: %1; the CLI's "
+                  "`etscope gap … --first-divergence --threshold METRIC=VALUE` sets others.")
+                   .arg(thresholds)
+             : tr("Not in this tab: it is in the method's tab"));
+
+    GraphScene::Marks marks;
+    if (here) {
+        const QColor colour = divergenceColour();
+        const QString tip = tr("First divergence: %1 (%2)").arg(crossing, thresholds);
+        marks[GraphScene::keyOf(origin)] = NodeMark { colour, tr("① first divergence"), tip };
+        // Where the node is hidden, the box hiding it says so: a collapsed delegate, a closed
+        // group of a long method. Their keys name no drawn box once they are open.
+        if (origin.inner.valid() && !m_context.delegateNode.valid())
+            marks[GraphScene::keyOf({ origin.top, core::NodeId::none() })] = NodeMark { colour, tr("① inside"),
+                tr("The first divergence is inside: %1 — %2").arg(path, crossing) };
+        const auto presentation = this->presentation();
+        if (presentation && presentation->grouping && presentation->context.method == m_context.method)
+            if (const int group = presentation->grouping->groupOfNode(origin.top); group >= 0)
+                marks[GraphScene::keyOf(NodeOrigin::ofGroup(group))] = NodeMark { colour, tr("① inside"),
+                    tr("The first divergence is inside this group: %1 — %2").arg(path, crossing) };
+    }
+    m_scene->setMarks(GraphScene::MarkLayer::Divergence, std::move(marks));
+}
+
+bool DocumentView::goToFirstDivergence()
+{
+    const auto origin = firstDivergence();
+    if (!origin || (m_context.delegateNode.valid() && origin->top != m_context.delegateNode)) {
+        const DivergenceSummary* summary = m_heatData && m_heatMethod == m_context.method && m_heatData->divergence
+            ? &*m_heatData->divergence
+            : nullptr;
+        QString why;
+        if (origin)
+            why = tr("The first divergence is outside this delegate: see the method's tab");
+        else if (summary && summary->first)
+            why = tr("The first divergence matched no node of the graph: %1")
+                      .arg(QString::fromStdString(core::joinNodePath(summary->first->path)));
+        else if (summary)
+            why = tr("No divergence: none of the %1 compared rows crosses %2")
+                      .arg(summary->compared)
+                      .arg(QString::fromStdString(summary->thresholds));
+        else if (!m_controller->debug().inspectorPath.isEmpty())
+            why = tr("The first divergence of an imported Inspector table is the CLI's: "
+                     "etscope gap … --inspector-table FILE --first-divergence");
+        else
+            why = tr("No numeric gap here: attach a run and a reference ETDump (File › Attach Debug Data)");
+        Q_EMIT statusMessage(why);
+        return false;
+    }
+    selectNode(*origin);
+    return true;
 }
 
 void DocumentView::buildAnalysisPanels()

@@ -129,6 +129,12 @@ public:
     bool exportTable(const QString& path, core::TableFormat format, QString* error);
     /// Heat tables asked for and not yet shown (they are built on a worker).
     bool debugDataPending() const { return m_heatPending; }
+    /// Selects the first divergence of the numeric gap (issue 24 #2), opening its delegate or
+    /// group when needed, and centres it; false (with a status message) when there is none
+    /// to go to here.
+    bool goToFirstDivergence();
+    /// The node of the first divergence found for this method, if any.
+    std::optional<core::NodeOrigin> firstDivergence() const;
     /// Shows per-node numbers (numeric gaps, latencies) in the heatmap panel and on the graph.
     void setHeatTable(core::HeatTable table);
     /// format_delegated_graph-style printout of what this tab shows.
@@ -164,6 +170,8 @@ private:
     void refreshDebugData();
     void showHeatData(std::shared_ptr<const HeatData> data);
     void refreshTimeline();
+    /// The first-divergence line of the heatmap and its marks on the graph, from m_heatData.
+    void applyDivergence();
     /// The panels of the analysis area (built once) and their data for the method shown.
     void buildAnalysisPanels();
     void refreshAnalysis();

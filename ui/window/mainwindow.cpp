@@ -427,6 +427,17 @@ void MainWindow::buildMenus()
             statusBar()->showMessage(tr("Nothing to go forward to"), kStatusMilliseconds);
     });
     forward->setShortcuts(distinctKeys({ QKeySequence(Qt::ALT | Qt::Key_Right) }, QKeySequence::Forward));
+    go->addSeparator();
+    // The first node whose numeric gap crosses the default thresholds (issue 24 #2).
+    QAction* divergence = go->addAction(tr("First &Divergence"), this, [this] {
+        if (DocumentView* view = currentView())
+            view->goToFirstDivergence();
+        else
+            statusBar()->showMessage(
+                tr("Open a program and attach a run and a reference ETDump first"), kStatusMilliseconds);
+    });
+    divergence->setObjectName(QStringLiteral("goFirstDivergence"));
+    divergence->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,

@@ -76,10 +76,18 @@ void fillOperation(pb::CmlOperation& op, const MilOperationSpec& spec)
         return;
     }
     pb::CmlTensorValue* tensor = value.mutable_immediate_value()->mutable_tensor();
-    if (spec.ints)
+    if (spec.ints) {
+        // Packed int32: each value's sign-extended 64-bit varint (CmlInts holds the raw bytes).
+        std::string& packed = *tensor->mutable_ints()->mutable_values();
         for (const std::int32_t v : *spec.ints)
-            tensor->mutable_ints()->add_values(v);
-    else if (spec.floats)
+            for (auto u = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));; u >>= 7) {
+                if (u < 0x80) {
+                    packed += static_cast<char>(u);
+                    break;
+                }
+                packed += static_cast<char>((u & 0x7f) | 0x80);
+            }
+    } else if (spec.floats)
         for (const float v : *spec.floats)
             tensor->mutable_floats()->add_values(v);
     else
