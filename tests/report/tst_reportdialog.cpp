@@ -1,26 +1,97 @@
 // SPDX-License-Identifier: MIT
 // File › Export Report…: the sections chosen are the sections written, the choices come back
-// the next time, the document's attached ETDump fills the profile, bad paths are refused.
+// the next time, the document's attached ETDump fills the profile, bad paths are refused; the
+// export runs off the GUI thread (the event loop keeps turning), Cancel writes nothing and leaves
+// an existing file as it was, and a second export while one runs is refused.
 #include "core/document/document.h"
 #include "core/fullreport/report.h"
+#include "core/writer/transformermodels.h"
 #include "tests/common/testsupport.h"
+#include "tests/writer/writertestsupport.h"
 #include "ui/document/debugsession.h"
+#include "ui/document/timings.h"
+#include "ui/load/kernellistchoice.h"
 #include "ui/report/reportdialog.h"
+#include "ui/report/reportrenderer.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QElapsedTimer>
+#include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+
+#include <cmath>
 
 using namespace etscope;
+
+namespace {
+
+/// Starts the dialog's export and waits for its end: the error ("" when written).
+QString exportAndWait(ui::ReportDialog& dialog)
+{
+    QSignalSpy finished(&dialog, &ui::ReportDialog::exportFinished);
+    if (const auto refused = dialog.startExport())
+        return *refused;
+    if (!finished.wait(120000))
+        return QStringLiteral("the export did not finish in 120 s");
+    return finished.front().at(1).toString();
+}
+
+/// Every figure of an HTML report can be seen: an inline SVG has a finite, positive viewBox; an
+/// inline PNG has at least a quarter of a device pixel per CSS pixel it is shown at (a graph
+/// squeezed into 16,000 px came out 73 px wide shown 1,351 px wide: a blank smear in Chromium).
+/// Empty when so, else what is wrong.
+QString illegibleFigure(const QByteArray& html)
+{
+    static const QRegularExpression figure(
+        QStringLiteral("<figure id=\"([^\"]+)\"[^>]*>(.*?)</figure>"), QRegularExpression::DotMatchesEverythingOption);
+    static const QRegularExpression viewBox(QStringLiteral("viewBox=\"[-0-9.]+ [-0-9.]+ ([0-9.e+]+) ([0-9.e+]+)\""));
+    static const QRegularExpression image(
+        QStringLiteral("<img[^>]* width=\"([0-9]+)\" src=\"data:image/png;base64,([^\"]+)\""));
+    const QString text = QString::fromUtf8(html);
+    for (auto it = figure.globalMatch(text); it.hasNext();) {
+        const auto match = it.next();
+        const QString id = match.captured(1);
+        const QString body = match.captured(2);
+        if (body.contains(QStringLiteral("<svg"))) {
+            const auto box = viewBox.match(body);
+            if (!box.hasMatch())
+                return id + QStringLiteral(": an SVG without a viewBox");
+            const double width = box.captured(1).toDouble();
+            const double height = box.captured(2).toDouble();
+            if (!std::isfinite(width) || !std::isfinite(height) || width <= 0 || height <= 0)
+                return id + QStringLiteral(": viewBox %1 × %2").arg(width).arg(height);
+        }
+        for (auto images = image.globalMatch(body); images.hasNext();) {
+            const auto img = images.next();
+            const QImage png = QImage::fromData(QByteArray::fromBase64(img.captured(2).toLatin1()), "PNG");
+            const int shown = img.captured(1).toInt();
+            if (png.isNull() || shown <= 0 || png.width() < shown / 4)
+                return id
+                    + QStringLiteral(": a PNG of %1 × %2 px shown %3 px wide")
+                          .arg(png.width())
+                          .arg(png.height())
+                          .arg(shown);
+        }
+    }
+    return {};
+}
+
+} // namespace
 
 class TestReportDialog : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
+    test::ScratchDir m_scratch;
     std::shared_ptr<const core::Document> m_document;
+    std::shared_ptr<const core::Document> m_llm;
 
 private slots:
     void initTestCase()
@@ -34,6 +105,13 @@ private slots:
         auto document = core::openDocument(test::samplePath("djl-executorch-engine/stress_mlp.pte"));
         QVERIFY(document);
         m_document = std::make_shared<const core::Document>(std::move(document).value());
+        // A program long enough to be drawn as an overview with groups (more than 1,200 nodes):
+        // its report has several pictures and takes long enough to see the event loop turn.
+        core::LlmOptions options;
+        options.instructions = 4000;
+        auto llm = m_scratch.writeAndOpen(core::makeLlmProgram(options).program.spec, "llm.pte");
+        QVERIFY(llm);
+        m_llm = std::make_shared<const core::Document>(std::move(llm).value());
     }
 
     void chosenSectionsAreWrittenAndRemembered()
@@ -46,8 +124,9 @@ private slots:
             dialog.setSectionChecked("graphs", false);
             dialog.setSectionChecked("size", false);
             dialog.setPath(path);
-            const auto error = dialog.exportReport();
-            QVERIFY2(!error, error ? qPrintable(*error) : "");
+            const QString error = exportAndWait(dialog);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            QCOMPARE(dialog.writtenPath(), path);
         }
         const QByteArray html = test::readFile(path);
         QVERIFY(html.contains("<section id=\"operators\">"));
@@ -71,7 +150,8 @@ private slots:
         dialog.setSectionChecked("profile", true);
         const QString path = m_dir.filePath(QStringLiteral("profile.md"));
         dialog.setPath(path);
-        QVERIFY(!dialog.exportReport());
+        const QString error = exportAndWait(dialog);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         const QString md = QString::fromUtf8(test::readFile(path));
         QVERIFY(md.contains(QStringLiteral("**Slowest operators of 'forward'**")));
         QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("profile-timeline.png"))));
@@ -81,11 +161,242 @@ private slots:
     {
         ui::ReportDialog dialog(m_document, nullptr);
         dialog.setPath(m_dir.filePath(QStringLiteral("r.txt")));
-        QVERIFY(dialog.exportReport());
+        QVERIFY(dialog.startExport());
+        QVERIFY(!dialog.isExporting());
         for (const auto& [id, title] : core::reportSectionIds())
             dialog.setSectionChecked(id, false);
         dialog.setPath(m_dir.filePath(QStringLiteral("r.html")));
-        QVERIFY(dialog.exportReport()); // no section chosen
+        QVERIFY(dialog.startExport()); // no section chosen
+        QVERIFY(!dialog.isExporting());
+    }
+
+    void anUnwritablePathIsNamedInTheError()
+    {
+        ui::ReportDialog dialog(m_document, nullptr);
+        const QString path = m_dir.filePath(QStringLiteral("no-such-folder/r.html"));
+        dialog.setPath(path);
+        const QString error = exportAndWait(dialog);
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    /// The event loop keeps turning while the report is built and written: a 5 ms timer fires
+    /// throughout, and the longest gap between two turns (ui::StallWatch, the app's --timings
+    /// measure) is well below what the same report costs the GUI thread when built and written on
+    /// it (the dialog before this change: buildReport and writeReport in accept()).
+    void exportKeepsTheEventLoopTurning()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("llm.html"));
+        // Before: everything on the GUI thread, one stall as long as the whole export.
+        QElapsedTimer synchronous;
+        synchronous.start();
+        {
+            core::ReportInputs inputs;
+            inputs.document = m_llm.get();
+            const auto lists = ui::KernelListChoice::instance().lists();
+            inputs.kernels = lists.get();
+            core::Report report = core::buildReport(inputs);
+            QVERIFY(!ui::writeReport(report, m_llm, m_dir.filePath(QStringLiteral("llm-sync.html"))));
+        }
+        const double synchronousMs = static_cast<double>(synchronous.nsecsElapsed()) / 1e6;
+
+        ui::ReportDialog dialog(m_llm, nullptr);
+        dialog.setPath(path);
+        QSignalSpy finished(&dialog, &ui::ReportDialog::exportFinished);
+        QSignalSpy progress(&dialog, &ui::ReportDialog::exportProgress);
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, this, [&] { ++ticks; });
+        ui::StallWatch stalls;
+        stalls.start();
+        ticker.start();
+        QElapsedTimer asynchronous;
+        asynchronous.start();
+        QVERIFY(!dialog.startExport());
+        // startExport returned at once: nothing is written yet, the analyses run on a worker.
+        QVERIFY(dialog.isExporting());
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(finished.wait(120000));
+        const double asynchronousMs = static_cast<double>(asynchronous.nsecsElapsed()) / 1e6;
+        stalls.stop();
+        ticker.stop();
+        QCOMPARE(finished.front().at(1).toString(), QString());
+        QVERIFY(QFile::exists(path));
+        const QString problem = illegibleFigure(test::readFile(path));
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        qInfo("synchronous export (GUI thread blocked throughout) %.0f ms; exporting from the dialog %.0f ms, "
+              "longest event-loop stall %.0f ms, timer ticks %d",
+            synchronousMs, asynchronousMs, stalls.longestMs(), ticks);
+        QVERIFY2(ticks >= 5, qPrintable(QString::number(ticks)));
+        QVERIFY2(stalls.longestMs() < synchronousMs / 2,
+            qPrintable(QStringLiteral("stall %1 ms, synchronous %2 ms").arg(stalls.longestMs()).arg(synchronousMs)));
+        // Progress named each picture, n of m, after the analyses.
+        QVERIFY(progress.size() >= 3);
+        QVERIFY(progress.at(1).at(0).toString().startsWith(QStringLiteral("Picture 1 of ")));
+    }
+
+    /// A graph far too tall for one bitmap (a 3,000-node XNNPACK call opened inside its method)
+    /// is drawn as something legible or its figure says why; never a smear.
+    void aTallGraphIsLegibleOrExplained()
+    {
+        core::LlmOptions options;
+        options.instructions = 300; // drawn whole (under 1,200 nodes), with the big call in it
+        options.largeDelegateNodes = 3000;
+        auto tall = m_scratch.writeAndOpen(core::makeLlmProgram(options).program.spec, "tall.pte");
+        QVERIFY(tall);
+        const auto document = std::make_shared<const core::Document>(std::move(tall).value());
+        core::ReportInputs inputs;
+        inputs.document = document.get();
+        inputs.sections = { "graphs" };
+        inputs.expand = "XnnpackBackend";
+        core::Report report = core::buildReport(inputs);
+        QVERIFY(!report.pictures.empty());
+        const QString path = m_dir.filePath(QStringLiteral("tall.html"));
+        const auto error = ui::writeReport(report, document, path);
+        QVERIFY2(!error, error ? qPrintable(*error) : "");
+        const QByteArray html = test::readFile(path);
+        const QString problem = illegibleFigure(html);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // The forward graph was drawn, or its figure names its size and the reason.
+        const auto& forward = report.pictures.front();
+        qInfo("tall graph: %d × %d, %zu bytes inline, %s", forward.width, forward.height, forward.svg.size(),
+            forward.failed.c_str());
+        QVERIFY2(
+            !forward.svg.empty() || QString::fromStdString(forward.failed).contains(QStringLiteral(" px, too large")),
+            forward.failed.c_str());
+        // Markdown (PNG files): a drawn picture's PNG is under 16,000 px a side and at least a
+        // quarter of a pixel per pixel of the size the report shows it at.
+        core::Report again = core::buildReport(inputs);
+        ui::ReportDrawings drawings;
+        drawings.format = "md";
+        ui::drawReportPictureFor(again, 0, document, drawings);
+        if (const auto png = drawings.png.find(again.pictures.front().id); png != drawings.png.end()) {
+            const QImage image = QImage::fromData(png->second, "PNG");
+            QVERIFY(image.width() <= 16000 && image.height() <= 16000);
+            QVERIFY2(image.width() * 4 >= again.pictures.front().width,
+                qPrintable(QStringLiteral("%1 px for %2").arg(image.width()).arg(again.pictures.front().width)));
+        } else {
+            QVERIFY(!again.pictures.front().failed.empty());
+        }
+    }
+
+    /// Before/after numbers on a large program named by ETSCOPE_REPORT_STALL_PROGRAM (skipped
+    /// without it): the synchronous export's duration (the old dialog froze that long) and the
+    /// longest event-loop stall while the dialog exports (ETSCOPE_REPORT_STALL_KERNELS: kernel
+    /// lists, e.g. "quantized", so that a long method's groups with problems are drawn too).
+    void stallOnAGivenProgram()
+    {
+        const QString program = qEnvironmentVariable("ETSCOPE_REPORT_STALL_PROGRAM");
+        if (program.isEmpty())
+            QSKIP("set ETSCOPE_REPORT_STALL_PROGRAM to a program to measure");
+        auto opened = core::openDocument(program.toStdString());
+        QVERIFY(opened);
+        const auto document = std::make_shared<const core::Document>(std::move(opened).value());
+        const QString kernels = qEnvironmentVariable("ETSCOPE_REPORT_STALL_KERNELS");
+        if (!kernels.isEmpty())
+            ui::KernelListChoice::instance().setBuiltins(kernels.split(QLatin1Char(',')));
+        for (const QString& suffix : { QStringLiteral("html"), QStringLiteral("pdf") }) {
+            const QString path = m_dir.filePath(QStringLiteral("given.") + suffix);
+            QElapsedTimer synchronous;
+            synchronous.start();
+            {
+                core::ReportInputs inputs;
+                inputs.document = document.get();
+                const auto lists = ui::KernelListChoice::instance().lists();
+                inputs.kernels = lists.get();
+                core::Report report = core::buildReport(inputs);
+                QVERIFY(!ui::writeReport(report, document, m_dir.filePath(QStringLiteral("given-sync.") + suffix)));
+            }
+            const double synchronousMs = static_cast<double>(synchronous.nsecsElapsed()) / 1e6;
+            ui::ReportDialog dialog(document, nullptr);
+            dialog.setPath(path);
+            ui::StallWatch stalls;
+            stalls.start();
+            QElapsedTimer asynchronous;
+            asynchronous.start();
+            const QString error = exportAndWait(dialog);
+            stalls.stop();
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            qInfo("%s as %s: synchronous %.0f ms (the stall before); dialog %.0f ms, longest stall %.0f ms",
+                qPrintable(QFileInfo(program).fileName()), qPrintable(suffix), synchronousMs,
+                static_cast<double>(asynchronous.nsecsElapsed()) / 1e6, stalls.longestMs());
+        }
+    }
+
+    void cancelWritesNothingAndKeepsTheOldFile()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("cancelled.html"));
+        QFile old(path);
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the report from before");
+        old.close();
+        ui::ReportDialog dialog(m_llm, nullptr);
+        dialog.setPath(path);
+        QSignalSpy finished(&dialog, &ui::ReportDialog::exportFinished);
+        QVERIFY(!dialog.startExport());
+        QVERIFY(dialog.isExporting());
+        dialog.reject(); // the Cancel button while exporting: stops the export, the dialog stays
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.front().at(2).toBool(), true);
+        QVERIFY(!dialog.isExporting());
+        QVERIFY(dialog.writtenPath().isEmpty());
+        QCOMPARE(test::readFile(path), QByteArray("the report from before"));
+        // No temporary file left beside it either.
+        QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled*") }, QDir::Files),
+            QStringList { QStringLiteral("cancelled.html") });
+
+        // Cancelled while drawing the pictures (after the analyses).
+        const QString drawn = m_dir.filePath(QStringLiteral("cancelled-drawing.md"));
+        dialog.setPath(drawn);
+        finished.clear();
+        QSignalSpy progress(&dialog, &ui::ReportDialog::exportProgress);
+        connect(&dialog, &ui::ReportDialog::exportProgress, &dialog, [&dialog](const QString&, int done, int) {
+            if (done == 1)
+                dialog.cancelExport();
+        });
+        QVERIFY(!dialog.startExport());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.front().at(2).toBool(), true);
+        QVERIFY(!QFile::exists(drawn));
+        QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled-drawing*") }, QDir::Files).isEmpty());
+    }
+
+    void aSecondExportWhileOneRunsIsRefused()
+    {
+        ui::ReportDialog first(m_llm, nullptr);
+        first.setPath(m_dir.filePath(QStringLiteral("first.html")));
+        ui::ReportDialog second(m_document, nullptr);
+        second.setPath(m_dir.filePath(QStringLiteral("second.html")));
+        QSignalSpy finished(&first, &ui::ReportDialog::exportFinished);
+        QVERIFY(!first.startExport());
+        const auto again = first.startExport();
+        QVERIFY(again && again->contains(QStringLiteral("already")));
+        const auto other = second.startExport();
+        QVERIFY(other && other->contains(QStringLiteral("already")));
+        QVERIFY(!second.isExporting());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.front().at(1).toString(), QString());
+        // Once it ended, the next one may start.
+        const QString error = exportAndWait(second);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void closingTheDialogMidExportWritesNothing()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("closed.html"));
+        {
+            ui::ReportDialog dialog(m_llm, nullptr);
+            dialog.setPath(path);
+            QVERIFY(!dialog.startExport());
+        }
+        // The worker ends on its own and frees the slot: the next export starts.
+        ui::ReportDialog next(m_document, nullptr);
+        next.setPath(m_dir.filePath(QStringLiteral("next.html")));
+        QTRY_VERIFY_WITH_TIMEOUT(!ui::ReportDialog::anyExportRunning(), 120000);
+        const QString error = exportAndWait(next);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
     }
 };
 

@@ -2,6 +2,9 @@
 #include "ui/report/reportdialog.h"
 
 #include "core/fullreport/report.h"
+#include "core/layout/graphlayout.h"
+#include "ui/document/whenfinished.h"
+#include "ui/graph/presentation.h"
 #include "ui/load/kernellistchoice.h"
 #include "ui/report/reportrenderer.h"
 
@@ -15,13 +18,50 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <atomic>
 
 namespace etscope::ui {
+
+namespace {
+/// One export at a time in the app: a second one would compete for the same two cores (and,
+/// to the same path, race the rename).
+std::atomic<bool> g_exporting { false };
+} // namespace
+
+/// A running export. Shared with the worker, which may outlive the dialog (closed meanwhile):
+/// it keeps what the analyses read alive and frees the one-export slot when the last owner drops it.
+struct ReportDialog::Job {
+    ~Job() { release(); }
+    /// Frees the one-export slot (once): when the export ends, or when the worker of a dialog
+    /// closed meanwhile drops its last reference.
+    void release()
+    {
+        if (holdsSlot.exchange(false))
+            g_exporting = false;
+    }
+    std::atomic<bool> holdsSlot { true };
+    std::shared_ptr<const core::Document> document;
+    std::shared_ptr<const core::ETDump> run;
+    std::shared_ptr<const core::ETDump> reference;
+    std::shared_ptr<const core::ETRecord> record;
+    std::shared_ptr<const core::KernelLists> lists;
+    core::ReportInputs inputs;
+    QString path;
+    core::Report report;
+    ReportDrawings drawings;
+    std::size_t next = 0; ///< the picture drawn next
+    std::atomic<bool> cancelled { false };
+};
 
 ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const DebugSession* session, QWidget* parent)
     : QDialog(parent)
@@ -67,17 +107,43 @@ ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const
         m_sections[id] = check;
     }
 
+    m_choices = new QWidget(this);
     auto* form = new QFormLayout;
     form->addRow(tr("Write to:"), pathRow);
     form->addRow(tr("Delegates:"), m_expand);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
-    connect(buttons, &QDialogButtonBox::accepted, this, &ReportDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &ReportDialog::reject);
+    auto* choices = new QVBoxLayout(m_choices);
+    choices->setContentsMargins(0, 0, 0, 0);
+    choices->addLayout(form);
+    choices->addWidget(box);
+    m_path->setParent(m_choices);
+    browse->setParent(m_choices);
+    m_expand->setParent(m_choices);
+    box->setParent(m_choices);
+
+    m_step = new QLabel(this);
+    m_step->setObjectName(QStringLiteral("export-step"));
+    m_step->setWordWrap(true);
+    m_step->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_step->hide();
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("export-progress"));
+    m_progress->hide();
+    m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &ReportDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ReportDialog::reject);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(box);
-    layout->addWidget(buttons);
+    layout->addWidget(m_choices);
+    layout->addWidget(m_step);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_buttons);
+}
+
+ReportDialog::~ReportDialog()
+{
+    // The worker finishes on its own and writes nothing.
+    if (m_job)
+        m_job->cancelled = true;
 }
 
 QString ReportDialog::path() const
@@ -129,8 +195,20 @@ void ReportDialog::remember() const
     settings.setValue(QLatin1String(kFolderKey), QFileInfo(path()).absolutePath());
 }
 
-std::optional<QString> ReportDialog::exportReport()
+bool ReportDialog::isExporting() const
 {
+    return m_job != nullptr;
+}
+
+bool ReportDialog::anyExportRunning()
+{
+    return g_exporting;
+}
+
+std::optional<QString> ReportDialog::startExport()
+{
+    if (m_job || g_exporting)
+        return tr("A report is being exported already: wait for it or cancel it.");
     if (!m_document || !m_document->program)
         return tr("The open file is not a program: there is nothing to report on.");
     if (core::reportFormatFor(path().toStdString()).empty())
@@ -138,34 +216,211 @@ std::optional<QString> ReportDialog::exportReport()
     std::set<std::string> ids = sections();
     if (ids.empty())
         return tr("Choose at least one section.");
+    if (g_exporting.exchange(true))
+        return tr("A report is being exported already: wait for it or cancel it.");
     remember();
-    core::ReportInputs inputs;
-    inputs.document = m_document.get();
+    auto job = std::make_shared<Job>();
+    job->document = m_document;
+    job->path = path();
+    job->drawings.format = core::reportFormatFor(job->path.toStdString());
+    job->inputs.document = m_document.get();
     if (m_session) {
-        inputs.run = m_session->run.get();
-        inputs.reference = m_session->reference.get();
-        inputs.record = m_session->etrecord.get();
+        job->run = m_session->run;
+        job->reference = m_session->reference;
+        job->record = m_session->etrecord;
+        job->inputs.run = job->run.get();
+        job->inputs.reference = job->reference.get();
+        job->inputs.record = job->record.get();
         if (!m_session->reference)
-            inputs.inspectorTable = m_session->inspectorPath.toStdString();
+            job->inputs.inspectorTable = m_session->inspectorPath.toStdString();
     }
-    const auto lists = KernelListChoice::instance().lists();
-    inputs.kernels = lists.get();
-    inputs.expand = expand().toStdString();
-    inputs.sections = std::move(ids);
-    core::Report report = core::buildReport(inputs);
-    return writeReport(report, m_document, path());
+    job->lists = KernelListChoice::instance().lists();
+    job->inputs.kernels = job->lists.get();
+    job->inputs.expand = expand().toStdString();
+    job->inputs.sections = std::move(ids);
+    m_job = job;
+    setExporting(true);
+    showStep(tr("Analysing %1…").arg(QFileInfo(QString::fromStdString(m_document->path)).fileName()), 0, 0);
+    whenFinished(
+        this, QtConcurrent::run([job] {
+            if (!job->cancelled)
+                job->report = core::buildReport(job->inputs);
+            return true;
+        }),
+        [this, job](bool) {
+            if (job->cancelled)
+                return finish(job, {});
+            drawNext(job);
+        },
+        [this, job](const QString& message) {
+            finish(job, tr("%1: not written, the analyses failed: %2").arg(job->path, message));
+        });
+    return std::nullopt;
+}
+
+void ReportDialog::drawNext(std::shared_ptr<Job> job)
+{
+    if (job != m_job)
+        return;
+    if (job->cancelled)
+        return finish(job, {});
+    const std::size_t total = job->report.pictures.size();
+    if (job->next >= total)
+        return write(job);
+    const std::size_t index = job->next++;
+    // "Picture 3 of 9: " first, so that a long caption cut at the dialog's edge never hides it.
+    QString caption = QString::fromStdString(job->report.pictures[index].caption);
+    if (caption.size() > 70)
+        caption = caption.left(69) + QChar(0x2026);
+    showStep(tr("Picture %1 of %2: %3").arg(index + 1).arg(total).arg(caption), static_cast<int>(index),
+        static_cast<int>(total) + 1);
+    // One picture per turn of the event loop: in between, the window repaints and Cancel is heard.
+    // A graph is measured here (fonts), laid out on a worker (Graphviz, the longest part), then
+    // drawn here (the scene).
+    QTimer::singleShot(0, this, [this, job, index] {
+        if (job != m_job || job->cancelled)
+            return finish(job, {});
+        std::shared_ptr<Presentation> presentation;
+        try {
+            presentation = presentReportGraph(job->report, index, job->document);
+        } catch (const std::exception& error) {
+            job->report.pictures[index].failed = error.what();
+            return drawNext(job);
+        }
+        if (!presentation)
+            return drawPicture(job, index, nullptr);
+        whenFinished(
+            this, QtConcurrent::run([job, presentation] {
+                return core::layoutGraph(presentation->request, &job->cancelled);
+            }),
+            [this, job, index, presentation](core::Result<core::LayoutResult> layout) {
+                if (job != m_job || job->cancelled)
+                    return finish(job, {});
+                if (!layout) {
+                    job->report.pictures[index].failed = layout.error().reason;
+                    return drawNext(job);
+                }
+                presentation->layout = std::move(layout).value();
+                QTimer::singleShot(
+                    0, this, [this, job, index, presentation] { drawPicture(job, index, presentation); });
+            },
+            [this, job, index](const QString& message) {
+                job->report.pictures[index].failed = "the layout failed: " + message.toStdString();
+                drawNext(job);
+            });
+    });
+}
+
+void ReportDialog::drawPicture(std::shared_ptr<Job> job, std::size_t index, std::shared_ptr<Presentation> laidOut)
+{
+    if (job != m_job || job->cancelled)
+        return finish(job, {});
+    try {
+        drawReportPictureFor(job->report, index, job->document, job->drawings, std::move(laidOut));
+    } catch (const std::exception& error) {
+        job->report.pictures[index].failed = error.what();
+    }
+    drawNext(job);
+}
+
+void ReportDialog::write(std::shared_ptr<Job> job)
+{
+    const int total = static_cast<int>(job->report.pictures.size()) + 1;
+    showStep(tr("Writing %1…").arg(QDir::toNativeSeparators(job->path)), total - 1, total);
+    whenFinished(
+        this, QtConcurrent::run([job]() -> QString {
+            if (job->cancelled)
+                return {};
+            const auto error
+                = finishReport(job->report, job->document, job->path, job->drawings, nullptr, &job->cancelled);
+            return error ? *error : QString();
+        }),
+        [this, job](const QString& error) { finish(job, job->cancelled ? QString() : error); },
+        [this, job](const QString& message) {
+            finish(job, tr("%1: not written, writing failed: %2").arg(job->path, message));
+        });
+}
+
+void ReportDialog::finish(const std::shared_ptr<Job>& job, const QString& error)
+{
+    if (job != m_job)
+        return;
+    const bool cancelled = job->cancelled;
+    const QString path = job->path;
+    job->release();
+    m_job.reset();
+    setExporting(false);
+    if (cancelled) {
+        m_step->setText(tr("Cancelled: nothing was written."));
+        m_step->show();
+    } else if (!error.isEmpty()) {
+        m_step->setText(error);
+        m_step->show();
+    } else {
+        m_written = path;
+        m_step->hide();
+    }
+    Q_EMIT exportFinished(
+        path, cancelled ? tr("%1: not written, the export was cancelled").arg(path) : error, cancelled);
+}
+
+void ReportDialog::cancelExport()
+{
+    if (!m_job || m_job->cancelled.exchange(true))
+        return;
+    showStep(tr("Cancelling…"), m_progress->value(), m_progress->maximum());
+}
+
+void ReportDialog::setExporting(bool on)
+{
+    m_choices->setEnabled(!on);
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(!on);
+    m_buttons->button(QDialogButtonBox::Cancel)->setText(on ? tr("Cancel Export") : tr("Cancel"));
+    m_progress->setVisible(on);
+    if (!on)
+        m_progress->reset();
+    if (on)
+        m_step->show();
+}
+
+void ReportDialog::showStep(const QString& text, int done, int total)
+{
+    m_step->setText(text);
+    m_progress->setRange(0, total); // 0 of 0: busy, while the analyses run
+    m_progress->setValue(done);
+    Q_EMIT exportProgress(text, done, total);
 }
 
 void ReportDialog::accept()
 {
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    const auto error = exportReport();
-    QApplication::restoreOverrideCursor();
-    if (error) {
+    if (m_job)
+        return;
+    if (const auto error = startExport()) {
         QMessageBox::warning(this, tr("Export Report"), *error);
         return;
     }
-    QDialog::accept();
+    // Closes when written; an error is shown and the dialog stays for another try.
+    auto* once = new QObject(this);
+    connect(
+        this, &ReportDialog::exportFinished, once, [this, once](const QString&, const QString& error, bool cancelled) {
+            once->deleteLater();
+            if (cancelled)
+                return;
+            if (!error.isEmpty()) {
+                QMessageBox::warning(this, tr("Export Report"), error);
+                return;
+            }
+            QDialog::accept();
+        });
+}
+
+void ReportDialog::reject()
+{
+    if (m_job) {
+        cancelExport();
+        return;
+    }
+    QDialog::reject();
 }
 
 } // namespace etscope::ui

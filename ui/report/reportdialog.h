@@ -6,6 +6,15 @@
 // The report holds the program's analyses and whatever debug artifacts the document has
 // attached (ETDump run and reference, ETRecord, Inspector table), checked against the kernel
 // lists the app's load check uses.
+//
+// Exporting keeps the window responsive: the analyses (core::buildReport) and the writing of the
+// file (finishReport: HTML/Markdown text, the PDF's layout) run on a worker; the pictures
+// are drawn on the GUI thread, one per event-loop turn, because the graph is drawn through a
+// QGraphicsScene (whose constructor registers it with the QApplication, unguarded) and the
+// charts through their widgets. The dialog shows which step runs (n of m) and Cancel stops the
+// export: nothing is written, an existing file is left as it was. A graph picture is itself
+// split: measured on the GUI thread (fonts), laid out on a worker (Graphviz), drawn on the GUI
+// thread.
 
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
@@ -21,9 +30,14 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
+class QLabel;
 class QLineEdit;
+class QProgressBar;
 
 namespace etscope::ui {
+
+struct Presentation;
 
 class ReportDialog final : public QDialog {
     Q_OBJECT
@@ -31,6 +45,7 @@ public:
     /// `session` may be null (nothing attached); it must outlive the dialog.
     ReportDialog(
         std::shared_ptr<const core::Document> document, const DebugSession* session, QWidget* parent = nullptr);
+    ~ReportDialog() override;
 
     QString path() const;
     void setPath(const QString& path);
@@ -38,27 +53,60 @@ public:
     void setSectionChecked(const std::string& id, bool checked);
     QString expand() const;
 
-    /// Builds and writes the report to path() with the chosen sections; remembers the choices.
-    /// Empty on success, else the reason (also shown by accept()).
-    std::optional<QString> exportReport();
+    /// Starts writing the report to path() with the chosen sections and remembers the choices;
+    /// exportFinished tells how it ended. Refused (the reason returned, nothing started) when the
+    /// choices cannot be written or an export is already running (one at a time in the app).
+    std::optional<QString> startExport();
+    bool isExporting() const;
+    /// Whether any export in the app is still running (a dialog closed mid-export lets its
+    /// worker finish the step it is in).
+    static bool anyExportRunning();
+    /// Stops the running export: exportFinished(path, reason, true) follows, nothing is written.
+    void cancelExport();
+    /// The report file of the last export that succeeded (empty before).
+    QString writtenPath() const { return m_written; }
 
     /// The settings keys (tests clear them).
     static constexpr const char* kSectionsKey = "report/sections";
     static constexpr const char* kExpandKey = "report/expand";
     static constexpr const char* kFolderKey = "report/folder";
 
+Q_SIGNALS:
+    /// Each step of an export: "Analysing m.pte…", "Picture 3 of 9: <caption>", "Writing …";
+    /// `done` of `total` steps (0 of 0 while the analyses run).
+    void exportProgress(const QString& text, int done, int total);
+    /// The export ended: `error` is empty when `path` was written, else why not (naming the
+    /// file); `cancelled` when Cancel stopped it.
+    void exportFinished(const QString& path, const QString& error, bool cancelled);
+
 public Q_SLOTS:
+    /// Export: starts the export; the dialog closes when the file is written.
     void accept() override;
+    /// Cancel: while exporting, stops the export (the dialog stays); else closes the dialog.
+    void reject() override;
 
 private:
+    struct Job;
     void browse();
     void remember() const;
+    void setExporting(bool on);
+    void showStep(const QString& text, int done, int total);
+    void drawNext(std::shared_ptr<Job> job);
+    void drawPicture(std::shared_ptr<Job> job, std::size_t index, std::shared_ptr<Presentation> laidOut);
+    void write(std::shared_ptr<Job> job);
+    void finish(const std::shared_ptr<Job>& job, const QString& error);
 
     std::shared_ptr<const core::Document> m_document;
     const DebugSession* m_session;
     QLineEdit* m_path = nullptr;
     QComboBox* m_expand = nullptr;
     std::map<std::string, QCheckBox*> m_sections;
+    QWidget* m_choices = nullptr; ///< everything disabled while exporting
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_step = nullptr;
+    QDialogButtonBox* m_buttons = nullptr;
+    std::shared_ptr<Job> m_job; ///< the running export
+    QString m_written;
 };
 
 } // namespace etscope::ui

@@ -50,6 +50,17 @@ constexpr qsizetype kMaxSvgBytes = 6 * 1024 * 1024;
 /// The most pixels a graph's PNG gets (Markdown, PDF, HTML fallback): 24 M, about 6,000 × 4,000.
 constexpr double kMaxPngPixels = 24e6;
 
+/// The longest side a graph's PNG gets: renderScene draws at most 16,000 px a side (and shrinks
+/// anything larger); this leaves room for the title and legend above the graph.
+constexpr double kMaxPngSide = 15000;
+
+/// Below this many device pixels per CSS pixel a graph's PNG is not drawn: its text would be
+/// under 3 px high (the smallest scale the pixel budget ever gave, 0.25, is kept).
+constexpr double kMinPngScale = 0.25;
+
+/// A graph too tall for a legible PNG stays SVG in HTML up to this size.
+constexpr qsizetype kMaxTallSvgBytes = 12 * 1024 * 1024;
+
 /// Above this many events a timeline is drawn as PNG even in HTML, for the same reason.
 constexpr std::size_t kMaxSvgEvents = 6000;
 
@@ -110,13 +121,14 @@ QByteArray inlinePng(const DrawnPicture& png, const QString& alt)
         + "\" src=\"data:image/png;base64," + png.bytes.toBase64() + "\">";
 }
 
-DrawnPicture drawGraph(
-    const ReportPicture& picture, const std::shared_ptr<const core::Document>& document, PictureFormat format)
+/// The graph of `picture` flattened and measured, not laid out yet (null: no graph to draw).
+std::shared_ptr<Presentation> presentGraph(
+    const ReportPicture& picture, const std::shared_ptr<const core::Document>& document)
 {
     const int methodIndex = picture.method;
     if (methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document->methods.size()
         || !document->methods[static_cast<std::size_t>(methodIndex)].graph)
-        return { {}, {}, QStringLiteral("no graph for this method") };
+        return nullptr;
     const core::Graph& top = *document->methods[static_cast<std::size_t>(methodIndex)].graph;
     const auto grouping = methodGrouping(*document, methodIndex);
     std::set<int> expanded;
@@ -134,12 +146,21 @@ DrawnPicture drawGraph(
             if (group < 0 || group == picture.group)
                 expanded.insert(node.id.value);
         }
-    auto presentation
-        = preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
-    auto layout = core::layoutGraph(presentation->request);
-    if (!layout)
-        return { {}, {}, QString::fromStdString(layout.error().reason) };
-    presentation->layout = std::move(layout).value();
+    return preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
+}
+
+DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const core::Document>& document,
+    PictureFormat format, std::shared_ptr<Presentation> presentation)
+{
+    if (!presentation) {
+        presentation = presentGraph(picture, document);
+        if (!presentation)
+            return { {}, {}, QStringLiteral("no graph for this method") };
+        auto layout = core::layoutGraph(presentation->request);
+        if (!layout)
+            return { {}, {}, QString::fromStdString(layout.error().reason) };
+        presentation->layout = std::move(layout).value();
+    }
     GraphScene scene;
     scene.setPresentation(presentation);
     RenderOptions options = reportOptions(*presentation, QFileInfo(QString::fromStdString(document->path)).fileName());
@@ -151,12 +172,29 @@ DrawnPicture drawGraph(
         drawn.size = svgSize(drawn.bytes, QSize(800, 600));
     }
     if (format == PictureFormat::Png || drawn.bytes.size() > kMaxSvgBytes) {
-        drawn.png = true;
         // Twice the scene's size, but at most kMaxPngPixels (a 6,000 × 5,000 graph at 2× would be
-        // 600 MB of pixels, more than Qt reads back).
+        // 600 MB of pixels, more than Qt reads back), and below renderScene's 16,000 px a side
+        // (with room for the title), so that the scale asked for is the scale drawn.
         const QSizeF extent = scene.itemsBoundingRect().size();
         const double pixels = std::max(1.0, extent.width() * extent.height());
-        options.pngScale = std::clamp(std::sqrt(kMaxPngPixels / pixels), 0.25, 2.0);
+        const double longest = std::max({ 1.0, extent.width(), extent.height() });
+        const double scale = std::min({ std::sqrt(kMaxPngPixels / pixels), kMaxPngSide / longest, 2.0 });
+        if (scale < kMinPngScale) {
+            // A graph this tall (an LLM's group with a 5,000-node delegate opened: 1,351 ×
+            // 296,000 px) fits one bitmap only at a twentieth of its size: the PNG was 73 px wide,
+            // shown 1,351 px wide, a blank grey smear in the browser. Keep a moderately large SVG
+            // (it zooms), else say why instead of a picture nobody can read.
+            if (format == PictureFormat::Svg && drawn.bytes.size() <= kMaxTallSvgBytes)
+                return drawn;
+            return { {}, {},
+                QStringLiteral("the graph is %1 × %2 px, too large for one picture (a bitmap would show it at "
+                               "%3%); open it in the app, or draw the delegates closed")
+                    .arg(qRound(extent.width()))
+                    .arg(qRound(extent.height()))
+                    .arg(scale * 100, 0, 'f', 1) };
+        }
+        drawn.png = true;
+        options.pngScale = scale;
         drawn.bytes = renderScene(scene, ImageFormat::Png, options);
         QImage image;
         image.loadFromData(drawn.bytes, "PNG");
@@ -234,39 +272,23 @@ std::size_t timelineEvents(const core::Report& report)
     return events;
 }
 
-/// Draws every picture; `store` keeps each drawn one (as the writer needs it).
-void drawAll(core::Report& report, const std::shared_ptr<const core::Document>& document, PictureFormat format,
-    const std::function<void(core::ReportPicture&, const DrawnPicture&, PictureFormat)>& store,
-    const std::function<void(const QString&)>& progress)
+/// The format picture `picture` is drawn in for a report whose pictures are `format`: pictures
+/// too detailed for SVG become PNG (inline as a data: URL in HTML).
+PictureFormat formatOf(const core::Report& report, const core::ReportPicture& picture, PictureFormat format)
 {
-    for (core::ReportPicture& picture : report.pictures) {
-        if (progress)
-            progress(QString::fromStdString(picture.id));
-        // Pictures too detailed for SVG become PNG (inline as a data: URL in HTML).
-        PictureFormat used = format;
-        if (format == PictureFormat::Svg) {
-            if (picture.kind == ReportPicture::Kind::MemoryArena && picture.method >= 0
-                && static_cast<std::size_t>(picture.method) < report.plans.size()
-                && report.plans[static_cast<std::size_t>(picture.method)]
-                && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
-                used = PictureFormat::Png;
-            if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
-                used = PictureFormat::Png;
-            if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
-                && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
-                used = PictureFormat::Png;
-        }
-        const DrawnPicture drawn = drawReportPicture(report, picture, document, used);
-        if (drawn.png)
-            used = PictureFormat::Png;
-        if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
-            picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
-            continue;
-        }
-        picture.width = drawn.size.width();
-        picture.height = drawn.size.height();
-        store(picture, drawn, used);
-    }
+    if (format != PictureFormat::Svg)
+        return format;
+    if (picture.kind == ReportPicture::Kind::MemoryArena && picture.method >= 0
+        && static_cast<std::size_t>(picture.method) < report.plans.size()
+        && report.plans[static_cast<std::size_t>(picture.method)]
+        && report.plans[static_cast<std::size_t>(picture.method)]->tensors.size() > kMaxSvgTensors)
+        return PictureFormat::Png;
+    if (picture.kind == ReportPicture::Kind::Timeline && timelineEvents(report) > kMaxSvgEvents)
+        return PictureFormat::Png;
+    if (picture.kind == ReportPicture::Kind::SizeTreemap && report.size
+        && core::sizeLeaves(report.size->main).size() > kMaxSvgParts)
+        return PictureFormat::Png;
+    return format;
 }
 
 std::optional<QString> writeBytes(const QString& path, const QByteArray& bytes, std::vector<QString>* written)
@@ -285,7 +307,7 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 {
     switch (picture.kind) {
     case ReportPicture::Kind::Graph:
-        return drawGraph(picture, document, format);
+        return drawGraph(picture, document, format, nullptr);
     case ReportPicture::Kind::MemoryArena:
         return drawMemory(report, picture, format);
     case ReportPicture::Kind::SizeTreemap:
@@ -296,8 +318,11 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
     return { {}, {}, QStringLiteral("unknown picture") };
 }
 
-QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
-    const std::function<void(const QString&)>& progress)
+namespace {
+
+/// The PDF of a report whose pictures are drawn (as PNG, in `drawings`).
+QByteArray pdfBytes(
+    core::Report& report, const std::shared_ptr<const core::Document>& document, const ReportDrawings& drawings)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -318,28 +343,29 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     const int maxHeight = static_cast<int>(body.height()) - 60;
 
     std::map<std::string, QImage> images;
-    drawAll(
-        report, document, PictureFormat::Png,
-        [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
-            QImage image;
-            image.loadFromData(drawn.bytes, "PNG");
-            const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
-            const double shown = picture.height * scale;
-            // Taller than a page at the page's width, and not merely a bit: cut into pieces.
-            if (shown > maxHeight * 1.5 && !image.isNull()) {
-                const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
-                const int rows = (image.height() + pieces - 1) / pieces;
-                for (int k = 0; k < pieces; ++k) {
-                    const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
-                    images[name] = image.copy(0, k * rows, image.width(), rows);
-                    picture.pieces.push_back(name);
-                }
-                return;
+    for (core::ReportPicture& picture : report.pictures) {
+        const auto drawn = drawings.png.find(picture.id);
+        if (drawn == drawings.png.end())
+            continue;
+        QImage image;
+        image.loadFromData(drawn->second, "PNG");
+        const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
+        const double shown = picture.height * scale;
+        // Taller than a page at the page's width, and not merely a bit: cut into pieces.
+        if (shown > maxHeight * 1.5 && !image.isNull()) {
+            const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
+            const int rows = (image.height() + pieces - 1) / pieces;
+            picture.pieces.clear();
+            for (int k = 0; k < pieces; ++k) {
+                const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
+                images[name] = image.copy(0, k * rows, image.width(), rows);
+                picture.pieces.push_back(name);
             }
-            picture.file = "picture:" + picture.id;
-            images[picture.file] = image;
-        },
-        progress);
+            continue;
+        }
+        picture.file = "picture:" + picture.id;
+        images[picture.file] = image;
+    }
 
     QTextDocument text;
     text.documentLayout()->setPaintDevice(&writer);
@@ -390,45 +416,110 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
     return bytes;
 }
 
-std::optional<QString> writeReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
-    const QString& path, std::vector<QString>* written, const std::function<void(const QString&)>& progress)
+} // namespace
+
+QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const std::function<void(const QString&)>& progress)
 {
+    ReportDrawings drawings;
+    drawings.format = "pdf";
+    for (std::size_t index = 0; index < report.pictures.size(); ++index) {
+        if (progress)
+            progress(QString::fromStdString(report.pictures[index].id));
+        drawReportPictureFor(report, index, document, drawings);
+    }
+    return pdfBytes(report, document, drawings);
+}
+
+std::shared_ptr<Presentation> presentReportGraph(
+    const core::Report& report, std::size_t index, const std::shared_ptr<const core::Document>& document)
+{
+    if (index >= report.pictures.size() || report.pictures[index].kind != ReportPicture::Kind::Graph)
+        return nullptr;
+    return presentGraph(report.pictures[index], document);
+}
+
+void drawReportPictureFor(core::Report& report, std::size_t index,
+    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings,
+    std::shared_ptr<Presentation> laidOut)
+{
+    if (index >= report.pictures.size())
+        return;
+    core::ReportPicture& picture = report.pictures[index];
+    PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
+    const DrawnPicture drawn = laidOut && picture.kind == ReportPicture::Kind::Graph
+        ? drawGraph(picture, document, used, std::move(laidOut))
+        : drawReportPicture(report, picture, document, used);
+    if (drawn.png)
+        used = PictureFormat::Png;
+    if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
+        picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
+        return;
+    }
+    picture.width = drawn.size.width();
+    picture.height = drawn.size.height();
+    if (drawings.format == "html")
+        picture.svg = used == PictureFormat::Svg
+            ? drawn.bytes.toStdString()
+            : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
+    else
+        drawings.png[picture.id] = drawn.bytes;
+}
+
+std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, const ReportDrawings& drawings, std::vector<QString>* written, const std::atomic<bool>* cancel)
+{
+    // Checked before each file is written: a cancelled export writes nothing after it.
+    const auto cancelled = [cancel] { return cancel && cancel->load(); };
     const std::string format = core::reportFormatFor(path.toStdString());
+    if (format.empty() || format != drawings.format)
+        return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    const QString why = QStringLiteral("%1: not written, the export was cancelled").arg(path);
     if (format == "html") {
-        drawAll(
-            report, document, PictureFormat::Svg,
-            [](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat used) {
-                picture.svg = used == PictureFormat::Svg
-                    ? drawn.bytes.toStdString()
-                    : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
-            },
-            progress);
-        return writeBytes(path, QByteArray::fromStdString(core::reportHtml(report)), written);
+        const QByteArray html = QByteArray::fromStdString(core::reportHtml(report));
+        return cancelled() ? std::optional(why) : writeBytes(path, html, written);
     }
     if (format == "md") {
         const QFileInfo info(path);
         std::optional<QString> failure;
-        drawAll(
-            report, document, PictureFormat::Png,
-            [&](core::ReportPicture& picture, const DrawnPicture& drawn, PictureFormat) {
-                const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
-                    + QStringLiteral(".png");
-                if (auto error = writeBytes(info.dir().filePath(name), drawn.bytes, written)) {
-                    picture.failed = error->toStdString();
-                    if (!failure)
-                        failure = error;
-                    return;
-                }
-                picture.file = name.toStdString();
-            },
-            progress);
+        for (core::ReportPicture& picture : report.pictures) {
+            const auto drawn = drawings.png.find(picture.id);
+            if (drawn == drawings.png.end())
+                continue;
+            const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
+                + QStringLiteral(".png");
+            if (cancelled())
+                return why;
+            if (auto error = writeBytes(info.dir().filePath(name), drawn->second, written)) {
+                picture.failed = error->toStdString();
+                if (!failure)
+                    failure = error;
+                continue;
+            }
+            picture.file = name.toStdString();
+        }
         if (failure)
             return failure;
-        return writeBytes(path, QByteArray::fromStdString(core::reportMarkdown(report)), written);
+        const QByteArray markdown = QByteArray::fromStdString(core::reportMarkdown(report));
+        return cancelled() ? std::optional(why) : writeBytes(path, markdown, written);
     }
-    if (format == "pdf")
-        return writeBytes(path, reportPdf(report, document, progress), written);
-    return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    const QByteArray pdf = pdfBytes(report, document, drawings);
+    return cancelled() ? std::optional(why) : writeBytes(path, pdf, written);
+}
+
+std::optional<QString> writeReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, std::vector<QString>* written, const std::function<void(const QString&)>& progress)
+{
+    ReportDrawings drawings;
+    drawings.format = core::reportFormatFor(path.toStdString());
+    if (drawings.format.empty())
+        return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
+    for (std::size_t index = 0; index < report.pictures.size(); ++index) {
+        if (progress)
+            progress(QString::fromStdString(report.pictures[index].id));
+        drawReportPictureFor(report, index, document, drawings);
+    }
+    return finishReport(report, document, path, drawings, written);
 }
 
 } // namespace etscope::ui

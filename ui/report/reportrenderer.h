@@ -12,12 +12,17 @@
 #include <QSize>
 #include <QString>
 
+#include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace etscope::ui {
+
+struct Presentation;
 
 enum class PictureFormat { Svg, Png };
 
@@ -33,6 +38,37 @@ struct DrawnPicture {
 /// Draws one picture of `report` (its data from `document` and the report's analyses).
 DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPicture& picture,
     const std::shared_ptr<const core::Document>& document, PictureFormat format);
+
+/// The pictures of a report drawn for one output file, kept until the file is written.
+struct ReportDrawings {
+    std::string format; ///< the file's format: "html", "md" or "pdf" (core::reportFormatFor)
+    /// Markdown and PDF: each drawn picture's PNG, by picture id (HTML keeps its pictures inline,
+    /// in ReportPicture::svg).
+    std::map<std::string, QByteArray> png;
+};
+
+/// Draws picture `index` of `report` as a file of drawings.format needs it. GUI thread only:
+/// the graph is drawn through a QGraphicsScene (its constructor registers it with the
+/// QApplication, unguarded) and the charts through their widgets.
+/// `laidOut`, for a graph picture: its presentation from presentReportGraph with the layout
+/// filled in (on a worker); null lays the graph out here.
+void drawReportPictureFor(core::Report& report, std::size_t index,
+    const std::shared_ptr<const core::Document>& document, ReportDrawings& drawings,
+    std::shared_ptr<Presentation> laidOut = nullptr);
+
+/// The graph of picture `index` flattened and measured (GUI thread: fonts), not laid out: its
+/// layout (core::layoutGraph on ->request, plain C++) can then run on a worker. Null when the
+/// picture is not a graph or has none.
+std::shared_ptr<Presentation> presentReportGraph(
+    const core::Report& report, std::size_t index, const std::shared_ptr<const core::Document>& document);
+
+/// Writes `path` (atomically; Markdown: its PNG files beside it first) once every picture is in
+/// `drawings`. Safe on a worker thread: it paints only onto QImage and QPdfWriter and lays the
+/// PDF out with QTextDocument. Empty on success, else the reason naming the file. When `cancel`
+/// is set before a file is written, that file and the ones after it are not written.
+std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const QString& path, const ReportDrawings& drawings, std::vector<QString>* written = nullptr,
+    const std::atomic<bool>* cancel = nullptr);
 
 /// The report as PDF bytes: the rich-text HTML laid out by QTextDocument on A4 pages, the report
 /// title in the header and "page N of M" in the footer of every page, pictures as PNG.

@@ -20,6 +20,8 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QDesktopServices>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,6 +40,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -298,9 +301,10 @@ void MainWindow::buildMenus()
             { name, {}, [f = format](DocumentView& view) { Q_EMIT view.operatorPanel()->exportRequested(f); } });
     addViewActions(tables, tableActions);
     addViewActions(file,
-        { { QT_TR_NOOP("Export &Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [](DocumentView& view) {
+        { { QT_TR_NOOP("Export &Report…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R), [this](DocumentView& view) {
                ReportDialog dialog(view.controller()->document(), &view.controller()->debug(), &view);
-               dialog.exec();
+               if (dialog.exec() == QDialog::Accepted && !dialog.writtenPath().isEmpty())
+                   showReportWritten(dialog.writtenPath());
            } } });
     file->addSeparator();
     file->addAction(tr("&Close Tab"), QKeySequence::Close, this, [this] { closeTab(m_tabs->currentIndex()); });
@@ -578,6 +582,26 @@ bool MainWindow::stopCurrentWork()
 QStringList MainWindow::recentFiles() const
 {
     return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::showReportWritten(const QString& path)
+{
+    // A link in the status bar (a message alone could not be clicked); it goes with the next
+    // message, or after a while.
+    auto* link = new QLabel(
+        tr("Report written to %1 — <a href=\"%2\">Open</a>")
+            .arg(QDir::toNativeSeparators(path).toHtmlEscaped(), QUrl::fromLocalFile(path).toString().toHtmlEscaped()),
+        statusBar());
+    link->setObjectName(QStringLiteral("report-written"));
+    link->setTextFormat(Qt::RichText);
+    connect(link, &QLabel::linkActivated, this, [](const QString& url) { QDesktopServices::openUrl(QUrl(url)); });
+    statusBar()->clearMessage();
+    statusBar()->addWidget(link, 1);
+    connect(statusBar(), &QStatusBar::messageChanged, link, [link](const QString& message) {
+        if (!message.isEmpty())
+            link->deleteLater();
+    });
+    QTimer::singleShot(15 * kStatusMilliseconds, link, &QObject::deleteLater);
 }
 
 void MainWindow::addRecent(const QString& path)

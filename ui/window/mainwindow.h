@@ -118,6 +118,8 @@ private:
     void attachDialog(AttachKind kind);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    /// "Report written to PATH — Open" in the status bar; Open shows it in the desktop's viewer.
+    void showReportWritten(const QString& path);
     void closeTab(int index);
     void onCurrentChanged();
     DocumentView* addView(DocumentController* controller, GraphContext context, int at = -1);
