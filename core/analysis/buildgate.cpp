@@ -337,7 +337,7 @@ GateRow arenaRow(const GateRule& rule, const Program& current, const Program& ba
     }
     if (methods.empty()) {
         row.oldText = row.newText = row.changeText = row.limitText = "n/a";
-        row.details.push_back("no method of both builds declares a memory arena");
+        row.details.emplace_back("no method of both builds declares a memory arena");
         return row;
     }
     // The row shows the method that comes closest to (or furthest beyond) its limit.
@@ -665,7 +665,7 @@ BuildGate evaluateBuildGate(const Document& current, const Document& baseline, c
     gate.baseline = baseline.path;
     gate.kernelLists = currentCheck.lists;
     if (!current.program || !baseline.program) {
-        gate.notes.push_back("one of the files holds no program: nothing to compare");
+        gate.notes.emplace_back("one of the files holds no program: nothing to compare");
         return gate;
     }
     compareModels(*current.program, *baseline.program, gate);

@@ -266,7 +266,7 @@ void countProgram(const EdgeProgram& program, std::map<std::string, OperatorRow>
     }
 }
 
-OperatorTable tableFromRows(std::map<std::string, OperatorRow> rows, OperatorTable table, std::string source)
+OperatorTable tableFromRows(const std::map<std::string, OperatorRow>& rows, OperatorTable table, std::string source)
 {
     table.source = std::move(source);
     for (auto& [type, row] : rows)
@@ -342,7 +342,8 @@ std::optional<std::vector<DebugHandle>> ETRecord::delegateHandles(
     return result;
 }
 
-static Result<ETRecord> readETRecordUnguarded(std::shared_ptr<const MappedFile> file, const ETRecordLimits& limits)
+static Result<ETRecord> readETRecordUnguarded(
+    const std::shared_ptr<const MappedFile>& file, const ETRecordLimits& limits)
 {
     auto archive = ZipArchive::open(file, limits.zip);
     if (!archive)

@@ -333,7 +333,7 @@ bool handlesIn(const Cell& cell, std::vector<DebugHandle>& handles)
             return false;
     for (const double v : numbersIn(s))
         if (std::isfinite(v) && std::abs(v) < 9e18)
-            handles.push_back(DebugHandle(static_cast<std::int64_t>(v)));
+            handles.emplace_back(static_cast<std::int64_t>(v));
     return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ranges>
 #include <set>
 #include <unordered_set>
 
@@ -166,13 +167,13 @@ NodeId MethodGraphBuilder::sourceFor(std::int32_t value)
         const auto it = m_memory.find({ v.tensor.memoryId, v.tensor.memoryOffset });
         if (it != m_memory.end()) {
             const std::uint64_t elements = v.tensor.elementCount();
-            for (auto entry = it->second.rbegin(); entry != it->second.rend(); ++entry) {
-                if (entry->elements != elements)
+            for (auto& entry : std::ranges::reverse_view(it->second)) {
+                if (entry.elements != elements)
                     continue;
                 viewNode.attributes.push_back(
-                    { "view of", "v" + std::to_string(entry->value) + " (same memory, inferred)" });
+                    { "view of", "v" + std::to_string(entry.value) + " (same memory, inferred)" });
                 m_graph.addEdge(
-                    { entry->producer, view, ValueIndex(entry->value), valueMeta(m_method, entry->value), true });
+                    { entry.producer, view, ValueIndex(entry.value), valueMeta(m_method, entry.value), true });
                 break;
             }
         }

@@ -59,7 +59,7 @@ const NamedDataEntry* ExternalData::find(std::string_view key) const
     return it == entries.end() ? nullptr : &*it;
 }
 
-static Result<ExternalData> readExternalDataUnguarded(std::shared_ptr<const MappedFile> file)
+static Result<ExternalData> readExternalDataUnguarded(const std::shared_ptr<const MappedFile>& file)
 {
     ExternalData data;
     data.file = file;

@@ -49,7 +49,7 @@ private:
     std::int32_t layerNorm(std::int32_t input);
     std::int32_t linear(std::int32_t input, int in, int out);
     std::int32_t view(std::int32_t input, std::vector<std::int64_t> shape);
-    std::int32_t permute(std::int32_t input, std::vector<std::int64_t> perm);
+    std::int32_t permute(std::int32_t input, const std::vector<std::int64_t>& perm);
     std::int32_t bmm(std::int32_t a, std::int32_t b);
     void embedding();
     void portableStep();
@@ -171,7 +171,7 @@ std::int32_t BlockBuilder::view(std::int32_t input, std::vector<std::int64_t> sh
     return kernel("aten::view_copy", "out", { input, ints(shape) }, outSizes);
 }
 
-std::int32_t BlockBuilder::permute(std::int32_t input, std::vector<std::int64_t> perm)
+std::int32_t BlockBuilder::permute(std::int32_t input, const std::vector<std::int64_t>& perm)
 {
     std::vector<std::int32_t> outSizes;
     for (const std::int64_t axis : perm)

@@ -148,7 +148,7 @@ std::vector<std::uint8_t> record(const std::vector<std::vector<std::int64_t>>& h
     for (std::size_t k = 0; k < handles.size(); ++k) {
         DebugHandleEntry entry;
         for (const std::int64_t h : handles[k])
-            entry.handles.push_back(DebugHandle(h));
+            entry.handles.emplace_back(h);
         entry.isList = handles[k].size() > 1;
         spec.debugHandleMap["forward"][static_cast<int>(k)] = entry;
     }
