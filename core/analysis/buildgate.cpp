@@ -513,6 +513,7 @@ std::string backendsText(const std::map<std::string, int>& backends)
     if (backends.empty())
         return "none";
     std::vector<std::string> items;
+    items.reserve(backends.size());
     for (const auto& [id, count] : backends)
         items.push_back(id + " ×" + std::to_string(count));
     return joined(items, 3);
@@ -568,6 +569,7 @@ GateRow loadsRow(const KernelCheck& currentCheck, const KernelCheck& baselineChe
     if (!row.pass) {
         const auto missing = missingOperators(currentCheck);
         std::vector<std::string> names;
+        names.reserve(missing.size());
         for (const auto& [name, m] : missing)
             names.push_back(name);
         if (!names.empty())

@@ -266,11 +266,12 @@ void countProgram(const EdgeProgram& program, std::map<std::string, OperatorRow>
     }
 }
 
-OperatorTable tableFromRows(const std::map<std::string, OperatorRow>& rows, OperatorTable table, std::string source)
+OperatorTable tableFromRows(std::map<std::string, OperatorRow> rows, OperatorTable table, std::string source)
 {
     table.source = std::move(source);
-    for (auto& [type, row] : rows)
-        table.rows.push_back(std::move(row));
+    table.rows.reserve(table.rows.size() + rows.size());
+    for (auto& entry : rows) // the rows are moved out (a structured binding hid that from clang-tidy)
+        table.rows.push_back(std::move(entry.second));
     finishOperatorTable(table);
     return table;
 }

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ranges>
 #include <set>
 #include <unordered_set>
 
@@ -167,13 +166,13 @@ NodeId MethodGraphBuilder::sourceFor(std::int32_t value)
         const auto it = m_memory.find({ v.tensor.memoryId, v.tensor.memoryOffset });
         if (it != m_memory.end()) {
             const std::uint64_t elements = v.tensor.elementCount();
-            for (auto& entry : std::ranges::reverse_view(it->second)) {
-                if (entry.elements != elements)
+            for (auto entry = it->second.rbegin(); entry != it->second.rend(); ++entry) {
+                if (entry->elements != elements)
                     continue;
                 viewNode.attributes.push_back(
-                    { "view of", "v" + std::to_string(entry.value) + " (same memory, inferred)" });
+                    { "view of", "v" + std::to_string(entry->value) + " (same memory, inferred)" });
                 m_graph.addEdge(
-                    { entry.producer, view, ValueIndex(entry.value), valueMeta(m_method, entry.value), true });
+                    { entry->producer, view, ValueIndex(entry->value), valueMeta(m_method, entry->value), true });
                 break;
             }
         }
@@ -482,7 +481,7 @@ std::string describeValue(const Method& method, std::int32_t index)
     if (index < 0 || static_cast<std::size_t>(index) >= method.values.size())
         return "v" + std::to_string(index) + " (out of range)";
     const Value& v = method.values[static_cast<std::size_t>(index)];
-    const std::string prefix = "v" + std::to_string(index) + ": ";
+    std::string prefix = "v" + std::to_string(index) + ": "; // not const: returned (moved) when nothing follows
     const auto listOf = [&](auto count, auto item) {
         std::string text = "[";
         const std::size_t n = static_cast<std::size_t>(count);

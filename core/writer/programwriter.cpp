@@ -69,7 +69,7 @@ private:
 
     const ProgramSpec& m_spec;
     const ProgramWriteOptions& m_options;
-    flatbuffers::FlatBufferBuilder m_fbb { 64 * 1024 };
+    flatbuffers::FlatBufferBuilder m_fbb { std::size_t { 64 } * 1024 };
     SegmentTable m_segments;
     std::vector<std::vector<std::uint32_t>> m_dataIndex; ///< per method, per value
     Subsegments m_constants;
