@@ -2,6 +2,7 @@
 #include "app/cli/cli.h"
 #include "app/demo.h"
 #include "core/util/platform.h"
+#include "ui/common/logging.h"
 #include "ui/common/theme.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
@@ -73,7 +74,13 @@ int main(int argc, char** argv)
     const QCommandLineOption themeOption(QStringLiteral("theme"),
         QStringLiteral("Colours for this run: system, light or dark (default: the one chosen in View › Theme)"),
         QStringLiteral("system|light|dark"));
+    const QCommandLineOption logOption(QStringLiteral("log"),
+        QStringLiteral("Print debug lines of these categories to stderr, comma-separated: %1, or all "
+                       "(QT_LOGGING_RULES works too; see docs/troubleshooting.md)")
+            .arg(etscope::ui::loggingCategoryNames().join(QStringLiteral(", "))),
+        QStringLiteral("CATEGORY[,…]"));
     parser.addOption(timingsOption);
+    parser.addOption(logOption);
     parser.addOption(quitOption);
     parser.addOption(themeOption);
     parser.process(application);
@@ -83,6 +90,15 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "etscope: --theme takes system, light or dark, not \"%s\"\n",
             qUtf8Printable(parser.value(themeOption)));
         return 1;
+    }
+    if (parser.isSet(logOption)) {
+        if (const QString unknown = etscope::ui::enableLogging(parser.values(logOption).join(QLatin1Char(',')));
+            !unknown.isEmpty()) {
+            std::fprintf(stderr, "etscope: --log takes %s or all, not \"%s\"\n",
+                qUtf8Printable(etscope::ui::loggingCategoryNames().join(QStringLiteral(", "))),
+                qUtf8Printable(unknown));
+            return 1;
+        }
     }
     etscope::ui::applyTheme(*theme);
     etscope::ui::timings::setEnabled(parser.isSet(timingsOption));

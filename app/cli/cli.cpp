@@ -247,6 +247,9 @@ Options:
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
   --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
                   size, profile, gap, baseline, warnings), comma-separated
+  --log CATS      the desktop app: debug lines of these logging categories to stderr, for a
+                  bug report (etscope.open, etscope.layout, etscope.delegates, etscope.debug,
+                  etscope.ui, or all; QT_LOGGING_RULES works too), comma-separated
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load,

@@ -337,7 +337,7 @@ GateRow arenaRow(const GateRule& rule, const Program& current, const Program& ba
     }
     if (methods.empty()) {
         row.oldText = row.newText = row.changeText = row.limitText = "n/a";
-        row.details.push_back("no method of both builds declares a memory arena");
+        row.details.emplace_back("no method of both builds declares a memory arena");
         return row;
     }
     // The row shows the method that comes closest to (or furthest beyond) its limit.
@@ -513,6 +513,7 @@ std::string backendsText(const std::map<std::string, int>& backends)
     if (backends.empty())
         return "none";
     std::vector<std::string> items;
+    items.reserve(backends.size());
     for (const auto& [id, count] : backends)
         items.push_back(id + " ×" + std::to_string(count));
     return joined(items, 3);
@@ -568,6 +569,7 @@ GateRow loadsRow(const KernelCheck& currentCheck, const KernelCheck& baselineChe
     if (!row.pass) {
         const auto missing = missingOperators(currentCheck);
         std::vector<std::string> names;
+        names.reserve(missing.size());
         for (const auto& [name, m] : missing)
             names.push_back(name);
         if (!names.empty())
@@ -665,7 +667,7 @@ BuildGate evaluateBuildGate(const Document& current, const Document& baseline, c
     gate.baseline = baseline.path;
     gate.kernelLists = currentCheck.lists;
     if (!current.program || !baseline.program) {
-        gate.notes.push_back("one of the files holds no program: nothing to compare");
+        gate.notes.emplace_back("one of the files holds no program: nothing to compare");
         return gate;
     }
     compareModels(*current.program, *baseline.program, gate);

@@ -82,7 +82,7 @@ std::string backendVerdict(const BackendNeed& need)
     return "needs backend " + need.backendId + " linked; " + kind;
 }
 
-std::string tableText(Table table)
+std::string tableText(const Table& table)
 {
     return renderTable(table, TableFormat::Text);
 }

@@ -221,7 +221,8 @@ std::string_view withoutComment(std::string_view line)
     for (std::size_t i = 0; i < line.size(); ++i) {
         const char c = line[i];
         if (quote) {
-            quote = c == quote ? 0 : quote;
+            if (c == quote)
+                quote = 0;
         } else if (c == '\'' || c == '"') {
             quote = c;
         } else if (c == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
@@ -476,6 +477,7 @@ const KernelList* KernelLists::backendList(std::string_view backendId) const
 std::vector<std::string_view> builtinKernelListNames()
 {
     std::vector<std::string_view> names;
+    names.reserve(kBuiltins.size());
     for (const BuiltinList& builtin : kBuiltins)
         names.push_back(builtin.name);
     return names;

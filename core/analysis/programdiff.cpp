@@ -403,8 +403,8 @@ public:
         matchEnds(NodeKind::Output);
         matchInstructions();
         // Grows while it runs (constants of constants do not exist, so it ends).
-        for (std::size_t i = 0; i < m_pairs.size(); ++i)
-            matchReads(m_pairs[i].first, m_pairs[i].second);
+        for (auto& pair : m_pairs)
+            matchReads(pair.first, pair.second);
         leftovers();
     }
 

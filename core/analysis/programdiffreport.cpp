@@ -71,9 +71,9 @@ std::vector<std::string> ProgramDiff::summaryLines() const
             + std::to_string(backend.countB) + " (" + change + ")");
     }
     if (backends.empty())
-        parts.push_back("no delegates");
+        parts.emplace_back("no delegates");
     else if (!backendChanged)
-        parts.push_back("delegates: same");
+        parts.emplace_back("delegates: same");
     int into = 0, outOf = 0, same = 0, changed = 0, onlyA = 0, onlyB = 0;
     for (const MethodDiff& method : methods) {
         into += method.movedIntoDelegates;
@@ -88,7 +88,7 @@ std::vector<std::string> ProgramDiff::summaryLines() const
     if (outOf > 0)
         parts.push_back(std::to_string(outOf) + (outOf == 1 ? " op" : " ops") + " moved out of delegates");
     if (into == 0 && outOf == 0)
-        parts.push_back("no ops moved into or out of delegates");
+        parts.emplace_back("no ops moved into or out of delegates");
     parts.push_back("nodes: " + std::to_string(same) + " same, " + std::to_string(changed) + " changed, "
         + std::to_string(onlyA) + " only in A, " + std::to_string(onlyB) + " only in B");
     const SizeDiff* file = sizes.empty() ? nullptr : &sizes.front();

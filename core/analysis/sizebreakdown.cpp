@@ -831,6 +831,7 @@ std::vector<SizeGroup> sizeByBackend(const SizeTree& tree)
         }
     }
     std::vector<SizeGroup> out;
+    out.reserve(groups.size());
     for (auto& [name, group] : groups)
         out.push_back(group);
     std::stable_sort(out.begin(), out.end(), [](const SizeGroup& a, const SizeGroup& b) { return a.bytes > b.bytes; });

@@ -295,7 +295,7 @@ Table timelineTable(const Timeline& timeline)
                 row.emplace_back(opTypes);
                 table.rows.push_back(std::move(row));
             }
-    table.notes.push_back("start_us from the start of each run; ETDump ticks read as nanoseconds");
+    table.notes.emplace_back("start_us from the start of each run; ETDump ticks read as nanoseconds");
     return table;
 }
 

@@ -62,9 +62,9 @@ HeatTable timingHeatTable(const RuntimeProfile& profile)
         row.label = timing.label;
         const TimingStats& k = timing.kernel;
         for (const double v : { k.p50, k.p90, k.avg, k.min, k.max })
-            row.values.push_back(profile.toMs(v));
+            row.values.emplace_back(profile.toMs(v));
         row.values.push_back(timing.span ? std::optional<double>(profile.toMs(timing.span->p50)) : std::nullopt);
-        row.values.push_back(static_cast<double>(k.count));
+        row.values.emplace_back(static_cast<double>(k.count));
         table.rows.push_back(std::move(row));
     }
     return table;

@@ -206,7 +206,7 @@ TensorMeta parseTensorMeta(const json& entry)
 /// one), looking a few levels deep.
 std::string argumentName(const json& arg, int depth = 3)
 {
-    if (const std::string name = stringField(arg, "name"); !name.empty() || depth == 0)
+    if (std::string name = stringField(arg, "name"); !name.empty() || depth == 0)
         return name;
     const auto [kind, value] = unionMember(arg);
     return value && value->is_object() ? argumentName(*value, depth - 1) : std::string();

@@ -288,7 +288,7 @@ std::size_t ETDump::tensorCount() const
     return count;
 }
 
-static Result<ETDump> readETDumpUnguarded(std::shared_ptr<const MappedFile> file)
+static Result<ETDump> readETDumpUnguarded(const std::shared_ptr<const MappedFile>& file)
 {
     const std::string& path = file->path();
     const auto bytes = file->bytes();

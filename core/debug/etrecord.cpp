@@ -269,8 +269,9 @@ void countProgram(const EdgeProgram& program, std::map<std::string, OperatorRow>
 OperatorTable tableFromRows(std::map<std::string, OperatorRow> rows, OperatorTable table, std::string source)
 {
     table.source = std::move(source);
-    for (auto& [type, row] : rows)
-        table.rows.push_back(std::move(row));
+    table.rows.reserve(table.rows.size() + rows.size());
+    for (auto& entry : rows) // the rows are moved out (a structured binding hid that from clang-tidy)
+        table.rows.push_back(std::move(entry.second));
     finishOperatorTable(table);
     return table;
 }
@@ -342,7 +343,8 @@ std::optional<std::vector<DebugHandle>> ETRecord::delegateHandles(
     return result;
 }
 
-static Result<ETRecord> readETRecordUnguarded(std::shared_ptr<const MappedFile> file, const ETRecordLimits& limits)
+static Result<ETRecord> readETRecordUnguarded(
+    const std::shared_ptr<const MappedFile>& file, const ETRecordLimits& limits)
 {
     auto archive = ZipArchive::open(file, limits.zip);
     if (!archive)

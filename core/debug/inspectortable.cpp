@@ -333,7 +333,7 @@ bool handlesIn(const Cell& cell, std::vector<DebugHandle>& handles)
             return false;
     for (const double v : numbersIn(s))
         if (std::isfinite(v) && std::abs(v) < 9e18)
-            handles.push_back(DebugHandle(static_cast<std::int64_t>(v)));
+            handles.emplace_back(static_cast<std::int64_t>(v));
     return true;
 }
 
@@ -803,12 +803,11 @@ private:
             m_captureDepth = m_stack.size() + 1;
             m_capture = array ? "[" : "{";
             m_captureFirst.assign(1, true);
-        } else if (m_orient == Orient::Records && m_stack.size() == 1 && array) {
+        } else if ((m_orient == Orient::Records && m_stack.size() == 1 && array)
+            || (m_orient == Orient::Split && m_stack.size() == 2 && m_stack[0].key == "data" && !array)) {
             return fail(notADataFrame());
         } else if (m_orient == Orient::Nested && m_stack.size() == 1 && array) {
             return fail(makeError(Error::Code::Corrupt, m_path, "'" + m_stack[0].key + "' is not an object"));
-        } else if (m_orient == Orient::Split && m_stack.size() == 2 && m_stack[0].key == "data" && !array) {
-            return fail(notADataFrame());
         }
         const std::size_t position = !m_stack.empty() && m_stack.back().array ? m_stack.back().count : 0;
         counted();

@@ -501,13 +501,13 @@ std::vector<std::string> GapTableLayout::columns() const
 {
     std::vector<std::string> names { "#", "node", "runtime_op", "instruction", "output", "shape", "dtype" };
     for (const GapMetric m : metrics)
-        names.push_back(std::string(gapMetricName(m)));
+        names.emplace_back(gapMetricName(m));
     if (imported)
-        names.push_back("inspector_gap");
-    names.push_back("aot_ops");
-    names.push_back("problem");
+        names.emplace_back("inspector_gap");
+    names.emplace_back("aot_ops");
+    names.emplace_back("problem");
     if (forJson)
-        names.push_back("non_finite");
+        names.emplace_back("non_finite");
     return names;
 }
 
@@ -551,7 +551,7 @@ std::vector<std::string> GapTableLayout::notes(const GapReport& report) const
         lines.push_back(
             "inspector_gap holds the Inspector's " + std::string(gapMetricName(*report.importedMetric)) + " values");
     if (forJson)
-        lines.push_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
+        lines.emplace_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
     for (const Warning& warning : report.warnings)
         lines.push_back("warning: " + warning.message);
     return lines;

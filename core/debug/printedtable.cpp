@@ -482,8 +482,9 @@ private:
             index = std::move(cells[0]);
             cells.erase(cells.begin());
         }
-        return addLine(
-            std::move(index), std::move(cells), line, m_hasIndex ? std::optional<bool>(index.empty()) : std::nullopt);
+        // Read before the move: the order in which arguments are evaluated is unspecified.
+        const std::optional<bool> indexEmpty = m_hasIndex ? std::optional<bool>(index.empty()) : std::nullopt;
+        return addLine(std::move(index), std::move(cells), line, indexEmpty);
     }
 
     // --- aligned ---------------------------------------------------------------------------

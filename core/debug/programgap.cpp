@@ -804,11 +804,11 @@ Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> o
     table.title = "Numeric gap (programs)";
     table.columns = { "#", "node", "reference_node", "matched_by", "instruction", "output", "shape", "dtype" };
     for (const GapMetric m : metrics)
-        table.columns.push_back(std::string(gapMetricName(m)));
+        table.columns.emplace_back(gapMetricName(m));
     for (const char* name : { "dequantized", "change", "problem" })
-        table.columns.push_back(name);
+        table.columns.emplace_back(name);
     if (forJson)
-        table.columns.push_back("non_finite");
+        table.columns.emplace_back("non_finite");
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const ProgramGapRow& row = report.rows[r];
         const GapRow& g = row.run;
@@ -850,14 +850,14 @@ Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> o
         table.notes.push_back(std::to_string(report.notLoggedInside)
             + " pair(s) inside a delegate not shown: one side logged nothing there");
     if (forJson)
-        table.notes.push_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
+        table.notes.emplace_back("JSON has no inf or nan: such metrics are null, and non_finite names them");
     for (const Warning& warning : report.warnings)
         table.notes.push_back("warning: " + warning.message);
     return table;
 }
 
 std::optional<FirstDivergence> findFirstDivergence(const ProgramGapReport& report, const EventMapper& runMapper,
-    const EventMapper& referenceMapper, DivergenceRule rule)
+    const EventMapper& referenceMapper, const DivergenceRule& rule)
 {
     std::size_t compared = 0;
     for (std::size_t r = 0; r < report.rows.size(); ++r) {

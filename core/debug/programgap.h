@@ -198,7 +198,7 @@ Table programGapTable(
 
 /// The first divergence of a program report.
 std::optional<FirstDivergence> findFirstDivergence(const ProgramGapReport& report, const EventMapper& runMapper,
-    const EventMapper& referenceMapper, DivergenceRule rule = DivergenceRule());
+    const EventMapper& referenceMapper, const DivergenceRule& rule = DivergenceRule());
 
 /// Rows with something to measure (metrics or an imported gap).
 bool gapRowCompared(const GapRow& row);

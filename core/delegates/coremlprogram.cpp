@@ -721,6 +721,7 @@ void MilReader::addOperation(const pb::CmlOperationView& op, std::size_t index, 
     joinDebugInfo(node, output, type);
 
     std::vector<Producer> sources;
+    sources.reserve(reads.size());
     for (const std::string& name : reads)
         sources.push_back(sourceOf(name, reader));
     const NodeId id = m_graph->addNode(std::move(node));

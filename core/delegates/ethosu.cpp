@@ -76,7 +76,7 @@ std::vector<IoRecord> describeIo(
         IoRecord record;
         std::uint64_t elements = 1;
         for (int d = 0; d < 6; ++d) {
-            const std::int32_t dim = readI32(raw + 4 * d);
+            const std::int32_t dim = readI32(raw + 4 * static_cast<std::size_t>(d));
             record.shape.push_back(dim);
             elements = dim > 0 ? std::min<std::uint64_t>(elements * static_cast<std::uint64_t>(dim), 1ull << 48) : 0;
         }

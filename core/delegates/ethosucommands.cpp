@@ -285,7 +285,7 @@ CommandStream Replayer::run()
         const std::uint32_t word = readLe32(m_bytes.data() + at);
         const std::uint16_t opcode = word & 0x3FF;
         const std::uint16_t param = static_cast<std::uint16_t>(word >> 16);
-        const int control = (word >> 14) & 3;
+        const int control = static_cast<int>((word >> 14) & 3);
         const bool longForm = control == 1;
         // The kernel's validator takes a payload word whenever bit 14 is set; so do we.
         const bool hasPayload = (word >> 14) & 1;

@@ -231,13 +231,13 @@ std::string_view commandName(Arch arch, std::uint16_t opcode, bool longForm)
         for (const CommandEntry& entry : kCommands)
             for (int map = 0; map < 2; ++map)
                 if (entry.maps & (map == 0 ? kU55Map : kU85Map))
-                    index[static_cast<std::size_t>(map * 2 + (entry.longForm ? 1 : 0))][entry.code & 0x3FF]
+                    index[(static_cast<std::size_t>(map) * 2) + (entry.longForm ? 1 : 0)][entry.code & 0x3FF]
                         = entry.name;
         return index;
     }();
     if (opcode > 0x3FF)
         return {};
-    return kIndex[static_cast<std::size_t>((arch == Arch::U85 ? 2 : 0) + (longForm ? 1 : 0))][opcode];
+    return kIndex[(arch == Arch::U85 ? 2U : 0U) + (longForm ? 1U : 0U)][opcode];
 }
 
 DriverPayload readDriverPayload(std::span<const std::uint8_t> block)

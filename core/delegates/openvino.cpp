@@ -104,7 +104,8 @@ std::string findModelXml(const DelegateContext& context, DelegateInfo& info, std
         Section sections[3];
         bool valid = true;
         for (int s = 0; s < 3; ++s) {
-            sections[s] = { readLe64(payload.data() + 16 * s), readLe64(payload.data() + 16 * s + 8) };
+            sections[s] = { readLe64(payload.data() + (16 * static_cast<std::size_t>(s))),
+                readLe64(payload.data() + (16 * static_cast<std::size_t>(s)) + 8) };
             valid = valid && sections[s].offset >= kHeaderSize
                 && detail::rangeInside(payload.size(), sections[s].offset, sections[s].size);
         }

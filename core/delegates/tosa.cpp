@@ -718,6 +718,7 @@ void TosaReader::addOperator(const fbt::Operator& op, std::size_t index)
         for (const flatbuffers::String* input : *inputs)
             inputNames.push_back(stringText(input));
     std::vector<const TensorInfo*> inputInfos;
+    inputInfos.reserve(inputNames.size());
     for (const std::string& name : inputNames)
         inputInfos.push_back(find(name));
     addAttributes(op, node, inputInfos);

@@ -618,6 +618,7 @@ void VgfReader::addSegmentNode(const Segment& segment, std::size_t index)
         node.attributes.add("out binding " + std::to_string(b.binding),
             "resource " + std::to_string(b.mrt) + (resource(b.mrt) ? ": " + resource(b.mrt)->text() : ""));
     std::vector<NodeId> sources;
+    sources.reserve(inputs.size());
     for (const std::uint32_t mrt : inputs)
         sources.push_back(sourceOfResource(mrt, node.label));
     const NodeId id = m_graph->addNode(std::move(node));

@@ -431,8 +431,8 @@ void VulkanReader::addFacts(DelegateInfo& info) const
 bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
 {
     const auto payload = context.payload;
-    const auto fail = [&](std::string reason, std::optional<std::uint64_t> at = 0) {
-        context.warn(info, std::move(reason), at);
+    const auto fail = [&](const std::string& reason, std::optional<std::uint64_t> at = 0) {
+        context.warn(info, reason, at);
         return false;
     };
     if (payload.size() < 8)

@@ -321,8 +321,8 @@ void XnnpackReader::addNodes()
             node.attributes.push_back({ port, id == kInvalidId ? std::string("none") : portText(id) });
         for (const auto& [port, id] : ports.outputs)
             node.attributes.push_back({ port, portText(id) });
-        for (Attribute& param : ports.params)
-            node.attributes.push_back(std::move(param));
+        for (const Attribute& param : ports.params)
+            node.attributes.push_back(param);
         if (xnode && xnode->output_min_max()) {
             node.attributes.push_back({ "output min", floatText(xnode->output_min_max()->output_min()) });
             node.attributes.push_back({ "output max", floatText(xnode->output_min_max()->output_max()) });
@@ -448,8 +448,8 @@ void XnnpackReader::addFacts(DelegateInfo& info) const
 bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
 {
     const auto payload = context.payload;
-    const auto fail = [&](std::string reason, std::optional<std::uint64_t> at = 0) {
-        context.warn(info, std::move(reason), at);
+    const auto fail = [&](const std::string& reason, std::optional<std::uint64_t> at = 0) {
+        context.warn(info, reason, at);
         return false;
     };
     if (payload.size() < 8)

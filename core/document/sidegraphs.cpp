@@ -145,6 +145,7 @@ std::vector<SideFile> findTosaSideFiles(const std::string& programPath)
             slot->second = c.path;
     }
     std::vector<SideFile> files;
+    files.reserve(byDelegate.size());
     for (auto& [delegate, path] : byDelegate)
         files.push_back({ delegate, std::move(path) });
     return files;

@@ -193,7 +193,7 @@ Report Builder::build()
     if (m_in.reference)
         given.push_back("reference " + m_in.reference->path());
     if (m_in.record)
-        given.push_back("ETRecord");
+        given.emplace_back("ETRecord");
     if (!m_in.inspectorTable.empty())
         given.push_back("Inspector table " + m_in.inspectorTable);
     if (m_in.baseline)
@@ -323,8 +323,8 @@ void Builder::summary()
         f.emplace_back("Will it load", answer);
     }
     std::vector<std::string> peaks;
-    for (std::size_t m = 0; m < m_report.plans.size(); ++m)
-        if (const auto& plan = m_report.plans[m])
+    for (auto& plan : m_report.plans)
+        if (plan)
             for (const MemoryArena& arena : plan->arenas)
                 if (arena.peakLiveBytes > 0 || (arena.declaredSize && *arena.declaredSize > 0))
                     peaks.push_back(plan->method + " arena " + std::to_string(arena.id) + ": "
@@ -818,7 +818,7 @@ Report buildReport(const ReportInputs& inputs)
         Report report;
         report.title = "ETScope report";
         report.sections.push_back({ "summary", "Summary", { omitted("no program to report on") } });
-        report.warnings.push_back("summary: no program to report on");
+        report.warnings.emplace_back("summary: no program to report on");
         return report;
     }
     return Builder(inputs).build();

@@ -90,7 +90,7 @@ std::vector<std::pair<const char*, std::string>> boundedAttributes(std::size_t b
     // Siblings in program order: expanding a delegate does not reshuffle the rest. Graphviz's
     // ordering code is also where its known crashes with clusters live, so a retry drops it.
     if (!safer)
-        attributes.push_back({ "ordering", "out" });
+        attributes.emplace_back("ordering", "out");
     return attributes;
 }
 

@@ -481,7 +481,7 @@ std::string describeValue(const Method& method, std::int32_t index)
     if (index < 0 || static_cast<std::size_t>(index) >= method.values.size())
         return "v" + std::to_string(index) + " (out of range)";
     const Value& v = method.values[static_cast<std::size_t>(index)];
-    const std::string prefix = "v" + std::to_string(index) + ": ";
+    std::string prefix = "v" + std::to_string(index) + ": "; // not const: returned (moved) when nothing follows
     const auto listOf = [&](auto count, auto item) {
         std::string text = "[";
         const std::size_t n = static_cast<std::size_t>(count);

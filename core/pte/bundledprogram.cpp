@@ -53,7 +53,7 @@ BundledValue decodeValue(const fbb::Value* value, const std::uint8_t* fileBase)
 
 } // namespace
 
-static Result<BundledProgram> readBundledProgramUnguarded(std::shared_ptr<const MappedFile> file)
+static Result<BundledProgram> readBundledProgramUnguarded(const std::shared_ptr<const MappedFile>& file)
 {
     const std::string& path = file->path();
     const auto bytes = file->bytes();

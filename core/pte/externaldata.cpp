@@ -48,7 +48,7 @@ bool rootHasFourthField(const std::uint8_t* base, std::uint64_t size)
     const std::uint16_t vtableSize = readLe16(base + vtable);
     if (vtableSize < 4 + 2 * 4 || static_cast<std::uint64_t>(vtable) + vtableSize > size)
         return false;
-    return readLe16(base + vtable + 4 + 2 * 3) != 0;
+    return readLe16(base + vtable + 4 + (2 * std::size_t { 3 })) != 0;
 }
 
 } // namespace
@@ -59,7 +59,7 @@ const NamedDataEntry* ExternalData::find(std::string_view key) const
     return it == entries.end() ? nullptr : &*it;
 }
 
-static Result<ExternalData> readExternalDataUnguarded(std::shared_ptr<const MappedFile> file)
+static Result<ExternalData> readExternalDataUnguarded(const std::shared_ptr<const MappedFile>& file)
 {
     ExternalData data;
     data.file = file;

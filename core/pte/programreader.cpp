@@ -588,7 +588,8 @@ std::optional<Error> ProgramDecoder::decode(const fbp::Program& root)
 
 } // namespace
 
-static Result<Program> readProgramUnguarded(std::shared_ptr<const MappedFile> file, std::optional<ByteRange> region)
+static Result<Program> readProgramUnguarded(
+    const std::shared_ptr<const MappedFile>& file, std::optional<ByteRange> region)
 {
     Program program;
     program.file = file;

@@ -174,7 +174,7 @@ std::optional<std::uint64_t> bytesInFront(std::span<const std::uint8_t> bytes)
 
 } // namespace
 
-Result<ZipArchive> ZipArchive::open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits)
+Result<ZipArchive> ZipArchive::open(const std::shared_ptr<const MappedFile>& file, const ZipLimits& limits)
 {
     const std::string& path = file->path();
     const auto bytes = file->bytes();

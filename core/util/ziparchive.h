@@ -41,7 +41,7 @@ public:
     /// ZIP archive, Error::Corrupt for inconsistent archives, invalid or duplicate entry names and encrypted entries,
     /// and Error::Limit when an entry or the whole exceed `limits`. Messages name the file and, where one is to blame,
     /// the entry.
-    static Result<ZipArchive> open(std::shared_ptr<const MappedFile> file, const ZipLimits& limits = {});
+    static Result<ZipArchive> open(const std::shared_ptr<const MappedFile>& file, const ZipLimits& limits = {});
 
     ZipArchive(ZipArchive&&) noexcept;
     ZipArchive& operator=(ZipArchive&&) noexcept;

@@ -25,7 +25,8 @@ std::vector<std::uint8_t> transposed(const Layer& layer)
     std::vector<std::uint8_t> bytes(layer.weight.size());
     for (std::int32_t i = 0; i < layer.in; ++i)
         for (std::int32_t o = 0; o < layer.out; ++o)
-            std::copy_n(layer.weight.begin() + 4 * (i * layer.out + o), 4, bytes.begin() + 4 * (o * layer.in + i));
+            std::copy_n(layer.weight.begin() + (4 * static_cast<std::ptrdiff_t>(i * layer.out + o)), 4,
+                bytes.begin() + (4 * static_cast<std::ptrdiff_t>(o * layer.in + i)));
     return bytes;
 }
 
@@ -42,7 +43,7 @@ public:
         TensorSpec t;
         t.sizes = { 1, width };
         t.allocation = AllocationSpec { 1, m_offset };
-        m_offset += 64 * 4; // one slot per activation: the plan is not what this pair compares
+        m_offset += std::uint64_t { 64 } * 4; // one slot per activation: the plan is not what this pair compares
         return m_method.addTensor(std::move(t));
     }
     std::int32_t constant(std::vector<std::int32_t> sizes, std::vector<std::uint8_t> bytes)
@@ -97,7 +98,8 @@ ComparePair makeMlpComparePair(int hidden)
         layer.in = hidden;
         layer.out = i == 2 ? kClasses : hidden;
         layer.bias = pseudoRandomFloats(static_cast<std::size_t>(layer.out), seed++, 0.25f);
-        layer.weight = pseudoRandomFloats(static_cast<std::size_t>(layer.in * layer.out), seed++, 0.25f);
+        layer.weight = pseudoRandomFloats(
+            static_cast<std::size_t>(layer.in) * static_cast<std::size_t>(layer.out), seed++, 0.25f);
         layers.push_back(std::move(layer));
     }
     ComparePair pair;

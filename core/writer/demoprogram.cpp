@@ -72,7 +72,7 @@ DelegateSpec convBlock(ProgramSpec& program)
         program.namedData.push_back({ key, std::move(bytes), 16 });
         return graph.addNamedConstant(xnn::datatype::Fp32, std::move(dims), key, size);
     };
-    const std::uint32_t filter = named({ 8, 3, 3, 3 }, 8 * 3 * 3 * 3, demo::kConvFilterSeed);
+    const std::uint32_t filter = named({ 8, 3, 3, 3 }, std::size_t { 8 } * 3 * 3 * 3, demo::kConvFilterSeed);
     const std::uint32_t bias = named({ 8 }, 8, demo::kConvBiasSeed);
     const std::uint32_t conv = graph.addInternal(xnn::datatype::Fp32, { 1, 16, 16, 8 });
     const std::uint32_t clamped = graph.addInternal(xnn::datatype::Fp32, { 1, 16, 16, 8 });

@@ -57,7 +57,7 @@ constexpr int kChannelsIn = 3, kChannelsOut = 8, kSide = 16, kPooled = 8, kHidde
 
 std::vector<double> demoInput()
 {
-    std::vector<double> x(kChannelsIn * kSide * kSide);
+    std::vector<double> x(static_cast<std::size_t>(kChannelsIn) * kSide * kSide);
     for (int c = 0; c < kChannelsIn; ++c)
         for (int h = 0; h < kSide; ++h)
             for (int w = 0; w < kSide; ++w)
@@ -69,9 +69,10 @@ std::vector<double> demoInput()
 /// XNNPACK block: NCHW→NHWC, 3×3 convolution (pad 1, filter OHWI), clamp [0, 6], back to NCHW.
 std::vector<double> convBlock(const std::vector<double>& x)
 {
-    const std::vector<double> filter = weights(kChannelsOut * 9 * kChannelsIn, demo::kConvFilterSeed);
+    const std::vector<double> filter
+        = weights(static_cast<std::size_t>(kChannelsOut) * 9 * kChannelsIn, demo::kConvFilterSeed);
     const std::vector<double> bias = weights(kChannelsOut, demo::kConvBiasSeed);
-    std::vector<double> out(kChannelsOut * kSide * kSide);
+    std::vector<double> out(static_cast<std::size_t>(kChannelsOut) * kSide * kSide);
     for (int oc = 0; oc < kChannelsOut; ++oc)
         for (int h = 0; h < kSide; ++h)
             for (int w = 0; w < kSide; ++w) {
@@ -93,7 +94,7 @@ std::vector<double> convBlock(const std::vector<double>& x)
 /// aten::max_pool2d_with_indices 2×2, stride 2; indices are flat positions in the input plane.
 void maxPool(const std::vector<double>& a, std::vector<double>& pooled, std::vector<double>& indices)
 {
-    pooled.assign(kChannelsOut * kPooled * kPooled, 0);
+    pooled.assign(static_cast<std::size_t>(kChannelsOut) * kPooled * kPooled, 0);
     indices.assign(pooled.size(), 0);
     for (int c = 0; c < kChannelsOut; ++c)
         for (int h = 0; h < kPooled; ++h)

@@ -69,7 +69,7 @@ private:
 
     const ProgramSpec& m_spec;
     const ProgramWriteOptions& m_options;
-    flatbuffers::FlatBufferBuilder m_fbb { 64 * 1024 };
+    flatbuffers::FlatBufferBuilder m_fbb { std::size_t { 64 } * 1024 };
     SegmentTable m_segments;
     std::vector<std::vector<std::uint32_t>> m_dataIndex; ///< per method, per value
     Subsegments m_constants;
@@ -97,7 +97,7 @@ void ProgramSerializer::collectData()
             if (value.tensor.allocation) {
                 m_dataIndex[m][v] = m_mutable.append(data, 1);
             } else if (inlineConstants) {
-                m_inlineConstants.push_back(data);
+                m_inlineConstants.emplace_back(data);
                 m_dataIndex[m][v] = static_cast<std::uint32_t>(m_inlineConstants.size() - 1);
             } else {
                 m_dataIndex[m][v] = m_constants.append(data, m_options.constantAlignment);
@@ -129,7 +129,7 @@ void ProgramSerializer::placeSegments()
             } else {
                 location.location = 0;
                 location.index = static_cast<std::uint32_t>(m_inlineDelegateData.size());
-                m_inlineDelegateData.push_back(delegate.payload);
+                m_inlineDelegateData.emplace_back(delegate.payload);
             }
             m_delegates[m].push_back(location);
         }

@@ -226,7 +226,8 @@ void addClassifyMethod(MethodSpec& method, const MlpOptions& options, std::uint3
     };
     const std::int32_t x = planned({ batch, hidden }, 0);
     method.inputs = { x };
-    const std::uint64_t logitsAt = alignUp(static_cast<std::uint64_t>(batch * hidden * 4), 16);
+    const std::uint64_t logitsAt
+        = alignUp(static_cast<std::uint64_t>(batch) * static_cast<std::uint64_t>(hidden) * 4, 16);
     const std::int32_t bias = constant({ kClasses });
     const std::int32_t weight = constant({ hidden, kClasses });
     const std::int32_t one = method.addValue(ValueSpec::integer(1));

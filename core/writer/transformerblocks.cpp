@@ -49,7 +49,7 @@ private:
     std::int32_t layerNorm(std::int32_t input);
     std::int32_t linear(std::int32_t input, int in, int out);
     std::int32_t view(std::int32_t input, std::vector<std::int64_t> shape);
-    std::int32_t permute(std::int32_t input, std::vector<std::int64_t> perm);
+    std::int32_t permute(std::int32_t input, const std::vector<std::int64_t>& perm);
     std::int32_t bmm(std::int32_t a, std::int32_t b);
     void embedding();
     void portableStep();
@@ -104,6 +104,7 @@ std::int32_t BlockBuilder::ints(const std::vector<std::int64_t>& values)
     if (const auto it = m_lists.find(values); it != m_lists.end())
         return it->second;
     std::vector<std::int64_t> items;
+    items.reserve(values.size());
     for (const std::int64_t v : values)
         items.push_back(integer(v));
     return m_lists[values] = m_method.addValue(ValueSpec::intList(std::move(items)));
@@ -171,9 +172,10 @@ std::int32_t BlockBuilder::view(std::int32_t input, std::vector<std::int64_t> sh
     return kernel("aten::view_copy", "out", { input, ints(shape) }, outSizes);
 }
 
-std::int32_t BlockBuilder::permute(std::int32_t input, std::vector<std::int64_t> perm)
+std::int32_t BlockBuilder::permute(std::int32_t input, const std::vector<std::int64_t>& perm)
 {
     std::vector<std::int32_t> outSizes;
+    outSizes.reserve(perm.size());
     for (const std::int64_t axis : perm)
         outSizes.push_back(sizes(input)[static_cast<std::size_t>(axis)]);
     return kernel("aten::permute_copy", "out", { input, ints(perm) }, outSizes);

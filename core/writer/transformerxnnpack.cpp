@@ -208,6 +208,7 @@ std::uint32_t XnnBlockBuilder::transpose(std::uint32_t input, std::vector<std::u
 {
     const std::vector<std::uint32_t>& from = m_graph.values[input].dims;
     std::vector<std::uint32_t> dims;
+    dims.reserve(perm.size());
     for (const std::uint32_t axis : perm)
         dims.push_back(from[axis]);
     const std::uint32_t out = hidden(std::move(dims));

@@ -3,6 +3,7 @@
 
 #include "core/debug/eventmapper.h"
 #include "core/document/etrecordgraphs.h"
+#include "ui/common/logging.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
 #include "ui/document/whenfinished.h"
@@ -14,6 +15,42 @@
 #include <QtConcurrent>
 
 namespace etscope::ui {
+
+namespace {
+
+/// "method 0, top level" or "method 0, delegate node 12" for the layout log.
+QString describeView(const GraphContext& context)
+{
+    return context.delegateNode.valid()
+        ? QStringLiteral("method %1, delegate node %2").arg(context.method).arg(context.delegateNode.value)
+        : QStringLiteral("method %1, top level").arg(context.method);
+}
+
+/// One line per delegate of an opened program and one per warning its decoder gave (etscope.delegates).
+void logDelegatesOf(const core::Document& document)
+{
+    if (!logDelegates().isDebugEnabled() || !document.program)
+        return;
+    for (std::size_t m = 0; m < document.methods.size() && m < document.program->methods.size(); ++m) {
+        const auto& delegates = document.methods[m].delegates;
+        for (std::size_t d = 0; d < delegates.size(); ++d) {
+            const core::DelegateInfo& info = delegates[d];
+            qCDebug(logDelegates).noquote()
+                << QStringLiteral("method '%1' delegate %2: backend %3, format %4, inner graph %5, %6 warnings: %7")
+                       .arg(QString::fromStdString(document.program->methods[m].name))
+                       .arg(d)
+                       .arg(QString::fromStdString(info.backendId), QString::fromStdString(info.format))
+                       .arg(info.innerGraph ? QStringLiteral("%1 nodes").arg(info.innerGraph->nodes.size())
+                                            : QStringLiteral("none"))
+                       .arg(info.warnings.size())
+                       .arg(QString::fromStdString(info.summary));
+            for (const core::Warning& warning : info.warnings)
+                qCDebug(logDelegates).noquote() << "  warning:" << QString::fromStdString(warning.message);
+        }
+    }
+}
+
+} // namespace
 
 DocumentController::DocumentController(QObject* parent)
     : QObject(parent)
@@ -107,6 +144,7 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     m_requested.start();
     m_graphTimed = false;
     m_path = path;
+    qCDebug(logOpen).noquote() << "open started:" << path;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
     options.cancel = m_cancel.get();
@@ -154,17 +192,35 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
         }),
         [this, generation](Opened result) {
             setBusy(-1);
-            if (generation != m_generation)
+            if (generation != m_generation) {
+                qCDebug(logOpen).noquote() << "open superseded by a newer one:" << m_path;
                 return;
+            }
             if (!result.document) {
-                if (result.document.error().code == core::Error::Code::Cancelled)
+                if (result.document.error().code == core::Error::Code::Cancelled) {
+                    qCDebug(logOpen).noquote() << "open stopped:" << m_path;
                     Q_EMIT stopped();
-                else
-                    Q_EMIT failed(QString::fromStdString(result.document.error().message()));
+                } else {
+                    const QString message = QString::fromStdString(result.document.error().message());
+                    qCDebug(logOpen).noquote() << "open failed after" << millisecondsSinceRequest() << "ms:" << message;
+                    Q_EMIT failed(message);
+                }
                 return;
             }
             m_document = std::make_shared<const core::Document>(std::move(result.document).value());
             timings::report("open", m_document->readMilliseconds);
+            qCDebug(logOpen).noquote() << QStringLiteral(
+                "open finished: %1 in %2 ms (read %3 ms, analyse %4 ms), %5 methods, %6 warnings, %7 debug artifacts "
+                "found beside it")
+                                              .arg(m_path)
+                                              .arg(millisecondsSinceRequest(), 0, 'f', 1)
+                                              .arg(m_document->readMilliseconds, 0, 'f', 1)
+                                              .arg(m_document->analyseMilliseconds, 0, 'f', 1)
+                                              .arg(m_document->methods.size())
+                                              .arg(m_document->warnings.size())
+                                              .arg(result.debug.run || result.debug.etrecord ? QStringLiteral("some")
+                                                                                             : QStringLiteral("no"));
+            logDelegatesOf(*m_document);
             m_cache.clear();
             m_groupings.clear();
             m_debug = std::move(result.debug);
@@ -174,6 +230,7 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
         },
         [this, generation, path](const QString& message) {
             setBusy(-1);
+            qCDebug(logOpen).noquote() << "open failed:" << path << message;
             if (generation == m_generation)
                 Q_EMIT failed(tr("%1: reading the file failed: %2").arg(path, message));
         });
@@ -242,6 +299,7 @@ void DocumentController::attachArtifact(AttachKind kind, const QString& path, co
             this, [this, kind, path, error] { Q_EMIT attachFinished(kind, path, error); }, Qt::QueuedConnection);
         return;
     }
+    qCDebug(logDebug).noquote() << "attach queued:" << path;
     m_attachQueue.push_back({ kind, path, debugBuffer });
     if (!m_attachRunning)
         startNextAttach();
@@ -258,6 +316,9 @@ void DocumentController::startNextAttach()
     m_attachCancel = std::make_shared<std::atomic<bool>>(false);
     setAttachRunning(true);
     Q_EMIT debugProgress(-1, tr("Attaching %1…").arg(QFileInfo(job.path).fileName()));
+    qCDebug(logDebug).noquote() << "attach started:" << job.path;
+    auto started = std::make_shared<QElapsedTimer>();
+    started->start();
     /// The worker's answer: the artifact read into a session of its own, merged on this thread.
     struct Attached {
         std::optional<core::Error> error;
@@ -279,13 +340,16 @@ void DocumentController::startNextAttach()
                 result.mismatch = core::etrecordMismatch(*result.read.etrecord, *document->program);
             return result;
         }),
-        [this, job, generation](Attached result) {
+        [this, job, generation, started](Attached result) {
             if (generation != m_generation)
                 return; // another file was opened meanwhile
             if (result.error && result.error->code == core::Error::Code::Cancelled) {
+                qCDebug(logDebug).noquote() << "attach stopped:" << job.path;
                 Q_EMIT attachStopped(job.kind, job.path);
             } else if (result.error) {
-                Q_EMIT attachFinished(job.kind, job.path, QString::fromStdString(result.error->message()));
+                const QString message = QString::fromStdString(result.error->message());
+                qCDebug(logDebug).noquote() << "attach failed after" << started->elapsed() << "ms:" << message;
+                Q_EMIT attachFinished(job.kind, job.path, message);
             } else {
                 switch (job.kind) {
                 case AttachKind::Run:
@@ -310,6 +374,11 @@ void DocumentController::startNextAttach()
                 m_attachments.append({ job.kind, job.path });
                 // Heat tables of the old session are dropped; views ask again on debugChanged.
                 dropHeatTables();
+                qCDebug(logDebug).noquote()
+                    << QStringLiteral("attach finished: %1 in %2 ms%3")
+                           .arg(job.path)
+                           .arg(started->elapsed())
+                           .arg(result.mismatch ? QStringLiteral(", not this program's ETRecord") : QString());
                 Q_EMIT debugChanged();
                 Q_EMIT attachFinished(job.kind, job.path, QString());
             }
@@ -318,6 +387,7 @@ void DocumentController::startNextAttach()
         [this, job, generation](const QString& message) {
             if (generation != m_generation)
                 return;
+            qCDebug(logDebug).noquote() << "attach failed:" << job.path << message;
             Q_EMIT attachFinished(job.kind, job.path, tr("%1: reading it failed: %2").arg(job.path, message));
             startNextAttach();
         });
@@ -497,7 +567,12 @@ void DocumentController::requestPresentation(
         LayoutService::instance()->cancel(old);
     }
     const QString key = presentation->key();
+    qCDebug(logLayout).noquote() << QStringLiteral("layout requested: %1, %2 nodes, %3 edges")
+                                        .arg(describeView(context))
+                                        .arg(presentation->request.nodes.size())
+                                        .arg(presentation->request.edges.size());
     if (const auto it = m_cache.find(key); it != m_cache.end()) {
+        qCDebug(logLayout).noquote() << "layout finished: drawn before, from the cache:" << describeView(context);
         Q_EMIT presentationReady(*it);
         return;
     }
@@ -511,6 +586,8 @@ void DocumentController::requestPresentation(
     closing.start();
     if (auto layout = layoutByClosing(*presentation, laidOut)) {
         timings::report("layout", timings::millisecondsSince(closing));
+        qCDebug(logLayout).noquote() << "layout finished: a drawing made before, closed in"
+                                     << timings::millisecondsSince(closing) << "ms:" << describeView(context);
         presentation->layout = std::move(*layout);
         m_cache.insert(key, presentation);
         Q_EMIT presentationReady(presentation);
@@ -522,10 +599,13 @@ void DocumentController::requestPresentation(
     pending.started.start();
     // One delegate or group more than a drawing already made: lay out its inside only and keep
     // the rest of that drawing where it was.
-    if (auto plan = planOpening(*presentation, laidOut))
+    if (auto plan = planOpening(*presentation, laidOut)) {
+        qCDebug(logLayout).noquote() << "layout: only the opened part," << plan->part.request.nodes.size()
+                                     << "nodes, goes to Graphviz";
         runLayout(std::move(pending), std::make_shared<const OpeningPlan>(std::move(*plan)));
-    else
+    } else {
         runLayout(std::move(pending), nullptr);
+    }
 }
 
 void DocumentController::runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan)
@@ -537,6 +617,8 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
                 return;
             const auto view = m_views.find(pending.requester);
             if (pending.generation != m_generation || view == m_views.end() || pending.request != view->latest) {
+                qCDebug(logLayout).noquote()
+                    << "layout answer dropped (another file, the view gone or a newer request)";
                 setBusy(-1);
                 return; // another file, a view gone, or superseded by the view's newer request
             }
@@ -553,12 +635,22 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
             timings::report("layout", timings::millisecondsSince(pending.started));
             setBusy(-1);
             if (!layout) {
-                if (layout.error().code == core::Error::Code::Cancelled)
+                if (layout.error().code == core::Error::Code::Cancelled) {
+                    qCDebug(logLayout).noquote()
+                        << "layout cancelled after" << timings::millisecondsSince(pending.started) << "ms";
                     Q_EMIT layoutStopped(pending.requester);
-                else
-                    Q_EMIT layoutFailed(pending.requester, QString::fromStdString(layout.error().message()));
+                } else {
+                    const QString message = QString::fromStdString(layout.error().message());
+                    qCDebug(logLayout).noquote() << "layout failed:" << message;
+                    Q_EMIT layoutFailed(pending.requester, message);
+                }
                 return;
             }
+            qCDebug(logLayout).noquote() << QStringLiteral("layout finished: %1 nodes in %2 ms%3")
+                                                .arg(pending.presentation->request.nodes.size())
+                                                .arg(timings::millisecondsSince(pending.started), 0, 'f', 1)
+                                                .arg(plan ? QStringLiteral(" (the opened part laid out alone)")
+                                                          : QString());
             pending.presentation->layout = std::move(layout).value();
             m_cache.insert(pending.presentation->key(), pending.presentation);
             Q_EMIT presentationReady(pending.presentation);

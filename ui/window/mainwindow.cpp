@@ -2,6 +2,7 @@
 #include "ui/window/mainwindow.h"
 
 #include "core/util/text.h"
+#include "ui/common/logging.h"
 #include "ui/common/theme.h"
 #include "ui/compare/compareview.h"
 #include "ui/document/documentcontroller.h"
@@ -692,6 +693,11 @@ void MainWindow::openFiles(const QStringList& paths)
         }
         programs.append({ path, {} });
     }
+    for (const Pending& pending : programs)
+        qCDebug(logUi).noquote() << "files given: program" << pending.program << "with" << pending.attachments.size()
+                                 << "debug files";
+    if (!toCurrent.isEmpty())
+        qCDebug(logUi).noquote() << "files given:" << toCurrent.size() << "debug files for the current tab";
     if (!toCurrent.isEmpty())
         attachAll(currentView(), toCurrent);
     for (const Pending& pending : programs)
@@ -734,6 +740,7 @@ void MainWindow::openProgram(
         auto* view = qobject_cast<DocumentView*>(m_tabs->widget(i));
         if (view && QFileInfo(view->controller()->path()).absoluteFilePath() == absolute
             && !view->context().delegateNode.valid()) {
+            qCDebug(logUi).noquote() << "already open, tab" << i << "shown:" << path;
             m_tabs->setCurrentIndex(i);
             attachAll(view, attachments);
             return;
@@ -758,6 +765,7 @@ void MainWindow::openProgram(
         const int at = m_tabs->indexOf(placeholder);
         m_tabs->removeTab(at);
         placeholder->deleteLater();
+        qCDebug(logUi).noquote() << "tab" << at << "shows" << path;
         attachAll(addView(controller, GraphContext {}, at), attachments);
         addRecent(path);
         updateStatus();
@@ -776,6 +784,7 @@ void MainWindow::openProgram(
         m_tabs->setTabToolTip(at, message);
         m_tabs->setCurrentIndex(at);
         statusBar()->showMessage(message, 10000);
+        qCDebug(logUi).noquote() << "tab" << at << "shows the error opening" << path;
         Q_EMIT documentFailed(path, message);
     };
     connect(controller, &DocumentController::failed, this, fail);
@@ -969,6 +978,7 @@ void MainWindow::closeTab(int index)
         return;
     auto* view = qobject_cast<DocumentView*>(page);
     DocumentController* controller = view ? view->controller() : nullptr;
+    qCDebug(logUi).noquote() << "tab" << index << "closed:" << m_tabs->tabText(index);
     m_tabs->removeTab(index);
     page->deleteLater();
     if (auto* opening = qobject_cast<DocumentController*>(page->property(kOpeningProperty).value<QObject*>())) {

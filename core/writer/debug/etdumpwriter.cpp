@@ -148,6 +148,7 @@ std::vector<std::uint8_t> writeETDump(const std::vector<RunBlock>& runs, const E
     flatbuffers::FlatBufferBuilder fbb;
     fbb.ForceDefaults(!options.omitDefaults);
     std::vector<flatbuffers::Offset<fbe::RunData>> blocks;
+    blocks.reserve(runs.size());
     for (const RunBlock& run : runs)
         blocks.push_back(runOffset(fbb, run));
     const auto root = fbe::CreateETDump(fbb, options.version, fbb.CreateVector(blocks));

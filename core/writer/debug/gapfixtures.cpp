@@ -38,8 +38,9 @@ struct Layer {
         std::vector<double> y(bias);
         for (int o = 0; o < out; ++o)
             for (int i = 0; i < in; ++i)
-                y[static_cast<std::size_t>(o)]
-                    += x[static_cast<std::size_t>(i)] * weight[static_cast<std::size_t>(i * out + o)];
+                y[static_cast<std::size_t>(o)] += x[static_cast<std::size_t>(i)]
+                    * weight[(static_cast<std::size_t>(i) * static_cast<std::size_t>(out))
+                        + static_cast<std::size_t>(o)];
         return y;
     }
 };
@@ -55,7 +56,8 @@ std::vector<Layer> mlpLayers(int hidden)
         layer.out = i == 2 ? kClasses : hidden;
         // Rounded to float32 as stored, so the "runs" compute what the program's bytes say.
         layer.bias = floatsOf(pseudoRandomFloats(static_cast<std::size_t>(layer.out), seed++, 0.25f));
-        layer.weight = floatsOf(pseudoRandomFloats(static_cast<std::size_t>(layer.in * layer.out), seed++, 0.25f));
+        layer.weight = floatsOf(pseudoRandomFloats(
+            static_cast<std::size_t>(layer.in) * static_cast<std::size_t>(layer.out), seed++, 0.25f));
         layers.push_back(std::move(layer));
     }
     return layers;
@@ -148,7 +150,7 @@ std::vector<std::uint8_t> record(const std::vector<std::vector<std::int64_t>>& h
     for (std::size_t k = 0; k < handles.size(); ++k) {
         DebugHandleEntry entry;
         for (const std::int64_t h : handles[k])
-            entry.handles.push_back(DebugHandle(h));
+            entry.handles.emplace_back(h);
         entry.isList = handles[k].size() > 1;
         spec.debugHandleMap["forward"][static_cast<int>(k)] = entry;
     }
@@ -168,7 +170,7 @@ ProgramSpec quantizedProgram(const std::vector<Layer>& layers, int hidden, doubl
         t.scalarType = type;
         t.sizes = { 1, width };
         t.allocation = AllocationSpec { 1, offset };
-        offset += 64 * 4;
+        offset += std::uint64_t { 64 } * 4;
         return method.addTensor(std::move(t));
     };
     const auto constant = [&](std::vector<std::int32_t> sizes, const std::vector<double>& values) {

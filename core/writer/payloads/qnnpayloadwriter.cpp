@@ -65,6 +65,7 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fbc::CtxTensor>>> te
     flatbuffers::FlatBufferBuilder& fbb, const std::vector<QnnTensorSpec>& list)
 {
     std::vector<flatbuffers::Offset<fbc::CtxTensor>> out;
+    out.reserve(list.size());
     for (const QnnTensorSpec& t : list)
         out.push_back(fbc::CreateCtxTensorDirect(fbb, t.id, t.tensorType, 0, t.dataType, 0, 0,
             static_cast<std::uint32_t>(t.dims.size()), &t.dims, 0, t.name.c_str()));

@@ -65,6 +65,7 @@ std::vector<std::uint8_t> TosaGraphWriter::write(std::int32_t major, std::int32_
     flatbuffers::FlatBufferBuilder fbb;
     const auto strings = [&](const std::vector<std::string>& names) {
         std::vector<flatbuffers::Offset<flatbuffers::String>> out;
+        out.reserve(names.size());
         for (const std::string& n : names)
             out.push_back(fbb.CreateString(n));
         return fbb.CreateVector(out);
@@ -102,7 +103,7 @@ TosaGraphWriter smallTosaGraph()
 {
     TosaGraphWriter w;
     w.addTensor({ "x", { 1, 8, 8, 3 }, tosa::dtype::Int8, {} });
-    std::vector<std::uint8_t> weight(4 * 3);
+    std::vector<std::uint8_t> weight(std::size_t { 4 } * 3);
     for (std::size_t i = 0; i < weight.size(); ++i)
         weight[i] = static_cast<std::uint8_t>(i + 1);
     w.addConstant({ "w", { 4, 1, 1, 3 }, tosa::dtype::Int8, weight });

@@ -223,6 +223,7 @@ std::vector<std::uint8_t> VulkanPayloadWriter::write(const VulkanWriteOptions& o
     for (const Constant& c : m_constants)
         constants.push_back(fbv::CreateVkBytesDirect(b, c.offset, c.length, c.key.empty() ? nullptr : c.key.c_str()));
     std::vector<flatbuffers::Offset<fbv::VkBytes>> shaders;
+    shaders.reserve(static_cast<std::size_t>(m_shaders));
     for (int s = 0; s < m_shaders; ++s)
         shaders.push_back(fbv::CreateVkBytes(b, 0, 0));
     const auto root = fbv::CreateVkGraphDirect(b, m_version.c_str(), &chain, &values, &m_inputs, &m_outputs, &constants,
