@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace etscope::core {
@@ -20,7 +21,10 @@ struct RowKey {
     std::int32_t top = -1;
     std::int32_t inner = -1;
     int output = 0;
-    auto operator<=>(const RowKey&) const = default;
+    bool operator<(const RowKey& other) const
+    {
+        return std::tie(top, inner, output) < std::tie(other.top, other.inner, other.output);
+    }
 };
 
 RowKey keyOf(const NodeOrigin& origin, int output)
@@ -65,14 +69,14 @@ Result<StageGapReport> compareStages(
     StageGapReport report;
     const Stage& first = stages.front();
     report.method = first.method->name;
-    for (std::size_t i = 0; i < stages.size(); ++i) {
-        std::string name = stages[i].name.empty() ? fileName(stages[i].document->path) : stages[i].name;
+    for (const Stage& stage : stages) {
+        std::string name = stage.name.empty() ? fileName(stage.document->path) : stage.name;
         std::string unique = name;
         for (int n = 2; std::find(report.names.begin(), report.names.end(), unique) != report.names.end(); ++n)
             unique = name + " (" + std::to_string(n) + ")";
         report.names.push_back(unique);
-        report.sources.push_back(stages[i].document->path + ", run "
-            + describeExecuteBlock(*stages[i].dump, stages[i].block) + (stages[i].record ? ", with its ETRecord" : ""));
+        report.sources.push_back(stage.document->path + ", run " + describeExecuteBlock(*stage.dump, stage.block)
+            + (stage.record ? ", with its ETRecord" : ""));
     }
     report.summaries.resize(stages.size());
     report.thresholds = rule.thresholds();
@@ -217,9 +221,9 @@ Table stageGapTable(const StageGapReport& report, GapMetric metric, bool forJson
             + summary.firstDivergenceText);
     }
     if (metric == GapMetric::Snr)
-        table.notes.push_back("snr in dB (higher is closer); inf: identical outputs");
+        table.notes.emplace_back("snr in dB (higher is closer); inf: identical outputs");
     if (forJson && nonFinite)
-        table.notes.push_back("JSON has no inf or nan: such metrics are null");
+        table.notes.emplace_back("JSON has no inf or nan: such metrics are null");
     for (const Warning& warning : report.warnings)
         table.notes.push_back("warning: " + warning.message);
     return table;
