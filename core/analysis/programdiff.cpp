@@ -402,9 +402,12 @@ public:
         matchEnds(NodeKind::Input);
         matchEnds(NodeKind::Output);
         matchInstructions();
-        // Grows while it runs (constants of constants do not exist, so it ends).
-        for (auto& pair : m_pairs)
-            matchReads(pair.first, pair.second);
+        // Grows while it runs (constants of constants do not exist, so it ends): an index loop,
+        // and each pair copied before matchReads appends to m_pairs (which may reallocate).
+        for (std::size_t i = 0; i < m_pairs.size(); ++i) { // NOLINT(modernize-loop-convert): m_pairs grows
+            const auto [a, b] = m_pairs[i];
+            matchReads(a, b);
+        }
         leftovers();
     }
 

@@ -13,6 +13,7 @@
 #include "core/debug/etrecord.h"
 #include "core/document/document.h"
 #include "core/table/table.h"
+#include "core/util/text.h" // htmlEscape
 
 #include <cstddef>
 #include <memory>
@@ -145,9 +146,6 @@ std::string reportHtml(const Report& report, const HtmlOptions& options = {});
 
 /// Markdown for a pull-request comment: GitHub tables, pictures linked as ReportPicture::file.
 std::string reportMarkdown(const Report& report);
-
-/// `text` with &, <, >, " and ' escaped for HTML text and attribute values.
-std::string htmlEscape(std::string_view text);
 
 /// The report's format by the extension of `path`: "html" (.html, .htm), "md" (.md,
 /// .markdown), "pdf"; empty when unknown.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/table/table.h"
+
 #include "core/util/jsontext.h"
+#include "core/util/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,30 +45,6 @@ std::string escapeMarkdown(const std::string& text)
             out += "<br>";
         else
             out += c;
-    }
-    return out;
-}
-
-std::string escapeHtml(const std::string& text)
-{
-    std::string out;
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
     }
     return out;
 }
@@ -175,15 +153,15 @@ std::string TableRenderer::begin(const std::vector<TableCell>* firstRow, const s
         break;
     case TableFormat::Html:
         out << "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>"
-            << escapeHtml(m_title.empty() ? "ETScope table" : m_title)
+            << htmlEscape(m_title.empty() ? "ETScope table" : m_title)
             << "</title>\n<style>\nbody{font-family:sans-serif}table{border-collapse:collapse}"
                "th,td{border:1px solid #bbb;padding:2px "
                "8px}th{background:#eee}td.n{text-align:right}\n</style>\n</head>\n<body>\n";
         if (!m_title.empty())
-            out << "<h3>" << escapeHtml(m_title) << "</h3>\n";
+            out << "<h3>" << htmlEscape(m_title) << "</h3>\n";
         out << "<table>\n<thead><tr>";
         for (const std::string& column : m_columns)
-            out << "<th>" << escapeHtml(column) << "</th>";
+            out << "<th>" << htmlEscape(column) << "</th>";
         out << "</tr></thead>\n<tbody>\n";
         break;
     case TableFormat::Json: // keys in sorted order: columns, notes, rows, title
@@ -229,7 +207,7 @@ std::string TableRenderer::rows(const std::vector<std::vector<TableCell>>& rows)
         case TableFormat::Html:
             out << "<tr>";
             for (std::size_t c = 0; c < m_columns.size(); ++c)
-                out << (c < row.size() && isNumeric(row[c]) ? "<td class=\"n\">" : "<td>") << escapeHtml(text(row, c))
+                out << (c < row.size() && isNumeric(row[c]) ? "<td class=\"n\">" : "<td>") << htmlEscape(text(row, c))
                     << "</td>";
             out << "</tr>\n";
             break;
@@ -268,7 +246,7 @@ std::string TableRenderer::end(const std::vector<std::string>& notes)
     case TableFormat::Html:
         out << "</tbody>\n</table>\n";
         for (const std::string& note : notes)
-            out << "<p>" << escapeHtml(note) << "</p>\n";
+            out << "<p>" << htmlEscape(note) << "</p>\n";
         out << "</body>\n</html>\n";
         break;
     case TableFormat::Json:

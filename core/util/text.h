@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope::core {
@@ -23,6 +24,9 @@ std::string bytesForDisplay(std::span<const std::uint8_t> bytes, std::size_t lim
 
 /// An operator name without its namespace: "aten::add.out" → "add.out" (unchanged when it has none).
 std::string withoutNamespace(const std::string& qualified);
+
+/// `text` with &, <, >, " and ' escaped for HTML text and attribute values.
+std::string htmlEscape(std::string_view text);
 
 /// "[1, 3, 224, 224]".
 std::string formatShape(const std::vector<std::int64_t>& sizes);
