@@ -98,10 +98,16 @@ private:
         bool problem = false;
     };
 
+    void setUpTable();
+    void buildLayout();
     void buildListControls();
     void syncListControls();
     void startCheck();
     void showCheck();
+    /// The parts of showCheck: the verdict lines, the table's rows, the share lines and problems.
+    void showVerdict();
+    void fillTable(core::Table& table);
+    void showNotes(const core::Table& table);
     void refreshMethod();
     void updateMarks();
     void emitMarks();

@@ -103,6 +103,16 @@ private:
     /// The live-bytes strip of a picture of `size`.
     QRect stripRect(QSize size) const;
 
+    /// The parts of paintChart, in the order it draws them (memorychartpaint.cpp).
+    struct Painting;
+    void paintBoxes(QPainter& painter, const Painting& p) const;
+    void paintLines(QPainter& painter, const Painting& p) const;
+    void paintMarks(QPainter& painter, const Painting& p) const;
+    void paintByteAxis(QPainter& painter, const Painting& p) const;
+    void paintStepAxis(QPainter& painter, const Painting& p) const;
+    void paintStrip(QPainter& painter, const Painting& p) const;
+    void paintLegend(QPainter& painter, const Painting& p) const;
+
     std::shared_ptr<const core::MemoryPlan> m_plan;
     int m_arena = 0;
     std::vector<std::pair<int, int>> m_chainStarts; ///< (first step, chain) of every chain after the first
