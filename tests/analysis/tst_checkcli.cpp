@@ -14,26 +14,9 @@ using nlohmann::json;
 namespace {
 
 using etscope::test::CliRun;
-
-CliRun run(const QStringList& arguments)
-{
-    return etscope::test::runEtscope(arguments);
-}
-
-QString sample(const std::string& relative)
-{
-    return etscope::test::sampleArgument(relative);
-}
-
-/// The path written, or nullopt when the file could not be written.
-std::optional<QString> writeText(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        return std::nullopt;
-    return path;
-}
+using etscope::test::runEtscope;
+using etscope::test::sampleArgument;
+using etscope::test::writeTestFile;
 
 } // namespace
 
@@ -45,7 +28,7 @@ private slots:
 
     void addLoads()
     {
-        const CliRun r = run({ QStringLiteral("check"), sample("executorch/add.pte") });
+        const CliRun r = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/add.pte") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("Will load: yes\n")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("Kernel lists: portable (209 operators), prim (28 operators)")));
@@ -55,7 +38,8 @@ private slots:
     void cadenceMissesItsOperators()
     {
         // CadenceDemoModel: 3 KernelCalls of 3 cadence:: operators (SOURCES.md), none in portable.
-        const CliRun r = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
+        const CliRun r
+            = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/cadence_CadenceDemoModel.pte") });
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.out.startsWith(QStringLiteral("Program: ")));
         QVERIFY(r.out.contains(QStringLiteral("Will load: no\n")));
@@ -67,9 +51,9 @@ private slots:
 
     void quantizedNeedsTheQuantizedList()
     {
-        const QString program = sample("cmsis-executorch/ethos_u_minimal_example_u55.pte");
-        QCOMPARE(run({ QStringLiteral("check"), program }).exitCode, 3);
-        const CliRun r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"),
+        const QString program = sampleArgument("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        QCOMPARE(runEtscope({ QStringLiteral("check"), program }).exitCode, 3);
+        const CliRun r = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--kernels"),
             QStringLiteral("portable"), QStringLiteral("--kernels"), QStringLiteral("quantized"),
             QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.exitCode, 0);
@@ -92,7 +76,7 @@ private slots:
         QTemporaryDir dir;
         // A selective build's selected_operators.yaml holding what KeywordSpotting calls but one.
         ETSCOPE_TAKE(const QString yaml,
-            writeText(dir, QStringLiteral("selected_operators.yaml"),
+            writeTestFile(dir, QStringLiteral("selected_operators.yaml"),
                 "build_features: []\n"
                 "custom_classes: []\n"
                 "include_all_non_op_selectives: false\n"
@@ -117,8 +101,8 @@ private slots:
                 "    include_all_overloads: false\n"
                 "  dim_order_ops::_clone_dim_order.out:\n"
                 "    include_all_overloads: false\n"));
-        const QString program = sample("executorch/arduino_KeywordSpotting_model.pte");
-        const CliRun r = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
+        const QString program = sampleArgument("executorch/arduino_KeywordSpotting_model.pte");
+        const CliRun r = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml });
         // quantized_linear.out (1 call, instruction listed) is the one left out.
         QCOMPARE(r.exitCode, 3);
         QVERIFY2(r.out.contains(QStringLiteral("1 operator(s) have no kernel in these lists: 1 of 16 kernel call(s)")),
@@ -126,9 +110,9 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("cortex_m::quantized_linear.out")));
         // Adding it with a plain list (a second --kernels) makes the program load.
         ETSCOPE_TAKE(const QString plain,
-            writeText(
+            writeTestFile(
                 dir, QStringLiteral("more.txt"), "# extra kernels of my runtime\n\ncortex_m::quantized_linear.out\n"));
-        const CliRun both = run({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
+        const CliRun both = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--kernels"), yaml,
             QStringLiteral("--kernels"), plain, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.txt")) });
         QCOMPARE(both.exitCode, 0);
         const QByteArray written = etscope::test::readFile(dir.filePath(QStringLiteral("out.txt")));
@@ -143,8 +127,8 @@ private slots:
         // dequantize_per_tensor.out around one EthosUBackend call (tst_kernelcheck.cpp): with the
         // default lists both are missing, and the quantized list (kernels/quantized/quantized.yaml)
         // has both. Before presets there was no --preset (exit 1) and no hint line.
-        const QString program = sample("cmsis-executorch/ethos_u_minimal_example_u55.pte");
-        const CliRun missing = run({ QStringLiteral("check"), program });
+        const QString program = sampleArgument("cmsis-executorch/ethos_u_minimal_example_u55.pte");
+        const CliRun missing = runEtscope({ QStringLiteral("check"), program });
         QCOMPARE(missing.exitCode, 3);
         QVERIFY2(missing.out.contains(
                      QStringLiteral("  Hint: --kernels quantized provides 2 missing operator(s) "
@@ -153,38 +137,40 @@ private slots:
             qPrintable(missing.out));
         // The Arm Ethos-U runner (examples/arm/executor_runner/CMakeLists.txt) links portable,
         // quantized and cortex_m kernels: the program loads there.
-        const CliRun arm
-            = run({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
+        const CliRun arm = runEtscope(
+            { QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
         QCOMPARE(arm.exitCode, 0);
         QVERIFY2(arm.out.contains(QStringLiteral("Kernel lists: portable (209 operators), quantized (19 operators), "
                                                  "cortex_m (18 operators), prim (28 operators)\n")),
             qPrintable(arm.out));
         QVERIFY(!arm.out.contains(QStringLiteral("Hint:")));
         // Cadence's own operators are in no built-in list: the hint says so instead.
-        const CliRun cadence = run({ QStringLiteral("check"), sample("executorch/cadence_CadenceDemoModel.pte") });
+        const CliRun cadence
+            = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/cadence_CadenceDemoModel.pte") });
         QVERIFY2(cadence.out.contains(QStringLiteral("Hint: 3 missing operator(s) are in no built-in list")),
             qPrintable(cadence.out));
-        const json hint
-            = json::parse(run({ QStringLiteral("check"), program, QStringLiteral("--format"), QStringLiteral("json") })
-                              .out.toStdString())["missing_hint"];
+        const json hint = json::parse(
+            runEtscope({ QStringLiteral("check"), program, QStringLiteral("--format"), QStringLiteral("json") })
+                .out.toStdString())["missing_hint"];
         QCOMPARE(hint["lists"][0]["list"].get<std::string>(), std::string("quantized"));
         QCOMPARE(hint["preset"].get<std::string>(), std::string("arm-ethos-u"));
         // An unknown preset is a usage error naming the presets there are; --help lists them.
-        const CliRun bad = run({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("ios") });
+        const CliRun bad
+            = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("ios") });
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains(QStringLiteral(
                      "ios: unknown runtime preset (presets: portable, arm-ethos-u, android-xnnpack, llama)")),
             qPrintable(bad.err));
-        QVERIFY(run({ QStringLiteral("--help") }).out.contains(QStringLiteral("--preset NAME")));
+        QVERIFY(runEtscope({ QStringLiteral("--help") }).out.contains(QStringLiteral("--preset NAME")));
     }
 
     void badListsExitTwo()
     {
         QTemporaryDir dir;
         ETSCOPE_TAKE(
-            const QString bad, writeText(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n"));
-        const CliRun r
-            = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), bad });
+            const QString bad, writeTestFile(dir, QStringLiteral("bad.txt"), "aten::add.out\naten::mul out please\n"));
+        const CliRun r = runEtscope(
+            { QStringLiteral("check"), sampleArgument("executorch/add.pte"), QStringLiteral("--kernels"), bad });
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err,
             QStringLiteral("etscope check: ") + bad
@@ -192,8 +178,8 @@ private slots:
         QVERIFY(r.out.isEmpty());
 
         const QString missing = dir.filePath(QStringLiteral("none.yaml"));
-        const CliRun m
-            = run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--kernels"), missing });
+        const CliRun m = runEtscope(
+            { QStringLiteral("check"), sampleArgument("executorch/add.pte"), QStringLiteral("--kernels"), missing });
         QCOMPARE(m.exitCode, 2);
         QVERIFY2(
             m.err.startsWith(QStringLiteral("etscope check: ") + missing + QStringLiteral(": ")), qPrintable(m.err));
@@ -201,14 +187,15 @@ private slots:
 
     void badProgramAndUsage()
     {
-        const CliRun corrupt = run({ QStringLiteral("check"), sample("djl-executorch-engine/corrupt.pte") });
+        const CliRun corrupt
+            = runEtscope({ QStringLiteral("check"), sampleArgument("djl-executorch-engine/corrupt.pte") });
         QCOMPARE(corrupt.exitCode, 2);
         QVERIFY(corrupt.err.contains(QStringLiteral("corrupt.pte: ")));
-        QCOMPARE(run({ QStringLiteral("check"), sample("executorch/add.pte"), QStringLiteral("--format"),
-                         QStringLiteral("csv") })
+        QCOMPARE(runEtscope({ QStringLiteral("check"), sampleArgument("executorch/add.pte"), QStringLiteral("--format"),
+                                QStringLiteral("csv") })
                      .exitCode,
             1);
-        QCOMPARE(run({ QStringLiteral("check") }).exitCode, 1);
+        QCOMPARE(runEtscope({ QStringLiteral("check") }).exitCode, 1);
     }
 };
 

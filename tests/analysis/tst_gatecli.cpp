@@ -24,16 +24,8 @@ using nlohmann::json;
 namespace {
 
 using etscope::test::CliRun;
-
-CliRun run(const QStringList& arguments)
-{
-    return etscope::test::runEtscope(arguments);
-}
-
-QString sample(const std::string& relative)
-{
-    return etscope::test::sampleArgument(relative);
-}
+using etscope::test::runEtscope;
+using etscope::test::sampleArgument;
 
 const QString kCheck = QStringLiteral("check");
 const QString kBaseline = QStringLiteral("--baseline");
@@ -67,8 +59,8 @@ private slots:
 
     void sameBuildPasses()
     {
-        const QString program = sample("executorch/add.pte");
-        const CliRun r = run({ kCheck, program, kBaseline, program });
+        const QString program = sampleArgument("executorch/add.pte");
+        const CliRun r = runEtscope({ kCheck, program, kBaseline, program });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(QStringLiteral("Gate: pass — all 2 rule(s) hold\n")), qPrintable(r.out));
         // The default rules, then the new build's kernel check after the table.
@@ -81,9 +73,9 @@ private slots:
 
     void mobilenetEthosUToVgf()
     {
-        const QString ethosu = sample("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
-        const QString vgf = sample("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
-        const CliRun r = run(
+        const QString ethosu = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        const QString vgf = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
+        const CliRun r = runEtscope(
             { kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("size+19%"), kBudget, QStringLiteral("size+18%"),
                 kBudget, QStringLiteral("no-lost-delegate"), QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.exitCode, 3);
@@ -115,15 +107,16 @@ private slots:
     {
         // With portable only, the new build's quantized_decomposed ops are newly missing (the
         // baseline missed cortex_m ones instead); with the Ethos-U runner's lists both load.
-        const QString ethosu = sample("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
-        const QString vgf = sample("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
-        const CliRun portable = run({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing") });
+        const QString ethosu = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        const QString vgf = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
+        const CliRun portable
+            = runEtscope({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing") });
         QCOMPARE(portable.exitCode, 3);
         QVERIFY2(portable.out.contains(
                      QStringLiteral("quantized_decomposed::quantize_per_tensor.out: no kernel (1 call(s) in forward)")),
             qPrintable(portable.out));
-        const CliRun preset = run({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing"), kBudget,
-            QStringLiteral("loads"), QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
+        const CliRun preset = runEtscope({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing"),
+            kBudget, QStringLiteral("loads"), QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
         QCOMPARE(preset.exitCode, 0);
         QVERIFY2(preset.out.startsWith(QStringLiteral("Gate: pass")), qPrintable(preset.out));
     }
@@ -132,9 +125,9 @@ private slots:
     {
         // dnf: the XNNPACK training export as baseline, a portable export of a 50-input variant
         // as the new build: every delegate is gone and the input differs.
-        const CliRun r = run({ kCheck, sample("dnf-executorch/dnf_executorch5.pte"), kBaseline,
-            sample("dnf-executorch/dnf_xnnpack_training.pte"), kBudget, QStringLiteral("no-lost-delegate"), kBudget,
-            QStringLiteral("no-new-fallback") });
+        const CliRun r = runEtscope({ kCheck, sampleArgument("dnf-executorch/dnf_executorch5.pte"), kBaseline,
+            sampleArgument("dnf-executorch/dnf_xnnpack_training.pte"), kBudget, QStringLiteral("no-lost-delegate"),
+            kBudget, QStringLiteral("no-new-fallback") });
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.out.contains(QStringLiteral("The baseline looks like a different model")));
         QVERIFY2(r.out.contains(QStringLiteral("Note: method 'forward' takes other inputs: baseline (FLOAT [1, 100], "
@@ -155,9 +148,9 @@ private slots:
         const QStringList all { kBudget, QStringLiteral("delegated-share-2pt"), kBudget,
             QStringLiteral("no-new-fallback"), kBudget, QStringLiteral("no-lost-delegate"), kBudget,
             QStringLiteral("no-new-missing"), kBudget, QStringLiteral("arena+10%") };
-        const CliRun good = run(QStringList { kCheck, lowered, kBaseline, portable } + all);
+        const CliRun good = runEtscope(QStringList { kCheck, lowered, kBaseline, portable } + all);
         QCOMPARE(good.exitCode, 0);
-        const CliRun bad = run(
+        const CliRun bad = runEtscope(
             QStringList { kCheck, portable, kBaseline, lowered, QStringLiteral("--format"), QStringLiteral("json") }
             + all);
         QCOMPARE(bad.exitCode, 3);
@@ -181,7 +174,7 @@ private slots:
     /// '-' as '\-').
     void helpAndManPageNameTheRules()
     {
-        const CliRun help = run({ QStringLiteral("--help") });
+        const CliRun help = runEtscope({ QStringLiteral("--help") });
         QCOMPARE(help.exitCode, 0);
         QFile man(QStringLiteral(ETSCOPE_TEST_DATA_DIR "/../../packaging/etscope.1"));
         QVERIFY(man.open(QIODevice::ReadOnly));
@@ -197,7 +190,7 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("message");
-        const QString add = sample("executorch/add.pte");
+        const QString add = sampleArgument("executorch/add.pte");
         QTest::addRow("bad rule") << QStringList { kCheck, add, kBaseline, add, kBudget, QStringLiteral("size+5") }
                                   << QStringLiteral("--budget 'size+5': the growth needs a unit");
         QTest::addRow("unknown rule") << QStringList { kCheck, add, kBaseline, add, kBudget, QStringLiteral("speed") }
@@ -206,15 +199,16 @@ private slots:
                                       << QStringLiteral("--budget needs --baseline");
         QTest::addRow("two baselines") << QStringList { kCheck, add, kBaseline, add, kBaseline, add }
                                        << QStringLiteral("--baseline is given once");
-        QTest::addRow("baseline is an etdump") << QStringList { kCheck, add, kBaseline,
-            sample("executorch/etdump.etdp") } << QStringLiteral("is not a program");
+        QTest::addRow("baseline is an etdump")
+            << QStringList { kCheck, add, kBaseline, sampleArgument("executorch/etdump.etdp") }
+            << QStringLiteral("is not a program");
     }
 
     void usageErrors()
     {
         QFETCH(QStringList, arguments);
         QFETCH(QString, message);
-        const CliRun r = run(arguments);
+        const CliRun r = runEtscope(arguments);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
@@ -223,7 +217,7 @@ private slots:
     void unreadableBaseline_data()
     {
         QTest::addColumn<QString>("baseline");
-        QTest::addRow("damaged") << sample("djl-executorch-engine/corrupt.pte");
+        QTest::addRow("damaged") << sampleArgument("djl-executorch-engine/corrupt.pte");
         QTest::addRow("missing") << m_dir.filePath(QStringLiteral("nowhere.pte"));
         QTest::addRow("truncated") << QStringLiteral("truncated");
     }
@@ -233,14 +227,14 @@ private slots:
         QFETCH(QString, baseline);
         if (baseline == QLatin1String("truncated")) {
             // The first 100 bytes of a real program: a baseline cut short by a failed download.
-            QFile in(sample("executorch/add.pte"));
+            QFile in(sampleArgument("executorch/add.pte"));
             QVERIFY(in.open(QIODevice::ReadOnly));
             baseline = m_dir.filePath(QStringLiteral("cut.pte"));
             QFile out(baseline);
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(in.read(100));
         }
-        const CliRun r = run({ kCheck, sample("executorch/add.pte"), kBaseline, baseline });
+        const CliRun r = runEtscope({ kCheck, sampleArgument("executorch/add.pte"), kBaseline, baseline });
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.startsWith(QStringLiteral("etscope check: baseline ") + baseline + QStringLiteral(": ")),
             qPrintable(r.err));

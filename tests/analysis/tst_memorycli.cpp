@@ -16,16 +16,8 @@ using nlohmann::json;
 namespace {
 
 using etscope::test::CliRun;
-
-CliRun run(const QStringList& arguments)
-{
-    return etscope::test::runEtscope(arguments);
-}
-
-QString sample(const std::string& relative)
-{
-    return etscope::test::sampleArgument(relative);
-}
+using etscope::test::runEtscope;
+using etscope::test::sampleArgument;
 
 } // namespace
 
@@ -37,7 +29,8 @@ private slots:
 
     void text()
     {
-        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte") });
+        const CliRun r
+            = runEtscope({ QStringLiteral("memory"), sampleArgument("djl-executorch-engine/stress_mlp.pte") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         QVERIFY(r.out.contains(QStringLiteral("method 'forward': 14 steps in 1 chain, 19 planned tensors")));
@@ -50,7 +43,7 @@ private slots:
     // One row per planned tensor; v43 is the 32768-byte output at offset 0, written at 13.
     void csv()
     {
-        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
+        const CliRun r = runEtscope({ QStringLiteral("memory"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(r.exitCode, 0);
         const QStringList lines = r.out.trimmed().split(QLatin1Char('\n'));
@@ -63,7 +56,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("plan.json"));
-        const CliRun r = run({ QStringLiteral("memory"), sample("dnf-executorch/dnf_executorch5.pte"),
+        const CliRun r = runEtscope({ QStringLiteral("memory"), sampleArgument("dnf-executorch/dnf_executorch5.pte"),
             QStringLiteral("--method"), QStringLiteral("forward"), QStringLiteral("--format"), QStringLiteral("json"),
             QStringLiteral("-o"), out });
         QCOMPARE(r.exitCode, 0);
@@ -86,7 +79,7 @@ private slots:
     // 32768 and 65536) are live at all 14 steps, so 2 × 14 events sit at those offsets.
     void chromeTrace()
     {
-        const CliRun r = run({ QStringLiteral("memory"), sample("djl-executorch-engine/stress_mlp.pte"),
+        const CliRun r = runEtscope({ QStringLiteral("memory"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
             QStringLiteral("--format"), QStringLiteral("chrome-trace") });
         QCOMPARE(r.exitCode, 0);
         const json trace = json::parse(r.out.toStdString());
@@ -109,7 +102,7 @@ private slots:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        const QString mlp = sample("djl-executorch-engine/stress_mlp.pte");
+        const QString mlp = sampleArgument("djl-executorch-engine/stress_mlp.pte");
         QTest::addRow("unknown format") << QStringList { QStringLiteral("memory"), mlp, QStringLiteral("--format"),
             QStringLiteral("svg") } << 1 << QStringLiteral("unknown format 'svg'");
         QTest::addRow("unknown method") << QStringList { QStringLiteral("memory"), mlp, QStringLiteral("--method"),
@@ -119,10 +112,10 @@ private slots:
                                  << QStringLiteral("expected exactly one FILE");
         QTest::addRow("missing file") << QStringList { QStringLiteral("memory"), QStringLiteral("/nonexistent.pte") }
                                       << 2 << QStringLiteral("/nonexistent.pte");
-        QTest::addRow("not a program") << QStringList { QStringLiteral("memory"), sample("executorch/xor.ptd") } << 1
-                                       << QStringLiteral("is not a program");
+        QTest::addRow("not a program") << QStringList { QStringLiteral("memory"), sampleArgument("executorch/xor.ptd") }
+                                       << 1 << QStringLiteral("is not a program");
         QTest::addRow("corrupt") << QStringList { QStringLiteral("memory"),
-            sample("djl-executorch-engine/corrupt.pte") }
+            sampleArgument("djl-executorch-engine/corrupt.pte") }
                                  << 2 << QStringLiteral("corrupt.pte");
     }
 
@@ -131,7 +124,7 @@ private slots:
         QFETCH(QStringList, arguments);
         QFETCH(int, exitCode);
         QFETCH(QString, message);
-        const CliRun r = run(arguments);
+        const CliRun r = runEtscope(arguments);
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY(r.out.isEmpty());
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
@@ -141,7 +134,7 @@ private slots:
     // Every cut of a real program is refused or read, never a crash (exit 0 or 2 only).
     void truncatedNeverCrashes()
     {
-        const QByteArray bytes = etscope::test::readFile(sample("djl-executorch-engine/stress_mlp.pte"));
+        const QByteArray bytes = etscope::test::readFile(sampleArgument("djl-executorch-engine/stress_mlp.pte"));
         QVERIFY(!bytes.isEmpty());
         QTemporaryDir dir;
         for (const qsizetype size :
@@ -152,7 +145,7 @@ private slots:
             file.write(bytes.left(size));
             file.close();
             const CliRun r
-                = run({ QStringLiteral("memory"), path, QStringLiteral("--format"), QStringLiteral("json") });
+                = runEtscope({ QStringLiteral("memory"), path, QStringLiteral("--format"), QStringLiteral("json") });
             QVERIFY2(r.exitCode == 0 || r.exitCode == 2,
                 qPrintable(QStringLiteral("exit %1 at %2").arg(r.exitCode).arg(size)));
             if (r.exitCode == 2)

@@ -13,16 +13,8 @@ using nlohmann::json;
 namespace {
 
 using etscope::test::CliRun;
-
-CliRun run(const QStringList& arguments)
-{
-    return etscope::test::runEtscope(arguments);
-}
-
-QString sample(const std::string& relative)
-{
-    return etscope::test::sampleArgument(relative);
-}
+using etscope::test::runEtscope;
+using etscope::test::sampleArgument;
 
 /// Sum of the leaf bytes of a JSON tree node.
 std::uint64_t leafSum(const json& node)
@@ -52,7 +44,7 @@ private slots:
             QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
-            const CliRun r = run({ "size", path, "--format", "json" });
+            const CliRun r = runEtscope({ "size", path, "--format", "json" });
             if (path.endsWith(QStringLiteral("corrupt.pte"))) {
                 QCOMPARE(r.exitCode, 2);
                 QVERIFY(r.err.startsWith(QStringLiteral("etscope size: ") + path + QStringLiteral(": ")));
@@ -79,8 +71,8 @@ private slots:
     // the file; the text names the size in both units and the largest kind (named data, 2.5 MiB).
     void csvAndText()
     {
-        const QString path = sample("djl-executorch-engine/stress_mlp.pte");
-        const CliRun csv = run({ "size", path, "--format", "csv" });
+        const QString path = sampleArgument("djl-executorch-engine/stress_mlp.pte");
+        const CliRun csv = runEtscope({ "size", path, "--format", "csv" });
         QCOMPARE(csv.exitCode, 0);
         QStringList lines = csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.takeFirst(), QStringLiteral("file,offset,bytes,kind,part,backend,segment,refs,detail"));
@@ -93,7 +85,7 @@ private slots:
         }
         QCOMPARE(cursor, qulonglong { 2709120 });
 
-        const CliRun text = run({ "size", path });
+        const CliRun text = runEtscope({ "size", path });
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.startsWith(path + QStringLiteral(": pte, 2709120 bytes (2.6 MiB)")));
         // 10 × 262144 + 10 × 1024 = 2,631,680 bytes of named data, 97.1 % of the file.
@@ -104,8 +96,8 @@ private slots:
     // linear.pte with --data: the .ptd's tree follows the program's, each summing to its file.
     void explicitData()
     {
-        const CliRun r = run(
-            { "size", sample("executorch/linear.pte"), "--data", sample("executorch/linear.ptd"), "--format", "json" });
+        const CliRun r = runEtscope({ "size", sampleArgument("executorch/linear.pte"), "--data",
+            sampleArgument("executorch/linear.ptd"), "--format", "json" });
         QCOMPARE(r.exitCode, 0);
         const json doc = json::parse(r.out.toStdString());
         QCOMPARE(doc.at("file_size").get<int>(), 1208);
@@ -118,20 +110,21 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("size.json"));
-        const CliRun written = run({ "size", sample("executorch/add.pte"), "--format", "json", "-o", out });
+        const CliRun written
+            = runEtscope({ "size", sampleArgument("executorch/add.pte"), "--format", "json", "-o", out });
         QCOMPARE(written.exitCode, 0);
         QVERIFY(written.out.isEmpty());
         QCOMPARE(json::parse(etscope::test::readFile(out).toStdString()).at("file_size").get<int>(), 728);
 
-        const CliRun badFormat = run({ "size", sample("executorch/add.pte"), "--format", "svg" });
+        const CliRun badFormat = runEtscope({ "size", sampleArgument("executorch/add.pte"), "--format", "svg" });
         QCOMPARE(badFormat.exitCode, 1);
         QVERIFY(badFormat.err.contains(QStringLiteral("unknown format 'svg'")));
-        const CliRun noFile = run({ "size" });
+        const CliRun noFile = runEtscope({ "size" });
         QCOMPARE(noFile.exitCode, 1);
-        const CliRun missing = run({ "size", dir.filePath(QStringLiteral("absent.pte")) });
+        const CliRun missing = runEtscope({ "size", dir.filePath(QStringLiteral("absent.pte")) });
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains(QStringLiteral("absent.pte")));
-        const CliRun etdump = run({ "size", sample("executorch/etdump.etdp") });
+        const CliRun etdump = runEtscope({ "size", sampleArgument("executorch/etdump.etdp") });
         QCOMPARE(etdump.exitCode, 1);
         QVERIFY(etdump.err.contains(QStringLiteral("etdump.etdp")));
     }

@@ -7,9 +7,11 @@
 
 #include "tests/common/testsupport.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <optional>
 
@@ -78,6 +80,17 @@ inline CliRun runEtscope(const QStringList& arguments, const CliOptions& options
 inline QString sampleArgument(const std::string& relative)
 {
     return QString::fromStdString(samplePath(relative));
+}
+
+/// Writes `bytes` as `name` in `dir` (a file a command line is to read): its path, or nullopt
+/// when it could not be written.
+inline std::optional<QString> writeTestFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        return std::nullopt;
+    return path;
 }
 
 } // namespace etscope::test
