@@ -175,7 +175,7 @@ void LoadCheckPanel::highlightActive()
     Q_EMIT highlightRequested(keys);
 }
 
-void LoadCheckPanel::clearActive()
+void LoadCheckPanel::forgetActiveRow()
 {
     m_activeRow = -1;
     m_matches.clear();
@@ -183,6 +183,11 @@ void LoadCheckPanel::clearActive()
     m_matchStatus->clear();
     m_previous->setEnabled(false);
     m_next->setEnabled(false);
+}
+
+void LoadCheckPanel::clearActive()
+{
+    forgetActiveRow();
     const QSignalBlocker blocker(m_view->selectionModel());
     m_view->selectionModel()->clearCurrentIndex();
     m_view->clearSelection();

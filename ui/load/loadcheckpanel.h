@@ -113,6 +113,8 @@ private:
     void emitMarks();
     void onRowActivated(int sourceRow, bool advance);
     void highlightActive();
+    /// No row active: its nodes, the walk position and the walk buttons forgotten.
+    void forgetActiveRow();
     void addFileInteractive();
     void exportInteractive(int kind);
     /// Source rows' nodes in the method shown, in instruction order.

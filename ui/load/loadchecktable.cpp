@@ -161,12 +161,7 @@ void LoadCheckPanel::showCheck()
     // Clear only this panel's own highlight: an op type picked in the operator table stays lit
     // when a (background) check finishes or the kernel lists change.
     const bool hadActiveRow = m_activeRow >= 0;
-    m_activeRow = -1;
-    m_matches.clear();
-    m_matchIndex = -1;
-    m_matchStatus->clear();
-    m_previous->setEnabled(false);
-    m_next->setEnabled(false);
+    forgetActiveRow();
     {
         const QSignalBlocker blocker(m_view->selectionModel());
         m_proxy->problems.clear();

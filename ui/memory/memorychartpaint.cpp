@@ -81,9 +81,7 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
 /// Boxes coloured by role with their value and size where it fits; elided views as a dashed outline.
 void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const QRect& plot = p.plot;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Boxes. Those smaller than a pixel that land on a pixel already drawn add nothing (a
     // fitted 100,000-step method has about 100 of them per pixel column).
     std::vector<bool> covered(static_cast<std::size_t>(plot.width()) * static_cast<std::size_t>(plot.height()));
@@ -136,10 +134,7 @@ void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
 /// Chain boundaries, the peak step, and the lines at the declared size and the highest end with their labels.
 void MemoryChart::paintLines(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const QPalette& palette = p.palette;
-    const QRect& plot = p.plot;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Chain boundaries, the peak step, the declared size and the highest end.
     painter.setPen(QPen(palette.mid().color(), 1, Qt::DashLine));
     for (const auto& [step, chain] : m_chainStarts)
@@ -192,8 +187,7 @@ void MemoryChart::paintLines(QPainter& painter, const Painting& p) const
 /// Outlines of the tensors of the node selected in the graph, then of the selected tensor.
 void MemoryChart::paintMarks(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const QPalette& palette = p.palette;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Marks on top: the tensors of the node selected in the graph, then the selected tensor.
     const auto outline = [&](std::size_t i, const QPen& pen) {
         if (i >= m_plan->tensors.size() || m_plan->tensors[i].arena != a->id || !p.visible(m_plan->tensors[i]))
@@ -211,10 +205,7 @@ void MemoryChart::paintMarks(QPainter& painter, const Painting& p) const
 /// The byte axis left of the plot.
 void MemoryChart::paintByteAxis(QPainter& painter, const Painting& p) const
 {
-    const Frame& frame = p.frame;
-    const QPalette& palette = p.palette;
-    const QRect& plot = p.plot;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // The byte axis, offset 0 at the bottom.
     painter.fillRect(QRect(0, 0, kGutter, frame.size.height()), palette.window());
     painter.setPen(palette.windowText().color());
@@ -236,12 +227,7 @@ void MemoryChart::paintByteAxis(QPainter& painter, const Painting& p) const
 /// The step axis above the plot, with the chains, and the plot's top and left edges.
 void MemoryChart::paintStepAxis(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const Frame& frame = p.frame;
-    const QPalette& palette = p.palette;
-    const QRect& plot = p.plot;
-    const QRect& strip = p.strip;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // The step axis.
     painter.fillRect(QRect(0, 0, frame.size.width(), kAxisHeight), palette.window());
     painter.setPen(palette.windowText().color());
@@ -278,12 +264,7 @@ void MemoryChart::paintStepAxis(QPainter& painter, const Painting& p) const
 /// The live-bytes strip below the plot, with the peak marked.
 void MemoryChart::paintStrip(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const Frame& frame = p.frame;
-    const QPalette& palette = p.palette;
-    const QRect& plot = p.plot;
-    const QRect& strip = p.strip;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Live bytes per step: the maximum over the steps of each pixel column.
     painter.fillRect(QRect(0, strip.top(), frame.size.width(), strip.height()), palette.window());
     painter.fillRect(strip, palette.base());
@@ -343,11 +324,7 @@ void MemoryChart::paintStrip(QPainter& painter, const Painting& p) const
 /// The legend of the colours under the strip.
 void MemoryChart::paintLegend(QPainter& painter, const Painting& p) const
 {
-    const MemoryArena* a = p.a;
-    const Frame& frame = p.frame;
-    const QPalette& palette = p.palette;
-    const QRect& strip = p.strip;
-    const QFontMetrics& metrics = p.metrics;
+    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Legend.
     const QRect legend(0, strip.bottom() + 1, frame.size.width(), kLegendHeight);
     painter.fillRect(legend, palette.window());
