@@ -81,20 +81,19 @@ void MemoryChart::paintChart(QPainter& painter, const Frame& frame) const
 /// Boxes coloured by role with their value and size where it fits; elided views as a dashed outline.
 void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Boxes. Those smaller than a pixel that land on a pixel already drawn add nothing (a
     // fitted 100,000-step method has about 100 of them per pixel column).
-    std::vector<bool> covered(static_cast<std::size_t>(plot.width()) * static_cast<std::size_t>(plot.height()));
-    for (const std::size_t i : a->tensors) {
+    std::vector<bool> covered(static_cast<std::size_t>(p.plot.width()) * static_cast<std::size_t>(p.plot.height()));
+    for (const std::size_t i : p.a->tensors) {
         const PlannedTensor& t = m_plan->tensors[i];
         if (t.role == PlannedTensor::Role::View || !p.visible(t))
             continue;
         const QRectF box = p.boxOf(t);
         if (box.width() <= 1.5 && box.height() <= kMinBoxHeight + 0.5) {
-            const int px = static_cast<int>(box.left()) - plot.left();
-            const int py = static_cast<int>(box.top()) - plot.top();
-            if (px >= 0 && py >= 0 && px < plot.width() && py < plot.height()) {
-                const std::size_t key = static_cast<std::size_t>(py) * static_cast<std::size_t>(plot.width())
+            const int px = static_cast<int>(box.left()) - p.plot.left();
+            const int py = static_cast<int>(box.top()) - p.plot.top();
+            if (px >= 0 && py >= 0 && px < p.plot.width() && py < p.plot.height()) {
+                const std::size_t key = static_cast<std::size_t>(py) * static_cast<std::size_t>(p.plot.width())
                     + static_cast<std::size_t>(px);
                 if (covered[key])
                     continue;
@@ -110,13 +109,13 @@ void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
             painter.drawRect(drawn.adjusted(0, 0, -1, -1));
         }
         // "v43 · 32,768 B", or "v43" when that does not fit, or nothing.
-        const QRectF label = drawn.intersected(QRectF(plot)).adjusted(3, 0, -3, 0);
-        if (label.height() >= metrics.height()) {
+        const QRectF label = drawn.intersected(QRectF(p.plot)).adjusted(3, 0, -3, 0);
+        if (label.height() >= p.metrics.height()) {
             const QString name = QStringLiteral("v%1").arg(t.value.value);
             const QString full = tr("%1 · %2 B").arg(name, grouped(t.bytes));
-            const QString text = metrics.horizontalAdvance(full) <= label.width() ? full
-                : metrics.horizontalAdvance(name) <= label.width()                ? name
-                                                                                  : QString();
+            const QString text = p.metrics.horizontalAdvance(full) <= label.width() ? full
+                : p.metrics.horizontalAdvance(name) <= label.width()                ? name
+                                                                                    : QString();
             painter.setPen(textOn(fill));
             painter.drawText(label, Qt::AlignCenter, text);
         }
@@ -124,7 +123,7 @@ void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
     // Elided views: an outline over the bytes of their source.
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(kView, 1.5, Qt::DashLine));
-    for (const std::size_t i : a->tensors) {
+    for (const std::size_t i : p.a->tensors) {
         const PlannedTensor& t = m_plan->tensors[i];
         if (t.role == PlannedTensor::Role::View && p.visible(t))
             painter.drawRect(p.boxOf(t).intersected(p.bounds).adjusted(1, 1, -1, -1));
@@ -134,15 +133,14 @@ void MemoryChart::paintBoxes(QPainter& painter, const Painting& p) const
 /// Chain boundaries, the peak step, and the lines at the declared size and the highest end with their labels.
 void MemoryChart::paintLines(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Chain boundaries, the peak step, the declared size and the highest end.
-    painter.setPen(QPen(palette.mid().color(), 1, Qt::DashLine));
+    painter.setPen(QPen(p.palette.mid().color(), 1, Qt::DashLine));
     for (const auto& [step, chain] : m_chainStarts)
-        painter.drawLine(QPointF(p.xOf(step), plot.top()), QPointF(p.xOf(step), plot.bottom()));
-    if (a->peakStep >= 0) {
+        painter.drawLine(QPointF(p.xOf(step), p.plot.top()), QPointF(p.xOf(step), p.plot.bottom()));
+    if (p.a->peakStep >= 0) {
         painter.setPen(QPen(QColor(0xD5, 0x5E, 0x00, 110), 1, Qt::DotLine));
-        const double x = p.xOf(a->peakStep + 0.5);
-        painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+        const double x = p.xOf(p.a->peakStep + 0.5);
+        painter.drawLine(QPointF(x, p.plot.top()), QPointF(x, p.plot.bottom()));
     }
     struct Line {
         double byte;
@@ -151,32 +149,32 @@ void MemoryChart::paintLines(QPainter& painter, const Painting& p) const
         Qt::PenStyle style;
     };
     std::vector<Line> lines;
-    if (a->declaredSize)
-        lines.push_back({ static_cast<double>(*a->declaredSize),
-            tr("declared %1 B").arg(grouped(static_cast<std::uint64_t>(std::max<std::int64_t>(0, *a->declaredSize)))),
+    if (p.a->declaredSize)
+        lines.push_back({ static_cast<double>(*p.a->declaredSize),
+            tr("declared %1 B").arg(grouped(static_cast<std::uint64_t>(std::max<std::int64_t>(0, *p.a->declaredSize)))),
             kDeclared, Qt::SolidLine });
-    lines.push_back({ static_cast<double>(a->highestEnd), tr("highest end %1 B").arg(grouped(a->highestEnd)), kHighest,
-        Qt::DashLine });
+    lines.push_back({ static_cast<double>(p.a->highestEnd), tr("highest end %1 B").arg(grouped(p.a->highestEnd)),
+        kHighest, Qt::DashLine });
     std::sort(lines.begin(), lines.end(), [](const Line& x, const Line& y) { return x.byte > y.byte; });
     // Each label above its line, right-aligned, over the bytes no tensor uses (the top line's in
     // the room left for it); two lines too close share one label.
     for (std::size_t l = 0; l < lines.size(); ++l) {
         const double y = p.yOf(lines[l].byte);
         painter.setPen(QPen(lines[l].colour, 1.2, lines[l].style));
-        painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+        painter.drawLine(QPointF(p.plot.left(), y), QPointF(p.plot.right(), y));
         std::size_t labelled = l;
         QString text = lines[l].text;
-        if (l + 1 < lines.size() && p.yOf(lines[l + 1].byte) - y < metrics.height() + 2) {
+        if (l + 1 < lines.size() && p.yOf(lines[l + 1].byte) - y < p.metrics.height() + 2) {
             const double next = p.yOf(lines[l + 1].byte);
             painter.setPen(QPen(lines[l + 1].colour, 1.2, lines[l + 1].style));
-            painter.drawLine(QPointF(plot.left(), next), QPointF(plot.right(), next));
+            painter.drawLine(QPointF(p.plot.left(), next), QPointF(p.plot.right(), next));
             text += QStringLiteral(" · ") + lines[l + 1].text;
             ++l;
         }
-        const int width = metrics.horizontalAdvance(text) + 8;
-        const double top = std::max<double>(plot.top() + 1, y - metrics.height() - 1);
-        const QRectF box(plot.right() - width - 4, top, width, metrics.height());
-        if (box.bottom() > plot.bottom())
+        const int width = p.metrics.horizontalAdvance(text) + 8;
+        const double top = std::max<double>(p.plot.top() + 1, y - p.metrics.height() - 1);
+        const QRectF box(p.plot.right() - width - 4, top, width, p.metrics.height());
+        if (box.bottom() > p.plot.bottom())
             continue;
         painter.fillRect(box, QColor(255, 255, 255, 215));
         painter.setPen(lines[labelled].colour);
@@ -187,10 +185,9 @@ void MemoryChart::paintLines(QPainter& painter, const Painting& p) const
 /// Outlines of the tensors of the node selected in the graph, then of the selected tensor.
 void MemoryChart::paintMarks(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Marks on top: the tensors of the node selected in the graph, then the selected tensor.
     const auto outline = [&](std::size_t i, const QPen& pen) {
-        if (i >= m_plan->tensors.size() || m_plan->tensors[i].arena != a->id || !p.visible(m_plan->tensors[i]))
+        if (i >= m_plan->tensors.size() || m_plan->tensors[i].arena != p.a->id || !p.visible(m_plan->tensors[i]))
             return;
         painter.setPen(pen);
         painter.setBrush(Qt::NoBrush);
@@ -199,91 +196,88 @@ void MemoryChart::paintMarks(QPainter& painter, const Painting& p) const
     for (const auto& [i, written] : m_marked)
         outline(i, QPen(attentionColour(), 2, written ? Qt::SolidLine : Qt::DashLine));
     if (m_selected)
-        outline(*m_selected, QPen(palette.highlight().color(), 2.5));
+        outline(*m_selected, QPen(p.palette.highlight().color(), 2.5));
 }
 
-/// The byte axis left of the plot.
+/// The byte axis left of the p.plot.
 void MemoryChart::paintByteAxis(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // The byte axis, offset 0 at the bottom.
-    painter.fillRect(QRect(0, 0, kGutter, frame.size.height()), palette.window());
-    painter.setPen(palette.windowText().color());
-    const double byteStep = byteTickStep(34 * frame.bytesPerPx);
-    for (double b = std::max(0.0, std::ceil(p.lowByte / byteStep) * byteStep); b <= frame.topByte + 1e-9;
+    painter.fillRect(QRect(0, 0, kGutter, p.frame.size.height()), p.palette.window());
+    painter.setPen(p.palette.windowText().color());
+    const double byteStep = byteTickStep(34 * p.frame.bytesPerPx);
+    for (double b = std::max(0.0, std::ceil(p.lowByte / byteStep) * byteStep); b <= p.frame.topByte + 1e-9;
          b += byteStep) {
         const double y = p.yOf(b);
-        if (y < plot.top() || y > plot.bottom())
+        if (y < p.plot.top() || y > p.plot.bottom())
             continue;
         painter.drawLine(QPointF(kGutter - 5, y), QPointF(kGutter, y));
-        // Labels stay inside the plot's height: the top one would run into the step axis.
-        const double top = std::clamp(y - metrics.height() / 2.0, static_cast<double>(plot.top()),
-            plot.bottom() - static_cast<double>(metrics.height()));
+        // Labels stay inside the p.plot's height: the top one would run into the step axis.
+        const double top = std::clamp(y - p.metrics.height() / 2.0, static_cast<double>(p.plot.top()),
+            p.plot.bottom() - static_cast<double>(p.metrics.height()));
         painter.drawText(
-            QRectF(0, top, kGutter - 8, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, axisBytes(b));
+            QRectF(0, top, kGutter - 8, p.metrics.height()), Qt::AlignRight | Qt::AlignVCenter, axisBytes(b));
     }
 }
 
-/// The step axis above the plot, with the chains, and the plot's top and left edges.
+/// The step axis above the p.plot, with the chains, and the p.plot's top and left edges.
 void MemoryChart::paintStepAxis(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // The step axis.
-    painter.fillRect(QRect(0, 0, frame.size.width(), kAxisHeight), palette.window());
-    painter.setPen(palette.windowText().color());
+    painter.fillRect(QRect(0, 0, p.frame.size.width(), kAxisHeight), p.palette.window());
+    painter.setPen(p.palette.windowText().color());
     painter.drawText(
-        QRect(6, 0, kGutter - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft, tr("arena %1").arg(a->id));
-    const double stepStep = niceStep(std::max(80 / frame.pxPerStep, 1.0)); // whole steps
-    const double half = frame.pxPerStep >= 12 ? 0.5 : 0;
-    for (double s = std::max(0.0, std::ceil(frame.fromStep / stepStep) * stepStep);
+        QRect(6, 0, kGutter - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft, tr("arena %1").arg(p.a->id));
+    const double stepStep = niceStep(std::max(80 / p.frame.pxPerStep, 1.0)); // whole steps
+    const double half = p.frame.pxPerStep >= 12 ? 0.5 : 0;
+    for (double s = std::max(0.0, std::ceil(p.frame.fromStep / stepStep) * stepStep);
          s <= std::min(p.lastStep, static_cast<double>(stepCount() - 1)); s += stepStep) {
         const double x = p.xOf(s + half);
-        if (x < plot.left())
+        if (x < p.plot.left())
             continue;
         painter.drawLine(QPointF(x, kAxisHeight - 5), QPointF(x, kAxisHeight));
         const QString label = s == 0 ? tr("step 0") : QString::number(static_cast<long long>(s));
-        if (x + 3 + metrics.horizontalAdvance(label) <= frame.size.width())
+        if (x + 3 + p.metrics.horizontalAdvance(label) <= p.frame.size.width())
             painter.drawText(QPointF(x + 3, kAxisHeight - 7), label);
     }
     for (const auto& [step, chain] : m_chainStarts) {
         const double x = p.xOf(step);
-        if (x < plot.left() || x > plot.right())
+        if (x < p.plot.left() || x > p.plot.right())
             continue;
-        painter.setPen(palette.mid().color());
+        painter.setPen(p.palette.mid().color());
         painter.drawLine(QPointF(x, 0), QPointF(x, kAxisHeight));
-        painter.setPen(palette.windowText().color());
+        painter.setPen(p.palette.windowText().color());
         const QString label = tr("chain %1").arg(chain);
-        painter.fillRect(QRectF(x + 1, 1, metrics.horizontalAdvance(label) + 6, kAxisHeight - 9), palette.window());
-        painter.drawText(QPointF(x + 4, metrics.ascent() + 1), label);
+        painter.fillRect(QRectF(x + 1, 1, p.metrics.horizontalAdvance(label) + 6, kAxisHeight - 9), p.palette.window());
+        painter.drawText(QPointF(x + 4, p.metrics.ascent() + 1), label);
     }
-    painter.setPen(palette.mid().color());
-    painter.drawLine(plot.left(), plot.top(), plot.right(), plot.top());
-    painter.drawLine(plot.left(), plot.top(), plot.left(), strip.bottom());
+    painter.setPen(p.palette.mid().color());
+    painter.drawLine(p.plot.left(), p.plot.top(), p.plot.right(), p.plot.top());
+    painter.drawLine(p.plot.left(), p.plot.top(), p.plot.left(), p.strip.bottom());
 }
 
-/// The live-bytes strip below the plot, with the peak marked.
+/// The live-bytes p.strip below the p.plot, with the peak marked.
 void MemoryChart::paintStrip(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Live bytes per step: the maximum over the steps of each pixel column.
-    painter.fillRect(QRect(0, strip.top(), frame.size.width(), strip.height()), palette.window());
-    painter.fillRect(strip, palette.base());
-    painter.setPen(palette.mid().color());
-    painter.drawLine(strip.left(), strip.top(), strip.right(), strip.top());
-    const QRectF curveRect = QRectF(strip).adjusted(0, metrics.height() + 1, 0, -2);
-    const double peak = std::max<double>(1.0, static_cast<double>(a->peakLiveBytes));
+    painter.fillRect(QRect(0, p.strip.top(), p.frame.size.width(), p.strip.height()), p.palette.window());
+    painter.fillRect(p.strip, p.palette.base());
+    painter.setPen(p.palette.mid().color());
+    painter.drawLine(p.strip.left(), p.strip.top(), p.strip.right(), p.strip.top());
+    const QRectF curveRect = QRectF(p.strip).adjusted(0, p.metrics.height() + 1, 0, -2);
+    const double peak = std::max<double>(1.0, static_cast<double>(p.a->peakLiveBytes));
     const auto liveY = [&](double bytes) { return curveRect.bottom() - bytes / peak * curveRect.height(); };
     QPainterPath curve;
-    curve.moveTo(plot.left(), curveRect.bottom());
-    const int steps = static_cast<int>(a->liveBytes.size());
-    for (int px = plot.left(); px <= plot.right(); ++px) {
-        const double from = frame.fromStep + (px - plot.left() - kMargin) / frame.pxPerStep;
-        const double to = from + 1 / frame.pxPerStep;
+    curve.moveTo(p.plot.left(), curveRect.bottom());
+    const int steps = static_cast<int>(p.a->liveBytes.size());
+    for (int px = p.plot.left(); px <= p.plot.right(); ++px) {
+        const double from = p.frame.fromStep + (px - p.plot.left() - kMargin) / p.frame.pxPerStep;
+        const double to = from + 1 / p.frame.pxPerStep;
         const int first = std::max(0, static_cast<int>(std::floor(from)));
         const int last = std::min(steps - 1, static_cast<int>(std::ceil(to)) - 1);
         double value = 0;
         for (int s = first; s <= last; ++s)
-            value = std::max(value, static_cast<double>(a->liveBytes[static_cast<std::size_t>(s)]));
+            value = std::max(value, static_cast<double>(p.a->liveBytes[static_cast<std::size_t>(s)]));
         if (first > last) {
             curve.lineTo(px, curveRect.bottom());
             continue;
@@ -291,43 +285,43 @@ void MemoryChart::paintStrip(QPainter& painter, const Painting& p) const
         curve.lineTo(px, liveY(value));
         curve.lineTo(px + 1, liveY(value));
     }
-    curve.lineTo(plot.right() + 1, curveRect.bottom());
+    curve.lineTo(p.plot.right() + 1, curveRect.bottom());
     curve.closeSubpath();
     painter.save();
-    painter.setClipRect(strip);
+    painter.setClipRect(p.strip);
     painter.setPen(Qt::NoPen);
     painter.setBrush(QColor(0x56, 0xB4, 0xE9, 150));
     painter.drawPath(curve);
     for (const auto& [step, chain] : m_chainStarts) {
-        painter.setPen(QPen(palette.mid().color(), 1, Qt::DashLine));
-        painter.drawLine(QPointF(p.xOf(step), strip.top()), QPointF(p.xOf(step), strip.bottom()));
+        painter.setPen(QPen(p.palette.mid().color(), 1, Qt::DashLine));
+        painter.drawLine(QPointF(p.xOf(step), p.strip.top()), QPointF(p.xOf(step), p.strip.bottom()));
     }
-    if (a->peakStep >= 0) {
-        const QPointF at(p.xOf(a->peakStep + 0.5), liveY(peak));
+    if (p.a->peakStep >= 0) {
+        const QPointF at(p.xOf(p.a->peakStep + 0.5), liveY(peak));
         painter.setRenderHint(QPainter::Antialiasing, true);
         painter.setPen(Qt::NoPen);
         painter.setBrush(attentionColour());
         painter.drawEllipse(at, 3.5, 3.5);
-        const QString text = tr("peak %1 at step %2").arg(axisBytes(peak)).arg(a->peakStep);
-        const int width = metrics.horizontalAdvance(text);
-        const double x = at.x() + 6 + width <= strip.right() ? at.x() + 6 : at.x() - 6 - width;
-        painter.setPen(palette.windowText().color());
-        painter.drawText(QPointF(std::max<double>(x, strip.left() + 2), strip.top() + metrics.ascent() + 1), text);
+        const QString text = tr("peak %1 at step %2").arg(axisBytes(peak)).arg(p.a->peakStep);
+        const int width = p.metrics.horizontalAdvance(text);
+        const double x = at.x() + 6 + width <= p.strip.right() ? at.x() + 6 : at.x() - 6 - width;
+        painter.setPen(p.palette.windowText().color());
+        painter.drawText(
+            QPointF(std::max<double>(x, p.strip.left() + 2), p.strip.top() + p.metrics.ascent() + 1), text);
         painter.setRenderHint(QPainter::Antialiasing, p.antialiased);
     }
     painter.restore();
-    painter.setPen(palette.windowText().color());
-    painter.drawText(QRect(6, strip.top(), kGutter - 12, strip.height()), Qt::AlignRight | Qt::AlignVCenter,
+    painter.setPen(p.palette.windowText().color());
+    painter.drawText(QRect(6, p.strip.top(), kGutter - 12, p.strip.height()), Qt::AlignRight | Qt::AlignVCenter,
         tr("live\n%1").arg(axisBytes(peak)));
 }
 
-/// The legend of the colours under the strip.
+/// The legend of the colours under the p.strip.
 void MemoryChart::paintLegend(QPainter& painter, const Painting& p) const
 {
-    const auto& [frame, palette, a, plot, strip, metrics, topPad, lastStep, lowByte, bounds, antialiased] = p;
     // Legend.
-    const QRect legend(0, strip.bottom() + 1, frame.size.width(), kLegendHeight);
-    painter.fillRect(legend, palette.window());
+    const QRect legend(0, p.strip.bottom() + 1, p.frame.size.width(), kLegendHeight);
+    painter.fillRect(legend, p.palette.window());
     int x = kGutter;
     const auto swatch = [&](const QColor& fill, const QPen& pen, const QString& text) {
         const QRectF box(x, legend.center().y() - 5, 16, 10);
@@ -336,9 +330,9 @@ void MemoryChart::paintLegend(QPainter& painter, const Painting& p) const
         painter.setPen(pen);
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(box);
-        painter.setPen(palette.windowText().color());
-        painter.drawText(QPointF(x + 20, legend.center().y() + metrics.ascent() / 2.0 - 1), text);
-        x += 20 + metrics.horizontalAdvance(text) + 14;
+        painter.setPen(p.palette.windowText().color());
+        painter.drawText(QPointF(x + 20, legend.center().y() + p.metrics.ascent() / 2.0 - 1), text);
+        x += 20 + p.metrics.horizontalAdvance(text) + 14;
     };
     swatch(kActivation, QPen(kActivation.darker(150)), tr("activation"));
     swatch(kInput, QPen(kInput.darker(150)), tr("input"));
@@ -346,7 +340,7 @@ void MemoryChart::paintLegend(QPainter& painter, const Painting& p) const
     swatch(kState, QPen(kState.darker(150)), tr("state"));
     swatch(Qt::transparent, QPen(kView, 1.5, Qt::DashLine), tr("view"));
     bool unbound = false;
-    for (const std::size_t i : a->tensors)
+    for (const std::size_t i : p.a->tensors)
         unbound = unbound || m_plan->tensors[i].role == PlannedTensor::Role::Unbound;
     if (unbound)
         swatch(kUnbound, QPen(kUnbound.darker(150)), tr("unbound"));
