@@ -4,6 +4,7 @@
 #include "core/graph/grouping.h"
 #include "core/layout/graphlayout.h"
 #include "core/util/atomicfile.h"
+#include "ui/common/nodestyle.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/presentation.h"
 #include "ui/graph/scenerenderer.h"
@@ -320,6 +321,79 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 
 namespace {
 
+/// The smallest scale a graph is shown at on a PDF page: its operator names (titleFont, 12 px
+/// = 9 pt at the writer's 96 dpi) stay at 6 pt at least.
+double minimumGraphScale()
+{
+    constexpr double kMinimumPoints = 6.0;
+    constexpr double kPointsPerPixel = 72.0 / 96.0;
+    const int pixels = std::max(1, titleFont().pixelSize());
+    return std::min(1.0, kMinimumPoints / (pixels * kPointsPerPixel));
+}
+
+/// How `picture` (drawn as `image`) goes on the PDF's pages, `maxWidth` × `maxHeight` CSS pixels
+/// for a picture each; its pieces' images are added to `images`. Empty: as one image, scaled
+/// down to fit the page. A picture taller than a page at the page's width (and not merely a bit)
+/// is cut into page-high pieces. A graph too wide to read at the page's width (its text under
+/// 6 pt) is cut into columns shown at a readable scale, each overlapping its neighbour by a
+/// tenth so that an edge cut through on one is whole on the next, each labelled "part i of n";
+/// a column taller than a page is cut again.
+std::vector<core::ReportPicturePiece> pdfPieces(const core::ReportPicture& picture, const QImage& image, int maxWidth,
+    int maxHeight, std::map<std::string, QImage>& images)
+{
+    std::vector<core::ReportPicturePiece> pieces;
+    if (picture.width <= 0 || picture.height <= 0)
+        return pieces;
+    const double pixelsPerCss = static_cast<double>(image.width()) / picture.width;
+    const double fitScale = std::min(1.0, static_cast<double>(maxWidth) / picture.width);
+    const double readable = minimumGraphScale();
+    // Columns: each `tile` CSS pixels of the picture wide, shown at the page's width.
+    int columns = 1;
+    double tile = picture.width;
+    double step = 0;
+    if (picture.kind == ReportPicture::Kind::Graph && fitScale < readable) {
+        tile = maxWidth / readable;
+        const double overlap = tile / 10;
+        columns = static_cast<int>(std::ceil((picture.width - overlap) / (tile - overlap)));
+        step = columns > 1 ? (picture.width - tile) / (columns - 1) : 0;
+    }
+    const double scale = std::min(1.0, maxWidth / tile);
+    const double shownHeight = picture.height * scale;
+    // Cut a column into rows when it is taller than a page (a lone picture: by more than half).
+    const int pageHeight = columns > 1 ? maxHeight - 24 : maxHeight; // room for the part's label
+    const int rows = shownHeight > pageHeight * (columns > 1 ? 1.0 : 1.5)
+        ? static_cast<int>(std::ceil(shownHeight / pageHeight))
+        : 1;
+    if (columns == 1 && rows == 1)
+        return pieces;
+    const int rowPixels = (image.height() + rows - 1) / rows;
+    for (int c = 0; c < columns; ++c) {
+        const int x = static_cast<int>(std::lround(c * step * pixelsPerCss));
+        const int width = std::min(image.width() - x, static_cast<int>(std::lround(tile * pixelsPerCss)));
+        for (int r = 0; r < rows; ++r) {
+            const int y = r * rowPixels;
+            const int height = std::min(rowPixels, image.height() - y);
+            if (width <= 0 || height <= 0)
+                continue;
+            core::ReportPicturePiece piece;
+            piece.file = "picture:" + picture.id + "#" + std::to_string(c) + "." + std::to_string(r);
+            images[piece.file] = image.copy(x, y, width, height);
+            piece.width = std::max(1, static_cast<int>(std::lround(width / pixelsPerCss * scale)));
+            piece.height = std::max(1, static_cast<int>(std::lround(height / pixelsPerCss * scale)));
+            if (columns > 1) {
+                piece.label = "part " + std::to_string(c + 1) + " of " + std::to_string(columns) + " (x "
+                    + std::to_string(static_cast<int>(c * step)) + "–"
+                    + std::to_string(static_cast<int>(std::min<double>(c * step + tile, picture.width))) + " of "
+                    + std::to_string(picture.width) + " px"
+                    + (rows > 1 ? ", row " + std::to_string(r + 1) + " of " + std::to_string(rows) : std::string())
+                    + ")";
+            }
+            pieces.push_back(std::move(piece));
+        }
+    }
+    return pieces;
+}
+
 /// The PDF of a report whose pictures are drawn (as PNG, in `drawings`).
 QByteArray pdfBytes(
     core::Report& report, const std::shared_ptr<const core::Document>& document, const ReportDrawings& drawings)
@@ -349,22 +423,12 @@ QByteArray pdfBytes(
             continue;
         QImage image;
         image.loadFromData(drawn->second, "PNG");
-        const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
-        const double shown = picture.height * scale;
-        // Taller than a page at the page's width, and not merely a bit: cut into pieces.
-        if (shown > maxHeight * 1.5 && !image.isNull()) {
-            const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
-            const int rows = (image.height() + pieces - 1) / pieces;
-            picture.pieces.clear();
-            for (int k = 0; k < pieces; ++k) {
-                const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
-                images[name] = image.copy(0, k * rows, image.width(), rows);
-                picture.pieces.push_back(name);
-            }
-            continue;
+        picture.pieces = image.isNull() ? std::vector<core::ReportPicturePiece> {}
+                                        : pdfPieces(picture, image, maxWidth, maxHeight, images);
+        if (picture.pieces.empty()) {
+            picture.file = "picture:" + picture.id;
+            images[picture.file] = image;
         }
-        picture.file = "picture:" + picture.id;
-        images[picture.file] = image;
     }
 
     QTextDocument text;
