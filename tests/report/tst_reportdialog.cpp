@@ -22,6 +22,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -280,11 +281,13 @@ private slots:
         ui::ReportDrawings drawings;
         drawings.format = "md";
         ui::drawReportPictureFor(again, 0, document, drawings);
-        if (const auto png = drawings.png.find(again.pictures.front().id); png != drawings.png.end()) {
-            const QImage image = QImage::fromData(png->second, "PNG");
-            QVERIFY(image.width() <= 16000 && image.height() <= 16000);
-            QVERIFY2(image.width() * 4 >= again.pictures.front().width,
-                qPrintable(QStringLiteral("%1 px for %2").arg(image.width()).arg(again.pictures.front().width)));
+        // The graph's bitmap is painted when the file is written (off the GUI thread): its SVG and
+        // the scale it will be painted at are kept until then.
+        if (const auto vector = drawings.vector.find(again.pictures.front().id); vector != drawings.vector.end()) {
+            const QSizeF size = QSvgRenderer(vector->second.svg).viewBoxF().size() * vector->second.scale;
+            QVERIFY(size.width() <= 16000 && size.height() <= 16000);
+            QVERIFY2(size.width() * 4 >= again.pictures.front().width,
+                qPrintable(QStringLiteral("%1 px for %2").arg(size.width()).arg(again.pictures.front().width)));
         } else {
             QVERIFY(!again.pictures.front().failed.empty());
         }

@@ -23,6 +23,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QSvgRenderer>
 #include <QTextDocument>
 #include <QUrl>
 
@@ -150,8 +151,11 @@ std::shared_ptr<Presentation> presentGraph(
     return preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
 }
 
+/// A graph picture. With `deferRaster`, a PNG asked for is left as SVG with the scale to
+/// rasterise it at (DrawnPicture::rasterScale): the slow part, painting the bitmap and encoding
+/// it, then runs where the caller likes (rasterise, on a worker).
 DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const core::Document>& document,
-    PictureFormat format, std::shared_ptr<Presentation> presentation)
+    PictureFormat format, std::shared_ptr<Presentation> presentation, bool deferRaster = false)
 {
     if (!presentation) {
         presentation = presentGraph(picture, document);
@@ -168,7 +172,7 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     if (picture.group >= 0)
         options.title += QStringLiteral(" — group %1").arg(picture.group + 1);
     DrawnPicture drawn;
-    if (format == PictureFormat::Svg) {
+    if (format == PictureFormat::Svg || deferRaster) {
         drawn.bytes = svgElement(renderScene(scene, ImageFormat::Svg, options));
         drawn.size = svgSize(drawn.bytes, QSize(800, 600));
     }
@@ -193,6 +197,10 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
                     .arg(qRound(extent.width()))
                     .arg(qRound(extent.height()))
                     .arg(scale * 100, 0, 'f', 1) };
+        }
+        if (deferRaster && format == PictureFormat::Png) {
+            drawn.rasterScale = scale; // the same scale renderScene would draw the PNG at
+            return drawn;
         }
         drawn.png = true;
         options.pngScale = scale;
@@ -321,6 +329,32 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 
 namespace {
 
+/// A deferred graph's bitmap: its SVG painted at its scale (on any thread: QSvgRenderer paints
+/// onto a QImage). The same size and scale renderScene's PNG would have.
+QImage rasterise(const ReportDrawings::Vector& vector)
+{
+    QSvgRenderer renderer(vector.svg);
+    const QSizeF size = renderer.viewBoxF().size();
+    if (!renderer.isValid() || size.isEmpty())
+        return {};
+    QImage image((size * vector.scale).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    painter.scale(vector.scale, vector.scale);
+    renderer.render(&painter, QRectF(QPointF(0, 0), size));
+    return image;
+}
+
+QByteArray pngBytes(const QImage& image)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
 /// The smallest scale a graph is shown at on a PDF page: its operator names (titleFont, 12 px
 /// = 9 pt at the writer's 96 dpi) stay at 6 pt at least.
 double minimumGraphScale()
@@ -418,11 +452,14 @@ QByteArray pdfBytes(
 
     std::map<std::string, QImage> images;
     for (core::ReportPicture& picture : report.pictures) {
-        const auto drawn = drawings.png.find(picture.id);
-        if (drawn == drawings.png.end())
-            continue;
         QImage image;
-        image.loadFromData(drawn->second, "PNG");
+        if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
+            image = rasterise(vector->second);
+        } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
+            image.loadFromData(drawn->second, "PNG");
+        } else {
+            continue;
+        }
         picture.pieces = image.isNull() ? std::vector<core::ReportPicturePiece> {}
                                         : pdfPieces(picture, image, maxWidth, maxHeight, images);
         if (picture.pieces.empty()) {
@@ -511,8 +548,10 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
         return;
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
-    const DrawnPicture drawn = laidOut && picture.kind == ReportPicture::Kind::Graph
-        ? drawGraph(picture, document, used, std::move(laidOut))
+    // Markdown and PDF: a graph's bitmap is painted later, by finishReport (a worker in the app).
+    const bool defer = drawings.format != "html" && picture.kind == ReportPicture::Kind::Graph;
+    const DrawnPicture drawn = picture.kind == ReportPicture::Kind::Graph
+        ? drawGraph(picture, document, used, std::move(laidOut), defer)
         : drawReportPicture(report, picture, document, used);
     if (drawn.png)
         used = PictureFormat::Png;
@@ -522,7 +561,9 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     }
     picture.width = drawn.size.width();
     picture.height = drawn.size.height();
-    if (drawings.format == "html")
+    if (drawn.rasterScale > 0)
+        drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale };
+    else if (drawings.format == "html")
         picture.svg = used == PictureFormat::Svg
             ? drawn.bytes.toStdString()
             : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
@@ -547,14 +588,21 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
         const QFileInfo info(path);
         std::optional<QString> failure;
         for (core::ReportPicture& picture : report.pictures) {
-            const auto drawn = drawings.png.find(picture.id);
-            if (drawn == drawings.png.end())
+            QByteArray png;
+            if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
+                if (cancelled())
+                    return why;
+                png = pngBytes(rasterise(vector->second));
+            } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
+                png = drawn->second;
+            } else {
                 continue;
+            }
             const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
                 + QStringLiteral(".png");
             if (cancelled())
                 return why;
-            if (auto error = writeBytes(info.dir().filePath(name), drawn->second, written)) {
+            if (auto error = writeBytes(info.dir().filePath(name), png, written)) {
                 picture.failed = error->toStdString();
                 if (!failure)
                     failure = error;
