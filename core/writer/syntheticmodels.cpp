@@ -14,6 +14,15 @@ namespace {
 
 constexpr int kActivationSlots = 12; // a residual lives at most ~9 activations; never overwrite it early
 
+/// A constant tensor of `sizes` holding pseudo-random floats from `seed`, which then moves on.
+std::int32_t addRandomConstant(MethodSpec& method, std::vector<std::int32_t> sizes, std::uint32_t& seed)
+{
+    TensorSpec t;
+    t.sizes = std::move(sizes);
+    t.data = pseudoRandomFloats(t.byteSize() / 4, seed++);
+    return method.addTensor(std::move(t));
+}
+
 /// Builds `forward` of the MLP one instruction at a time, tallying what it emits.
 class MlpBuilder {
 public:
@@ -67,10 +76,7 @@ std::int32_t MlpBuilder::activation()
 
 std::int32_t MlpBuilder::constant(std::vector<std::int32_t> sizes)
 {
-    TensorSpec t;
-    t.sizes = std::move(sizes);
-    t.data = pseudoRandomFloats(t.byteSize() / 4, m_seed++);
-    return m_method.addTensor(std::move(t));
+    return addRandomConstant(m_method, std::move(sizes), m_seed);
 }
 
 void MlpBuilder::kernel(const char* name, const char* overload, std::vector<std::int32_t> args)
@@ -218,12 +224,8 @@ void addClassifyMethod(MethodSpec& method, const MlpOptions& options, std::uint3
         t.allocation = AllocationSpec { 1, offset };
         return method.addTensor(std::move(t));
     };
-    const auto constant = [&](std::vector<std::int32_t> sizes) {
-        TensorSpec t;
-        t.sizes = std::move(sizes);
-        t.data = pseudoRandomFloats(t.byteSize() / 4, seed++);
-        return method.addTensor(std::move(t));
-    };
+    const auto constant
+        = [&](std::vector<std::int32_t> sizes) { return addRandomConstant(method, std::move(sizes), seed); };
     const std::int32_t x = planned({ batch, hidden }, 0);
     method.inputs = { x };
     const std::uint64_t logitsAt
@@ -269,12 +271,8 @@ SyntheticProgram makeWideProgram(const MlpOptions& options)
         nextOffset += alignUp(t.byteSize(), 16);
         return forward.addTensor(std::move(t));
     };
-    const auto constant = [&](std::vector<std::int32_t> sizes) {
-        TensorSpec t;
-        t.sizes = std::move(sizes);
-        t.data = pseudoRandomFloats(t.byteSize() / 4, seed++);
-        return forward.addTensor(std::move(t));
-    };
+    const auto constant
+        = [&](std::vector<std::int32_t> sizes) { return addRandomConstant(forward, std::move(sizes), seed); };
     const auto kernel = [&](const char* name, const char* overload, std::vector<std::int32_t> args) {
         forward.addInstruction(InstructionSpec::kernel(forward.addOperator(name, overload), std::move(args)));
         ++out.nonDelegated[std::string(name) + "." + overload];
