@@ -18,7 +18,7 @@ namespace {
 using namespace etscope::core;
 
 constexpr const char* kUsage
-    = "usage: etscope-synth --shape mlp|transformer|llm --instructions N [--delegate-every K]\n"
+    = "usage: etscope-synth --shape mlp|transformer|llm|wide --instructions N [--delegate-every K]\n"
       "                     [--weights-mib M] [--seed S] -o OUT.pte\n"
       "\n"
       "Writes a synthetic ExecuTorch program whose `forward` has exactly N instructions.\n"
@@ -26,6 +26,8 @@ constexpr const char* kUsage
       "                        opaque delegate\n"
       "  --shape transformer   an attention classifier for the portable backend: blocks of 31\n"
       "                        instructions (layer norm, q/k/v, bmm, softmax, residual adds, MLP)\n"
+      "  --shape wide          one layer of N/3 parallel addmm/relu branches summed pairwise:\n"
+      "                        a graph far wider than high (N >= 2)\n"
       "  --shape llm           embedding, then blocks where every K-th is an XNNPACK call (the\n"
       "                        first holds min(N, 5000) inner nodes); getter methods and `prefill`\n"
       "  --instructions N      instructions of `forward`, N >= 1\n"
@@ -86,8 +88,8 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
         }
         const std::string text(*value);
         if (name == "--shape") {
-            if (text != "mlp" && text != "transformer" && text != "llm")
-                return "unknown shape '" + text + "' (expected mlp, transformer or llm)";
+            if (text != "mlp" && text != "transformer" && text != "llm" && text != "wide")
+                return "unknown shape '" + text + "' (expected mlp, transformer, llm or wide)";
             out.shape = text;
         } else if (name == "--instructions") {
             out.instructions = wholeNumber(text);
@@ -116,9 +118,11 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
         }
     }
     if (out.shape.empty())
-        return std::string("missing --shape mlp|transformer|llm");
+        return std::string("missing --shape mlp|transformer|llm|wide");
     if (!out.instructions)
         return std::string("missing --instructions N");
+    if (out.shape == "wide" && *out.instructions < 2)
+        return std::string("--shape wide needs --instructions 2 or more");
     if (out.output.empty())
         return std::string("missing -o OUT.pte");
     return std::nullopt;
@@ -158,6 +162,12 @@ Generated generate(const Arguments& args)
                 return storedConstantBytes(makeMlpProgram(probe).spec);
             });
         return { makeMlpProgram(options).spec, options.hidden };
+    }
+    if (args.shape == "wide") {
+        MlpOptions options;
+        options.nodes = n;
+        options.seed = args.seed;
+        return { makeWideProgram(options).spec, options.hidden };
     }
     if (args.shape == "transformer")
         return generateTransformer(TransformerOptions {}, args, makeTransformerProgram);

@@ -233,7 +233,20 @@ int runReport(int argc, char** argv, const Arguments& args)
     inputs.expand = expand;
     inputs.omissions = files.omissions;
     inputs.sections = sections;
-    Report report = buildReport(inputs);
+    // --timings: each step of the analyses ("analyse section memory"), then their total.
+    QElapsedTimer step;
+    step.start();
+    std::string stepName;
+    ReportControl control;
+    control.progress = [&](const std::string& name, int, int) {
+        if (!stepName.empty())
+            ui::timings::report(stepName.c_str(), ui::timings::millisecondsSince(step));
+        stepName = "analyse " + name;
+        step.restart();
+    };
+    Report report = std::move(buildReport(inputs, control)).value(); // never cancelled here
+    if (!stepName.empty())
+        ui::timings::report(stepName.c_str(), ui::timings::millisecondsSince(step));
     ui::timings::report("analyse", ui::timings::millisecondsSince(phase));
     // Sections the inputs could not fill (the omissions above were printed when they happened).
     for (const std::string& warning : report.warnings)

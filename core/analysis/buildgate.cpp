@@ -122,12 +122,7 @@ double growthLimit(const GateRule& rule, std::uint64_t oldBytes)
 
 std::string joined(const std::vector<std::string>& items, std::size_t limit = kShownItems)
 {
-    std::string text;
-    for (std::size_t i = 0; i < items.size() && i < limit; ++i)
-        text += (i ? ", " : "") + items[i];
-    if (items.size() > limit)
-        text += ", … (" + std::to_string(items.size() - limit) + " more)";
-    return text;
+    return joinedList(items, limit);
 }
 
 std::uint64_t fileSize(const Document& document)

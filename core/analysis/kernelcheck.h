@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -201,6 +202,10 @@ std::vector<NodeId> missingKernelNodes(const Graph& graph, const MethodKernelChe
 /// The report as `etscope check` prints it: the answer first, then missing operators with their
 /// calls, the resolved operators per list, the backends and the delegated share.
 std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists);
+
+/// "a, b, c, … (4 more)": the first `limit` items joined, the rest counted. The one way the
+/// check and the gate (buildgate.cpp) list operators, backends, methods and kernel lists.
+std::string joinedList(const std::vector<std::string>& items, std::size_t limit = SIZE_MAX);
 
 /// Everything in the check as JSON (schema in docs/check.md, "JSON").
 nlohmann::json kernelCheckJson(const KernelCheck& check, const KernelLists& lists);

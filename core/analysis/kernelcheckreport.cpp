@@ -32,16 +32,6 @@ std::string sites(const std::vector<CallSite>& calls)
     return text;
 }
 
-std::string joined(const std::vector<std::string>& items, std::size_t limit = SIZE_MAX)
-{
-    std::string text;
-    for (std::size_t i = 0; i < items.size() && i < limit; ++i)
-        text += (i ? ", " : "") + items[i];
-    if (items.size() > limit)
-        text += ", … (" + std::to_string(items.size() - limit) + " more)";
-    return text;
-}
-
 /// A backend over every method: its entries, calls and the methods that use it.
 struct BackendSummary {
     BackendNeed need;
@@ -112,6 +102,16 @@ json shareJson(const OperatorTable& table)
 
 } // namespace
 
+std::string joinedList(const std::vector<std::string>& items, std::size_t limit)
+{
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < limit; ++i)
+        text += (i ? ", " : "") + items[i];
+    if (items.size() > limit)
+        text += ", … (" + std::to_string(items.size() - limit) + " more)";
+    return text;
+}
+
 std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
 {
     std::string out = "Program: " + check.program + "\n";
@@ -126,7 +126,7 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
             text += ", " + std::to_string(list.backends.size()) + " backends";
         listNames.push_back(text + ")");
     }
-    out += "Kernel lists: " + joined(listNames) + "\n";
+    out += "Kernel lists: " + joinedList(listNames) + "\n";
 
     int missingOps = 0;
     int missingCalls = 0;
@@ -153,18 +153,18 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
     if (!check.loads())
         out += "Will load: no\n";
     else if (!unverified.empty())
-        out += "Will load: yes, if the runtime links " + joined(unverified) + "\n";
+        out += "Will load: yes, if the runtime links " + joinedList(unverified) + "\n";
     else
         out += "Will load: yes\n";
     if (missingOps > 0)
         out += "  " + std::to_string(missingOps)
             + " operator(s) have no kernel in these lists: " + std::to_string(missingCalls) + " of "
-            + std::to_string(kernelCalls) + " kernel call(s), in method(s) " + joined(failingMethods) + "\n";
+            + std::to_string(kernelCalls) + " kernel call(s), in method(s) " + joinedList(failingMethods) + "\n";
     else
         out += "  every operator has a kernel: " + std::to_string(kernelCalls) + " kernel call(s) in "
             + std::to_string(check.methods.size()) + " method(s)\n";
     if (!notLinked.empty())
-        out += "  backend(s) " + joined(notLinked) + " not registered by the runtime the lists describe\n";
+        out += "  backend(s) " + joinedList(notLinked) + " not registered by the runtime the lists describe\n";
     if (const std::string hint = missingKernelHintText(missingKernelHint(check, lists), true); !hint.empty())
         out += "  " + hint + "\n";
     for (const Warning& warning : check.warnings)
@@ -201,7 +201,7 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
         auto [names, calls] = byList[list.name];
         std::sort(names.begin(), names.end());
         resolved.rows.push_back({ list.name, static_cast<long long>(names.size()), calls,
-            names.empty() ? std::string("-") : joined(names, kShownNames) });
+            names.empty() ? std::string("-") : joinedList(names, kShownNames) });
     }
     out += tableText(resolved);
 
@@ -210,8 +210,9 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
         table.title = "\nBackends";
         table.columns = { "backend", "delegates", "calls", "methods", "status" };
         for (const auto& [id, s] : backends)
-            table.rows.push_back({ id, static_cast<long long>(s.need.delegates),
-                static_cast<long long>(s.need.calls.size()), joined(s.methods, kShownNames), backendVerdict(s.need) });
+            table.rows.push_back(
+                { id, static_cast<long long>(s.need.delegates), static_cast<long long>(s.need.calls.size()),
+                    joinedList(s.methods, kShownNames), backendVerdict(s.need) });
         out += tableText(table);
     }
 

@@ -15,7 +15,10 @@
 #include "core/table/table.h"
 #include "core/util/text.h" // htmlEscape
 
+#include "core/util/result.h"
+
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -30,6 +33,16 @@ namespace etscope::core {
 /// graph pictures (a 1,500-node QNN graph drawn inside its method is unreadable at any zoom);
 /// naming the backend (--expand QnnBackend) opens them anyway.
 inline constexpr std::size_t kReportExpandAllMaxNodes = 400;
+
+/// A part of a picture on a PDF page (rich text): an image shown at a given size, with a label.
+struct ReportPicturePiece {
+    std::string file; ///< the image's name in the rich-text document
+    int width = 0; ///< shown size on the page, in CSS pixels
+    int height = 0;
+    /// Said under the piece: "part 2 of 5 (x 1,180–2,560 of 7,016 px)" for a tile of a picture
+    /// too wide to read at the page's width; empty for the page-high cuts of a tall picture.
+    std::string label;
+};
 
 struct ReportPicture {
     enum class Kind {
@@ -52,8 +65,10 @@ struct ReportPicture {
     std::string svg;
     std::string file; ///< a path relative to the report (Markdown, the PDF's images)
     /// Rich text (the PDF): a picture taller than a page cut into pieces, top to bottom, each
-    /// shown at the page's width (a long graph stays readable instead of shrinking to a sliver).
-    std::vector<std::string> pieces;
+    /// shown at the page's width (a long graph stays readable instead of shrinking to a sliver);
+    /// a picture too wide to read at the page's width cut into overlapping tiles, left to right
+    /// (each of them cut again when taller than a page).
+    std::vector<ReportPicturePiece> pieces;
     int width = 0; ///< drawn size in CSS pixels
     int height = 0;
     std::string failed; ///< why it could not be drawn (the writers print this instead)
@@ -128,6 +143,21 @@ const std::vector<std::pair<std::string, std::string>>& reportSectionIds();
 /// Runs every analysis `inputs` allow and gathers the report. Never fails: an analysis that
 /// cannot run leaves its section with an Omitted block and a line in `warnings`.
 Report buildReport(const ReportInputs& inputs);
+
+/// How a caller follows and stops buildReport (both may be empty). Called on the thread that
+/// builds the report.
+struct ReportControl {
+    /// Asked before each step (the analyses, each section) and inside the per-method loops:
+    /// true stops the build, which then returns Error::Code::Cancelled.
+    std::function<bool()> cancelled;
+    /// Told before each step: what runs ("memory plans", "section Operators"), `done` of
+    /// `total` steps (the total is fixed for one build).
+    std::function<void(const std::string& step, int done, int total)> progress;
+};
+
+/// buildReport with progress and cancellation: the report, or Error::Code::Cancelled when
+/// `control.cancelled` said so (nothing else fails).
+Result<Report> buildReport(const ReportInputs& inputs, const ReportControl& control);
 
 /// Options of the HTML writer.
 struct HtmlOptions {

@@ -104,16 +104,40 @@ ReportBlock tableBlock(Table table, std::size_t maxRows)
 
 class Builder {
 public:
-    explicit Builder(const ReportInputs& inputs)
+    Builder(const ReportInputs& inputs, const ReportControl& control)
         : m_in(inputs)
+        , m_control(control)
         , m_document(*inputs.document)
         , m_program(*inputs.document->program)
     {
     }
 
-    Report build();
+    /// The report, or nothing when the control cancelled it.
+    std::optional<Report> build();
 
 private:
+    /// The steps build() reports: the kernel check, the memory plans, the size breakdown, the
+    /// sections (summary, operators, load, memory, size, profile and gap, baseline, graphs) and
+    /// the warnings.
+    static constexpr int kSteps = 12;
+    /// Whether the caller asked to stop (latched: once true, stays true). Cheap enough for loops.
+    bool stopped()
+    {
+        if (!m_stopped && m_control.cancelled && m_control.cancelled())
+            m_stopped = true;
+        return m_stopped;
+    }
+    /// Starts the next step: tells the caller, false when it asked to stop.
+    bool step(const std::string& what)
+    {
+        if (stopped())
+            return false;
+        if (m_control.progress)
+            m_control.progress(what, m_done, kSteps);
+        ++m_done;
+        return true;
+    }
+
     ReportSection& section(const std::string& id, const std::string& title)
     {
         m_report.sections.push_back({ id, title, {} });
@@ -168,6 +192,9 @@ private:
     void keepOnly(const std::set<std::string>& ids);
 
     const ReportInputs& m_in;
+    const ReportControl& m_control;
+    bool m_stopped = false;
+    int m_done = 0;
     const Document& m_document;
     const Program& m_program;
     Report m_report;
@@ -184,7 +211,7 @@ private:
     std::set<std::string> m_pictureIds;
 };
 
-Report Builder::build()
+std::optional<Report> Builder::build()
 {
     m_report.title = "ETScope report: " + fileName(m_document.path);
     std::vector<std::string> given { m_document.path };
@@ -200,6 +227,8 @@ Report Builder::build()
         given.push_back("baseline " + m_in.baseline->path);
     m_report.subtitle = listText(given, 10);
 
+    if (!step("kernel check"))
+        return std::nullopt;
     if (m_in.kernels) {
         m_lists = m_in.kernels;
     } else if (auto lists = loadKernelLists({}, {})) {
@@ -209,8 +238,12 @@ Report Builder::build()
     if (m_lists)
         m_check = checkKernels(m_document, *m_lists);
     m_debugMethod = selectMethod(m_program, m_in.method);
+    if (!step("memory plans"))
+        return std::nullopt;
     m_report.plans.resize(m_program.methods.size());
     for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+        if (stopped())
+            return std::nullopt;
         const Method& method = m_program.methods[m];
         if (!hasInstructions(method))
             continue;
@@ -222,6 +255,8 @@ Report Builder::build()
                 for (const NodeId node : missingKernelNodes(*graph, *check))
                     m_missingNodes[static_cast<int>(m)].insert(node.value);
     }
+    if (!step("size breakdown"))
+        return std::nullopt;
     if (auto breakdown = sizeBreakdown(m_document)) {
         m_size = std::move(breakdown).value();
         m_report.size = std::make_shared<SizeBreakdown>(*m_size);
@@ -232,17 +267,26 @@ Report Builder::build()
 
     // Sections keep their place: references to them stay valid while later ones are added.
     m_report.sections.reserve(16);
-    summary();
-    operators();
-    load();
-    memory();
-    size();
-    debug();
-    baseline();
-    // The graphs come second, but the groups they open depend on the gap's worst nodes.
-    graphs();
+    // The sections in the order they are computed (the graphs come second in the report, but
+    // the groups they open depend on the gap's worst nodes).
+    const std::pair<const char*, void (Builder::*)()> sections[]
+        = { { "summary", &Builder::summary }, { "operators", &Builder::operators }, { "load", &Builder::load },
+              { "memory", &Builder::memory }, { "size", &Builder::size }, { "profile and gap", &Builder::debug },
+              { "baseline", &Builder::baseline }, { "graphs", &Builder::graphs } };
+    for (const auto& [name, run] : sections) {
+        if (!step(std::string("section ") + name))
+            return std::nullopt;
+        (this->*run)();
+    }
+    // A section that stopped inside its loop left its work half done: nothing is returned.
+    if (stopped())
+        return std::nullopt;
     std::rotate(m_report.sections.begin() + 1, m_report.sections.end() - 1, m_report.sections.end());
+    if (!step("warnings"))
+        return std::nullopt;
     warnings();
+    if (stopped())
+        return std::nullopt;
     if (!m_in.sections.empty())
         keepOnly(m_in.sections);
     return std::move(m_report);
@@ -358,7 +402,7 @@ void Builder::graphs()
         + " nodes are drawn as their overview (groups of consecutive instructions); the groups holding operators "
           "without a kernel or the worst numeric gap follow it opened."));
     std::vector<std::string> empty;
-    for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+    for (std::size_t m = 0; m < m_program.methods.size() && !stopped(); ++m) {
         const Method& method = m_program.methods[m];
         if (!hasInstructions(method)) {
             empty.push_back(method.name);
@@ -422,6 +466,8 @@ void Builder::operators()
     s.blocks.push_back(paragraph("The operator occurrence table of each method, as ExecuTorch's get_delegation_info "
                                  "counts it: occurrences inside delegates and on the CPU, with the summary lines."));
     for (const MethodKernelCheck& method : m_check.methods) {
+        if (stopped())
+            return;
         if (method.table.rows.empty() && method.table.delegatedSubgraphs == 0)
             continue;
         s.blocks.push_back(tableBlock(
@@ -486,7 +532,7 @@ void Builder::memory()
     constexpr std::size_t kMaxCharts = 8;
     std::size_t charts = 0;
     std::size_t skipped = 0;
-    for (std::size_t m = 0; m < m_report.plans.size(); ++m) {
+    for (std::size_t m = 0; m < m_report.plans.size() && !stopped(); ++m) {
         const auto& plan = m_report.plans[m];
         if (!plan || plan->arenas.empty())
             continue;
@@ -767,6 +813,8 @@ void Builder::baseline()
     Table memory { "Peak planned memory", { "method", "arena", "baseline", "now", "change" }, {}, {} };
     const Program& old = *m_in.baseline->program;
     for (std::size_t m = 0; m < m_program.methods.size(); ++m) {
+        if (stopped())
+            return;
         const auto& plan = m_report.plans[m];
         if (!plan)
             continue;
@@ -814,6 +862,11 @@ const std::vector<std::pair<std::string, std::string>>& reportSectionIds()
 
 Report buildReport(const ReportInputs& inputs)
 {
+    return std::move(buildReport(inputs, {})).value(); // never cancelled without a control
+}
+
+Result<Report> buildReport(const ReportInputs& inputs, const ReportControl& control)
+{
     if (!inputs.document || !inputs.document->program) {
         Report report;
         report.title = "ETScope report";
@@ -821,7 +874,9 @@ Report buildReport(const ReportInputs& inputs)
         report.warnings.emplace_back("summary: no program to report on");
         return report;
     }
-    return Builder(inputs).build();
+    if (auto report = Builder(inputs, control).build())
+        return std::move(*report);
+    return Error { Error::Code::Cancelled, inputs.document->path, "the report was cancelled" };
 }
 
 } // namespace etscope::core

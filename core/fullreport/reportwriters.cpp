@@ -203,14 +203,14 @@ private:
     void writePicture(const ReportPicture& picture)
     {
         if (m_rich) {
-            if (!picture.pieces.empty() && picture.width > 0) {
-                const double scale = std::min(1.0, static_cast<double>(m_options.pictureMaxWidth) / picture.width);
-                const int width = std::max(1, static_cast<int>(picture.width * scale));
-                const int height = std::max(
-                    1, static_cast<int>(picture.height * scale / static_cast<double>(picture.pieces.size())));
-                for (const std::string& piece : picture.pieces)
-                    m_out << "<p align=\"center\"><img src=\"" << htmlEscape(piece) << "\" width=\"" << width
-                          << "\" height=\"" << height << "\"></p>\n";
+            if (!picture.pieces.empty()) {
+                for (const ReportPicturePiece& piece : picture.pieces) {
+                    m_out << "<p align=\"center\"><img src=\"" << htmlEscape(piece.file) << "\" width=\""
+                          << std::max(1, piece.width) << "\" height=\"" << std::max(1, piece.height) << "\"></p>\n";
+                    if (!piece.label.empty())
+                        m_out << "<p align=\"center\"><small>" << htmlEscape(picture.caption) << " — "
+                              << htmlEscape(piece.label) << "</small></p>\n";
+                }
             } else if (!picture.file.empty()) {
                 // Scaled down to fit the page body, never enlarged.
                 double scale = 1;

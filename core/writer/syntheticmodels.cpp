@@ -14,6 +14,15 @@ namespace {
 
 constexpr int kActivationSlots = 12; // a residual lives at most ~9 activations; never overwrite it early
 
+/// A constant tensor of `sizes` holding pseudo-random floats from `seed`, which then moves on.
+std::int32_t addRandomConstant(MethodSpec& method, std::vector<std::int32_t> sizes, std::uint32_t& seed)
+{
+    TensorSpec t;
+    t.sizes = std::move(sizes);
+    t.data = pseudoRandomFloats(t.byteSize() / 4, seed++);
+    return method.addTensor(std::move(t));
+}
+
 /// Builds `forward` of the MLP one instruction at a time, tallying what it emits.
 class MlpBuilder {
 public:
@@ -67,10 +76,7 @@ std::int32_t MlpBuilder::activation()
 
 std::int32_t MlpBuilder::constant(std::vector<std::int32_t> sizes)
 {
-    TensorSpec t;
-    t.sizes = std::move(sizes);
-    t.data = pseudoRandomFloats(t.byteSize() / 4, m_seed++);
-    return m_method.addTensor(std::move(t));
+    return addRandomConstant(m_method, std::move(sizes), m_seed);
 }
 
 void MlpBuilder::kernel(const char* name, const char* overload, std::vector<std::int32_t> args)
@@ -218,12 +224,8 @@ void addClassifyMethod(MethodSpec& method, const MlpOptions& options, std::uint3
         t.allocation = AllocationSpec { 1, offset };
         return method.addTensor(std::move(t));
     };
-    const auto constant = [&](std::vector<std::int32_t> sizes) {
-        TensorSpec t;
-        t.sizes = std::move(sizes);
-        t.data = pseudoRandomFloats(t.byteSize() / 4, seed++);
-        return method.addTensor(std::move(t));
-    };
+    const auto constant
+        = [&](std::vector<std::int32_t> sizes) { return addRandomConstant(method, std::move(sizes), seed); };
     const std::int32_t x = planned({ batch, hidden }, 0);
     method.inputs = { x };
     const std::uint64_t logitsAt
@@ -251,6 +253,68 @@ SyntheticProgram makeMlpProgram(const MlpOptions& options)
         addClassifyMethod(out.spec.addMethod("classify"), options, options.seed + 0x9e3779b9u);
     MethodSpec& forward = out.spec.addMethod("forward");
     MlpBuilder(options, out, forward).build();
+    return out;
+}
+
+SyntheticProgram makeWideProgram(const MlpOptions& options)
+{
+    SyntheticProgram out;
+    MethodSpec& forward = out.spec.addMethod("forward");
+    const std::int32_t hidden = std::max(1, options.hidden);
+    const std::int32_t batch = std::max(1, options.batch);
+    std::uint32_t seed = options.seed;
+    std::uint64_t nextOffset = 0;
+    const auto activation = [&] {
+        TensorSpec t;
+        t.sizes = { batch, hidden };
+        t.allocation = AllocationSpec { 1, nextOffset };
+        nextOffset += alignUp(t.byteSize(), 16);
+        return forward.addTensor(std::move(t));
+    };
+    const auto constant
+        = [&](std::vector<std::int32_t> sizes) { return addRandomConstant(forward, std::move(sizes), seed); };
+    const auto kernel = [&](const char* name, const char* overload, std::vector<std::int32_t> args) {
+        forward.addInstruction(InstructionSpec::kernel(forward.addOperator(name, overload), std::move(args)));
+        ++out.nonDelegated[std::string(name) + "." + overload];
+        ++out.instructions;
+    };
+    const std::int32_t input = activation();
+    forward.inputs = { input };
+    const std::int32_t one = forward.addValue(ValueSpec::integer(1));
+    const int nodes = std::max(2, options.nodes);
+    const int branches = std::max(1, (nodes + 1) / 3);
+    std::vector<std::int32_t> level;
+    for (int b = 0; b < branches; ++b) {
+        const std::int32_t bias = constant({ hidden });
+        const std::int32_t weight = constant({ hidden, hidden });
+        const std::int32_t mm = activation();
+        kernel("aten::addmm", "out", { bias, input, weight, one, one, mm, mm });
+        level.push_back(mm);
+    }
+    for (std::int32_t& value : level) {
+        const std::int32_t relu = activation();
+        kernel("aten::relu", "out", { value, relu, relu });
+        value = relu;
+    }
+    while (level.size() > 1) { // pairwise sums, an odd one carried up
+        std::vector<std::int32_t> next;
+        for (std::size_t i = 0; i + 1 < level.size(); i += 2) {
+            const std::int32_t sum = activation();
+            kernel("aten::add", "out", { level[i], level[i + 1], one, sum, sum });
+            next.push_back(sum);
+        }
+        if (level.size() % 2)
+            next.push_back(level.back());
+        level = std::move(next);
+    }
+    std::int32_t result = level.front();
+    while (out.instructions < nodes) {
+        const std::int32_t relu = activation();
+        kernel("aten::relu", "out", { result, relu, relu });
+        result = relu;
+    }
+    forward.outputs = { result };
+    forward.computeArenaSizes();
     return out;
 }
 

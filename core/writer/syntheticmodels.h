@@ -40,6 +40,15 @@ struct SyntheticProgram {
 /// `classify` (when asked) is addmm → _softmax. Methods are sorted by name as the exporter does.
 SyntheticProgram makeMlpProgram(const MlpOptions& options = {});
 
+/// A wide program: `forward` fans its input out into parallel branches (aten::addmm.out →
+/// aten::relu.out each) and sums them back pairwise (a balanced tree of aten::add.out), so
+/// that its graph is about as wide as its branches and only a few layers high: the case of a
+/// report's picture far wider than a page. `options.nodes` instructions exactly (at least 2):
+/// ⌊(nodes + 1) / 3⌋ branches (3 × branches − 1 instructions), then aten::relu.out steps
+/// on the sum for the one or two left over. Every activation has its own arena slot. Uses
+/// `nodes`, `hidden` and `seed` of MlpOptions.
+SyntheticProgram makeWideProgram(const MlpOptions& options);
+
 /// The small program the app opens on first launch (issue 6). Its layout is fixed, because the
 /// demo ETDump pair is written against it; change it only together with that pair.
 ///

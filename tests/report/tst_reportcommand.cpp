@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 using etscope::test::runEtscope;
 using etscope::test::sampleArgument;
 
@@ -192,6 +194,62 @@ private slots:
         QCOMPARE(picture.exitCode, 0);
         const QStringList written = QDir(outputDir()).entryList({ QStringLiteral("report-stress_mlp-pdf-*.png") });
         QVERIFY2(written.size() == 2, qPrintable(written.join(QLatin1Char(' '))));
+    }
+
+    /// A graph far wider than a page (etscope-synth --shape wide: 31 parallel branches) is not
+    /// shrunk to an unreadable strip: its PDF shows it in overlapping columns at two thirds of
+    /// its size at least (the 12 px operator names stay at 6 pt), each labelled "part i of n",
+    /// on A4 portrait pages.
+    void aWideGraphIsTiledInThePdf()
+    {
+        REQUIRE_TOOL(pdftotext, "pdftotext");
+        REQUIRE_TOOL(pdfinfo, "pdfinfo");
+        const QString program = path(QStringLiteral("wide.pte"));
+        const ToolRun synth = runTool(QStringLiteral(ETSCOPE_SYNTH),
+            { QStringLiteral("--shape"), QStringLiteral("wide"), QStringLiteral("--instructions"), QStringLiteral("92"),
+                QStringLiteral("-o"), program });
+        QVERIFY2(synth.exitCode == 0, synth.err.constData());
+        // The graph's width, as the HTML report draws it (the SVG's viewBox).
+        const QString html = path(QStringLiteral("wide.html"));
+        auto run = runEtscope({ QStringLiteral("report"), program, QStringLiteral("--sections"),
+            QStringLiteral("graphs"), QStringLiteral("-o"), html });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        static const QRegularExpression viewBox(QStringLiteral("viewBox=\"0 0 ([0-9.]+) ([0-9.]+)\""));
+        const auto box = viewBox.match(QString::fromUtf8(etscope::test::readFile(html)));
+        QVERIFY(box.hasMatch());
+        const double width = box.captured(1).toDouble();
+        // The page body: A4 less 14 mm margins each side, 210 − 28 = 182 mm, at 96 px per inch.
+        const double body = std::floor(182.0 / 25.4 * 96.0);
+        QVERIFY2(width > 3 * body, qPrintable(QString::number(width))); // wide indeed
+        // Columns of body / (2/3) px, a tenth overlapping: ⌈(width − tile/10) / (tile · 9/10)⌉.
+        const double tile = body * 1.5;
+        const int parts = static_cast<int>(std::ceil((width - tile / 10) / (tile * 0.9)));
+
+        const QString pdf = path(QStringLiteral("wide.pdf"));
+        run = runEtscope({ QStringLiteral("report"), program, QStringLiteral("--sections"), QStringLiteral("graphs"),
+            QStringLiteral("-o"), pdf });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const ToolRun info = runTool(
+            pdfinfo, { QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("100"), pdf });
+        QCOMPARE(info.exitCode, 0);
+        static const QRegularExpression pagesLine(QStringLiteral("Pages:\\s+([0-9]+)"));
+        const int pages = pagesLine.match(QString::fromUtf8(info.out)).captured(1).toInt();
+        // Two columns fit a page at most (each 2/3 of the graph's height, plus its label).
+        QVERIFY2(pages >= (parts + 1) / 2, qPrintable(QString::fromUtf8(info.out)));
+        // Every page A4 portrait (595 × 842 pt).
+        static const QRegularExpression a4(QStringLiteral("Page +[0-9]+ size: +595 x 842 pts \\(A4\\)"));
+        QCOMPARE(static_cast<int>(QString::fromUtf8(info.out).count(a4)), pages);
+        const ToolRun text = runTool(pdftotext, { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+        QCOMPARE(text.exitCode, 0);
+        const QString all = QString::fromUtf8(text.out);
+        int at = 0;
+        for (int i = 1; i <= parts; ++i) {
+            const QString label = QStringLiteral("part %1 of %2 (x ").arg(i).arg(parts);
+            const int found = all.indexOf(label, at);
+            QVERIFY2(found >= 0, qPrintable(label + QStringLiteral(" in\n") + all));
+            at = found;
+        }
+        QVERIFY(!all.contains(QStringLiteral("part %1 of").arg(parts + 1)));
     }
 
     void markdownWithPicturesBeside()

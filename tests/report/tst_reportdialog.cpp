@@ -22,10 +22,12 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace etscope;
@@ -231,9 +233,17 @@ private slots:
         QVERIFY2(ticks >= 5, qPrintable(QString::number(ticks)));
         QVERIFY2(stalls.longestMs() < synchronousMs / 2,
             qPrintable(QStringLiteral("stall %1 ms, synchronous %2 ms").arg(stalls.longestMs()).arg(synchronousMs)));
-        // Progress named each picture, n of m, after the analyses.
+        // Progress named the analyses' steps ("… (k of 12)"), then each picture, n of m.
         QVERIFY(progress.size() >= 3);
-        QVERIFY(progress.at(1).at(0).toString().startsWith(QStringLiteral("Picture 1 of ")));
+        int firstPicture = -1;
+        for (int i = 0; i < progress.size() && firstPicture < 0; ++i)
+            if (progress.at(i).at(0).toString().startsWith(QStringLiteral("Picture ")))
+                firstPicture = i;
+        QVERIFY(firstPicture >= 1);
+        QVERIFY(progress.at(firstPicture).at(0).toString().startsWith(QStringLiteral("Picture 1 of ")));
+        for (int i = 1; i < firstPicture; ++i)
+            QVERIFY2(progress.at(i).at(0).toString().contains(QStringLiteral(" of 12)…")),
+                qPrintable(progress.at(i).at(0).toString()));
     }
 
     /// A graph far too tall for one bitmap (a 3,000-node XNNPACK call opened inside its method)
@@ -271,11 +281,13 @@ private slots:
         ui::ReportDrawings drawings;
         drawings.format = "md";
         ui::drawReportPictureFor(again, 0, document, drawings);
-        if (const auto png = drawings.png.find(again.pictures.front().id); png != drawings.png.end()) {
-            const QImage image = QImage::fromData(png->second, "PNG");
-            QVERIFY(image.width() <= 16000 && image.height() <= 16000);
-            QVERIFY2(image.width() * 4 >= again.pictures.front().width,
-                qPrintable(QStringLiteral("%1 px for %2").arg(image.width()).arg(again.pictures.front().width)));
+        // The graph's bitmap is painted when the file is written (off the GUI thread): its SVG and
+        // the scale it will be painted at are kept until then.
+        if (const auto vector = drawings.vector.find(again.pictures.front().id); vector != drawings.vector.end()) {
+            const QSizeF size = QSvgRenderer(vector->second.svg).viewBoxF().size() * vector->second.scale;
+            QVERIFY(size.width() <= 16000 && size.height() <= 16000);
+            QVERIFY2(size.width() * 4 >= again.pictures.front().width,
+                qPrintable(QStringLiteral("%1 px for %2").arg(size.width()).arg(again.pictures.front().width)));
         } else {
             QVERIFY(!again.pictures.front().failed.empty());
         }
@@ -397,6 +409,88 @@ private slots:
         const QString error = exportAndWait(next);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(!QFile::exists(path));
+    }
+
+    /// Cancel while the analyses run (their step shown: "Analysing llm.pte: section …"): the
+    /// export ends cancelled without drawing a picture, and nothing is written.
+    void cancelDuringTheAnalysesWritesNothing()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("analyses-cancelled.html"));
+        ui::ReportDialog dialog(m_llm, nullptr);
+        dialog.setPath(path);
+        QSignalSpy finished(&dialog, &ui::ReportDialog::exportFinished);
+        QStringList steps;
+        connect(&dialog, &ui::ReportDialog::exportProgress, &dialog, [&](const QString& text, int, int) {
+            steps << text;
+            if (text.contains(QStringLiteral(" of 12)")))
+                dialog.cancelExport();
+        });
+        QElapsedTimer sinceStart;
+        sinceStart.start();
+        QVERIFY(!dialog.startExport());
+        QVERIFY(finished.wait(120000));
+        qInfo("steps: %s; ended after %lld ms", qPrintable(steps.join(QStringLiteral(" | "))),
+            static_cast<long long>(sinceStart.elapsed()));
+        QCOMPARE(finished.front().at(2).toBool(), true);
+        QVERIFY2(std::any_of(steps.begin(), steps.end(),
+                     [](const QString& step) { return step.contains(QStringLiteral(" of 12)")); }),
+            qPrintable(steps.join(QStringLiteral(" | "))));
+        QVERIFY(std::none_of(steps.begin(), steps.end(),
+            [](const QString& step) { return step.startsWith(QStringLiteral("Picture ")); }));
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("analyses-cancelled*") }, QDir::Files).isEmpty());
+    }
+
+    /// "Compare with baseline…": the chosen program fills the changes section (its file size is
+    /// the one on disk), the choice comes back next time, and is forgotten once the file is gone.
+    /// Without a baseline that section cannot be chosen.
+    void baselineIsChosenRememberedAndForgotten()
+    {
+        // The baseline: the same writer's LLM with fewer instructions (a smaller file).
+        core::LlmOptions options;
+        options.instructions = 3000;
+        QVERIFY(m_scratch.writeAndOpen(core::makeLlmProgram(options).program.spec, "llm-old.pte"));
+        const QString old = QString::fromStdString(m_scratch.path("llm-old.pte"));
+        const QString current = QString::fromStdString(m_llm->path);
+        const QString path = m_dir.filePath(QStringLiteral("baseline.md"));
+        {
+            ui::ReportDialog dialog(m_llm, nullptr);
+            QVERIFY(dialog.baseline().isEmpty());
+            QVERIFY(!dialog.sections().count("baseline"));
+            dialog.setBaseline(old);
+            QVERIFY(dialog.sections().count("baseline")); // enabled and checked once a baseline is set
+            for (const auto& [id, title] : core::reportSectionIds())
+                dialog.setSectionChecked(id, id == "summary" || id == "baseline");
+            dialog.setPath(path);
+            const QString error = exportAndWait(dialog);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        const QString md = QString::fromUtf8(test::readFile(path));
+        QVERIFY(md.contains(QStringLiteral("## Changes against the baseline")));
+        // (Markdown escapes the path's underscores: its file name has none.)
+        QVERIFY2(md.contains(QStringLiteral("A (baseline): "))
+                && md.contains(QStringLiteral("/llm-old.pte; B (this report): ")),
+            qPrintable(md.mid(md.indexOf(QStringLiteral("## Changes")))));
+        // The "file" row of the sizes table: the two files' sizes as the file system gives them.
+        const QString fileRow
+            = QStringLiteral("| file | %1 | %2 |").arg(QFileInfo(old).size()).arg(QFileInfo(current).size());
+        QVERIFY2(md.contains(fileRow),
+            qPrintable(fileRow + QStringLiteral(" in\n") + md.mid(md.indexOf(QStringLiteral("## Changes")))));
+        {
+            ui::ReportDialog again(m_llm, nullptr);
+            QCOMPARE(again.baseline(), QFileInfo(old).absoluteFilePath());
+            QVERIFY(again.sections().count("baseline"));
+            again.setBaseline({});
+            QVERIFY(!again.sections().count("baseline"));
+        }
+        QVERIFY(QFile::remove(old));
+        {
+            ui::ReportDialog gone(m_llm, nullptr);
+            QVERIFY(gone.baseline().isEmpty());
+            QVERIFY(!gone.sections().count("baseline"));
+            QVERIFY(!QSettings().contains(QLatin1String(ui::ReportDialog::kBaselineKey)));
+        }
+        QSettings().clear(); // the next tests start with every section
     }
 };
 

@@ -17,6 +17,7 @@
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <algorithm>
@@ -180,6 +181,61 @@ private slots:
         QCOMPARE(cellText(memory->rows.front()[4]), std::string("±0 B"));
     }
 
+    /// Progress names every step, 0 … 11 of 12, once each, in order; cancelling when step k
+    /// starts returns Error::Cancelled at once: no step after k is started, and the rest of the
+    /// work is not done (the time after the cancel is a small part of a full build).
+    void cancelStopsAtTheNextStep()
+    {
+        MlpOptions options;
+        options.nodes = 3000;
+        const SyntheticProgram synthetic = makeMlpProgram(options);
+        auto bytes = writeProgram(synthetic.spec);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(bytes.value(), "mlp3000.pte");
+        QVERIFY(document);
+        ReportInputs inputs;
+        inputs.document = &*document;
+        inputs.baseline = &*document;
+        std::vector<std::string> steps;
+        ReportControl control;
+        control.progress = [&](const std::string& step, int done, int total) {
+            QCOMPARE(done, static_cast<int>(steps.size()));
+            QCOMPARE(total, 12);
+            steps.push_back(step);
+        };
+        QElapsedTimer whole;
+        whole.start();
+        auto full = buildReport(inputs, control);
+        const double fullMs = static_cast<double>(whole.nsecsElapsed()) / 1e6;
+        QVERIFY(full);
+        QCOMPARE(steps.size(), std::size_t(12));
+        QCOMPARE(steps.front(), std::string("kernel check"));
+        QCOMPARE(steps[3], std::string("section summary"));
+        QCOMPARE(steps.back(), std::string("warnings"));
+
+        const std::vector<std::string> all = steps;
+        for (std::size_t k = 0; k < all.size(); ++k) {
+            steps.clear();
+            bool cancel = false;
+            QElapsedTimer sinceCancel;
+            control.progress = [&](const std::string& step, int, int) {
+                steps.push_back(step);
+                if (steps.size() == k + 1) {
+                    cancel = true; // the user presses Cancel while step k runs
+                    sinceCancel.start();
+                }
+            };
+            control.cancelled = [&] { return cancel; };
+            auto cancelled = buildReport(inputs, control);
+            const double afterMs = static_cast<double>(sinceCancel.nsecsElapsed()) / 1e6;
+            QVERIFY2(!cancelled, all[k].c_str());
+            QCOMPARE(cancelled.error().code, Error::Code::Cancelled);
+            QCOMPARE(steps.size(), k + 1); // nothing started after step k
+            qInfo("cancel at step %zu (%s): returned %.1f ms later (a full build: %.1f ms)", k, all[k].c_str(), afterMs,
+                fullMs);
+        }
+    }
+
     void longMethodShowsItsOverviewAndTheGroupsWithProblems()
     {
         // A 3,000-instruction MLP from the project's writer: forward is cut into groups. Against
@@ -278,9 +334,16 @@ private slots:
         ReportPicture tall; // 1400 × 9000 in three pieces: each 700 × 1500 on the page
         tall.width = 1400;
         tall.height = 9000;
-        tall.pieces = { "picture:tall#0", "picture:tall#1", "picture:tall#2" };
-        report.pictures = { wide, tall };
-        for (std::size_t i = 0; i < 2; ++i) {
+        tall.pieces = { { "picture:tall#0", 700, 1500, {} }, { "picture:tall#1", 700, 1500, {} },
+            { "picture:tall#2", 700, 1500, {} } };
+        ReportPicture tiled; // too wide to read on the page: two tiles, each labelled
+        tiled.caption = "Method 'forward'";
+        tiled.width = 2000;
+        tiled.height = 300;
+        tiled.pieces
+            = { { "picture:tiled#0", 700, 450, "part 1 of 2" }, { "picture:tiled#1", 700, 450, "part 2 of 2" } };
+        report.pictures = { wide, tall, tiled };
+        for (std::size_t i = 0; i < 3; ++i) {
             ReportBlock block;
             block.kind = ReportBlock::Kind::Picture;
             block.picture = i;
@@ -296,6 +359,11 @@ private slots:
             QVERIFY2(
                 qt.find(std::string("<img src=\"") + piece + "\" width=\"700\" height=\"1500\">") != std::string::npos,
                 piece);
+        // The tiles say which part they are, under the caption; the cuts of a tall picture do not.
+        QVERIFY(qt.find("<img src=\"picture:tiled#1\" width=\"700\" height=\"450\">") != std::string::npos);
+        QVERIFY(qt.find("Method &#39;forward&#39; — part 2 of 2") != std::string::npos
+            || qt.find("Method 'forward' — part 2 of 2") != std::string::npos);
+        QCOMPARE(count(qt, " — part "), std::size_t(2));
     }
 
     void markdownHasGitHubTablesAndLinkedPictures()

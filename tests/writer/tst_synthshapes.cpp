@@ -329,6 +329,7 @@ private slots:
             { { "--shape", "mlp", "--instructions", "10", "--delegate-every", "-1", "-o", bad }, "--delegate-every" },
             { { "--instructions", "10", "-o", bad }, "missing --shape" },
             { { "--shape", "mlp", "--instructions", "10", "--frobnicate", "-o", bad }, "unknown option" },
+            { { "--shape", "wide", "--instructions", "1", "-o", bad }, "--shape wide needs" },
         };
         for (const auto& [args, message] : misuses) {
             QByteArray err;
@@ -341,7 +342,7 @@ private slots:
         QCOMPARE(run({ "--help" }, nullptr, &usage), 0);
         QVERIFY(usage.startsWith("usage: etscope-synth"));
 
-        for (const char* shape : { "mlp", "transformer", "llm" }) {
+        for (const char* shape : { "mlp", "transformer", "llm", "wide" }) {
             const std::string path = m_scratch.path(std::string("tool-") + shape + ".pte");
             QCOMPARE(
                 run({ "--shape", shape, "--instructions", "120", "--seed", "7", "-o", QString::fromStdString(path) }),

@@ -29,6 +29,7 @@
 #include <QtConcurrent>
 
 #include <atomic>
+#include <mutex>
 
 namespace etscope::ui {
 
@@ -55,7 +56,14 @@ struct ReportDialog::Job {
     std::shared_ptr<const core::ETDump> reference;
     std::shared_ptr<const core::ETRecord> record;
     std::shared_ptr<const core::KernelLists> lists;
+    QString baselinePath; ///< opened on the worker into `baseline`
+    std::shared_ptr<const core::Document> baseline;
     core::ReportInputs inputs;
+    /// The analyses' step, written by the worker, read by the dialog's timer.
+    std::mutex stepMutex;
+    QString step;
+    int stepDone = 0;
+    int stepTotal = 0;
     QString path;
     core::Report report;
     ReportDrawings drawings;
@@ -85,6 +93,23 @@ ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const
     m_expand->addItem(tr("Closed"), QStringLiteral("none"));
     m_expand->setCurrentIndex(std::max(0, m_expand->findData(settings.value(QLatin1String(kExpandKey)))));
 
+    // The baseline: remembered while its file exists.
+    QString savedBaseline = settings.value(QLatin1String(kBaselineKey)).toString();
+    if (!savedBaseline.isEmpty() && !QFileInfo(savedBaseline).isFile()) {
+        QSettings().remove(QLatin1String(kBaselineKey));
+        savedBaseline.clear();
+    }
+    m_baseline = new QLineEdit(this);
+    m_baseline->setObjectName(QStringLiteral("baseline"));
+    m_baseline->setPlaceholderText(tr("none: no changes section"));
+    m_baseline->setClearButtonEnabled(true);
+    auto* browseBaseline = new QPushButton(tr("Compare with baseline…"), this);
+    browseBaseline->setObjectName(QStringLiteral("browse-baseline"));
+    connect(browseBaseline, &QPushButton::clicked, this, &ReportDialog::browseBaseline);
+    auto* baselineRow = new QHBoxLayout;
+    baselineRow->addWidget(m_baseline, 1);
+    baselineRow->addWidget(browseBaseline);
+
     // Sections: all checked the first time; after that as last exported. Sections that need an
     // artifact the document lacks are shown, but say what they need.
     const QStringList saved = settings.value(QLatin1String(kSectionsKey)).toStringList();
@@ -93,24 +118,37 @@ ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const
     const bool haveRun = m_session && m_session->run;
     const bool haveGap = m_session && ((haveRun && m_session->reference) || !m_session->inspectorPath.isEmpty());
     for (const auto& [id, title] : core::reportSectionIds()) {
-        if (id == "baseline")
-            continue; // the app has no baseline to offer here (the command line takes --baseline)
         QString text = QString::fromStdString(title);
         if (id == "profile" && !haveRun)
             text += tr(" (attach an ETDump)");
         if (id == "gap" && !haveGap)
             text += tr(" (attach a reference ETDump or an Inspector table)");
+        if (id == "baseline")
+            text += tr(" (choose a baseline program above)");
         auto* check = new QCheckBox(text, box);
         check->setObjectName(QString::fromStdString("section-" + id));
         check->setChecked(saved.isEmpty() || saved.contains(QString::fromStdString(id)));
         boxLayout->addWidget(check);
         m_sections[id] = check;
     }
+    // The changes section exists only with a baseline: enabled (and checked) when one is set.
+    connect(m_baseline, &QLineEdit::textChanged, this, [this](const QString& text) {
+        QCheckBox* check = m_sections.at("baseline");
+        const bool was = check->isEnabled();
+        check->setEnabled(!text.trimmed().isEmpty());
+        if (check->isEnabled() && !was)
+            check->setChecked(true);
+    });
+    m_sections.at("baseline")->setEnabled(false);
+    m_baseline->setText(savedBaseline);
+    if (!savedBaseline.isEmpty())
+        m_sections.at("baseline")->setChecked(saved.isEmpty() || saved.contains(QStringLiteral("baseline")));
 
     m_choices = new QWidget(this);
     auto* form = new QFormLayout;
     form->addRow(tr("Write to:"), pathRow);
     form->addRow(tr("Delegates:"), m_expand);
+    form->addRow(tr("Baseline:"), baselineRow);
     auto* choices = new QVBoxLayout(m_choices);
     choices->setContentsMargins(0, 0, 0, 0);
     choices->addLayout(form);
@@ -118,6 +156,8 @@ ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const
     m_path->setParent(m_choices);
     browse->setParent(m_choices);
     m_expand->setParent(m_choices);
+    m_baseline->setParent(m_choices);
+    browseBaseline->setParent(m_choices);
     box->setParent(m_choices);
 
     m_step = new QLabel(this);
@@ -128,6 +168,23 @@ ReportDialog::ReportDialog(std::shared_ptr<const core::Document> document, const
     m_progress = new QProgressBar(this);
     m_progress->setObjectName(QStringLiteral("export-progress"));
     m_progress->hide();
+    m_analysing = new QTimer(this);
+    m_analysing->setInterval(100);
+    connect(m_analysing, &QTimer::timeout, this, [this] {
+        if (!m_job)
+            return;
+        QString text;
+        int done = 0;
+        int total = 0;
+        {
+            const std::lock_guard lock(m_job->stepMutex);
+            text = m_job->step;
+            done = m_job->stepDone;
+            total = m_job->stepTotal;
+        }
+        if (!text.isEmpty() && !m_job->cancelled && text != m_step->text())
+            showStep(text, done, total);
+    });
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("Export"));
     connect(m_buttons, &QDialogButtonBox::accepted, this, &ReportDialog::accept);
@@ -160,7 +217,7 @@ std::set<std::string> ReportDialog::sections() const
 {
     std::set<std::string> ids;
     for (const auto& [id, check] : m_sections)
-        if (check->isChecked())
+        if (check->isChecked() && check->isEnabled())
             ids.insert(id);
     return ids;
 }
@@ -176,6 +233,27 @@ QString ReportDialog::expand() const
     return m_expand->currentData().toString();
 }
 
+QString ReportDialog::baseline() const
+{
+    return m_baseline->text().trimmed();
+}
+
+void ReportDialog::setBaseline(const QString& path)
+{
+    m_baseline->setText(path);
+}
+
+void ReportDialog::browseBaseline()
+{
+    const QString start = baseline().isEmpty()
+        ? QFileInfo(QString::fromStdString(m_document ? m_document->path : std::string())).absolutePath()
+        : baseline();
+    const QString chosen = QFileDialog::getOpenFileName(
+        this, tr("Compare with Baseline"), start, tr("ExecuTorch programs (*.pte *.bpte);;All files (*)"));
+    if (!chosen.isEmpty())
+        setBaseline(chosen);
+}
+
 void ReportDialog::browse()
 {
     const QString chosen = QFileDialog::getSaveFileName(
@@ -188,9 +266,14 @@ void ReportDialog::remember() const
 {
     QSettings settings;
     QStringList ids;
-    for (const std::string& id : sections())
-        ids << QString::fromStdString(id);
+    for (const auto& [id, check] : m_sections)
+        if (check->isChecked())
+            ids << QString::fromStdString(id);
     settings.setValue(QLatin1String(kSectionsKey), ids);
+    if (baseline().isEmpty())
+        settings.remove(QLatin1String(kBaselineKey));
+    else
+        settings.setValue(QLatin1String(kBaselineKey), QFileInfo(baseline()).absoluteFilePath());
     settings.setValue(QLatin1String(kExpandKey), expand());
     settings.setValue(QLatin1String(kFolderKey), QFileInfo(path()).absolutePath());
 }
@@ -216,6 +299,8 @@ std::optional<QString> ReportDialog::startExport()
     std::set<std::string> ids = sections();
     if (ids.empty())
         return tr("Choose at least one section.");
+    if (!baseline().isEmpty() && !QFileInfo(baseline()).isFile())
+        return tr("%1: the baseline is not a file").arg(baseline());
     if (g_exporting.exchange(true))
         return tr("A report is being exported already: wait for it or cancel it.");
     remember();
@@ -237,22 +322,63 @@ std::optional<QString> ReportDialog::startExport()
     job->lists = KernelListChoice::instance().lists();
     job->inputs.kernels = job->lists.get();
     job->inputs.expand = expand().toStdString();
+    if (ids.count("baseline"))
+        job->baselinePath = baseline();
     job->inputs.sections = std::move(ids);
     m_job = job;
     setExporting(true);
-    showStep(tr("Analysing %1…").arg(QFileInfo(QString::fromStdString(m_document->path)).fileName()), 0, 0);
+    const QString name = QFileInfo(QString::fromStdString(m_document->path)).fileName();
+    showStep(tr("Analysing %1…").arg(name), 0, 0);
+    m_analysing->start();
     whenFinished(
-        this, QtConcurrent::run([job] {
-            if (!job->cancelled)
-                job->report = core::buildReport(job->inputs);
+        this, QtConcurrent::run([job, name] {
+            const auto tell = [&job](const QString& text, int done, int total) {
+                const std::lock_guard lock(job->stepMutex);
+                job->step = text;
+                job->stepDone = done;
+                job->stepTotal = total;
+            };
+            if (!job->baselinePath.isEmpty() && !job->cancelled) {
+                tell(QObject::tr("Opening the baseline %1…").arg(QFileInfo(job->baselinePath).fileName()), 0, 0);
+                core::OpenOptions options;
+                options.cancel = &job->cancelled;
+                auto opened = core::openDocument(job->baselinePath.toStdString(), options);
+                if (!opened) {
+                    if (opened.error().code != core::Error::Code::Cancelled)
+                        job->inputs.omissions.push_back({ "baseline", opened.error().message() });
+                } else if (!opened->program) {
+                    job->inputs.omissions.push_back({ "baseline",
+                        opened->path + ": is not a program (" + std::string(core::fileKindName(opened->kind)) + ")" });
+                } else {
+                    job->baseline = std::make_shared<const core::Document>(std::move(opened).value());
+                    job->inputs.baseline = job->baseline.get();
+                }
+            }
+            core::ReportControl control;
+            control.cancelled = [&job] { return job->cancelled.load(); };
+            control.progress = [&](const std::string& step, int done, int total) {
+                tell(QObject::tr("Analysing %1: %2 (%3 of %4)…")
+                         .arg(name, QString::fromStdString(step))
+                         .arg(done + 1)
+                         .arg(total),
+                    done, total);
+            };
+            if (job->cancelled)
+                return false;
+            auto report = core::buildReport(job->inputs, control);
+            if (!report)
+                return false; // cancelled
+            job->report = std::move(report).value();
             return true;
         }),
-        [this, job](bool) {
-            if (job->cancelled)
+        [this, job](bool built) {
+            m_analysing->stop();
+            if (job->cancelled || !built)
                 return finish(job, {});
             drawNext(job);
         },
         [this, job](const QString& message) {
+            m_analysing->stop();
             finish(job, tr("%1: not written, the analyses failed: %2").arg(job->path, message));
         });
     return std::nullopt;

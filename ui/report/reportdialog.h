@@ -14,7 +14,9 @@
 // charts through their widgets. The dialog shows which step runs (n of m) and Cancel stops the
 // export: nothing is written, an existing file is left as it was. A graph picture is itself
 // split: measured on the GUI thread (fonts), laid out on a worker (Graphviz), drawn on the GUI
-// thread.
+// thread. The analyses tell their step (a section of 12) and stop at the next step or method
+// when cancelled. A baseline program (remembered like the sections while it exists) adds the
+// changes against it; it is opened on the worker too.
 
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
@@ -34,6 +36,7 @@ class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTimer;
 
 namespace etscope::ui {
 
@@ -52,6 +55,11 @@ public:
     std::set<std::string> sections() const;
     void setSectionChecked(const std::string& id, bool checked);
     QString expand() const;
+    /// The baseline program the "Changes against the baseline" section compares with (empty:
+    /// none, and that section cannot be chosen).
+    QString baseline() const;
+    /// Sets the baseline (empty clears it); enables and checks its section when set.
+    void setBaseline(const QString& path);
 
     /// Starts writing the report to path() with the chosen sections and remembers the choices;
     /// exportFinished tells how it ended. Refused (the reason returned, nothing started) when the
@@ -70,6 +78,7 @@ public:
     static constexpr const char* kSectionsKey = "report/sections";
     static constexpr const char* kExpandKey = "report/expand";
     static constexpr const char* kFolderKey = "report/folder";
+    static constexpr const char* kBaselineKey = "report/baseline";
 
 Q_SIGNALS:
     /// Each step of an export: "Analysing m.pte…", "Picture 3 of 9: <caption>", "Writing …";
@@ -88,6 +97,7 @@ public Q_SLOTS:
 private:
     struct Job;
     void browse();
+    void browseBaseline();
     void remember() const;
     void setExporting(bool on);
     void showStep(const QString& text, int done, int total);
@@ -100,6 +110,8 @@ private:
     const DebugSession* m_session;
     QLineEdit* m_path = nullptr;
     QComboBox* m_expand = nullptr;
+    QLineEdit* m_baseline = nullptr;
+    QTimer* m_analysing = nullptr; ///< shows the analyses' step while they run on the worker
     std::map<std::string, QCheckBox*> m_sections;
     QWidget* m_choices = nullptr; ///< everything disabled while exporting
     QProgressBar* m_progress = nullptr;

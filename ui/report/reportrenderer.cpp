@@ -4,6 +4,7 @@
 #include "core/graph/grouping.h"
 #include "core/layout/graphlayout.h"
 #include "core/util/atomicfile.h"
+#include "ui/common/nodestyle.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/presentation.h"
 #include "ui/graph/scenerenderer.h"
@@ -22,6 +23,7 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QSvgRenderer>
 #include <QTextDocument>
 #include <QUrl>
 
@@ -149,8 +151,11 @@ std::shared_ptr<Presentation> presentGraph(
     return preparePresentation(document, GraphContext { methodIndex, core::NodeId::none() }, expanded, grouping);
 }
 
+/// A graph picture. With `deferRaster`, a PNG asked for is left as SVG with the scale to
+/// rasterise it at (DrawnPicture::rasterScale): the slow part, painting the bitmap and encoding
+/// it, then runs where the caller likes (rasterise, on a worker).
 DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const core::Document>& document,
-    PictureFormat format, std::shared_ptr<Presentation> presentation)
+    PictureFormat format, std::shared_ptr<Presentation> presentation, bool deferRaster = false)
 {
     if (!presentation) {
         presentation = presentGraph(picture, document);
@@ -167,7 +172,7 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     if (picture.group >= 0)
         options.title += QStringLiteral(" — group %1").arg(picture.group + 1);
     DrawnPicture drawn;
-    if (format == PictureFormat::Svg) {
+    if (format == PictureFormat::Svg || deferRaster) {
         drawn.bytes = svgElement(renderScene(scene, ImageFormat::Svg, options));
         drawn.size = svgSize(drawn.bytes, QSize(800, 600));
     }
@@ -192,6 +197,10 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
                     .arg(qRound(extent.width()))
                     .arg(qRound(extent.height()))
                     .arg(scale * 100, 0, 'f', 1) };
+        }
+        if (deferRaster && format == PictureFormat::Png) {
+            drawn.rasterScale = scale; // the same scale renderScene would draw the PNG at
+            return drawn;
         }
         drawn.png = true;
         options.pngScale = scale;
@@ -320,6 +329,105 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
 
 namespace {
 
+/// A deferred graph's bitmap: its SVG painted at its scale (on any thread: QSvgRenderer paints
+/// onto a QImage). The same size and scale renderScene's PNG would have.
+QImage rasterise(const ReportDrawings::Vector& vector)
+{
+    QSvgRenderer renderer(vector.svg);
+    const QSizeF size = renderer.viewBoxF().size();
+    if (!renderer.isValid() || size.isEmpty())
+        return {};
+    QImage image((size * vector.scale).toSize().expandedTo(QSize(1, 1)), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    painter.scale(vector.scale, vector.scale);
+    renderer.render(&painter, QRectF(QPointF(0, 0), size));
+    return image;
+}
+
+QByteArray pngBytes(const QImage& image)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+/// The smallest scale a graph is shown at on a PDF page: its operator names (titleFont, 12 px
+/// = 9 pt at the writer's 96 dpi) stay at 6 pt at least.
+double minimumGraphScale()
+{
+    constexpr double kMinimumPoints = 6.0;
+    constexpr double kPointsPerPixel = 72.0 / 96.0;
+    const int pixels = std::max(1, titleFont().pixelSize());
+    return std::min(1.0, kMinimumPoints / (pixels * kPointsPerPixel));
+}
+
+/// How `picture` (drawn as `image`) goes on the PDF's pages, `maxWidth` × `maxHeight` CSS pixels
+/// for a picture each; its pieces' images are added to `images`. Empty: as one image, scaled
+/// down to fit the page. A picture taller than a page at the page's width (and not merely a bit)
+/// is cut into page-high pieces. A graph too wide to read at the page's width (its text under
+/// 6 pt) is cut into columns shown at a readable scale, each overlapping its neighbour by a
+/// tenth so that an edge cut through on one is whole on the next, each labelled "part i of n";
+/// a column taller than a page is cut again.
+std::vector<core::ReportPicturePiece> pdfPieces(const core::ReportPicture& picture, const QImage& image, int maxWidth,
+    int maxHeight, std::map<std::string, QImage>& images)
+{
+    std::vector<core::ReportPicturePiece> pieces;
+    if (picture.width <= 0 || picture.height <= 0)
+        return pieces;
+    const double pixelsPerCss = static_cast<double>(image.width()) / picture.width;
+    const double fitScale = std::min(1.0, static_cast<double>(maxWidth) / picture.width);
+    const double readable = minimumGraphScale();
+    // Columns: each `tile` CSS pixels of the picture wide, shown at the page's width.
+    int columns = 1;
+    double tile = picture.width;
+    double step = 0;
+    if (picture.kind == ReportPicture::Kind::Graph && fitScale < readable) {
+        tile = maxWidth / readable;
+        const double overlap = tile / 10;
+        columns = static_cast<int>(std::ceil((picture.width - overlap) / (tile - overlap)));
+        step = columns > 1 ? (picture.width - tile) / (columns - 1) : 0;
+    }
+    const double scale = std::min(1.0, maxWidth / tile);
+    const double shownHeight = picture.height * scale;
+    // Cut a column into rows when it is taller than a page (a lone picture: by more than half).
+    const int pageHeight = columns > 1 ? maxHeight - 24 : maxHeight; // room for the part's label
+    const int rows = shownHeight > pageHeight * (columns > 1 ? 1.0 : 1.5)
+        ? static_cast<int>(std::ceil(shownHeight / pageHeight))
+        : 1;
+    if (columns == 1 && rows == 1)
+        return pieces;
+    const int rowPixels = (image.height() + rows - 1) / rows;
+    for (int c = 0; c < columns; ++c) {
+        const int x = static_cast<int>(std::lround(c * step * pixelsPerCss));
+        const int width = std::min(image.width() - x, static_cast<int>(std::lround(tile * pixelsPerCss)));
+        for (int r = 0; r < rows; ++r) {
+            const int y = r * rowPixels;
+            const int height = std::min(rowPixels, image.height() - y);
+            if (width <= 0 || height <= 0)
+                continue;
+            core::ReportPicturePiece piece;
+            piece.file = "picture:" + picture.id + "#" + std::to_string(c) + "." + std::to_string(r);
+            images[piece.file] = image.copy(x, y, width, height);
+            piece.width = std::max(1, static_cast<int>(std::lround(width / pixelsPerCss * scale)));
+            piece.height = std::max(1, static_cast<int>(std::lround(height / pixelsPerCss * scale)));
+            if (columns > 1) {
+                piece.label = "part " + std::to_string(c + 1) + " of " + std::to_string(columns) + " (x "
+                    + std::to_string(static_cast<int>(c * step)) + "–"
+                    + std::to_string(static_cast<int>(std::min<double>(c * step + tile, picture.width))) + " of "
+                    + std::to_string(picture.width) + " px"
+                    + (rows > 1 ? ", row " + std::to_string(r + 1) + " of " + std::to_string(rows) : std::string())
+                    + ")";
+            }
+            pieces.push_back(std::move(piece));
+        }
+    }
+    return pieces;
+}
+
 /// The PDF of a report whose pictures are drawn (as PNG, in `drawings`).
 QByteArray pdfBytes(
     core::Report& report, const std::shared_ptr<const core::Document>& document, const ReportDrawings& drawings)
@@ -344,27 +452,20 @@ QByteArray pdfBytes(
 
     std::map<std::string, QImage> images;
     for (core::ReportPicture& picture : report.pictures) {
-        const auto drawn = drawings.png.find(picture.id);
-        if (drawn == drawings.png.end())
-            continue;
         QImage image;
-        image.loadFromData(drawn->second, "PNG");
-        const double scale = std::min(1.0, static_cast<double>(maxWidth) / std::max(1, picture.width));
-        const double shown = picture.height * scale;
-        // Taller than a page at the page's width, and not merely a bit: cut into pieces.
-        if (shown > maxHeight * 1.5 && !image.isNull()) {
-            const int pieces = static_cast<int>(std::ceil(shown / maxHeight));
-            const int rows = (image.height() + pieces - 1) / pieces;
-            picture.pieces.clear();
-            for (int k = 0; k < pieces; ++k) {
-                const std::string name = "picture:" + picture.id + "#" + std::to_string(k);
-                images[name] = image.copy(0, k * rows, image.width(), rows);
-                picture.pieces.push_back(name);
-            }
+        if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
+            image = rasterise(vector->second);
+        } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
+            image.loadFromData(drawn->second, "PNG");
+        } else {
             continue;
         }
-        picture.file = "picture:" + picture.id;
-        images[picture.file] = image;
+        picture.pieces = image.isNull() ? std::vector<core::ReportPicturePiece> {}
+                                        : pdfPieces(picture, image, maxWidth, maxHeight, images);
+        if (picture.pieces.empty()) {
+            picture.file = "picture:" + picture.id;
+            images[picture.file] = image;
+        }
     }
 
     QTextDocument text;
@@ -447,8 +548,10 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
         return;
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
-    const DrawnPicture drawn = laidOut && picture.kind == ReportPicture::Kind::Graph
-        ? drawGraph(picture, document, used, std::move(laidOut))
+    // Markdown and PDF: a graph's bitmap is painted later, by finishReport (a worker in the app).
+    const bool defer = drawings.format != "html" && picture.kind == ReportPicture::Kind::Graph;
+    const DrawnPicture drawn = picture.kind == ReportPicture::Kind::Graph
+        ? drawGraph(picture, document, used, std::move(laidOut), defer)
         : drawReportPicture(report, picture, document, used);
     if (drawn.png)
         used = PictureFormat::Png;
@@ -458,7 +561,9 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     }
     picture.width = drawn.size.width();
     picture.height = drawn.size.height();
-    if (drawings.format == "html")
+    if (drawn.rasterScale > 0)
+        drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale };
+    else if (drawings.format == "html")
         picture.svg = used == PictureFormat::Svg
             ? drawn.bytes.toStdString()
             : inlinePng(drawn, QString::fromStdString(picture.caption)).toStdString();
@@ -483,14 +588,21 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
         const QFileInfo info(path);
         std::optional<QString> failure;
         for (core::ReportPicture& picture : report.pictures) {
-            const auto drawn = drawings.png.find(picture.id);
-            if (drawn == drawings.png.end())
+            QByteArray png;
+            if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
+                if (cancelled())
+                    return why;
+                png = pngBytes(rasterise(vector->second));
+            } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
+                png = drawn->second;
+            } else {
                 continue;
+            }
             const QString name = info.completeBaseName() + QLatin1Char('-') + QString::fromStdString(picture.id)
                 + QStringLiteral(".png");
             if (cancelled())
                 return why;
-            if (auto error = writeBytes(info.dir().filePath(name), drawn->second, written)) {
+            if (auto error = writeBytes(info.dir().filePath(name), png, written)) {
                 picture.failed = error->toStdString();
                 if (!failure)
                     failure = error;

@@ -33,6 +33,9 @@ struct DrawnPicture {
     /// PNG although SVG was asked for: a graph whose SVG would pass 6 MB (an LLM's group with
     /// its delegates expanded).
     bool png = false;
+    /// A graph asked for as a bitmap but left as SVG (`bytes`), to be rasterised at this many
+    /// device pixels per CSS pixel off the GUI thread (0: not deferred).
+    double rasterScale = 0;
 };
 
 /// Draws one picture of `report` (its data from `document` and the report's analyses).
@@ -45,6 +48,15 @@ struct ReportDrawings {
     /// Markdown and PDF: each drawn picture's PNG, by picture id (HTML keeps its pictures inline,
     /// in ReportPicture::svg).
     std::map<std::string, QByteArray> png;
+    /// Markdown and PDF: the graphs, by picture id, drawn on the GUI thread only as far as SVG
+    /// (the scene is a QGraphicsScene) and rasterised by finishReport on its worker, at
+    /// DrawnPicture::rasterScale: painting a large graph's bitmap and encoding it took about a
+    /// second on the GUI thread.
+    struct Vector {
+        QByteArray svg;
+        double scale = 1;
+    };
+    std::map<std::string, Vector> vector;
 };
 
 /// Draws picture `index` of `report` as a file of drawings.format needs it. GUI thread only:
