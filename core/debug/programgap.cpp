@@ -256,7 +256,14 @@ std::string topLabel(const Node& node)
                                                    : node.label;
 }
 
-/// "#0 XnnpackBackend › XNNClamp", "#4 aten::addmm.out", "output 0".
+/// "XNNClamp (node 7)": an inner node named as diff names it, its id telling apart the nodes of
+/// one delegate that share a label (two FullyConnected, two Clamp).
+std::string innerText(const Graph& inner, NodeId id)
+{
+    return inner.node(id).label + " (node " + std::to_string(id.value) + ")";
+}
+
+/// "#0 XnnpackBackend › XNNClamp (node 7)", "#4 aten::addmm.out", "output 0".
 std::string nodeText(const EventMapper& mapper, const NodeOrigin& origin)
 {
     const Graph& graph = mapper.graph();
@@ -264,7 +271,7 @@ std::string nodeText(const EventMapper& mapper, const NodeOrigin& origin)
         return "node " + std::to_string(origin.top.value);
     const Node& top = graph.node(origin.top);
     if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
-        return topLabel(top) + " › " + top.subgraph->node(origin.inner).label;
+        return topLabel(top) + " › " + innerText(*top.subgraph, origin.inner);
     return topLabel(top);
 }
 
@@ -462,7 +469,7 @@ std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& o
     const Node& top = graph.node(origin.top);
     path.push_back(topLabel(top));
     if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
-        path.push_back(top.subgraph->node(origin.inner).label);
+        path.push_back(innerText(*top.subgraph, origin.inner));
     return path;
 }
 

@@ -6,6 +6,7 @@
 // divergence at the last addmm) and from small programs written here; real generated ETDumps
 // are compared with themselves.
 #include "tests/common/documentbytes.h"
+#include "tests/common/openedrun.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
@@ -29,48 +30,22 @@ using etscope::test::documentFromBytes;
 
 namespace {
 
-/// A program, one run of it and (optionally) its ETRecord, held in place for the mapper.
-struct Opened {
-    std::optional<Document> document;
-    std::optional<ETDump> dump;
-    std::optional<ETRecord> record;
-    const Method* method = nullptr;
-    std::unique_ptr<EventMapper> mapper;
+using Opened = etscope::test::OpenedRun;
 
-    ProgramRun side(std::size_t block = 0) const { return { document->path, method, mapper.get(), &*dump, block }; }
-};
+ProgramRun side(const Opened& o, std::size_t block = 0)
+{
+    return { o.document->path, o.method, o.mapper.get(), &*o.dump, block };
+}
 
 Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
-    auto o = std::make_unique<Opened>();
-    o->document = documentFromBytes(program, name + ".pte");
-    if (!o->document)
-        return makeError(Error::Code::Corrupt, name + ".pte", "the written program does not open");
-    auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
-    if (!dump)
-        return dump.error();
-    o->dump = std::move(dump).value();
-    attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
-    if (!etrecord.empty()) {
-        auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
-        if (!record)
-            return record.error();
-        o->record = std::move(record).value();
-    }
-    o->method = &o->document->program->methods.front();
-    o->mapper = std::make_unique<EventMapper>(
-        *o->document->analysis(*o->method)->graph, o->record ? &*o->record : nullptr, o->method->name);
-    return o;
+    return etscope::test::openRun(program, etdump, buffer, etrecord, name);
 }
 
 Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord)
 {
-    const auto program = writeProgram(build.program);
-    if (!program)
-        return program.error();
-    return open(program.value(), build.etdump, build.debugBuffer,
-        withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
+    return etscope::test::openRun(build, name, withRecord);
 }
 
 Result<ProgramGapReport> compare(const Opened& run, const Opened& reference, bool records)
@@ -79,7 +54,7 @@ Result<ProgramGapReport> compare(const Opened& run, const Opened& reference, boo
         records && reference.record ? &*reference.record : nullptr, records && run.record ? &*run.record : nullptr);
     if (!pairing)
         return pairing.error();
-    return compareProgramRuns(run.side(), reference.side(), *pairing);
+    return compareProgramRuns(side(run), side(reference), *pairing);
 }
 
 const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& label, int output = 0)
@@ -445,7 +420,9 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
         ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         QVERIFY(report.warnings.empty());
-        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        // Inner node 8 is the second Clamp, writing the delegate output (the decoded inner graph
+        // has FullyConnected, Clamp, FullyConnected, Clamp as nodes 3, 4, 7, 8).
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp (node 8)");
         QVERIFY(delegate);
         QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
         QCOMPARE(delegate->matchedBy, std::string("operator family"));
@@ -479,7 +456,7 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
         ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
         QCOMPARE(report.matching, std::string("debug handles"));
-        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp (node 8)");
         QVERIFY(delegate);
         QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
         QCOMPARE(delegate->matchedBy, std::string("debug handle"));
@@ -585,13 +562,13 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "reference", false));
         auto pairing = pairProgramNodes(*reference->document, *run->document, "forward");
         QVERIFY(pairing);
-        auto report = compareProgramRuns(run->side(3), reference->side(), *pairing);
+        auto report = compareProgramRuns(side(*run, 3), side(*reference), *pairing);
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "run.etdp: no Execute block 3 (it has 1)"));
         for (const ProgramGapRow& row : report->rows)
             QVERIFY(!row.run.metrics);
         ProgramRun empty;
-        QVERIFY(!compareProgramRuns(empty, reference->side(), *pairing));
+        QVERIFY(!compareProgramRuns(empty, side(*reference), *pairing));
     }
 
     /// Real generated ETDumps (ExecuTorch's runtime) against themselves: every row compared,
@@ -636,6 +613,116 @@ private slots:
             QCOMPARE(row.run.label, row.referenceLabel);
         }
         QVERIFY(!findFirstDivergence(*report, mapper, mapper));
+    }
+
+    // --- inside delegates (part 4) ------------------------------------------------------------
+
+    /// The inside builds (core/writer/debug/gapfixtures.h): the XNNPACK program whose delegate
+    /// logs its four inner nodes' outputs — FullyConnected, Clamp, FullyConnected, Clamp, [1, 8]
+    /// each — under identifiers 0…3 (integers) or linear_1, relu_1, linear_2, relu_2 (strings),
+    /// which the ETRecord's delegate_map resolves to the AOT handles 1…4 the payload's nodes
+    /// carry. Against the float-portable run, with both ETRecords, the inner nodes pair with the
+    /// portable ops of the same handle (#0 addmm, #1 relu, #2 addmm, #3 relu). Both runs write
+    /// the same float32 values up to the planted offset 4 at element 0 of the second
+    /// FullyConnected's output: the first two rows agree exactly (mse 0), the third has one of 8
+    /// elements off by 4, mse 4²/8 = 2 and maxabs 4 — the first divergence, inside the delegate,
+    /// after 2 compared rows.
+    void insideAgainstPortable_data()
+    {
+        QTest::addColumn<bool>("named");
+        QTest::newRow("integer identifiers") << false;
+        QTest::newRow("string identifiers") << true;
+    }
+
+    void insideAgainstPortable()
+    {
+        QFETCH(bool, named);
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto run, open(named ? f.insideNamed : f.inside, "inside", true));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
+        QVERIFY(report.rows.size() >= 4);
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        const Graph& inner = *run->mapper->graph().node(delegate).subgraph;
+        const char* const references[4]
+            = { "#0 aten::addmm.out", "#1 aten::relu.out", "#2 aten::addmm.out", "#3 aten::relu.out" };
+        const char* const names[4] = { "linear_1", "relu_1", "linear_2", "relu_2" };
+        for (int k = 0; k < 4; ++k) {
+            const ProgramGapRow& row = report.rows[static_cast<std::size_t>(k)];
+            QCOMPARE(row.run.origin.top, delegate);
+            QVERIFY(row.run.origin.inner.valid());
+            // The inner node is the one carrying handle k + 1 (XNode.debug_handle).
+            QCOMPARE(inner.node(row.run.origin.inner).debugHandle, std::optional(DebugHandle(k + 1)));
+            QCOMPARE(row.referenceLabel, std::string(references[k]));
+            QCOMPARE(row.matchedBy, std::string("debug handle"));
+            QCOMPARE(row.run.delegateIdentifier, named ? std::string(names[k]) : std::to_string(k));
+            QVERIFY(row.run.metrics);
+        }
+        QCOMPARE(report.rows[0].run.metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].run.metrics->mse, 0.0);
+        QVERIFY(std::abs(report.rows[2].run.metrics->mse - 2.0) < 1e-5);
+        QVERIFY(std::abs(report.rows[2].run.metrics->maxAbs - 4.0) < 1e-5);
+        const NodeId fc2 = report.rows[2].run.origin.inner;
+        const std::string fc2Text = "XNNFullyConnected (node " + std::to_string(fc2.value) + ")";
+        QCOMPARE(report.rows[2].run.label, "#0 XnnpackBackend › " + fc2Text);
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->row, std::size_t(2));
+        QCOMPARE(joinNodePath(divergence->path), "forward › #0 XnnpackBackend › " + fc2Text);
+        QCOMPARE(divergence->runNode.top, delegate);
+        QCOMPARE(divergence->runNode.inner, fc2);
+        QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+    }
+
+    /// One program, two runs (compareETDumps): the planted inside run against the same build
+    /// run without the offset. Each internal event lands on its inner node — through the
+    /// delegate_map with the ETRecord, through XNNPACK's node order (identifier k → node index k)
+    /// without it for integer identifiers — and only rows 2 (mse 4²/8 = 2) and 3 (the Clamp
+    /// after it: relu(h1[0] + 4) against relu(h1[0]), the one differing element) differ among
+    /// the inner rows; the first divergence is row 2, the second FullyConnected.
+    void insideSameProgram_data()
+    {
+        QTest::addColumn<bool>("named");
+        QTest::addColumn<bool>("record");
+        QTest::newRow("integer, ETRecord") << false << true;
+        QTest::newRow("string, ETRecord") << true << true;
+        QTest::newRow("integer, node order") << false << false;
+    }
+
+    void insideSameProgram()
+    {
+        QFETCH(bool, named);
+        QFETCH(bool, record);
+        const GapFixtures planted = makeGapFixtures();
+        const GapFixtures clean = makeGapFixtures({ 8, false, 0 });
+        ETSCOPE_TAKE(const auto run, open(named ? planted.insideNamed : planted.inside, "planted", record));
+        ETSCOPE_TAKE(const auto reference, open(named ? clean.insideNamed : clean.inside, "clean", false));
+        const GapReport report = compareETDumps(*run->dump, *reference->dump, *run->mapper);
+        QVERIFY(report.rows.size() >= 4);
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        const Graph& inner = *run->mapper->graph().node(delegate).subgraph;
+        for (int k = 0; k < 4; ++k) {
+            const GapRow& row = report.rows[static_cast<std::size_t>(k)];
+            QCOMPARE(row.origin.top, delegate);
+            QVERIFY(row.origin.inner.valid());
+            QCOMPARE(inner.node(row.origin.inner).debugHandle, std::optional(DebugHandle(k + 1)));
+            QVERIFY(row.metrics);
+        }
+        QCOMPARE(report.rows[0].metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].metrics->mse, 0.0);
+        QVERIFY(std::abs(report.rows[2].metrics->mse - 2.0) < 1e-5);
+        const double h = planted.h1[0];
+        const double d = std::max(h + 4.0, 0.0) - std::max(h, 0.0);
+        QVERIFY(std::abs(report.rows[3].metrics->mse - d * d / 8) < 1e-5);
+        const auto divergence = findFirstDivergence(report, *run->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->row, std::size_t(2));
+        QCOMPARE(divergence->runNode.inner, report.rows[2].origin.inner);
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+        QCOMPARE(joinNodePath(divergence->path),
+            "forward › #0 XnnpackBackend › XNNFullyConnected (node " + std::to_string(divergence->runNode.inner.value)
+                + ")");
     }
 
 private:

@@ -4,6 +4,7 @@
 // written float-portable, quantized-portable and XNNPACK-delegated, the quantized and lowered
 // runs off by 4 at logits[0], the last addmm) and a one-relu program written here.
 #include "tests/common/documentbytes.h"
+#include "tests/common/openedrun.h"
 #include "tests/common/require.h"
 
 #include "core/analysis/stagegap.h"
@@ -22,48 +23,22 @@ using etscope::test::documentFromBytes;
 
 namespace {
 
-/// A program, one run and optionally its ETRecord, held in place for the mapper.
-struct Opened {
-    std::optional<Document> document;
-    std::optional<ETDump> dump;
-    std::optional<ETRecord> record;
-    const Method* method = nullptr;
-    std::unique_ptr<EventMapper> mapper;
+using Opened = etscope::test::OpenedRun;
 
-    Stage stage(const std::string& name) const
-    {
-        return { name, &*document, method, mapper.get(), &*dump, record ? &*record : nullptr, 0 };
-    }
-};
+Stage stage(const Opened& o, const std::string& name)
+{
+    return { name, &*o.document, o.method, o.mapper.get(), &*o.dump, o.record ? &*o.record : nullptr, 0 };
+}
 
 Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
-    auto o = std::make_unique<Opened>();
-    o->document = documentFromBytes(program, name + ".pte");
-    if (!o->document)
-        return makeError(Error::Code::Corrupt, name + ".pte", "the writer's program does not open");
-    auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
-    if (!dump)
-        return dump.error();
-    o->dump = std::move(dump).value();
-    attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
-    if (!etrecord.empty()) {
-        auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
-        if (!record)
-            return record.error();
-        o->record = std::move(record).value();
-    }
-    o->method = &o->document->program->methods.front();
-    o->mapper = std::make_unique<EventMapper>(
-        *o->document->analysis(*o->method)->graph, o->record ? &*o->record : nullptr, o->method->name);
-    return o;
+    return etscope::test::openRun(program, etdump, buffer, etrecord, name);
 }
 
 Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord = false)
 {
-    return open(writeProgram(build.program).value(), build.etdump, build.debugBuffer,
-        withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
+    return etscope::test::openRun(build, name, withRecord);
 }
 
 /// forward(x [8]) = relu(x), float, and one run logging `values` as its output.
@@ -132,7 +107,7 @@ private slots:
         ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
         ETSCOPE_TAKE(const auto lowered, open(f.lowered, "lowered"));
         auto report = compareStages(
-            { portable->stage("portable.pte"), quantized->stage("quantized.pte"), lowered->stage("lowered.pte") });
+            { stage(*portable, "portable.pte"), stage(*quantized, "quantized.pte"), stage(*lowered, "lowered.pte") });
         QVERIFY2(report, report ? "" : report.error().message().c_str());
         QCOMPARE(report->names, (std::vector<std::string> { "portable.pte", "quantized.pte", "lowered.pte" }));
         // The portable build logs its 6 instructions (addmm relu addmm relu addmm _softmax,
@@ -205,7 +180,7 @@ private slots:
     {
         const GapFixtures f = makeGapFixtures();
         ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
-        const auto report = compareStages({ portable->stage("portable.pte") });
+        const auto report = compareStages({ stage(*portable, "portable.pte") });
         QVERIFY(!report);
         QCOMPARE(report.error().code, Error::Code::Usage);
         QVERIFY(report.error().message().find("give at least two --stage") != std::string::npos);
@@ -221,7 +196,7 @@ private slots:
         ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
         ETSCOPE_TAKE(const auto relu, reluModel({ 1, 2, 3, 4, 5, 6, 7, 8 }));
         auto report = compareStages(
-            { portable->stage("portable.pte"), relu->stage("relu.pte"), quantized->stage("quantized.pte") });
+            { stage(*portable, "portable.pte"), stage(*relu, "relu.pte"), stage(*quantized, "quantized.pte") });
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "stage 1 (relu.pte): "));
         QVERIFY(anyWarning(report->warnings, "the programs look like different models"));
@@ -247,7 +222,7 @@ private slots:
         cut.etdump = writeETDump({ block });
         ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
         ETSCOPE_TAKE(const auto shortRun, open(cut, "cut"));
-        auto report = compareStages({ portable->stage("portable.pte"), shortRun->stage("cut.pte") });
+        auto report = compareStages({ stage(*portable, "portable.pte"), stage(*shortRun, "cut.pte") });
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "runs of different lengths: cut.etdp"));
         QVERIFY(report->rows[0].cells[1].metrics);
