@@ -81,6 +81,12 @@ template <typename N> std::optional<std::int64_t> delegateDebugIdOf(const N& nod
 
 } // namespace
 
+std::string delegateIdentifierText(const std::string& identifier)
+{
+    const bool digits = !identifier.empty() && identifier.find_first_not_of("-0123456789") == std::string::npos;
+    return digits ? "id " + identifier : identifier;
+}
+
 std::string xnnpackFamily(const std::string& identifier)
 {
     std::size_t end = std::min(identifier.find(" ("), identifier.find(" #"));

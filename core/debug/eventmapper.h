@@ -38,6 +38,10 @@ std::string xnnpackFamily(const std::string& identifier);
 /// runs as; empty for families this build does not know.
 std::vector<std::string> xnnpackNodeTypes(const std::string& family);
 
+/// "id 3" for an integer delegate debug identifier, a string identifier as it is
+/// ("linear_2", "Convolution (NHWC, F32) IGEMM #1").
+std::string delegateIdentifierText(const std::string& identifier);
+
 /// Joins runtime identifiers (instruction ids, delegate debug identifiers) to nodes of a
 /// method's top-level graph and its decoded delegate graphs, optionally through an ETRecord
 /// (facts sheet §2.4). Keeps references: `graph` and `record` must outlive the mapper.

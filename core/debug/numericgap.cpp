@@ -338,6 +338,10 @@ GapReport compareETDumps(
             row.matched = placement.matched;
             row.label = placement.matched ? mapper.label(placement.origin)
                                           : "instruction " + std::to_string(instruction.value);
+            // An internal output no inner node stands for: the identifier says which it is
+            // (and aot_ops, through the delegate_map's handles, which ops it came from).
+            if (internal && placement.matched && !placement.origin.inner.valid())
+                row.label += " › " + delegateIdentifierText(idStr.empty() ? std::to_string(idInt.value) : idStr);
             row.runtimeOp = placement.matched ? mapper.graph().node(placement.origin.top).opType : std::string();
             if (delegateCall)
                 row.runtimeOp = "DELEGATE_CALL";

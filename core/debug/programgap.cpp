@@ -77,6 +77,7 @@ struct NodeLog {
     std::vector<DebugHandle> debugHandles;
     std::size_t order = 0; ///< position in the run (groups in logging order; program outputs last)
     std::string caveat;
+    NodeOrigin origin; ///< the node it landed on (for byHandles: the delegate node)
 };
 
 std::uint64_t keyOf(const NodeOrigin& origin)
@@ -92,6 +93,10 @@ struct SideLog {
     /// A delegate call's output k, also under the inner node that writes the delegate's output
     /// k: the partner of an operator that moved into the delegate.
     std::unordered_map<std::uint64_t, NodeLog> viaDelegateOutput;
+    /// Delegate-internal outputs that land on no inner node (a backend whose payload is not
+    /// decoded, or whose inner nodes carry no handles) but whose identifier the ETRecord's
+    /// delegate_map resolves to AOT handles: paired through those handles.
+    std::vector<NodeLog> byHandles;
     std::size_t groups = 0; ///< node outputs logged (groups of events)
     std::size_t unplaced = 0;
     bool found = false; ///< the Execute block exists
@@ -163,7 +168,9 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         const bool internal = idInt.value != -1 || !idStr.empty();
         const EventPlacement placement = internal ? mapper.placeDelegateEvent(chain, instruction, idInt, idStr, cursor)
                                                   : mapper.placeInstruction(chain, instruction);
-        if (!placement.matched || (internal && !placement.origin.inner.valid())) {
+        const bool onHandles
+            = internal && placement.matched && !placement.origin.inner.valid() && !placement.debugHandles.empty();
+        if (!onHandles && (!placement.matched || (internal && !placement.origin.inner.valid()))) {
             ++side.unplaced; // no node to pair (or only the delegate node, whose own outputs these are not)
             continue;
         }
@@ -173,6 +180,12 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         log.order = g;
         log.debugHandles = placement.debugHandles;
         log.delegateIdentifier = internal ? (idStr.empty() ? std::to_string(idInt.value) : idStr) : std::string();
+        log.origin = placement.origin;
+        if (onHandles) {
+            log.items = itemsOf(events);
+            side.byHandles.push_back(std::move(log));
+            continue;
+        }
         const Node& top = graph.node(placement.origin.top);
         log.runtimeOp = internal ? top.subgraph && placement.origin.inner.index() < top.subgraph->nodes.size()
                 ? top.subgraph->node(placement.origin.inner).opType
@@ -215,6 +228,7 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         log.runtimeOp = "program output";
         log.order = order.size() + i;
         log.items = { { outputs[i], 0 } };
+        log.origin = { node, NodeId::none() };
         side.direct.emplace(keyOf({ node, NodeId::none() }), std::move(log));
     }
     return side;
@@ -254,6 +268,14 @@ std::string topLabel(const Node& node)
         = node.kind == NodeKind::Operator || node.kind == NodeKind::Delegate || node.kind == NodeKind::Unknown;
     return instruction && node.instruction.valid() ? "#" + std::to_string(node.instruction.value) + " " + node.label
                                                    : node.label;
+}
+
+bool sharesHandle(const std::vector<DebugHandle>& a, const std::vector<DebugHandle>& b)
+{
+    for (const DebugHandle h : a)
+        if (std::find(b.begin(), b.end(), h) != b.end())
+            return true;
+    return false;
 }
 
 /// "XNNClamp (node 7)": an inner node named as diff names it, its id telling apart the nodes of
@@ -488,6 +510,8 @@ std::optional<FirstDivergence> findFirstDivergence(
             divergence.runNode = row.origin;
             divergence.path
                 = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
+            if (row.matched && !row.origin.inner.valid() && !row.delegateIdentifier.empty())
+                divergence.path.push_back(delegateIdentifierText(row.delegateIdentifier));
             divergence.comparedBefore = compared;
             return divergence;
         }
@@ -626,51 +650,25 @@ Result<ProgramGapReport> compareProgramRuns(
     std::optional<GraphAdjacency> adjacency[2]; // built on the first quantized output of a side
     std::vector<NodeOrigin> runOnlyNodes, referenceOnlyNodes; // logged, without a partner
     std::unordered_set<std::uint64_t> compared[2]; // delegate calls whose outputs inner pairs compare
-    for (const NodePair& pair : pairing.pairs) {
-        if (!pair.reference || !pair.run) {
-            if (pair.run && findLog(runLog, *pair.run, false))
-                runOnlyNodes.push_back(*pair.run);
-            if (pair.reference && findLog(refLog, *pair.reference, false))
-                referenceOnlyNodes.push_back(*pair.reference);
-            continue;
-        }
-        ++report.pairs;
-        const bool moved = pair.run->inner.valid() != pair.reference->inner.valid();
-        const bool operators = pair.run->top.valid() && pair.run->top.index() < runGraph.nodes.size()
-            && (runGraph.node(pair.run->top).kind == NodeKind::Operator
-                || runGraph.node(pair.run->top).kind == NodeKind::Delegate);
-        if (operators && pair.change.rfind("operator ", 0) != 0)
-            ++sameOperator;
-        const NodeLog* runNode = findLog(runLog, *pair.run, moved);
-        const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
-        // A delegate call's outputs compared through its inner nodes: the call has a partner.
-        if (runNode && pair.run->inner.valid() && !findLog(runLog, *pair.run, false))
-            compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
-        if (refNode && pair.reference->inner.valid() && !findLog(refLog, *pair.reference, false))
-            compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
-        if (!runNode && !refNode)
-            continue;
-        if (!runNode || !refNode) {
-            const NodeOrigin& missing = !runNode ? *pair.run : *pair.reference;
-            if (missing.inner.valid()) {
-                ++report.notLoggedInside; // delegates log their calls' arguments, not their insides
-                continue;
-            }
-        }
+    // The rows of one pair of logged nodes: output by output, dequantized where the program
+    // states how, compared where the sizes agree.
+    const auto compareLogs = [&](const NodeOrigin& runOrigin, const NodeOrigin& refOrigin, const NodeLog* runNode,
+                                 const NodeLog* refNode, const std::string& runLabel, const std::string& refLabel,
+                                 const std::string& matchedBy, const std::string& change) {
         const Side sides[2] = { { &run, &runLog, "run" }, { &reference, &refLog, "reference" } };
         const std::size_t count = std::max(runNode ? runNode->items.size() : 0, refNode ? refNode->items.size() : 0);
         for (std::size_t i = 0; i < count; ++i) {
             Pending p;
             ProgramGapRow& row = p.row;
             GapRow& g = row.run;
-            g.origin = *pair.run;
+            g.origin = runOrigin;
             g.matched = true;
-            g.label = nodeText(*run.mapper, *pair.run);
+            g.label = runLabel;
             g.outputIndex = static_cast<int>(i);
-            row.referenceOrigin = *pair.reference;
-            row.referenceLabel = nodeText(*reference.mapper, *pair.reference);
-            row.matchedBy = pair.matchedBy;
-            row.change = pair.change;
+            row.referenceOrigin = refOrigin;
+            row.referenceLabel = refLabel;
+            row.matchedBy = matchedBy;
+            row.change = change;
             p.order = runNode ? runNode->order : refNode->order;
             if (runNode) {
                 g.runtimeOp = runNode->runtimeOp;
@@ -679,14 +677,14 @@ Result<ProgramGapReport> compareProgramRuns(
                 g.debugHandles = runNode->debugHandles;
                 g.aotOps = run.mapper->edgeNodeNames(runNode->debugHandles);
             } else {
-                const Node& top = runGraph.node(pair.run->top);
+                const Node& top = runGraph.node(runOrigin.top);
                 g.runtimeOp = top.opType;
                 g.instruction = top.instruction;
             }
             if (refNode)
                 row.referenceInstruction = refNode->instruction;
-            else if (pair.reference->top.valid() && pair.reference->top.index() < refGraph.nodes.size())
-                row.referenceInstruction = refGraph.node(pair.reference->top).instruction;
+            else if (refOrigin.top.valid() && refOrigin.top.index() < refGraph.nodes.size())
+                row.referenceInstruction = refGraph.node(refOrigin.top).instruction;
             const NodeLog* logs[2] = { runNode, refNode };
             LoggedNumbers numbers[2];
             bool present[2] = { false, false };
@@ -716,7 +714,7 @@ Result<ProgramGapReport> compareProgramRuns(
                 }
             }
             // Dequantize the integer side(s) whose program states the parameters.
-            const NodeOrigin origins[2] = { *pair.run, *pair.reference };
+            const NodeOrigin origins[2] = { runOrigin, refOrigin };
             for (int s = 0; s < 2 && comparable; ++s) {
                 const int type = numbers[s].scalarType;
                 if (!isQuantizableType(type))
@@ -764,6 +762,89 @@ Result<ProgramGapReport> compareProgramRuns(
                 g.problem = runNode->caveat;
             pending.push_back(std::move(p));
         }
+    };
+    for (const NodePair& pair : pairing.pairs) {
+        if (!pair.reference || !pair.run) {
+            if (pair.run && findLog(runLog, *pair.run, false))
+                runOnlyNodes.push_back(*pair.run);
+            if (pair.reference && findLog(refLog, *pair.reference, false))
+                referenceOnlyNodes.push_back(*pair.reference);
+            continue;
+        }
+        ++report.pairs;
+        const bool moved = pair.run->inner.valid() != pair.reference->inner.valid();
+        const bool operators = pair.run->top.valid() && pair.run->top.index() < runGraph.nodes.size()
+            && (runGraph.node(pair.run->top).kind == NodeKind::Operator
+                || runGraph.node(pair.run->top).kind == NodeKind::Delegate);
+        if (operators && pair.change.rfind("operator ", 0) != 0)
+            ++sameOperator;
+        const NodeLog* runNode = findLog(runLog, *pair.run, moved);
+        const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
+        // A delegate call's outputs compared through its inner nodes: the call has a partner.
+        if (runNode && pair.run->inner.valid() && !findLog(runLog, *pair.run, false))
+            compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
+        if (refNode && pair.reference->inner.valid() && !findLog(refLog, *pair.reference, false))
+            compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
+        if (!runNode && !refNode)
+            continue;
+        if (!runNode || !refNode) {
+            const NodeOrigin& missing = !runNode ? *pair.run : *pair.reference;
+            if (missing.inner.valid()) {
+                ++report.notLoggedInside; // delegates log their calls' arguments, not their insides
+                continue;
+            }
+        }
+        compareLogs(*pair.run, *pair.reference, runNode, refNode, nodeText(*run.mapper, *pair.run),
+            nodeText(*reference.mapper, *pair.reference), pair.matchedBy, pair.change);
+    }
+    // Delegate-internal outputs only the ETRecord's delegate_map places (any backend, decoded
+    // or not): the partner is the other build's logged output under the same AOT handles — its
+    // own delegate-internal output, else the last logged instruction or inner node carrying one
+    // of them (a delegate call's own handle list names its whole partition: never a partner).
+    std::vector<bool> usedRef(refLog.byHandles.size(), false);
+    const auto partnerOf = [&](const SideLog& other, const NodeLog& log, std::vector<bool>* used) -> const NodeLog* {
+        for (std::size_t k = 0; k < other.byHandles.size(); ++k)
+            if ((!used || !(*used)[k]) && sharesHandle(other.byHandles[k].debugHandles, log.debugHandles)) {
+                if (used)
+                    (*used)[k] = true;
+                return &other.byHandles[k];
+            }
+        const NodeLog* best = nullptr;
+        for (const auto& [key, candidate] : other.direct)
+            if (candidate.runtimeOp != "DELEGATE_CALL" && sharesHandle(candidate.debugHandles, log.debugHandles)
+                && (!best || candidate.order > best->order))
+                best = &candidate;
+        return best;
+    };
+    const auto logText = [](const EventMapper& mapper, const NodeLog& log) {
+        std::string text = nodeText(mapper, log.origin);
+        if (!log.origin.inner.valid() && !log.delegateIdentifier.empty())
+            text += " › " + delegateIdentifierText(log.delegateIdentifier);
+        return text;
+    };
+    for (const NodeLog& log : runLog.byHandles) {
+        const NodeLog* other = partnerOf(refLog, log, &usedRef);
+        if (!other) {
+            ++report.runOnly;
+            ++runOnlyOps[logText(*run.mapper, log)];
+            continue;
+        }
+        ++report.pairs;
+        compareLogs(log.origin, other->origin, &log, other, logText(*run.mapper, log),
+            logText(*reference.mapper, *other), "delegate_map", std::string());
+    }
+    for (std::size_t k = 0; k < refLog.byHandles.size(); ++k) {
+        if (usedRef[k])
+            continue;
+        const NodeLog& log = refLog.byHandles[k];
+        const NodeLog* other = partnerOf(runLog, log, nullptr);
+        if (!other) {
+            ++report.referenceOnly;
+            continue;
+        }
+        ++report.pairs;
+        compareLogs(other->origin, log.origin, other, &log, logText(*run.mapper, *other),
+            logText(*reference.mapper, log), "delegate_map", std::string());
     }
     std::stable_sort(
         pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.order < b.order; });
@@ -875,6 +956,8 @@ std::optional<FirstDivergence> findFirstDivergence(const ProgramGapReport& repor
             divergence.crossing = std::move(*crossing);
             divergence.runNode = row.run.origin;
             divergence.path = nodePath(runMapper, row.run.origin);
+            if (!row.run.origin.inner.valid() && !row.run.delegateIdentifier.empty())
+                divergence.path.push_back(delegateIdentifierText(row.run.delegateIdentifier));
             divergence.referenceNode = row.referenceOrigin;
             divergence.referencePath = nodePath(referenceMapper, row.referenceOrigin);
             divergence.comparedBefore = compared;

@@ -725,6 +725,57 @@ private slots:
                 + ")");
     }
 
+    /// Any backend: the inside run with string identifiers, its delegate renamed to a backend
+    /// this build does not decode (no inner graph to land on). The identifiers still resolve
+    /// through the ETRecord's delegate_map to handles 1…4, which pair them with the portable ops
+    /// carrying those handles (matched_by "delegate_map"): relu_1 ↔ #1 relu agrees (mse 0),
+    /// linear_2 ↔ #2 addmm has the planted mse 4²/8 = 2 and is the first divergence, its path
+    /// naming the identifier after the delegate.
+    void insideUndecodedBackend()
+    {
+        const GapFixtures f = makeGapFixtures();
+        GapBuild opaque = f.insideNamed;
+        // A payload no decoder reads (the XNNPACK bytes would be recognised by their header).
+        DelegateSpec& spec = opaque.program.methods.front().delegates.front();
+        spec.backendId = "ExampleBackend";
+        spec.payload.assign(64, 0x5a);
+        ETSCOPE_TAKE(const auto run, open(opaque, "opaque", true));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        QVERIFY(!run->mapper->graph().node(delegate).subgraph);
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
+        const ProgramGapRow* relu1 = rowOf(report, "#0 ExampleBackend › relu_1");
+        QVERIFY(relu1);
+        QCOMPARE(relu1->referenceLabel, std::string("#1 aten::relu.out"));
+        QCOMPARE(relu1->matchedBy, std::string("delegate_map"));
+        QVERIFY(relu1->run.metrics);
+        QCOMPARE(relu1->run.metrics->mse, 0.0);
+        const ProgramGapRow* linear2 = rowOf(report, "#0 ExampleBackend › linear_2");
+        QVERIFY(linear2);
+        QCOMPARE(linear2->referenceLabel, std::string("#2 aten::addmm.out"));
+        QVERIFY(linear2->run.metrics);
+        QVERIFY(std::abs(linear2->run.metrics->mse - 2.0) < 1e-5);
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(joinNodePath(divergence->path), std::string("forward › #0 ExampleBackend › linear_2"));
+        QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+
+        // One program, two runs: the rows name the identifier under the delegate node.
+        const GapFixtures clean = makeGapFixtures({ 8, false, 0 });
+        GapBuild cleanOpaque = clean.insideNamed;
+        cleanOpaque.program.methods.front().delegates.front() = spec;
+        ETSCOPE_TAKE(const auto cleanRun, open(cleanOpaque, "clean", false));
+        const GapReport same = compareETDumps(*run->dump, *cleanRun->dump, *run->mapper);
+        QVERIFY(same.rows.size() >= 4);
+        QCOMPARE(same.rows[2].label, std::string("ExampleBackend › linear_2"));
+        QCOMPARE(same.rows[2].debugHandles, std::vector<DebugHandle> { DebugHandle(3) });
+        QVERIFY(std::abs(same.rows[2].metrics->mse - 2.0) < 1e-5);
+        const auto first = findFirstDivergence(same, *run->mapper);
+        QVERIFY(first);
+        QCOMPARE(joinNodePath(first->path), std::string("forward › #0 ExampleBackend › linear_2"));
+    }
+
 private:
     static const Method* selectFirstMethod(const Program& program)
     {
