@@ -495,6 +495,21 @@ std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& o
     return path;
 }
 
+FirstDivergence divergenceAt(
+    const GapRow& row, std::size_t index, Crossing crossing, const EventMapper& mapper, std::size_t comparedBefore)
+{
+    FirstDivergence divergence;
+    divergence.row = index;
+    divergence.crossing = std::move(crossing);
+    divergence.runNode = row.origin;
+    divergence.path
+        = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
+    if (row.matched && !row.origin.inner.valid() && !row.delegateIdentifier.empty())
+        divergence.path.push_back(delegateIdentifierText(row.delegateIdentifier));
+    divergence.comparedBefore = comparedBefore;
+    return divergence;
+}
+
 std::optional<FirstDivergence> findFirstDivergence(
     const GapReport& report, const EventMapper& mapper, DivergenceRule rule)
 {
@@ -503,18 +518,8 @@ std::optional<FirstDivergence> findFirstDivergence(
     std::size_t compared = 0;
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const GapRow& row = report.rows[r];
-        if (auto crossing = rule.crosses(row)) {
-            FirstDivergence divergence;
-            divergence.row = r;
-            divergence.crossing = std::move(*crossing);
-            divergence.runNode = row.origin;
-            divergence.path
-                = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
-            if (row.matched && !row.origin.inner.valid() && !row.delegateIdentifier.empty())
-                divergence.path.push_back(delegateIdentifierText(row.delegateIdentifier));
-            divergence.comparedBefore = compared;
-            return divergence;
-        }
+        if (auto crossing = rule.crosses(row))
+            return divergenceAt(row, r, std::move(*crossing), mapper, compared);
         if (row.metrics || !row.imported.empty())
             ++compared;
     }
@@ -883,11 +888,7 @@ Result<ProgramGapReport> compareProgramRuns(
 
 Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> only, bool forJson)
 {
-    std::vector<GapMetric> metrics;
-    if (only)
-        metrics = { *only };
-    else
-        metrics = { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine, GapMetric::MaxAbs };
+    const std::vector<GapMetric> metrics = gapMetricColumns(only);
     Table table;
     table.title = "Numeric gap (programs)";
     table.columns = { "#", "node", "reference_node", "matched_by", "instruction", "output", "shape", "dtype" };
@@ -903,18 +904,7 @@ Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> o
         std::vector<TableCell> cells { static_cast<long long>(r), g.label, row.referenceLabel, row.matchedBy,
             static_cast<long long>(g.instruction.value), static_cast<long long>(g.outputIndex),
             g.shape.empty() && g.dtype.empty() ? std::string() : formatShape(g.shape), g.dtype };
-        std::string nonFinite;
-        for (const GapMetric m : metrics) {
-            if (!g.metrics) {
-                cells.emplace_back(std::string());
-                continue;
-            }
-            const double value = g.metrics->value(m);
-            if (!std::isfinite(value))
-                nonFinite += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "="
-                    + cellText(TableCell(value));
-            cells.emplace_back(value);
-        }
+        const std::string nonFinite = appendMetricCells(cells, g.metrics, metrics);
         cells.emplace_back(row.dequantized);
         cells.emplace_back(row.change);
         cells.emplace_back(g.problem);

@@ -69,4 +69,13 @@ inline core::Result<std::unique_ptr<OpenedRun>> openRun(
         withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
 }
 
+/// True when one of `warnings` says `text`.
+inline bool anyWarning(const std::vector<core::Warning>& warnings, const std::string& text)
+{
+    for (const core::Warning& w : warnings)
+        if (w.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
 } // namespace etscope::test

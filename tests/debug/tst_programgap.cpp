@@ -65,13 +65,7 @@ const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& la
     return nullptr;
 }
 
-bool anyWarning(const std::vector<Warning>& warnings, const std::string& text)
-{
-    for (const Warning& w : warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
+using etscope::test::anyWarning;
 
 // --- small hand-written programs ----------------------------------------------------------------
 
@@ -774,6 +768,84 @@ private slots:
         const auto first = findFirstDivergence(same, *run->mapper);
         QVERIFY(first);
         QCOMPARE(joinNodePath(first->path), std::string("forward › #0 ExampleBackend › linear_2"));
+    }
+
+    /// Real programs with a decoded delegate (no real ETDump logs delegate-internal outputs:
+    /// generated/README.md counts 0 "delegate debug ev" in every file): the Core ML sample, its
+    /// delegate logging three operations under their debug symbols (Core ML's identifiers,
+    /// facts sheet §2.3), and an XNNPACK sample logging its first operator nodes under integer
+    /// identifiers = node index (XNNPACK's node order). The written runs log [4] tensors
+    /// 1, 2, 3, 4 for each, the run with 4 added to element 0 of the second: its row has
+    /// mse 4²/4 = 4 and is the first divergence, on that inner node, after 1 compared row.
+    void realDelegatesLogInside_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<bool>("coreml");
+        QTest::newRow("coreml") << QStringLiteral("react-native-executorch/style_candy_640_coreml.pte") << true;
+        QTest::newRow("xnnpack") << QStringLiteral("executorch-numpy-runtime/quantized.pte") << false;
+    }
+
+    void realDelegatesLogInside()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QFETCH(QString, program);
+        QFETCH(bool, coreml);
+        auto document = openDocument(etscope::test::samplePath(program.toStdString()));
+        QVERIFY(document);
+        const Method& method = document->program->methods.front();
+        const Graph& graph = *document->analysis(method)->graph;
+        const EventMapper mapper(graph, nullptr, method.name);
+        const NodeId delegate = mapper.instructionNode(ChainIndex(0), InstructionId(0));
+        QVERIFY(delegate.valid() && graph.node(delegate).subgraph);
+        const Graph& inner = *graph.node(delegate).subgraph;
+        // The inner operations to log: Core ML's first three with a debug symbol, XNNPACK's
+        // first two nodes (node index 0 and 1).
+        std::vector<std::pair<NodeId, std::string>> logged;
+        for (const Node& node : inner.nodes) {
+            if (node.kind != NodeKind::Operator || logged.size() == (coreml ? 3u : 2u))
+                continue;
+            const auto key = node.attributes.find(coreml ? "debug symbol" : "node index");
+            if (key)
+                logged.emplace_back(node.id, std::string(*key));
+        }
+        QCOMPARE(logged.size(), coreml ? std::size_t(3) : std::size_t(2));
+        const auto writeRun = [&](const std::string& name, double plant) {
+            DebugBufferWriter buffer;
+            RunBlock block;
+            block.name = "Execute";
+            for (std::size_t k = 0; k < logged.size(); ++k) {
+                DebugEvent event = tensorDebugEvent(
+                    buffer, InstructionId(0), scalar_type::Float, { 4 }, { 1.0 + (k == 1 ? plant : 0.0), 2, 3, 4 });
+                if (coreml)
+                    event.delegateDebugIdStr = logged[k].second;
+                else
+                    event.delegateDebugIdInt = DelegateDebugId(std::stoi(logged[k].second));
+                event.sequence = k;
+                block.debugEvents.push_back(std::move(event));
+            }
+            auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", writeETDump({ block })));
+            if (dump)
+                attachDebugBuffer(dump.value(), MappedFile::fromBytes(name + ".bin", buffer.bytes()));
+            return dump;
+        };
+        auto run = writeRun("run", 4.0);
+        auto reference = writeRun("reference", 0.0);
+        QVERIFY(run && reference);
+        const GapReport report = compareETDumps(run.value(), reference.value(), mapper);
+        QCOMPARE(report.rows.size(), logged.size());
+        for (std::size_t k = 0; k < logged.size(); ++k) {
+            QCOMPARE(report.rows[k].origin, (NodeOrigin { delegate, logged[k].first }));
+            QVERIFY(report.rows[k].metrics);
+        }
+        QCOMPARE(report.rows[0].metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].metrics->mse, 4.0);
+        const auto divergence = findFirstDivergence(report, mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->runNode, (NodeOrigin { delegate, logged[1].first }));
+        QCOMPARE(divergence->comparedBefore, std::size_t(1));
+        QCOMPARE(joinNodePath(divergence->path),
+            "forward › #0 " + graph.node(delegate).label + " › " + inner.node(logged[1].first).label + " (node "
+                + std::to_string(logged[1].first.value) + ")");
     }
 
 private:

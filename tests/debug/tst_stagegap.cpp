@@ -85,13 +85,7 @@ const StageRow* rowOf(const StageGapReport& report, const std::string& label, in
     return nullptr;
 }
 
-bool anyWarning(const std::vector<Warning>& warnings, const std::string& text)
-{
-    for (const Warning& w : warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
+using etscope::test::anyWarning;
 
 } // namespace
 
@@ -173,6 +167,36 @@ private slots:
         QCOMPARE(mse.columns[6], std::string("quantized.pte mse"));
         QCOMPARE(mse.columns[8], std::string("quantized.pte problem"));
         QCOMPARE(std::get<double>(mse.rows[0][6]), 0.0);
+    }
+
+    /// portable → inside (issue 24 #4): the XNNPACK build whose delegate logs its inner nodes'
+    /// outputs fills the rows the lowered build leaves empty. Without ETRecords the inner nodes
+    /// pair with the portable ops by operator family (FullyConnected ↔ addmm, Clamp ↔ relu, in
+    /// order); the planted offset 4 at element 0 of the second FullyConnected's [1, 8] output
+    /// gives row 2 ("#2 aten::addmm.out") mse 4²/8 = 2 and makes it this stage's first
+    /// divergence; rows 0 and 1 are identical (SNR inf).
+    void insideStage()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
+        ETSCOPE_TAKE(const auto inside, open(f.inside, "inside"));
+        auto report = compareStages({ stage(*portable, "portable.pte"), stage(*inside, "inside.pte") });
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(7));
+        for (std::size_t r = 0; r < 4; ++r) {
+            const StageCell& cell = report->rows[r].cells[1];
+            QVERIFY(cell.paired);
+            QVERIFY2(cell.node.rfind("#0 XnnpackBackend › XNN", 0) == 0, cell.node.c_str());
+            QVERIFY(cell.metrics);
+        }
+        QVERIFY(std::isinf(report->rows[0].cells[1].metrics->snr));
+        QVERIFY(std::isinf(report->rows[1].cells[1].metrics->snr));
+        QVERIFY(std::abs(report->rows[2].cells[1].metrics->mse - 2.0) < 1e-5);
+        QCOMPARE(report->summaries[1].firstDivergence, std::optional<std::size_t>(2));
+        QVERIFY2(report->summaries[1].firstDivergenceText.rfind(
+                     "forward › #0 XnnpackBackend › XNNFullyConnected (node 7)", 0)
+                == 0,
+            report->summaries[1].firstDivergenceText.c_str());
     }
 
     /// One stage is no comparison.
