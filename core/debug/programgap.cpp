@@ -99,6 +99,7 @@ struct SideLog {
     std::vector<NodeLog> byHandles;
     std::size_t groups = 0; ///< node outputs logged (groups of events)
     std::size_t unplaced = 0;
+    std::size_t unplacedInternal = 0; ///< of them, delegate-internal outputs on no inner node
     bool found = false; ///< the Execute block exists
 };
 
@@ -172,6 +173,8 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
             = internal && placement.matched && !placement.origin.inner.valid() && !placement.debugHandles.empty();
         if (!onHandles && (!placement.matched || (internal && !placement.origin.inner.valid()))) {
             ++side.unplaced; // no node to pair (or only the delegate node, whose own outputs these are not)
+            if (internal)
+                ++side.unplacedInternal;
             continue;
         }
         ++side.groups;
@@ -617,7 +620,11 @@ Result<ProgramGapReport> compareProgramRuns(
                 std::nullopt });
         if (log->unplaced)
             report.warnings.push_back({ side->dump->path() + ": " + std::to_string(log->unplaced)
-                    + " logged value group(s) fall on no node of " + side->program + " and are not compared",
+                    + " logged value group(s) fall on no node of " + side->program + " and are not compared"
+                    + (log->unplacedInternal && !side->mapper->record() ? " (" + std::to_string(log->unplacedInternal)
+                                + " logged inside a delegate: give its ETRecord, whose delegate_map names the ops "
+                                  "behind each delegate debug identifier)"
+                                                                        : std::string()),
                 std::nullopt });
     }
     // Runs of different lengths: one run logged a smaller share of its program's instructions
@@ -785,10 +792,11 @@ Result<ProgramGapReport> compareProgramRuns(
             ++sameOperator;
         const NodeLog* runNode = findLog(runLog, *pair.run, moved);
         const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
-        // A delegate call's outputs compared through its inner nodes: the call has a partner.
-        if (runNode && pair.run->inner.valid() && !findLog(runLog, *pair.run, false))
+        // A delegate call's outputs compared through its inner nodes (the ones writing them, or
+        // the inner nodes' own logged outputs): the call has a partner.
+        if (runNode && refNode && pair.run->inner.valid())
             compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
-        if (refNode && pair.reference->inner.valid() && !findLog(refLog, *pair.reference, false))
+        if (runNode && refNode && pair.reference->inner.valid())
             compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
         if (!runNode && !refNode)
             continue;

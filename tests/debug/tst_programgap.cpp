@@ -656,6 +656,8 @@ private slots:
         QCOMPARE(report.rows[1].run.metrics->mse, 0.0);
         QVERIFY(std::abs(report.rows[2].run.metrics->mse - 2.0) < 1e-5);
         QVERIFY(std::abs(report.rows[2].run.metrics->maxAbs - 4.0) < 1e-5);
+        // The delegate call's own output is what its last Clamp logged: covered, not unpaired.
+        QCOMPARE(report.runOnly, std::size_t(0));
         const NodeId fc2 = report.rows[2].run.origin.inner;
         const std::string fc2Text = "XNNFullyConnected (node " + std::to_string(fc2.value) + ")";
         QCOMPARE(report.rows[2].run.label, "#0 XnnpackBackend › " + fc2Text);
@@ -667,6 +669,19 @@ private slots:
         QCOMPARE(divergence->runNode.inner, fc2);
         QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
         QCOMPARE(divergence->comparedBefore, std::size_t(2));
+    }
+
+    /// String identifiers without the ETRecord name nothing: the four inner outputs are not
+    /// compared, and the warning says what would place them.
+    void insideNamedWithoutRecords()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto run, open(f.insideNamed, "named", false));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
+        QVERIFY(anyWarning(report.warnings,
+            "named.etdp: 4 logged value group(s) fall on no node of named.pte and are not compared (4 logged inside a "
+            "delegate: give its ETRecord"));
     }
 
     /// One program, two runs (compareETDumps): the planted inside run against the same build
