@@ -340,6 +340,8 @@ GapReport compareETDumps(
                                           : "instruction " + std::to_string(instruction.value);
             // An internal output no inner node stands for: the identifier says which it is
             // (and aot_ops, through the delegate_map's handles, which ops it came from).
+            if (placement.origin.inner.valid()) // told apart as diff tells inner nodes apart
+                row.label += " (node " + std::to_string(placement.origin.inner.value) + ")";
             if (internal && placement.matched && !placement.origin.inner.valid())
                 row.label += " › " + delegateIdentifierText(idStr.empty() ? std::to_string(idInt.value) : idStr);
             row.runtimeOp = placement.matched ? mapper.graph().node(placement.origin.top).opType : std::string();

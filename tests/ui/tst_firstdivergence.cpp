@@ -128,6 +128,16 @@ struct Fixture {
             return a;
         return etscope::test::attachAndWait(controller, AttachKind::Reference, reference);
     }
+    /// Opens `planted`'s program as STEM.pte and attaches its run (STEM.etdp) against the run of
+    /// `clean`, the same build without the planted offset (STEM.reference.etdp). Empty when done.
+    QString openPlanted(const Folder& dir, const GapBuild& planted, const GapBuild& clean, const QString& stem)
+    {
+        if (!open(dir, planted.program, stem + QStringLiteral(".pte")))
+            return stem + QStringLiteral(".pte does not open");
+        const QString run = writeDump(dir, stem, planted.etdump, planted.debugBuffer);
+        const QString ref = writeDump(dir, stem + QStringLiteral(".reference"), clean.etdump, clean.debugBuffer);
+        return attach(run, ref);
+    }
     const Graph& graph() const { return view->presentation()->methodGraph(); }
     HeatmapPanel& heatmap() const { return *view->heatmapPanel(); }
     std::optional<QString> badge(const NodeOrigin& origin) const
@@ -167,17 +177,10 @@ private slots:
     void topLevelDivergenceIsMarkedAndSelected()
     {
         Folder dir(QStringLiteral("top"));
-        GapFixtureOptions clean;
-        clean.plant = false;
         const GapFixtures planted = makeGapFixtures();
-        const GapFixtures reference = makeGapFixtures(clean);
+        const GapFixtures reference = makeGapFixtures({ 8, false, 0 });
         Fixture f;
-        QVERIFY(f.open(dir, planted.lowered.program, QStringLiteral("lowered.pte")));
-        const QString run
-            = writeDump(dir, QStringLiteral("lowered"), planted.lowered.etdump, planted.lowered.debugBuffer);
-        const QString ref = writeDump(
-            dir, QStringLiteral("lowered.reference"), reference.lowered.etdump, reference.lowered.debugBuffer);
-        QCOMPARE(f.attach(run, ref), QString());
+        QCOMPARE(f.openPlanted(dir, planted.lowered, reference.lowered, QStringLiteral("lowered")), QString());
 
         const NodeId addmm = nodeOfInstruction(f.graph(), 1);
         QVERIFY(addmm.valid());
@@ -309,12 +312,10 @@ private slots:
     void delegateLoggedOutputsColourInnerNodes()
     {
         Folder dir(QStringLiteral("inside"));
-        GapFixtureOptions clean;
-        clean.plant = false;
         const GapFixtures planted = makeGapFixtures();
-        const GapFixtures reference = makeGapFixtures(clean);
+        const GapFixtures reference = makeGapFixtures({ 8, false, 0 });
         Fixture f;
-        QVERIFY(f.open(dir, planted.inside.program, QStringLiteral("inside.pte")));
+        QCOMPARE(f.openPlanted(dir, planted.inside, reference.inside, QStringLiteral("inside")), QString());
         const NodeId delegate = nodeOfInstruction(f.graph(), 0);
         QVERIFY(delegate.valid());
         const Node& call = f.graph().node(delegate);
@@ -324,10 +325,6 @@ private slots:
             if (inner.kind == NodeKind::Operator)
                 operators.push_back(inner.id);
         QCOMPARE(operators.size(), std::size_t(4));
-        const QString run = writeDump(dir, QStringLiteral("inside"), planted.inside.etdump, planted.inside.debugBuffer);
-        const QString ref
-            = writeDump(dir, QStringLiteral("inside.reference"), reference.inside.etdump, reference.inside.debugBuffer);
-        QCOMPARE(f.attach(run, ref), QString());
 
         const NodeOrigin target { delegate, operators[2] };
         QCOMPARE(f.view->firstDivergence(), std::optional<NodeOrigin>(target));
