@@ -815,7 +815,27 @@ Result<ProgramGapReport> compareProgramRuns(
     // own delegate-internal output, else the last logged instruction or inner node carrying one
     // of them (a delegate call's own handle list names its whole partition: never a partner).
     std::vector<bool> usedRef(refLog.byHandles.size(), false);
-    const auto partnerOf = [&](const SideLog& other, const NodeLog& log, std::vector<bool>* used) -> const NodeLog* {
+    // handle → the last logged node carrying it, per side (built only when there is something
+    // to pair through handles).
+    using HandleIndex = std::unordered_map<std::int64_t, const NodeLog*>;
+    const auto indexHandles = [](const SideLog& side) {
+        HandleIndex index;
+        for (const auto& [key, log] : side.direct) {
+            if (log.runtimeOp == "DELEGATE_CALL")
+                continue;
+            for (const DebugHandle h : log.debugHandles) {
+                const auto [it, fresh] = index.try_emplace(h.value, &log);
+                if (!fresh && log.order > it->second->order)
+                    it->second = &log;
+            }
+        }
+        return index;
+    };
+    const bool anyByHandles = !runLog.byHandles.empty() || !refLog.byHandles.empty();
+    const HandleIndex runHandles = anyByHandles ? indexHandles(runLog) : HandleIndex();
+    const HandleIndex refHandles = anyByHandles ? indexHandles(refLog) : HandleIndex();
+    const auto partnerOf = [&](const SideLog& other, const HandleIndex& index, const NodeLog& log,
+                               std::vector<bool>* used) -> const NodeLog* {
         for (std::size_t k = 0; k < other.byHandles.size(); ++k)
             if ((!used || !(*used)[k]) && sharesHandle(other.byHandles[k].debugHandles, log.debugHandles)) {
                 if (used)
@@ -823,10 +843,9 @@ Result<ProgramGapReport> compareProgramRuns(
                 return &other.byHandles[k];
             }
         const NodeLog* best = nullptr;
-        for (const auto& [key, candidate] : other.direct)
-            if (candidate.runtimeOp != "DELEGATE_CALL" && sharesHandle(candidate.debugHandles, log.debugHandles)
-                && (!best || candidate.order > best->order))
-                best = &candidate;
+        for (const DebugHandle h : log.debugHandles)
+            if (const auto it = index.find(h.value); it != index.end() && (!best || it->second->order > best->order))
+                best = it->second;
         return best;
     };
     const auto logText = [](const EventMapper& mapper, const NodeLog& log) {
@@ -836,7 +855,7 @@ Result<ProgramGapReport> compareProgramRuns(
         return text;
     };
     for (const NodeLog& log : runLog.byHandles) {
-        const NodeLog* other = partnerOf(refLog, log, &usedRef);
+        const NodeLog* other = partnerOf(refLog, refHandles, log, &usedRef);
         if (!other) {
             ++report.runOnly;
             ++runOnlyOps[logText(*run.mapper, log)];
@@ -850,7 +869,7 @@ Result<ProgramGapReport> compareProgramRuns(
         if (usedRef[k])
             continue;
         const NodeLog& log = refLog.byHandles[k];
-        const NodeLog* other = partnerOf(runLog, log, nullptr);
+        const NodeLog* other = partnerOf(runLog, runHandles, log, nullptr);
         if (!other) {
             ++report.referenceOnly;
             continue;

@@ -770,6 +770,17 @@ private slots:
         QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
         QCOMPARE(divergence->comparedBefore, std::size_t(2));
 
+        // The other way round (the portable run against the opaque build's): the same pair.
+        ETSCOPE_TAKE(const ProgramGapReport back, compare(*reference, *run, true));
+        const ProgramGapRow* addmm2 = nullptr;
+        for (const ProgramGapRow& row : back.rows)
+            if (row.run.label == "#2 aten::addmm.out" && row.matchedBy == "delegate_map")
+                addmm2 = &row;
+        QVERIFY(addmm2);
+        QCOMPARE(addmm2->referenceLabel, std::string("#0 ExampleBackend › linear_2"));
+        QVERIFY(addmm2->run.metrics);
+        QVERIFY(std::abs(addmm2->run.metrics->mse - 2.0) < 1e-5);
+
         // One program, two runs: the rows name the identifier under the delegate node.
         const GapFixtures clean = makeGapFixtures({ 8, false, 0 });
         GapBuild cleanOpaque = clean.insideNamed;
