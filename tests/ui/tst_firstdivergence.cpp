@@ -352,6 +352,18 @@ private slots:
         QVERIFY(item && item->mark());
         QVERIFY(!item->heatLabel().isEmpty());
         saveShot(*f.view, QStringLiteral("firstdivergence-inside-logged.png"));
+
+        // The delegate's own tab draws the inner graph alone, coloured by the same rows.
+        DocumentView tab(&f.controller, GraphContext { 0, delegate });
+        tab.resize(1000, 700);
+        tab.show();
+        QSignalSpy tabShown(&tab, &DocumentView::presentationShown);
+        QVERIFY(tab.presentation() || tabShown.wait(20000));
+        QTRY_VERIFY(tab.scene()->itemFor(target) && !tab.scene()->itemFor(target)->heatLabel().isEmpty());
+        // mse 4²/8 = 2 (the tab formats its own table's numbers: "2.0").
+        QVERIFY2(tab.scene()->itemFor(target)->heatLabel().startsWith(QStringLiteral("2.0")),
+            qPrintable(tab.scene()->itemFor(target)->heatLabel()));
+        saveShot(tab, QStringLiteral("firstdivergence-inside-tab.png"));
     }
 
     /// A long method drawn as closed groups: the closed group holding the divergence says so,
