@@ -105,14 +105,17 @@ int writeFixtures(const std::filesystem::path& dir)
     const GapFixtures f = makeGapFixtures();
     for (const auto& [name, build] : { std::pair<const char*, const GapBuild*>("portable", &f.portable),
              std::pair<const char*, const GapBuild*>("quantized", &f.quantized),
-             std::pair<const char*, const GapBuild*>("lowered", &f.lowered) }) {
+             std::pair<const char*, const GapBuild*>("lowered", &f.lowered),
+             std::pair<const char*, const GapBuild*>("inside", &f.inside),
+             std::pair<const char*, const GapBuild*>("inside-named", &f.insideNamed) }) {
         const std::string base = name;
         if (!write(dir / (base + ".pte"), writeProgram(build->program).value())
             || !write(dir / (base + ".etdp"), build->etdump) || !write(dir / (base + ".debug.bin"), build->debugBuffer)
             || !write(dir / (base + ".etrecord"), build->etrecord))
             return 1;
     }
-    std::printf("wrote portable, quantized and lowered .pte/.etdp/.debug.bin/.etrecord to %s\n", dir.c_str());
+    std::printf("wrote portable, quantized, lowered, inside and inside-named .pte/.etdp/.debug.bin/.etrecord to %s\n",
+        dir.c_str());
     return 0;
 }
 

@@ -338,14 +338,7 @@ int inspectorDivergence(const Arguments& args, const EventMapper& mapper, std::o
         if (divergence)
             return;
         if (auto crossing = rule.crosses(row)) {
-            FirstDivergence d;
-            d.row = index;
-            d.crossing = std::move(*crossing);
-            d.runNode = row.origin;
-            d.path
-                = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
-            d.comparedBefore = compared;
-            divergence = std::move(d);
+            divergence = divergenceAt(row, index, std::move(*crossing), mapper, compared);
             found = std::move(row);
             return;
         }

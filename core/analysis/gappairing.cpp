@@ -3,6 +3,8 @@
 
 #include "core/analysis/programdiff.h"
 
+#include <algorithm>
+
 namespace etscope::core {
 
 namespace {
@@ -30,6 +32,27 @@ const Node* nodeOf(const Document& document, const std::string& method, const Di
         return &top.subgraph->node(*ref.inner);
     }
     return nullptr;
+}
+
+/// The AOT debug handles a node stands for: an inner node's own (XNode.debug_handle), an
+/// instruction's from the ETRecord's debug_handle_map.
+std::vector<DebugHandle> handlesOf(const Node* node, bool inner, const ETRecord* record, const std::string& method)
+{
+    if (!node)
+        return {};
+    if (inner)
+        return node->debugHandle ? std::vector<DebugHandle> { *node->debugHandle } : std::vector<DebugHandle> {};
+    if (!record || !node->instruction.valid())
+        return {};
+    return record->handlesOf(method, node->instruction.value);
+}
+
+bool intersect(const std::vector<DebugHandle>& a, const std::vector<DebugHandle>& b)
+{
+    for (const DebugHandle h : a)
+        if (std::find(b.begin(), b.end(), h) != b.end())
+            return true;
+    return false;
 }
 
 } // namespace
@@ -82,7 +105,14 @@ Result<NodePairing> pairProgramNodes(const Document& reference, const Document& 
                     && (node->kind == NodeKind::Constant || node->kind == NodeKind::State
                         || node->kind == NodeKind::View);
             };
-            if (match.byDebugHandle)
+            // A node that moved into a delegate is found by its operator family; when both
+            // ETRecords are given and its handles meet the other's (an inner node's own handle,
+            // the instruction's from debug_handle_map), the handles vouch for the pair.
+            const bool sameHandle = match.byDebugHandle
+                || (referenceRecord && runRecord
+                    && intersect(handlesOf(a, match.a->inner.has_value(), referenceRecord, method),
+                        handlesOf(b, match.b->inner.has_value(), runRecord, method)));
+            if (sameHandle)
                 pair.matchedBy = "debug handle";
             else if (match.movement != Movement::None)
                 pair.matchedBy = isData(a) || isData(b) ? "argument" : "operator family";

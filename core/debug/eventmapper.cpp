@@ -81,6 +81,12 @@ template <typename N> std::optional<std::int64_t> delegateDebugIdOf(const N& nod
 
 } // namespace
 
+std::string delegateIdentifierText(const std::string& identifier)
+{
+    const bool digits = !identifier.empty() && identifier.find_first_not_of("-0123456789") == std::string::npos;
+    return digits ? "id " + identifier : identifier;
+}
+
 std::string xnnpackFamily(const std::string& identifier)
 {
     std::size_t end = std::min(identifier.find(" ("), identifier.find(" #"));
@@ -176,11 +182,25 @@ EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId i
         }
     }
     if (!placement.debugHandles.empty()) {
+        // The identifier stands for the ops its handles name; several inner nodes may descend
+        // from them (a linear lowered as a matmul and an add): the last one in payload order
+        // writes what the group computes, which is what a logged intermediate output holds.
         const std::set<DebugHandle> handles(placement.debugHandles.begin(), placement.debugHandles.end());
-        for (const Node& node : inner.nodes)
-            if (node.kind == NodeKind::Operator && node.debugHandle && handles.count(*node.debugHandle)) {
-                placement.origin.inner = node.id;
+        for (auto node = inner.nodes.rbegin(); node != inner.nodes.rend(); ++node)
+            if (node->kind == NodeKind::Operator && node->debugHandle && handles.count(*node->debugHandle)) {
+                placement.origin.inner = node->id;
                 placement.rule = "delegate_map";
+                return placement;
+            }
+    }
+    if (inner.format == "xnnpack" && idInt.value >= 0 && idStr.empty()) {
+        // No mapping names the integer: XNNPACK's node order, the id as the index of the node
+        // in the payload's node list (the decoder's "node index").
+        const std::string index = std::to_string(idInt.value);
+        for (const Node& node : inner.nodes)
+            if (node.kind == NodeKind::Operator && node.attributes.find("node index") == std::string_view(index)) {
+                placement.origin.inner = node.id;
+                placement.rule = "xnnpack node index";
                 return placement;
             }
     }

@@ -16,8 +16,9 @@ namespace etscope::core {
 struct EventPlacement {
     NodeOrigin origin; ///< top none when the event matches no node
     bool matched = false;
-    /// How it was matched: "instruction", "xnnpack order", "vulkan node id", "debug symbol"
-    /// (Core ML), "delegate_map", "delegate" (the delegate node only) or "" when unmatched.
+    /// How it was matched: "instruction", "xnnpack order", "xnnpack node index", "vulkan node
+    /// id", "debug symbol" (Core ML), "delegate_map", "delegate" (the delegate node only) or ""
+    /// when unmatched.
     std::string rule;
     std::vector<DebugHandle> debugHandles; ///< AOT handles from the ETRecord, when attached
 };
@@ -37,6 +38,10 @@ std::string xnnpackFamily(const std::string& identifier);
 /// runs as; empty for families this build does not know.
 std::vector<std::string> xnnpackNodeTypes(const std::string& family);
 
+/// "id 3" for an integer delegate debug identifier, a string identifier as it is
+/// ("linear_2", "Convolution (NHWC, F32) IGEMM #1").
+std::string delegateIdentifierText(const std::string& identifier);
+
 /// Joins runtime identifiers (instruction ids, delegate debug identifiers) to nodes of a
 /// method's top-level graph and its decoded delegate graphs, optionally through an ETRecord
 /// (facts sheet §2.4). Keeps references: `graph` and `record` must outlive the mapper.
@@ -53,8 +58,10 @@ public:
     /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
     /// debug id; string ids → the inner node whose "debug symbol" attribute is that string
     /// (Core ML); XNNPACK profiling names → the k-th node of the family in inner execution
-    /// order; otherwise the ETRecord delegate_map → inner nodes carrying the handles. Falls back
-    /// to the delegate node itself (rule "delegate").
+    /// order; otherwise the ETRecord delegate_map → the last inner node (payload order) carrying
+    /// one of the handles; an XNNPACK integer id no map names → the node of that index. Falls
+    /// back to the delegate node itself (rule "delegate"), with the map's handles when it has
+    /// some. The inner graph is the one `graph` holds: decode it before mapping.
     EventPlacement placeDelegateEvent(ChainIndex chain, InstructionId instruction, DelegateDebugId idInt,
         const std::string& idStr, DelegateEventCursor& cursor) const;
 

@@ -338,6 +338,12 @@ GapReport compareETDumps(
             row.matched = placement.matched;
             row.label = placement.matched ? mapper.label(placement.origin)
                                           : "instruction " + std::to_string(instruction.value);
+            // An internal output no inner node stands for: the identifier says which it is
+            // (and aot_ops, through the delegate_map's handles, which ops it came from).
+            if (placement.origin.inner.valid()) // told apart as diff tells inner nodes apart
+                row.label += " (node " + std::to_string(placement.origin.inner.value) + ")";
+            if (internal && placement.matched && !placement.origin.inner.valid())
+                row.label += " › " + delegateIdentifierText(idStr.empty() ? std::to_string(idInt.value) : idStr);
             row.runtimeOp = placement.matched ? mapper.graph().node(placement.origin.top).opType : std::string();
             if (delegateCall)
                 row.runtimeOp = "DELEGATE_CALL";
@@ -491,10 +497,32 @@ GapTableLayout::GapTableLayout(std::optional<GapMetric> only, bool imported, boo
     : imported(imported)
     , forJson(forJson)
 {
+    metrics = gapMetricColumns(only);
+}
+
+std::vector<GapMetric> gapMetricColumns(std::optional<GapMetric> only)
+{
     if (only)
-        metrics = { *only };
-    else
-        metrics = { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine, GapMetric::MaxAbs };
+        return { *only };
+    return { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine, GapMetric::MaxAbs };
+}
+
+std::string appendMetricCells(
+    std::vector<TableCell>& cells, const std::optional<GapMetrics>& values, const std::vector<GapMetric>& metrics)
+{
+    std::string nonFinite;
+    for (const GapMetric m : metrics) {
+        if (!values) {
+            cells.emplace_back(std::string());
+            continue;
+        }
+        const double value = values->value(m);
+        if (!std::isfinite(value)) // cellText spells them inf, -inf and nan
+            nonFinite
+                += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "=" + cellText(TableCell(value));
+        cells.emplace_back(value);
+    }
+    return nonFinite;
 }
 
 std::vector<std::string> GapTableLayout::columns() const
@@ -516,18 +544,7 @@ std::vector<TableCell> GapTableLayout::row(const GapRow& row, std::size_t number
     std::vector<TableCell> cells { static_cast<long long>(number), row.label, row.runtimeOp,
         static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
         row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
-    std::string nonFinite;
-    for (const GapMetric m : metrics) {
-        if (!row.metrics) {
-            cells.emplace_back(std::string());
-            continue;
-        }
-        const double value = row.metrics->value(m);
-        if (!std::isfinite(value)) // cellText spells them inf, -inf and nan
-            nonFinite
-                += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "=" + cellText(TableCell(value));
-        cells.emplace_back(value);
-    }
+    const std::string nonFinite = appendMetricCells(cells, row.metrics, metrics);
     if (imported) {
         std::string gap;
         for (const double g : row.imported)

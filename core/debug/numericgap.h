@@ -128,6 +128,14 @@ Table gapTable(const GapReport& report, std::optional<GapMetric> only = std::nul
 /// "Numeric gap (inspector)" for the report mode "inspector".
 std::string gapTableTitle(std::string_view mode);
 
+/// The metric columns of a gap table: `only`, or all five.
+std::vector<GapMetric> gapMetricColumns(std::optional<GapMetric> only);
+
+/// Appends one cell per metric of `metrics` (empty cells when `values` is absent) and returns
+/// what the JSON column non_finite says of them ("snr=inf, cosine=nan"; empty when finite).
+std::string appendMetricCells(
+    std::vector<TableCell>& cells, const std::optional<GapMetrics>& values, const std::vector<GapMetric>& metrics);
+
 /// The parts of gapTable, for rendering a report a block of rows at a time (TableRenderer).
 struct GapTableLayout {
     GapTableLayout(std::optional<GapMetric> only, bool imported, bool forJson);

@@ -77,6 +77,7 @@ struct NodeLog {
     std::vector<DebugHandle> debugHandles;
     std::size_t order = 0; ///< position in the run (groups in logging order; program outputs last)
     std::string caveat;
+    NodeOrigin origin; ///< the node it landed on (for byHandles: the delegate node)
 };
 
 std::uint64_t keyOf(const NodeOrigin& origin)
@@ -92,8 +93,13 @@ struct SideLog {
     /// A delegate call's output k, also under the inner node that writes the delegate's output
     /// k: the partner of an operator that moved into the delegate.
     std::unordered_map<std::uint64_t, NodeLog> viaDelegateOutput;
+    /// Delegate-internal outputs that land on no inner node (a backend whose payload is not
+    /// decoded, or whose inner nodes carry no handles) but whose identifier the ETRecord's
+    /// delegate_map resolves to AOT handles: paired through those handles.
+    std::vector<NodeLog> byHandles;
     std::size_t groups = 0; ///< node outputs logged (groups of events)
     std::size_t unplaced = 0;
+    std::size_t unplacedInternal = 0; ///< of them, delegate-internal outputs on no inner node
     bool found = false; ///< the Execute block exists
 };
 
@@ -163,8 +169,12 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         const bool internal = idInt.value != -1 || !idStr.empty();
         const EventPlacement placement = internal ? mapper.placeDelegateEvent(chain, instruction, idInt, idStr, cursor)
                                                   : mapper.placeInstruction(chain, instruction);
-        if (!placement.matched || (internal && !placement.origin.inner.valid())) {
+        const bool onHandles
+            = internal && placement.matched && !placement.origin.inner.valid() && !placement.debugHandles.empty();
+        if (!onHandles && (!placement.matched || (internal && !placement.origin.inner.valid()))) {
             ++side.unplaced; // no node to pair (or only the delegate node, whose own outputs these are not)
+            if (internal)
+                ++side.unplacedInternal;
             continue;
         }
         ++side.groups;
@@ -173,6 +183,12 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         log.order = g;
         log.debugHandles = placement.debugHandles;
         log.delegateIdentifier = internal ? (idStr.empty() ? std::to_string(idInt.value) : idStr) : std::string();
+        log.origin = placement.origin;
+        if (onHandles) {
+            log.items = itemsOf(events);
+            side.byHandles.push_back(std::move(log));
+            continue;
+        }
         const Node& top = graph.node(placement.origin.top);
         log.runtimeOp = internal ? top.subgraph && placement.origin.inner.index() < top.subgraph->nodes.size()
                 ? top.subgraph->node(placement.origin.inner).opType
@@ -215,6 +231,7 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         log.runtimeOp = "program output";
         log.order = order.size() + i;
         log.items = { { outputs[i], 0 } };
+        log.origin = { node, NodeId::none() };
         side.direct.emplace(keyOf({ node, NodeId::none() }), std::move(log));
     }
     return side;
@@ -256,7 +273,22 @@ std::string topLabel(const Node& node)
                                                    : node.label;
 }
 
-/// "#0 XnnpackBackend › XNNClamp", "#4 aten::addmm.out", "output 0".
+bool sharesHandle(const std::vector<DebugHandle>& a, const std::vector<DebugHandle>& b)
+{
+    for (const DebugHandle h : a)
+        if (std::find(b.begin(), b.end(), h) != b.end())
+            return true;
+    return false;
+}
+
+/// "XNNClamp (node 7)": an inner node named as diff names it, its id telling apart the nodes of
+/// one delegate that share a label (two FullyConnected, two Clamp).
+std::string innerText(const Graph& inner, NodeId id)
+{
+    return inner.node(id).label + " (node " + std::to_string(id.value) + ")";
+}
+
+/// "#0 XnnpackBackend › XNNClamp (node 7)", "#4 aten::addmm.out", "output 0".
 std::string nodeText(const EventMapper& mapper, const NodeOrigin& origin)
 {
     const Graph& graph = mapper.graph();
@@ -264,7 +296,7 @@ std::string nodeText(const EventMapper& mapper, const NodeOrigin& origin)
         return "node " + std::to_string(origin.top.value);
     const Node& top = graph.node(origin.top);
     if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
-        return topLabel(top) + " › " + top.subgraph->node(origin.inner).label;
+        return topLabel(top) + " › " + innerText(*top.subgraph, origin.inner);
     return topLabel(top);
 }
 
@@ -462,8 +494,23 @@ std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& o
     const Node& top = graph.node(origin.top);
     path.push_back(topLabel(top));
     if (origin.inner.valid() && top.subgraph && origin.inner.index() < top.subgraph->nodes.size())
-        path.push_back(top.subgraph->node(origin.inner).label);
+        path.push_back(innerText(*top.subgraph, origin.inner));
     return path;
+}
+
+FirstDivergence divergenceAt(
+    const GapRow& row, std::size_t index, Crossing crossing, const EventMapper& mapper, std::size_t comparedBefore)
+{
+    FirstDivergence divergence;
+    divergence.row = index;
+    divergence.crossing = std::move(crossing);
+    divergence.runNode = row.origin;
+    divergence.path
+        = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
+    if (row.matched && !row.origin.inner.valid() && !row.delegateIdentifier.empty())
+        divergence.path.push_back(delegateIdentifierText(row.delegateIdentifier));
+    divergence.comparedBefore = comparedBefore;
+    return divergence;
 }
 
 std::optional<FirstDivergence> findFirstDivergence(
@@ -474,16 +521,8 @@ std::optional<FirstDivergence> findFirstDivergence(
     std::size_t compared = 0;
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const GapRow& row = report.rows[r];
-        if (auto crossing = rule.crosses(row)) {
-            FirstDivergence divergence;
-            divergence.row = r;
-            divergence.crossing = std::move(*crossing);
-            divergence.runNode = row.origin;
-            divergence.path
-                = row.matched ? nodePath(mapper, row.origin) : std::vector<std::string> { mapper.method(), row.label };
-            divergence.comparedBefore = compared;
-            return divergence;
-        }
+        if (auto crossing = rule.crosses(row))
+            return divergenceAt(row, r, std::move(*crossing), mapper, compared);
         if (row.metrics || !row.imported.empty())
             ++compared;
     }
@@ -581,7 +620,11 @@ Result<ProgramGapReport> compareProgramRuns(
                 std::nullopt });
         if (log->unplaced)
             report.warnings.push_back({ side->dump->path() + ": " + std::to_string(log->unplaced)
-                    + " logged value group(s) fall on no node of " + side->program + " and are not compared",
+                    + " logged value group(s) fall on no node of " + side->program + " and are not compared"
+                    + (log->unplacedInternal && !side->mapper->record() ? " (" + std::to_string(log->unplacedInternal)
+                                + " logged inside a delegate: give its ETRecord, whose delegate_map names the ops "
+                                  "behind each delegate debug identifier)"
+                                                                        : std::string()),
                 std::nullopt });
     }
     // Runs of different lengths: one run logged a smaller share of its program's instructions
@@ -619,51 +662,25 @@ Result<ProgramGapReport> compareProgramRuns(
     std::optional<GraphAdjacency> adjacency[2]; // built on the first quantized output of a side
     std::vector<NodeOrigin> runOnlyNodes, referenceOnlyNodes; // logged, without a partner
     std::unordered_set<std::uint64_t> compared[2]; // delegate calls whose outputs inner pairs compare
-    for (const NodePair& pair : pairing.pairs) {
-        if (!pair.reference || !pair.run) {
-            if (pair.run && findLog(runLog, *pair.run, false))
-                runOnlyNodes.push_back(*pair.run);
-            if (pair.reference && findLog(refLog, *pair.reference, false))
-                referenceOnlyNodes.push_back(*pair.reference);
-            continue;
-        }
-        ++report.pairs;
-        const bool moved = pair.run->inner.valid() != pair.reference->inner.valid();
-        const bool operators = pair.run->top.valid() && pair.run->top.index() < runGraph.nodes.size()
-            && (runGraph.node(pair.run->top).kind == NodeKind::Operator
-                || runGraph.node(pair.run->top).kind == NodeKind::Delegate);
-        if (operators && pair.change.rfind("operator ", 0) != 0)
-            ++sameOperator;
-        const NodeLog* runNode = findLog(runLog, *pair.run, moved);
-        const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
-        // A delegate call's outputs compared through its inner nodes: the call has a partner.
-        if (runNode && pair.run->inner.valid() && !findLog(runLog, *pair.run, false))
-            compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
-        if (refNode && pair.reference->inner.valid() && !findLog(refLog, *pair.reference, false))
-            compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
-        if (!runNode && !refNode)
-            continue;
-        if (!runNode || !refNode) {
-            const NodeOrigin& missing = !runNode ? *pair.run : *pair.reference;
-            if (missing.inner.valid()) {
-                ++report.notLoggedInside; // delegates log their calls' arguments, not their insides
-                continue;
-            }
-        }
+    // The rows of one pair of logged nodes: output by output, dequantized where the program
+    // states how, compared where the sizes agree.
+    const auto compareLogs = [&](const NodeOrigin& runOrigin, const NodeOrigin& refOrigin, const NodeLog* runNode,
+                                 const NodeLog* refNode, const std::string& runLabel, const std::string& refLabel,
+                                 const std::string& matchedBy, const std::string& change) {
         const Side sides[2] = { { &run, &runLog, "run" }, { &reference, &refLog, "reference" } };
         const std::size_t count = std::max(runNode ? runNode->items.size() : 0, refNode ? refNode->items.size() : 0);
         for (std::size_t i = 0; i < count; ++i) {
             Pending p;
             ProgramGapRow& row = p.row;
             GapRow& g = row.run;
-            g.origin = *pair.run;
+            g.origin = runOrigin;
             g.matched = true;
-            g.label = nodeText(*run.mapper, *pair.run);
+            g.label = runLabel;
             g.outputIndex = static_cast<int>(i);
-            row.referenceOrigin = *pair.reference;
-            row.referenceLabel = nodeText(*reference.mapper, *pair.reference);
-            row.matchedBy = pair.matchedBy;
-            row.change = pair.change;
+            row.referenceOrigin = refOrigin;
+            row.referenceLabel = refLabel;
+            row.matchedBy = matchedBy;
+            row.change = change;
             p.order = runNode ? runNode->order : refNode->order;
             if (runNode) {
                 g.runtimeOp = runNode->runtimeOp;
@@ -672,14 +689,14 @@ Result<ProgramGapReport> compareProgramRuns(
                 g.debugHandles = runNode->debugHandles;
                 g.aotOps = run.mapper->edgeNodeNames(runNode->debugHandles);
             } else {
-                const Node& top = runGraph.node(pair.run->top);
+                const Node& top = runGraph.node(runOrigin.top);
                 g.runtimeOp = top.opType;
                 g.instruction = top.instruction;
             }
             if (refNode)
                 row.referenceInstruction = refNode->instruction;
-            else if (pair.reference->top.valid() && pair.reference->top.index() < refGraph.nodes.size())
-                row.referenceInstruction = refGraph.node(pair.reference->top).instruction;
+            else if (refOrigin.top.valid() && refOrigin.top.index() < refGraph.nodes.size())
+                row.referenceInstruction = refGraph.node(refOrigin.top).instruction;
             const NodeLog* logs[2] = { runNode, refNode };
             LoggedNumbers numbers[2];
             bool present[2] = { false, false };
@@ -709,7 +726,7 @@ Result<ProgramGapReport> compareProgramRuns(
                 }
             }
             // Dequantize the integer side(s) whose program states the parameters.
-            const NodeOrigin origins[2] = { *pair.run, *pair.reference };
+            const NodeOrigin origins[2] = { runOrigin, refOrigin };
             for (int s = 0; s < 2 && comparable; ++s) {
                 const int type = numbers[s].scalarType;
                 if (!isQuantizableType(type))
@@ -757,6 +774,109 @@ Result<ProgramGapReport> compareProgramRuns(
                 g.problem = runNode->caveat;
             pending.push_back(std::move(p));
         }
+    };
+    for (const NodePair& pair : pairing.pairs) {
+        if (!pair.reference || !pair.run) {
+            if (pair.run && findLog(runLog, *pair.run, false))
+                runOnlyNodes.push_back(*pair.run);
+            if (pair.reference && findLog(refLog, *pair.reference, false))
+                referenceOnlyNodes.push_back(*pair.reference);
+            continue;
+        }
+        ++report.pairs;
+        const bool moved = pair.run->inner.valid() != pair.reference->inner.valid();
+        const bool operators = pair.run->top.valid() && pair.run->top.index() < runGraph.nodes.size()
+            && (runGraph.node(pair.run->top).kind == NodeKind::Operator
+                || runGraph.node(pair.run->top).kind == NodeKind::Delegate);
+        if (operators && pair.change.rfind("operator ", 0) != 0)
+            ++sameOperator;
+        const NodeLog* runNode = findLog(runLog, *pair.run, moved);
+        const NodeLog* refNode = findLog(refLog, *pair.reference, moved);
+        // A delegate call's outputs compared through its inner nodes (the ones writing them, or
+        // the inner nodes' own logged outputs): the call has a partner.
+        if (runNode && refNode && pair.run->inner.valid())
+            compared[0].insert(keyOf({ pair.run->top, NodeId::none() }));
+        if (runNode && refNode && pair.reference->inner.valid())
+            compared[1].insert(keyOf({ pair.reference->top, NodeId::none() }));
+        if (!runNode && !refNode)
+            continue;
+        if (!runNode || !refNode) {
+            const NodeOrigin& missing = !runNode ? *pair.run : *pair.reference;
+            if (missing.inner.valid()) {
+                ++report.notLoggedInside; // delegates log their calls' arguments, not their insides
+                continue;
+            }
+        }
+        compareLogs(*pair.run, *pair.reference, runNode, refNode, nodeText(*run.mapper, *pair.run),
+            nodeText(*reference.mapper, *pair.reference), pair.matchedBy, pair.change);
+    }
+    // Delegate-internal outputs only the ETRecord's delegate_map places (any backend, decoded
+    // or not): the partner is the other build's logged output under the same AOT handles — its
+    // own delegate-internal output, else the last logged instruction or inner node carrying one
+    // of them (a delegate call's own handle list names its whole partition: never a partner).
+    std::vector<bool> usedRef(refLog.byHandles.size(), false);
+    // handle → the last logged node carrying it, per side (built only when there is something
+    // to pair through handles).
+    using HandleIndex = std::unordered_map<std::int64_t, const NodeLog*>;
+    const auto indexHandles = [](const SideLog& side) {
+        HandleIndex index;
+        for (const auto& [key, log] : side.direct) {
+            if (log.runtimeOp == "DELEGATE_CALL")
+                continue;
+            for (const DebugHandle h : log.debugHandles) {
+                const auto [it, fresh] = index.try_emplace(h.value, &log);
+                if (!fresh && log.order > it->second->order)
+                    it->second = &log;
+            }
+        }
+        return index;
+    };
+    const bool anyByHandles = !runLog.byHandles.empty() || !refLog.byHandles.empty();
+    const HandleIndex runHandles = anyByHandles ? indexHandles(runLog) : HandleIndex();
+    const HandleIndex refHandles = anyByHandles ? indexHandles(refLog) : HandleIndex();
+    const auto partnerOf = [&](const SideLog& other, const HandleIndex& index, const NodeLog& log,
+                               std::vector<bool>* used) -> const NodeLog* {
+        for (std::size_t k = 0; k < other.byHandles.size(); ++k)
+            if ((!used || !(*used)[k]) && sharesHandle(other.byHandles[k].debugHandles, log.debugHandles)) {
+                if (used)
+                    (*used)[k] = true;
+                return &other.byHandles[k];
+            }
+        const NodeLog* best = nullptr;
+        for (const DebugHandle h : log.debugHandles)
+            if (const auto it = index.find(h.value); it != index.end() && (!best || it->second->order > best->order))
+                best = it->second;
+        return best;
+    };
+    const auto logText = [](const EventMapper& mapper, const NodeLog& log) {
+        std::string text = nodeText(mapper, log.origin);
+        if (!log.origin.inner.valid() && !log.delegateIdentifier.empty())
+            text += " › " + delegateIdentifierText(log.delegateIdentifier);
+        return text;
+    };
+    for (const NodeLog& log : runLog.byHandles) {
+        const NodeLog* other = partnerOf(refLog, refHandles, log, &usedRef);
+        if (!other) {
+            ++report.runOnly;
+            ++runOnlyOps[logText(*run.mapper, log)];
+            continue;
+        }
+        ++report.pairs;
+        compareLogs(log.origin, other->origin, &log, other, logText(*run.mapper, log),
+            logText(*reference.mapper, *other), "delegate_map", std::string());
+    }
+    for (std::size_t k = 0; k < refLog.byHandles.size(); ++k) {
+        if (usedRef[k])
+            continue;
+        const NodeLog& log = refLog.byHandles[k];
+        const NodeLog* other = partnerOf(runLog, runHandles, log, nullptr);
+        if (!other) {
+            ++report.referenceOnly;
+            continue;
+        }
+        ++report.pairs;
+        compareLogs(other->origin, log.origin, other, &log, logText(*run.mapper, *other),
+            logText(*reference.mapper, log), "delegate_map", std::string());
     }
     std::stable_sort(
         pending.begin(), pending.end(), [](const Pending& a, const Pending& b) { return a.order < b.order; });
@@ -795,11 +915,7 @@ Result<ProgramGapReport> compareProgramRuns(
 
 Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> only, bool forJson)
 {
-    std::vector<GapMetric> metrics;
-    if (only)
-        metrics = { *only };
-    else
-        metrics = { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine, GapMetric::MaxAbs };
+    const std::vector<GapMetric> metrics = gapMetricColumns(only);
     Table table;
     table.title = "Numeric gap (programs)";
     table.columns = { "#", "node", "reference_node", "matched_by", "instruction", "output", "shape", "dtype" };
@@ -815,18 +931,7 @@ Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> o
         std::vector<TableCell> cells { static_cast<long long>(r), g.label, row.referenceLabel, row.matchedBy,
             static_cast<long long>(g.instruction.value), static_cast<long long>(g.outputIndex),
             g.shape.empty() && g.dtype.empty() ? std::string() : formatShape(g.shape), g.dtype };
-        std::string nonFinite;
-        for (const GapMetric m : metrics) {
-            if (!g.metrics) {
-                cells.emplace_back(std::string());
-                continue;
-            }
-            const double value = g.metrics->value(m);
-            if (!std::isfinite(value))
-                nonFinite += (nonFinite.empty() ? "" : ", ") + std::string(gapMetricName(m)) + "="
-                    + cellText(TableCell(value));
-            cells.emplace_back(value);
-        }
+        const std::string nonFinite = appendMetricCells(cells, g.metrics, metrics);
         cells.emplace_back(row.dequantized);
         cells.emplace_back(row.change);
         cells.emplace_back(g.problem);
@@ -868,6 +973,8 @@ std::optional<FirstDivergence> findFirstDivergence(const ProgramGapReport& repor
             divergence.crossing = std::move(*crossing);
             divergence.runNode = row.run.origin;
             divergence.path = nodePath(runMapper, row.run.origin);
+            if (!row.run.origin.inner.valid() && !row.run.delegateIdentifier.empty())
+                divergence.path.push_back(delegateIdentifierText(row.run.delegateIdentifier));
             divergence.referenceNode = row.referenceOrigin;
             divergence.referencePath = nodePath(referenceMapper, row.referenceOrigin);
             divergence.comparedBefore = compared;

@@ -105,6 +105,12 @@ std::string joinNodePath(const std::vector<std::string>& path);
 /// instruction), the inner label when inside a delegate.
 std::vector<std::string> nodePath(const EventMapper& mapper, const NodeOrigin& origin);
 
+/// The divergence at row `index` of a same-program report (`crossing` found by the rule): its
+/// node, its path (the delegate debug identifier last when the row is inside a delegate but on
+/// no inner node), and how many compared rows came before it.
+FirstDivergence divergenceAt(
+    const GapRow& row, std::size_t index, Crossing crossing, const EventMapper& mapper, std::size_t comparedBefore);
+
 /// The first divergence of a same-program report (numericgap.h), in row order.
 std::optional<FirstDivergence> findFirstDivergence(
     const GapReport& report, const EventMapper& mapper, DivergenceRule rule = DivergenceRule());

@@ -190,20 +190,8 @@ public:
     void tensor(int instruction, int scalarType, std::vector<std::int64_t> sizes, const std::vector<double>& values,
         bool output = false)
     {
-        DebugEvent event;
-        event.chainIndex = output ? std::numeric_limits<std::uint64_t>::max() : 0;
-        event.instructionId = InstructionId(instruction);
-        event.value.kind = DebugValue::Kind::Tensor;
-        event.value.rawKind = 5;
-        event.value.output = output;
-        DebugTensor t;
-        t.scalarType = scalarType;
-        t.strides.assign(sizes.size(), 1);
-        for (std::size_t d = sizes.size(); d-- > 1;)
-            t.strides[d - 1] = t.strides[d] * sizes[d];
-        t.sizes = std::move(sizes);
-        t.offset = m_buffer.appendValues(scalarType, values);
-        event.value.tensors.push_back(std::move(t));
+        DebugEvent event
+            = tensorDebugEvent(m_buffer, InstructionId(instruction), scalarType, std::move(sizes), values, output);
         event.sequence = m_sequence++;
         m_execute.debugEvents.push_back(std::move(event));
     }

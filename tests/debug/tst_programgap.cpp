@@ -6,6 +6,7 @@
 // divergence at the last addmm) and from small programs written here; real generated ETDumps
 // are compared with themselves.
 #include "tests/common/documentbytes.h"
+#include "tests/common/openedrun.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 
@@ -29,48 +30,22 @@ using etscope::test::documentFromBytes;
 
 namespace {
 
-/// A program, one run of it and (optionally) its ETRecord, held in place for the mapper.
-struct Opened {
-    std::optional<Document> document;
-    std::optional<ETDump> dump;
-    std::optional<ETRecord> record;
-    const Method* method = nullptr;
-    std::unique_ptr<EventMapper> mapper;
+using Opened = etscope::test::OpenedRun;
 
-    ProgramRun side(std::size_t block = 0) const { return { document->path, method, mapper.get(), &*dump, block }; }
-};
+ProgramRun side(const Opened& o, std::size_t block = 0)
+{
+    return { o.document->path, o.method, o.mapper.get(), &*o.dump, block };
+}
 
 Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
-    auto o = std::make_unique<Opened>();
-    o->document = documentFromBytes(program, name + ".pte");
-    if (!o->document)
-        return makeError(Error::Code::Corrupt, name + ".pte", "the written program does not open");
-    auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
-    if (!dump)
-        return dump.error();
-    o->dump = std::move(dump).value();
-    attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
-    if (!etrecord.empty()) {
-        auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
-        if (!record)
-            return record.error();
-        o->record = std::move(record).value();
-    }
-    o->method = &o->document->program->methods.front();
-    o->mapper = std::make_unique<EventMapper>(
-        *o->document->analysis(*o->method)->graph, o->record ? &*o->record : nullptr, o->method->name);
-    return o;
+    return etscope::test::openRun(program, etdump, buffer, etrecord, name);
 }
 
 Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord)
 {
-    const auto program = writeProgram(build.program);
-    if (!program)
-        return program.error();
-    return open(program.value(), build.etdump, build.debugBuffer,
-        withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
+    return etscope::test::openRun(build, name, withRecord);
 }
 
 Result<ProgramGapReport> compare(const Opened& run, const Opened& reference, bool records)
@@ -79,7 +54,7 @@ Result<ProgramGapReport> compare(const Opened& run, const Opened& reference, boo
         records && reference.record ? &*reference.record : nullptr, records && run.record ? &*run.record : nullptr);
     if (!pairing)
         return pairing.error();
-    return compareProgramRuns(run.side(), reference.side(), *pairing);
+    return compareProgramRuns(side(run), side(reference), *pairing);
 }
 
 const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& label, int output = 0)
@@ -90,13 +65,7 @@ const ProgramGapRow* rowOf(const ProgramGapReport& report, const std::string& la
     return nullptr;
 }
 
-bool anyWarning(const std::vector<Warning>& warnings, const std::string& text)
-{
-    for (const Warning& w : warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
+using etscope::test::anyWarning;
 
 // --- small hand-written programs ----------------------------------------------------------------
 
@@ -445,7 +414,9 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
         ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
         QVERIFY(report.warnings.empty());
-        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        // Inner node 8 is the second Clamp, writing the delegate output (the decoded inner graph
+        // has FullyConnected, Clamp, FullyConnected, Clamp as nodes 3, 4, 7, 8).
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp (node 8)");
         QVERIFY(delegate);
         QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
         QCOMPARE(delegate->matchedBy, std::string("operator family"));
@@ -479,7 +450,7 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
         ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
         QCOMPARE(report.matching, std::string("debug handles"));
-        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp");
+        const ProgramGapRow* delegate = rowOf(report, "#0 XnnpackBackend › XNNClamp (node 8)");
         QVERIFY(delegate);
         QCOMPARE(delegate->referenceLabel, std::string("#3 aten::relu.out"));
         QCOMPARE(delegate->matchedBy, std::string("debug handle"));
@@ -585,13 +556,13 @@ private slots:
         ETSCOPE_TAKE(const auto reference, open(f.portable, "reference", false));
         auto pairing = pairProgramNodes(*reference->document, *run->document, "forward");
         QVERIFY(pairing);
-        auto report = compareProgramRuns(run->side(3), reference->side(), *pairing);
+        auto report = compareProgramRuns(side(*run, 3), side(*reference), *pairing);
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "run.etdp: no Execute block 3 (it has 1)"));
         for (const ProgramGapRow& row : report->rows)
             QVERIFY(!row.run.metrics);
         ProgramRun empty;
-        QVERIFY(!compareProgramRuns(empty, reference->side(), *pairing));
+        QVERIFY(!compareProgramRuns(empty, side(*reference), *pairing));
     }
 
     /// Real generated ETDumps (ExecuTorch's runtime) against themselves: every row compared,
@@ -636,6 +607,271 @@ private slots:
             QCOMPARE(row.run.label, row.referenceLabel);
         }
         QVERIFY(!findFirstDivergence(*report, mapper, mapper));
+    }
+
+    // --- inside delegates (part 4) ------------------------------------------------------------
+
+    /// The inside builds (core/writer/debug/gapfixtures.h): the XNNPACK program whose delegate
+    /// logs its four inner nodes' outputs — FullyConnected, Clamp, FullyConnected, Clamp, [1, 8]
+    /// each — under identifiers 0…3 (integers) or linear_1, relu_1, linear_2, relu_2 (strings),
+    /// which the ETRecord's delegate_map resolves to the AOT handles 1…4 the payload's nodes
+    /// carry. Against the float-portable run, with both ETRecords, the inner nodes pair with the
+    /// portable ops of the same handle (#0 addmm, #1 relu, #2 addmm, #3 relu). Both runs write
+    /// the same float32 values up to the planted offset 4 at element 0 of the second
+    /// FullyConnected's output: the first two rows agree exactly (mse 0), the third has one of 8
+    /// elements off by 4, mse 4²/8 = 2 and maxabs 4 — the first divergence, inside the delegate,
+    /// after 2 compared rows.
+    void insideAgainstPortable_data()
+    {
+        QTest::addColumn<bool>("named");
+        QTest::newRow("integer identifiers") << false;
+        QTest::newRow("string identifiers") << true;
+    }
+
+    void insideAgainstPortable()
+    {
+        QFETCH(bool, named);
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto run, open(named ? f.insideNamed : f.inside, "inside", true));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
+        QVERIFY(report.rows.size() >= 4);
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        const Graph& inner = *run->mapper->graph().node(delegate).subgraph;
+        const char* const references[4]
+            = { "#0 aten::addmm.out", "#1 aten::relu.out", "#2 aten::addmm.out", "#3 aten::relu.out" };
+        const char* const names[4] = { "linear_1", "relu_1", "linear_2", "relu_2" };
+        for (int k = 0; k < 4; ++k) {
+            const ProgramGapRow& row = report.rows[static_cast<std::size_t>(k)];
+            QCOMPARE(row.run.origin.top, delegate);
+            QVERIFY(row.run.origin.inner.valid());
+            // The inner node is the one carrying handle k + 1 (XNode.debug_handle).
+            QCOMPARE(inner.node(row.run.origin.inner).debugHandle, std::optional(DebugHandle(k + 1)));
+            QCOMPARE(row.referenceLabel, std::string(references[k]));
+            QCOMPARE(row.matchedBy, std::string("debug handle"));
+            QCOMPARE(row.run.delegateIdentifier, named ? std::string(names[k]) : std::to_string(k));
+            QVERIFY(row.run.metrics);
+        }
+        QCOMPARE(report.rows[0].run.metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].run.metrics->mse, 0.0);
+        QVERIFY(std::abs(report.rows[2].run.metrics->mse - 2.0) < 1e-5);
+        QVERIFY(std::abs(report.rows[2].run.metrics->maxAbs - 4.0) < 1e-5);
+        // The delegate call's own output is what its last Clamp logged: covered, not unpaired.
+        QCOMPARE(report.runOnly, std::size_t(0));
+        const NodeId fc2 = report.rows[2].run.origin.inner;
+        const std::string fc2Text = "XNNFullyConnected (node " + std::to_string(fc2.value) + ")";
+        QCOMPARE(report.rows[2].run.label, "#0 XnnpackBackend › " + fc2Text);
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->row, std::size_t(2));
+        QCOMPARE(joinNodePath(divergence->path), "forward › #0 XnnpackBackend › " + fc2Text);
+        QCOMPARE(divergence->runNode.top, delegate);
+        QCOMPARE(divergence->runNode.inner, fc2);
+        QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+    }
+
+    /// String identifiers without the ETRecord name nothing: the four inner outputs are not
+    /// compared, and the warning says what would place them.
+    void insideNamedWithoutRecords()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto run, open(f.insideNamed, "named", false));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", false));
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, false));
+        QVERIFY(anyWarning(report.warnings,
+            "named.etdp: 4 logged value group(s) fall on no node of named.pte and are not compared (4 logged inside a "
+            "delegate: give its ETRecord"));
+    }
+
+    /// One program, two runs (compareETDumps): the planted inside run against the same build
+    /// run without the offset. Each internal event lands on its inner node — through the
+    /// delegate_map with the ETRecord, through XNNPACK's node order (identifier k → node index k)
+    /// without it for integer identifiers — and only rows 2 (mse 4²/8 = 2) and 3 (the Clamp
+    /// after it: relu(h1[0] + 4) against relu(h1[0]), the one differing element) differ among
+    /// the inner rows; the first divergence is row 2, the second FullyConnected.
+    void insideSameProgram_data()
+    {
+        QTest::addColumn<bool>("named");
+        QTest::addColumn<bool>("record");
+        QTest::newRow("integer, ETRecord") << false << true;
+        QTest::newRow("string, ETRecord") << true << true;
+        QTest::newRow("integer, node order") << false << false;
+    }
+
+    void insideSameProgram()
+    {
+        QFETCH(bool, named);
+        QFETCH(bool, record);
+        const GapFixtures planted = makeGapFixtures();
+        const GapFixtures clean = makeGapFixtures({ 8, false, 0 });
+        ETSCOPE_TAKE(const auto run, open(named ? planted.insideNamed : planted.inside, "planted", record));
+        ETSCOPE_TAKE(const auto reference, open(named ? clean.insideNamed : clean.inside, "clean", false));
+        const GapReport report = compareETDumps(*run->dump, *reference->dump, *run->mapper);
+        QVERIFY(report.rows.size() >= 4);
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        const Graph& inner = *run->mapper->graph().node(delegate).subgraph;
+        for (int k = 0; k < 4; ++k) {
+            const GapRow& row = report.rows[static_cast<std::size_t>(k)];
+            QCOMPARE(row.origin.top, delegate);
+            QVERIFY(row.origin.inner.valid());
+            QCOMPARE(inner.node(row.origin.inner).debugHandle, std::optional(DebugHandle(k + 1)));
+            QVERIFY(row.metrics);
+        }
+        QCOMPARE(report.rows[0].metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].metrics->mse, 0.0);
+        QVERIFY(std::abs(report.rows[2].metrics->mse - 2.0) < 1e-5);
+        const double h = planted.h1[0];
+        const double d = std::max(h + 4.0, 0.0) - std::max(h, 0.0);
+        QVERIFY(std::abs(report.rows[3].metrics->mse - d * d / 8) < 1e-5);
+        const auto divergence = findFirstDivergence(report, *run->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->row, std::size_t(2));
+        QCOMPARE(divergence->runNode.inner, report.rows[2].origin.inner);
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+        QCOMPARE(joinNodePath(divergence->path),
+            "forward › #0 XnnpackBackend › XNNFullyConnected (node " + std::to_string(divergence->runNode.inner.value)
+                + ")");
+    }
+
+    /// Any backend: the inside run with string identifiers, its delegate renamed to a backend
+    /// this build does not decode (no inner graph to land on). The identifiers still resolve
+    /// through the ETRecord's delegate_map to handles 1…4, which pair them with the portable ops
+    /// carrying those handles (matched_by "delegate_map"): relu_1 ↔ #1 relu agrees (mse 0),
+    /// linear_2 ↔ #2 addmm has the planted mse 4²/8 = 2 and is the first divergence, its path
+    /// naming the identifier after the delegate.
+    void insideUndecodedBackend()
+    {
+        const GapFixtures f = makeGapFixtures();
+        GapBuild opaque = f.insideNamed;
+        // A payload no decoder reads (the XNNPACK bytes would be recognised by their header).
+        DelegateSpec& spec = opaque.program.methods.front().delegates.front();
+        spec.backendId = "ExampleBackend";
+        spec.payload.assign(64, 0x5a);
+        ETSCOPE_TAKE(const auto run, open(opaque, "opaque", true));
+        ETSCOPE_TAKE(const auto reference, open(f.portable, "portable", true));
+        const NodeId delegate = run->mapper->instructionNode(ChainIndex(0), InstructionId(0));
+        QVERIFY(!run->mapper->graph().node(delegate).subgraph);
+        ETSCOPE_TAKE(const ProgramGapReport report, compare(*run, *reference, true));
+        const ProgramGapRow* relu1 = rowOf(report, "#0 ExampleBackend › relu_1");
+        QVERIFY(relu1);
+        QCOMPARE(relu1->referenceLabel, std::string("#1 aten::relu.out"));
+        QCOMPARE(relu1->matchedBy, std::string("delegate_map"));
+        QVERIFY(relu1->run.metrics);
+        QCOMPARE(relu1->run.metrics->mse, 0.0);
+        const ProgramGapRow* linear2 = rowOf(report, "#0 ExampleBackend › linear_2");
+        QVERIFY(linear2);
+        QCOMPARE(linear2->referenceLabel, std::string("#2 aten::addmm.out"));
+        QVERIFY(linear2->run.metrics);
+        QVERIFY(std::abs(linear2->run.metrics->mse - 2.0) < 1e-5);
+        const auto divergence = findFirstDivergence(report, *run->mapper, *reference->mapper);
+        QVERIFY(divergence);
+        QCOMPARE(joinNodePath(divergence->path), std::string("forward › #0 ExampleBackend › linear_2"));
+        QCOMPARE(joinNodePath(divergence->referencePath), std::string("forward › #2 aten::addmm.out"));
+        QCOMPARE(divergence->comparedBefore, std::size_t(2));
+
+        // The other way round (the portable run against the opaque build's): the same pair.
+        ETSCOPE_TAKE(const ProgramGapReport back, compare(*reference, *run, true));
+        const ProgramGapRow* addmm2 = nullptr;
+        for (const ProgramGapRow& row : back.rows)
+            if (row.run.label == "#2 aten::addmm.out" && row.matchedBy == "delegate_map")
+                addmm2 = &row;
+        QVERIFY(addmm2);
+        QCOMPARE(addmm2->referenceLabel, std::string("#0 ExampleBackend › linear_2"));
+        QVERIFY(addmm2->run.metrics);
+        QVERIFY(std::abs(addmm2->run.metrics->mse - 2.0) < 1e-5);
+
+        // One program, two runs: the rows name the identifier under the delegate node.
+        const GapFixtures clean = makeGapFixtures({ 8, false, 0 });
+        GapBuild cleanOpaque = clean.insideNamed;
+        cleanOpaque.program.methods.front().delegates.front() = spec;
+        ETSCOPE_TAKE(const auto cleanRun, open(cleanOpaque, "clean", false));
+        const GapReport same = compareETDumps(*run->dump, *cleanRun->dump, *run->mapper);
+        QVERIFY(same.rows.size() >= 4);
+        QCOMPARE(same.rows[2].label, std::string("ExampleBackend › linear_2"));
+        QCOMPARE(same.rows[2].debugHandles, std::vector<DebugHandle> { DebugHandle(3) });
+        QVERIFY(std::abs(same.rows[2].metrics->mse - 2.0) < 1e-5);
+        const auto first = findFirstDivergence(same, *run->mapper);
+        QVERIFY(first);
+        QCOMPARE(joinNodePath(first->path), std::string("forward › #0 ExampleBackend › linear_2"));
+    }
+
+    /// Real programs with a decoded delegate (no real ETDump logs delegate-internal outputs:
+    /// generated/README.md counts 0 "delegate debug ev" in every file): the Core ML sample, its
+    /// delegate logging three operations under their debug symbols (Core ML's identifiers,
+    /// facts sheet §2.3), and an XNNPACK sample logging its first operator nodes under integer
+    /// identifiers = node index (XNNPACK's node order). The written runs log [4] tensors
+    /// 1, 2, 3, 4 for each, the run with 4 added to element 0 of the second: its row has
+    /// mse 4²/4 = 4 and is the first divergence, on that inner node, after 1 compared row.
+    void realDelegatesLogInside_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<bool>("coreml");
+        QTest::newRow("coreml") << QStringLiteral("react-native-executorch/style_candy_640_coreml.pte") << true;
+        QTest::newRow("xnnpack") << QStringLiteral("executorch-numpy-runtime/quantized.pte") << false;
+    }
+
+    void realDelegatesLogInside()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        QFETCH(QString, program);
+        QFETCH(bool, coreml);
+        auto document = openDocument(etscope::test::samplePath(program.toStdString()));
+        QVERIFY(document);
+        const Method& method = document->program->methods.front();
+        const Graph& graph = *document->analysis(method)->graph;
+        const EventMapper mapper(graph, nullptr, method.name);
+        const NodeId delegate = mapper.instructionNode(ChainIndex(0), InstructionId(0));
+        QVERIFY(delegate.valid() && graph.node(delegate).subgraph);
+        const Graph& inner = *graph.node(delegate).subgraph;
+        // The inner operations to log: Core ML's first three with a debug symbol, XNNPACK's
+        // first two nodes (node index 0 and 1).
+        std::vector<std::pair<NodeId, std::string>> logged;
+        for (const Node& node : inner.nodes) {
+            if (node.kind != NodeKind::Operator || logged.size() == (coreml ? 3u : 2u))
+                continue;
+            const auto key = node.attributes.find(coreml ? "debug symbol" : "node index");
+            if (key)
+                logged.emplace_back(node.id, std::string(*key));
+        }
+        QCOMPARE(logged.size(), coreml ? std::size_t(3) : std::size_t(2));
+        const auto writeRun = [&](const std::string& name, double plant) {
+            DebugBufferWriter buffer;
+            RunBlock block;
+            block.name = "Execute";
+            for (std::size_t k = 0; k < logged.size(); ++k) {
+                DebugEvent event = tensorDebugEvent(
+                    buffer, InstructionId(0), scalar_type::Float, { 4 }, { 1.0 + (k == 1 ? plant : 0.0), 2, 3, 4 });
+                if (coreml)
+                    event.delegateDebugIdStr = logged[k].second;
+                else
+                    event.delegateDebugIdInt = DelegateDebugId(std::stoi(logged[k].second));
+                event.sequence = k;
+                block.debugEvents.push_back(std::move(event));
+            }
+            auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", writeETDump({ block })));
+            if (dump)
+                attachDebugBuffer(dump.value(), MappedFile::fromBytes(name + ".bin", buffer.bytes()));
+            return dump;
+        };
+        auto run = writeRun("run", 4.0);
+        auto reference = writeRun("reference", 0.0);
+        QVERIFY(run && reference);
+        const GapReport report = compareETDumps(run.value(), reference.value(), mapper);
+        QCOMPARE(report.rows.size(), logged.size());
+        for (std::size_t k = 0; k < logged.size(); ++k) {
+            QCOMPARE(report.rows[k].origin, (NodeOrigin { delegate, logged[k].first }));
+            QVERIFY(report.rows[k].metrics);
+        }
+        QCOMPARE(report.rows[0].metrics->mse, 0.0);
+        QCOMPARE(report.rows[1].metrics->mse, 4.0);
+        const auto divergence = findFirstDivergence(report, mapper);
+        QVERIFY(divergence);
+        QCOMPARE(divergence->runNode, (NodeOrigin { delegate, logged[1].first }));
+        QCOMPARE(divergence->comparedBefore, std::size_t(1));
+        QCOMPARE(joinNodePath(divergence->path),
+            "forward › #0 " + graph.node(delegate).label + " › " + inner.node(logged[1].first).label + " (node "
+                + std::to_string(logged[1].first.value) + ")");
     }
 
 private:

@@ -4,6 +4,7 @@
 // written float-portable, quantized-portable and XNNPACK-delegated, the quantized and lowered
 // runs off by 4 at logits[0], the last addmm) and a one-relu program written here.
 #include "tests/common/documentbytes.h"
+#include "tests/common/openedrun.h"
 #include "tests/common/require.h"
 
 #include "core/analysis/stagegap.h"
@@ -22,48 +23,22 @@ using etscope::test::documentFromBytes;
 
 namespace {
 
-/// A program, one run and optionally its ETRecord, held in place for the mapper.
-struct Opened {
-    std::optional<Document> document;
-    std::optional<ETDump> dump;
-    std::optional<ETRecord> record;
-    const Method* method = nullptr;
-    std::unique_ptr<EventMapper> mapper;
+using Opened = etscope::test::OpenedRun;
 
-    Stage stage(const std::string& name) const
-    {
-        return { name, &*document, method, mapper.get(), &*dump, record ? &*record : nullptr, 0 };
-    }
-};
+Stage stage(const Opened& o, const std::string& name)
+{
+    return { name, &*o.document, o.method, o.mapper.get(), &*o.dump, o.record ? &*o.record : nullptr, 0 };
+}
 
 Result<std::unique_ptr<Opened>> open(const std::vector<std::uint8_t>& program, const std::vector<std::uint8_t>& etdump,
     const std::vector<std::uint8_t>& buffer, const std::vector<std::uint8_t>& etrecord, const std::string& name)
 {
-    auto o = std::make_unique<Opened>();
-    o->document = documentFromBytes(program, name + ".pte");
-    if (!o->document)
-        return makeError(Error::Code::Corrupt, name + ".pte", "the writer's program does not open");
-    auto dump = readETDump(MappedFile::fromBytes(name + ".etdp", etdump));
-    if (!dump)
-        return dump.error();
-    o->dump = std::move(dump).value();
-    attachDebugBuffer(*o->dump, MappedFile::fromBytes(name + ".bin", buffer));
-    if (!etrecord.empty()) {
-        auto record = readETRecord(MappedFile::fromBytes(name + ".etrecord", etrecord));
-        if (!record)
-            return record.error();
-        o->record = std::move(record).value();
-    }
-    o->method = &o->document->program->methods.front();
-    o->mapper = std::make_unique<EventMapper>(
-        *o->document->analysis(*o->method)->graph, o->record ? &*o->record : nullptr, o->method->name);
-    return o;
+    return etscope::test::openRun(program, etdump, buffer, etrecord, name);
 }
 
 Result<std::unique_ptr<Opened>> open(const GapBuild& build, const std::string& name, bool withRecord = false)
 {
-    return open(writeProgram(build.program).value(), build.etdump, build.debugBuffer,
-        withRecord ? build.etrecord : std::vector<std::uint8_t> {}, name);
+    return etscope::test::openRun(build, name, withRecord);
 }
 
 /// forward(x [8]) = relu(x), float, and one run logging `values` as its output.
@@ -110,13 +85,7 @@ const StageRow* rowOf(const StageGapReport& report, const std::string& label, in
     return nullptr;
 }
 
-bool anyWarning(const std::vector<Warning>& warnings, const std::string& text)
-{
-    for (const Warning& w : warnings)
-        if (w.message.find(text) != std::string::npos)
-            return true;
-    return false;
-}
+using etscope::test::anyWarning;
 
 } // namespace
 
@@ -132,7 +101,7 @@ private slots:
         ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
         ETSCOPE_TAKE(const auto lowered, open(f.lowered, "lowered"));
         auto report = compareStages(
-            { portable->stage("portable.pte"), quantized->stage("quantized.pte"), lowered->stage("lowered.pte") });
+            { stage(*portable, "portable.pte"), stage(*quantized, "quantized.pte"), stage(*lowered, "lowered.pte") });
         QVERIFY2(report, report ? "" : report.error().message().c_str());
         QCOMPARE(report->names, (std::vector<std::string> { "portable.pte", "quantized.pte", "lowered.pte" }));
         // The portable build logs its 6 instructions (addmm relu addmm relu addmm _softmax,
@@ -200,12 +169,42 @@ private slots:
         QCOMPARE(std::get<double>(mse.rows[0][6]), 0.0);
     }
 
+    /// portable → inside (issue 24 #4): the XNNPACK build whose delegate logs its inner nodes'
+    /// outputs fills the rows the lowered build leaves empty. Without ETRecords the inner nodes
+    /// pair with the portable ops by operator family (FullyConnected ↔ addmm, Clamp ↔ relu, in
+    /// order); the planted offset 4 at element 0 of the second FullyConnected's [1, 8] output
+    /// gives row 2 ("#2 aten::addmm.out") mse 4²/8 = 2 and makes it this stage's first
+    /// divergence; rows 0 and 1 are identical (SNR inf).
+    void insideStage()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
+        ETSCOPE_TAKE(const auto inside, open(f.inside, "inside"));
+        auto report = compareStages({ stage(*portable, "portable.pte"), stage(*inside, "inside.pte") });
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(7));
+        for (std::size_t r = 0; r < 4; ++r) {
+            const StageCell& cell = report->rows[r].cells[1];
+            QVERIFY(cell.paired);
+            QVERIFY2(cell.node.rfind("#0 XnnpackBackend › XNN", 0) == 0, cell.node.c_str());
+            QVERIFY(cell.metrics);
+        }
+        QVERIFY(std::isinf(report->rows[0].cells[1].metrics->snr));
+        QVERIFY(std::isinf(report->rows[1].cells[1].metrics->snr));
+        QVERIFY(std::abs(report->rows[2].cells[1].metrics->mse - 2.0) < 1e-5);
+        QCOMPARE(report->summaries[1].firstDivergence, std::optional<std::size_t>(2));
+        QVERIFY2(report->summaries[1].firstDivergenceText.rfind(
+                     "forward › #0 XnnpackBackend › XNNFullyConnected (node 7)", 0)
+                == 0,
+            report->summaries[1].firstDivergenceText.c_str());
+    }
+
     /// One stage is no comparison.
     void oneStage()
     {
         const GapFixtures f = makeGapFixtures();
         ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
-        const auto report = compareStages({ portable->stage("portable.pte") });
+        const auto report = compareStages({ stage(*portable, "portable.pte") });
         QVERIFY(!report);
         QCOMPARE(report.error().code, Error::Code::Usage);
         QVERIFY(report.error().message().find("give at least two --stage") != std::string::npos);
@@ -221,7 +220,7 @@ private slots:
         ETSCOPE_TAKE(const auto quantized, open(f.quantized, "quantized"));
         ETSCOPE_TAKE(const auto relu, reluModel({ 1, 2, 3, 4, 5, 6, 7, 8 }));
         auto report = compareStages(
-            { portable->stage("portable.pte"), relu->stage("relu.pte"), quantized->stage("quantized.pte") });
+            { stage(*portable, "portable.pte"), stage(*relu, "relu.pte"), stage(*quantized, "quantized.pte") });
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "stage 1 (relu.pte): "));
         QVERIFY(anyWarning(report->warnings, "the programs look like different models"));
@@ -247,7 +246,7 @@ private slots:
         cut.etdump = writeETDump({ block });
         ETSCOPE_TAKE(const auto portable, open(f.portable, "portable"));
         ETSCOPE_TAKE(const auto shortRun, open(cut, "cut"));
-        auto report = compareStages({ portable->stage("portable.pte"), shortRun->stage("cut.pte") });
+        auto report = compareStages({ stage(*portable, "portable.pte"), stage(*shortRun, "cut.pte") });
         QVERIFY(report);
         QVERIFY(anyWarning(report->warnings, "runs of different lengths: cut.etdp"));
         QVERIFY(report->rows[0].cells[1].metrics);

@@ -83,21 +83,9 @@ public:
     void tensor(int instruction, std::vector<std::int64_t> sizes, const std::vector<double>& values,
         const std::string& delegateName = {}, bool output = false)
     {
-        DebugEvent event;
-        event.chainIndex = output ? std::numeric_limits<std::uint64_t>::max() : 0;
-        event.instructionId = InstructionId(instruction);
+        DebugEvent event = tensorDebugEvent(
+            m_buffer, InstructionId(instruction), scalar_type::Float, std::move(sizes), values, output);
         event.delegateDebugIdStr = delegateName;
-        event.value.kind = DebugValue::Kind::Tensor;
-        event.value.rawKind = 5;
-        event.value.output = output;
-        DebugTensor t;
-        t.scalarType = scalar_type::Float;
-        t.strides.assign(sizes.size(), 1);
-        for (std::size_t d = sizes.size(); d-- > 1;)
-            t.strides[d - 1] = t.strides[d] * sizes[d];
-        t.sizes = std::move(sizes);
-        t.offset = m_buffer.appendValues(scalar_type::Float, values);
-        event.value.tensors.push_back(std::move(t));
         event.sequence = m_block.debugEvents.size();
         m_block.debugEvents.push_back(std::move(event));
     }
@@ -140,6 +128,16 @@ struct Fixture {
             return a;
         return etscope::test::attachAndWait(controller, AttachKind::Reference, reference);
     }
+    /// Opens `planted`'s program as STEM.pte and attaches its run (STEM.etdp) against the run of
+    /// `clean`, the same build without the planted offset (STEM.reference.etdp). Empty when done.
+    QString openPlanted(const Folder& dir, const GapBuild& planted, const GapBuild& clean, const QString& stem)
+    {
+        if (!open(dir, planted.program, stem + QStringLiteral(".pte")))
+            return stem + QStringLiteral(".pte does not open");
+        const QString run = writeDump(dir, stem, planted.etdump, planted.debugBuffer);
+        const QString ref = writeDump(dir, stem + QStringLiteral(".reference"), clean.etdump, clean.debugBuffer);
+        return attach(run, ref);
+    }
     const Graph& graph() const { return view->presentation()->methodGraph(); }
     HeatmapPanel& heatmap() const { return *view->heatmapPanel(); }
     std::optional<QString> badge(const NodeOrigin& origin) const
@@ -179,17 +177,10 @@ private slots:
     void topLevelDivergenceIsMarkedAndSelected()
     {
         Folder dir(QStringLiteral("top"));
-        GapFixtureOptions clean;
-        clean.plant = false;
         const GapFixtures planted = makeGapFixtures();
-        const GapFixtures reference = makeGapFixtures(clean);
+        const GapFixtures reference = makeGapFixtures({ 8, false, 0 });
         Fixture f;
-        QVERIFY(f.open(dir, planted.lowered.program, QStringLiteral("lowered.pte")));
-        const QString run
-            = writeDump(dir, QStringLiteral("lowered"), planted.lowered.etdump, planted.lowered.debugBuffer);
-        const QString ref = writeDump(
-            dir, QStringLiteral("lowered.reference"), reference.lowered.etdump, reference.lowered.debugBuffer);
-        QCOMPARE(f.attach(run, ref), QString());
+        QCOMPARE(f.openPlanted(dir, planted.lowered, reference.lowered, QStringLiteral("lowered")), QString());
 
         const NodeId addmm = nodeOfInstruction(f.graph(), 1);
         QVERIFY(addmm.valid());
@@ -309,6 +300,70 @@ private slots:
         QVERIFY(item && item->mark());
         QCOMPARE(item->mark()->badge, QStringLiteral("① first divergence"));
         saveShot(*f.view, QStringLiteral("firstdivergence-delegate-expanded.png"));
+    }
+
+    /// Inside a delegate that logs its own intermediate outputs the QNN way (issue 24 #4): the
+    /// writer's inside run, the delegate logging its four inner nodes' outputs under integer
+    /// identifiers 0…3, against the same build's run without the planted offset. No ETRecord is
+    /// attached, so the identifiers fall on XNNPACK's node order (id k → the payload's node k:
+    /// FC, Clamp, FC, Clamp). The second FullyConnected (element 0 off by 4) is the first
+    /// divergence; expanded, the inner nodes carry heat — the two before it none worse than
+    /// identical, it and the Clamp after it the worst.
+    void delegateLoggedOutputsColourInnerNodes()
+    {
+        Folder dir(QStringLiteral("inside"));
+        const GapFixtures planted = makeGapFixtures();
+        const GapFixtures reference = makeGapFixtures({ 8, false, 0 });
+        Fixture f;
+        QCOMPARE(f.openPlanted(dir, planted.inside, reference.inside, QStringLiteral("inside")), QString());
+        const NodeId delegate = nodeOfInstruction(f.graph(), 0);
+        QVERIFY(delegate.valid());
+        const Node& call = f.graph().node(delegate);
+        QVERIFY(call.kind == NodeKind::Delegate && call.subgraph);
+        std::vector<NodeId> operators;
+        for (const Node& inner : call.subgraph->nodes)
+            if (inner.kind == NodeKind::Operator)
+                operators.push_back(inner.id);
+        QCOMPARE(operators.size(), std::size_t(4));
+
+        const NodeOrigin target { delegate, operators[2] };
+        QCOMPARE(f.view->firstDivergence(), std::optional<NodeOrigin>(target));
+        const QString text = f.heatmap().divergenceText();
+        QVERIFY2(
+            text.startsWith(QStringLiteral("First divergence: forward › #0 XnnpackBackend › XNNFullyConnected (node ")),
+            qPrintable(text));
+        // Heat per inner node (keys as GraphScene::keyOf): all four inner nodes are coloured,
+        // the two before the planted offset (mse 0) below the planted one, and the collapsed
+        // delegate shows the worst inside it.
+        const GraphHeat heat = f.heatmap().graphHeat();
+        for (const NodeId id : operators)
+            QVERIFY(heat.count({ delegate.value, id.value }));
+        const double worst = heat.at({ delegate.value, operators[2].value }).position;
+        QVERIFY(heat.at({ delegate.value, operators[0].value }).position < worst);
+        QVERIFY(heat.at({ delegate.value, operators[1].value }).position < worst);
+        QCOMPARE(heat.at({ delegate.value, NodeId::none().value }).position, worst);
+
+        QSignalSpy shown(f.view.get(), &DocumentView::presentationShown);
+        QVERIFY(f.view->goToFirstDivergence());
+        QVERIFY(shown.count() > 0 || shown.wait(20000));
+        QVERIFY(f.view->expanded().count(delegate.value));
+        QTRY_COMPARE(f.view->selectedNode(), std::optional<NodeOrigin>(target));
+        NodeItem* item = f.view->scene()->itemFor(target);
+        QVERIFY(item && item->mark());
+        QVERIFY(!item->heatLabel().isEmpty());
+        saveShot(*f.view, QStringLiteral("firstdivergence-inside-logged.png"));
+
+        // The delegate's own tab draws the inner graph alone, coloured by the same rows.
+        DocumentView tab(&f.controller, GraphContext { 0, delegate });
+        tab.resize(1000, 700);
+        tab.show();
+        QSignalSpy tabShown(&tab, &DocumentView::presentationShown);
+        QVERIFY(tab.presentation() || tabShown.wait(20000));
+        QTRY_VERIFY(tab.scene()->itemFor(target) && !tab.scene()->itemFor(target)->heatLabel().isEmpty());
+        // mse 4²/8 = 2 (the tab formats its own table's numbers: "2.0").
+        QVERIFY2(tab.scene()->itemFor(target)->heatLabel().startsWith(QStringLiteral("2.0")),
+            qPrintable(tab.scene()->itemFor(target)->heatLabel()));
+        saveShot(tab, QStringLiteral("firstdivergence-inside-tab.png"));
     }
 
     /// A long method drawn as closed groups: the closed group holding the divergence says so,

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace etscope::core {
 
@@ -231,6 +232,26 @@ std::vector<std::uint8_t> encodeElements(int scalarType, const std::vector<doubl
         }
     }
     return out;
+}
+
+DebugEvent tensorDebugEvent(DebugBufferWriter& buffer, InstructionId instruction, int scalarType,
+    std::vector<std::int64_t> sizes, const std::vector<double>& values, bool output)
+{
+    DebugEvent event;
+    event.chainIndex = output ? std::numeric_limits<std::uint64_t>::max() : 0;
+    event.instructionId = instruction;
+    event.value.kind = DebugValue::Kind::Tensor;
+    event.value.rawKind = 5;
+    event.value.output = output;
+    DebugTensor t;
+    t.scalarType = scalarType;
+    t.strides.assign(sizes.size(), 1);
+    for (std::size_t d = sizes.size(); d-- > 1;)
+        t.strides[d - 1] = t.strides[d] * sizes[d];
+    t.sizes = std::move(sizes);
+    t.offset = buffer.appendValues(scalarType, values);
+    event.value.tensors.push_back(std::move(t));
+    return event;
 }
 
 } // namespace etscope::core

@@ -43,6 +43,13 @@ private:
     std::vector<std::uint8_t> m_bytes;
 };
 
+/// One logged tensor as the runtime writes it (facts sheet §4.3): contiguous strides, its bytes
+/// appended to `buffer`, a Tensor value (raw kind 5). A program output (`output`) is logged after
+/// execution, outside every chain (chain UINT64_MAX); the caller sets `sequence` and, for a
+/// delegate's own intermediate output, `delegateDebugIdInt` or `delegateDebugIdStr`.
+DebugEvent tensorDebugEvent(DebugBufferWriter& buffer, InstructionId instruction, int scalarType,
+    std::vector<std::int64_t> sizes, const std::vector<double>& values, bool output = false);
+
 /// Encodes float64 values as little-endian elements of `scalarType` (integers truncate, BOOL is
 /// value != 0, HALF/BFLOAT16 round to nearest even). Empty for dtypes without an encoding.
 std::vector<std::uint8_t> encodeElements(int scalarType, const std::vector<double>& values);

@@ -112,22 +112,21 @@ public:
     void tensor(int instruction, int scalarType, std::vector<std::int64_t> sizes, const std::vector<double>& values,
         bool output = false)
     {
-        DebugEvent event;
-        event.chainIndex = output ? std::numeric_limits<std::uint64_t>::max() : 0;
-        event.instructionId = InstructionId(instruction);
-        event.value.kind = DebugValue::Kind::Tensor;
-        event.value.rawKind = 5;
-        event.value.output = output;
-        DebugTensor t;
-        t.scalarType = scalarType;
-        t.strides.assign(sizes.size(), 1);
-        for (std::size_t d = sizes.size(); d-- > 1;)
-            t.strides[d - 1] = t.strides[d] * sizes[d];
-        t.sizes = std::move(sizes);
-        t.offset = m_buffer.appendValues(scalarType, values);
-        event.value.tensors.push_back(std::move(t));
-        event.sequence = m_sequence++;
-        m_execute.debugEvents.push_back(std::move(event));
+        push(tensorDebugEvent(m_buffer, InstructionId(instruction), scalarType, std::move(sizes), values, output));
+    }
+
+    /// An intermediate output the delegate at `instruction` logs itself, under a delegate debug
+    /// identifier: an integer (`id`) or, when `name` is not empty, a string.
+    void inner(int instruction, int id, const std::string& name, std::vector<std::int64_t> sizes,
+        const std::vector<double>& values)
+    {
+        DebugEvent event
+            = tensorDebugEvent(m_buffer, InstructionId(instruction), scalar_type::Float, std::move(sizes), values);
+        if (name.empty())
+            event.delegateDebugIdInt = DelegateDebugId(id);
+        else
+            event.delegateDebugIdStr = name;
+        push(std::move(event));
     }
 
     void finish(GapBuild& build)
@@ -138,6 +137,12 @@ public:
     }
 
 private:
+    void push(DebugEvent event)
+    {
+        event.sequence = m_sequence++;
+        m_execute.debugEvents.push_back(std::move(event));
+    }
+
     RunBlock m_execute;
     DebugBufferWriter m_buffer { 64, 0 };
     std::size_t m_sequence = 0;
@@ -276,6 +281,43 @@ GapFixtures makeGapFixtures(const GapFixtureOptions& options)
             { "4", { DebugHandle(4) } } };
         f.lowered.etrecord = record({ { 1, 2, 3, 4 }, { 5 }, { 6 } }, delegate);
     }
+    // The lowered program again, its delegate logging each inner node's output the QNN way:
+    // under a delegate debug identifier that the ETRecord's delegate_map resolves to the AOT
+    // handles of the ops the inner node came from (1, 2, 3, 4 — which the XNNPACK payload's
+    // nodes carry too). Integer ids count 0, 1, 2, 3 as ExecuTorch's DelegateMappingBuilder
+    // generates them, which is also XNNPACK's node order (facts sheet §2.3). The planted offset sits inside: element 0
+    // of the second FullyConnected's output, which the rest of the run then follows.
+    const auto insideBuild = [&](const std::vector<std::string>& names) {
+        std::vector<double> h1Wrong = h1;
+        h1Wrong[0] += plant;
+        const std::vector<double> r1Wrong = relu(h1Wrong);
+        const std::vector<double> logitsWrong = layers[2].apply(r1Wrong);
+        const std::vector<double> probs = softmax(logitsWrong);
+        const std::vector<double>* innerOutputs[4] = { &h0, &r0, &h1Wrong, &r1Wrong };
+        RunWriter w;
+        for (int k = 0; k < 4; ++k)
+            w.inner(
+                0, k, names.empty() ? std::string() : names[static_cast<std::size_t>(k)], { 1, h }, *innerOutputs[k]);
+        w.tensor(0, scalar_type::Float, { 1, h }, f.input);
+        w.tensor(0, scalar_type::Float, { 1, h }, r1Wrong);
+        w.tensor(1, scalar_type::Float, { 1, kClasses }, logitsWrong);
+        w.tensor(2, scalar_type::Float, { 1, kClasses }, probs);
+        w.tensor(0, scalar_type::Float, { 1, kClasses }, probs, true);
+        GapBuild build;
+        build.program = makeMlpComparePair(hidden).lowered;
+        w.finish(build);
+        DelegateMapEntry delegate;
+        delegate.backend = "XnnpackBackend";
+        for (int k = 0; k < 4; ++k)
+            delegate.identifiers.push_back(
+                { names.empty() ? std::to_string(k) : names[static_cast<std::size_t>(k)], { DebugHandle(k + 1) } });
+        build.etrecord = record({ { 1, 2, 3, 4 }, { 5 }, { 6 } }, delegate);
+        return build;
+    };
+    f.inside = insideBuild({});
+    f.insideNamed = insideBuild({ "linear_1", "relu_1", "linear_2", "relu_2" });
+    f.h1 = h1;
+
     {
         const double s0 = symmetricScale(h0);
         f.scale0 = s0;

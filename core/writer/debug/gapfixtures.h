@@ -32,10 +32,17 @@ struct GapBuild {
 ///   lowered   (XNNPACK): 0 DelegateCall (FullyConnected, Clamp, FullyConnected, Clamp: inner
 ///             debug handles 1…4) 1 addmm 2 _softmax   handles [1…4], 5, 6
 ///
+///   inside    (XNNPACK, as lowered) whose delegate also logs its four inner nodes' outputs under
+///             delegate debug identifiers: integers 0…3 (`inside`) or the strings linear_1,
+///             relu_1, linear_2, relu_2 (`insideNamed`), which the ETRecord's delegate_map
+///             resolves to handles 1…4.
+///
 /// Values are the float64 forward pass; the quantized build rounds to int8 (scale max|h|/127,
 /// zero point 0) where it quantizes. With `plant`, the quantized and lowered runs add `offset`
 /// to element 0 of the last addmm's output (logits), so softmax and the program output follow
-/// it: the planted divergence is that addmm (quantized #8, lowered #1, portable #4).
+/// it: the planted divergence is that addmm (quantized #8, lowered #1, portable #4). The inside
+/// runs instead add `offset` to element 0 of the second FullyConnected's output, inside the
+/// delegate (portable #2), and everything after it follows.
 struct GapFixtureOptions {
     int hidden = 8;
     bool plant = true;
@@ -46,8 +53,11 @@ struct GapFixtures {
     GapBuild portable;
     GapBuild quantized;
     GapBuild lowered;
+    GapBuild inside; ///< delegate-internal outputs under integer identifiers
+    GapBuild insideNamed; ///< the same under string identifiers
     std::vector<double> input; ///< x, [1, hidden]
     std::vector<double> h0; ///< the first addmm's output (float): what the quantized build quantizes
+    std::vector<double> h1; ///< the second addmm's output (float), before any planted offset
     double scale0 = 0; ///< the first quantize_per_tensor's scale
 };
 
