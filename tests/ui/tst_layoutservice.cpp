@@ -141,6 +141,33 @@ private slots:
         QVERIFY(*a.result && *b.result);
     }
 
+    void warmUpKeepsTheFirstLayoutOnTheWarmHelper()
+    {
+        // The app warms its first helper at start (Graphviz and its plugins load on the first
+        // layout): a layout asked for meanwhile waits for that helper instead of starting a
+        // cold second one, and gets its own answer.
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        service.warmUp();
+        QCOMPARE(service.workerCount(), 1);
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QCOMPARE(service.workerCount(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY2(*outcome.result, outcome.result->ok() ? "" : outcome.result->error().message().c_str());
+        QCOMPARE(outcome.result->value().nodes.size(), smallRequest().nodes.size());
+        QCOMPARE(service.workerCount(), 1);
+
+        // Without a helper the warm-up runs on the in-process layout thread.
+        ui::LayoutService inProcess;
+        inProcess.warmUp();
+        QCOMPARE(inProcess.workerCount(), 0);
+        Outcome here;
+        submit(inProcess, smallRequest(), this, here);
+        QTRY_VERIFY_WITH_TIMEOUT(here.result.has_value(), 20000);
+        QVERIFY(*here.result);
+    }
+
     void cancelKillsARunningLayout()
     {
         ui::LayoutService service;

@@ -62,6 +62,29 @@ void LayoutService::setWorker(const QString& program, const QStringList& argumen
         startWorker();
 }
 
+void LayoutService::warmUp()
+{
+    auto job = std::make_shared<Job>();
+    job->id = m_nextId++;
+    job->warmUp = true;
+    job->retried = true; // a helper that crashes on two boxes is not asked again
+    core::LayoutRequest request;
+    core::LayoutRequest::Node box;
+    box.width = 1;
+    box.height = 1;
+    request.nodes = { box, box };
+    request.edges = { core::LayoutRequest::Edge { 0, 1 } };
+    job->request = std::make_shared<core::LayoutRequest>(std::move(request));
+    m_queue.push_front(job);
+    dispatch();
+}
+
+bool LayoutService::warmingUp() const
+{
+    return std::any_of(
+        m_workers.begin(), m_workers.end(), [](const auto& worker) { return worker->job && worker->job->warmUp; });
+}
+
 void LayoutService::setMaxWorkers(int count)
 {
     m_maxWorkers = std::max(1, count);
@@ -126,7 +149,8 @@ void LayoutService::dispatch()
             continue;
         }
         Worker* worker = idleWorker();
-        if (!worker && static_cast<int>(m_workers.size()) < m_maxWorkers)
+        // The helper warming up is ready sooner than a new one (its Graphviz is loading).
+        if (!worker && static_cast<int>(m_workers.size()) < m_maxWorkers && !warmingUp())
             worker = startWorker();
         if (!worker)
             return;
@@ -135,6 +159,10 @@ void LayoutService::dispatch()
         worker->received.clear();
         const std::string frame = core::frameBytes(core::encodeLayoutRequest(*worker->job->request));
         worker->process->write(frame.data(), static_cast<qint64>(frame.size()));
+        // QProcess writes when the event loop next turns: after the view that asked has been
+        // built and shown, 20-30 ms later on a small program (issue 27). Hand the helper what
+        // the pipe takes now, without waiting; the rest follows from the event loop.
+        worker->process->waitForBytesWritten(0);
     }
 }
 

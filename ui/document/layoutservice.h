@@ -42,6 +42,12 @@ public:
     QString workerProgram() const { return m_program; }
     /// At most this many helpers run at once (default 2).
     void setMaxWorkers(int count);
+    /// Loads Graphviz and its plugins before the first real layout, with a layout of two boxes:
+    /// in the helper (started now when none runs) or, without a helper program, on the
+    /// in-process layout thread. A helper's Graphviz is otherwise loaded by its first request,
+    /// which the first file's first paint waits for (issue 27). A layout submitted while the
+    /// helper warms up waits for it rather than starting a cold second helper.
+    void warmUp();
 
     /// Queues a layout; `handler` runs on this object's thread with the layout, the error, or
     /// Error::Code::Cancelled, unless `context` is gone by then. Returns the job's id.
@@ -58,6 +64,7 @@ private:
         QPointer<QObject> context;
         Handler handler;
         bool retried = false;
+        bool warmUp = false; ///< warmUp()'s layout: nobody waits for its answer
         std::atomic<bool> cancelled { false }; ///< read by the in-process layout thread
     };
     struct Worker {
@@ -69,6 +76,7 @@ private:
     void dispatch();
     void runInProcess(std::shared_ptr<Job> job);
     Worker* idleWorker();
+    bool warmingUp() const;
     Worker* startWorker();
     void readFrom(QProcess* process);
     void workerEnded(QProcess* process, const QString& why);
