@@ -56,6 +56,9 @@ int main(int argc, char** argv)
     // crash the app survives; ETSCOPE_LAYOUT_IN_PROCESS=1 keeps it in this process.
     if (!qEnvironmentVariableIsSet("ETSCOPE_LAYOUT_IN_PROCESS"))
         etscope::ui::LayoutService::instance()->setWorker(QCoreApplication::applicationFilePath());
+    // Graphviz loads its plugins on its first layout: done now, with two boxes, while the window
+    // is built and the file opened, so the first file's layout pays only for itself (issue 27).
+    etscope::ui::LayoutService::instance()->warmUp();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -111,7 +114,23 @@ int main(int argc, char** argv)
         stalls.start();
 
     etscope::ui::MainWindow window;
-    window.show();
+    // The window is shown with the first file's view (or its error page), not first with the
+    // "Opening…" page: that page was painted, the whole window, only to be replaced a few ms
+    // later, and on a small program that wasted paint was much of first-paint and the reason it
+    // was bimodal (issue 27: whether the open finished before the window's first expose or
+    // after). A slow open still shows the window, with its progress and Cancel, after
+    // kShowOpeningAfterMs; without files it is shown at once.
+    constexpr int kShowOpeningAfterMs = 150;
+    bool shown = false;
+    const auto showWindow = [&window, &shown] {
+        if (shown)
+            return;
+        shown = true;
+        window.show();
+    };
+    QObject::connect(&window, &etscope::ui::MainWindow::documentOpened, &window, showWindow);
+    QObject::connect(&window, &etscope::ui::MainWindow::documentFailed, &window, showWindow);
+    QTimer::singleShot(kShowOpeningAfterMs, &window, showWindow);
     QTimer::singleShot(0, &window, [&] {
         etscope::ui::timings::report("startup", ageAtMain + etscope::ui::timings::millisecondsSince(sinceMain));
     });
@@ -168,6 +187,8 @@ int main(int argc, char** argv)
         const QString demo = etscope::app::demoProgramPath();
         if (!demo.isEmpty())
             window.openFile(demo, QObject::tr("bundled demo"));
+        else
+            showWindow(); // nothing to open: the empty window at once
     }
     return application.exec();
 }
