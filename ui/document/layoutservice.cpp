@@ -53,13 +53,23 @@ LayoutService::~LayoutService()
     }
 }
 
-void LayoutService::setWorker(const QString& program, const QStringList& arguments)
+void LayoutService::setWorker(const QString& program, const QStringList& arguments, bool startNow)
 {
     m_program = program;
     m_arguments = arguments;
-    // Started now, the helper loads Graphviz while the app opens the file.
+    if (startNow)
+        startHelper();
+}
+
+void LayoutService::startHelper()
+{
     if (!m_program.isEmpty() && m_workers.empty())
         startWorker();
+}
+
+void LayoutService::setInProcessBelow(int boxes)
+{
+    m_inProcessBelow = std::max(0, boxes);
 }
 
 void LayoutService::warmUp()
@@ -142,7 +152,8 @@ void LayoutService::deliver(const std::shared_ptr<Job>& job, core::Result<core::
 void LayoutService::dispatch()
 {
     while (!m_queue.empty()) {
-        if (m_program.isEmpty()) {
+        const auto& next = m_queue.front();
+        if (m_program.isEmpty() || static_cast<qsizetype>(next->request->nodes.size()) < m_inProcessBelow) {
             auto job = m_queue.front();
             m_queue.pop_front();
             runInProcess(std::move(job));
