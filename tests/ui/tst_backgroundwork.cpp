@@ -14,11 +14,13 @@
 #include "ui/etdump/etdumppage.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindow.h"
 
 #include <QFile>
 #include <QLabel>
+#include <QMap>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -75,15 +77,6 @@ std::shared_ptr<const Document> syntheticTrace(const QTemporaryDir& dir)
     auto document = openDocument(path.toStdString());
     return document && document.value().etdump ? std::make_shared<const Document>(std::move(document).value())
                                                : nullptr;
-}
-
-/// The profile row of the event called `name` (column 1), -1 when none.
-int profileRow(const ReportTableModel& profile, const QString& name)
-{
-    for (int row = 0; row < profile.rowCount(); ++row)
-        if (profile.index(row, 1).data().toString() == name)
-            return row;
-    return -1;
 }
 
 bool showsBusy(const DocumentView& view)
@@ -251,18 +244,30 @@ private slots:
         stalls.stop();
         QVERIFY(page.isReady());
         QVERIFY(page.findChild<QWidget*>(QStringLiteral("etdumpBusy"))->isHidden());
-        // Counts follow from the writer's plan (syntheticTrace): per run, instruction i is a
-        // delegate call when i % 8 == 7 (125 of 1,000) and otherwise native_call_<op> with op
-        // i % 6: addmm for i % 6 == 0, 167 values 0…996, none of them ≡ 7 mod 8 (they are even).
+        // Rows are per event and instruction, "count" the runs with it. From the writer's plan
+        // (syntheticTrace): per run, instruction i is a DELEGATE_CALL when i % 8 == 7 (125 of
+        // 1,000), around four internal events "… GEMM #1…#4"; otherwise native_call_<op> with
+        // op i % 6: addmm for i % 6 == 0, 167 values 0…996, none ≡ 7 mod 8 (they are even).
         const ReportTableModel& profile = *page.profileModel();
-        const int execute = profileRow(profile, QStringLiteral("Method::execute"));
-        const int delegateCall = profileRow(profile, QStringLiteral("DELEGATE_CALL"));
-        const int addmm = profileRow(profile, QStringLiteral("native_call_addmm"));
-        QVERIFY(execute >= 0 && delegateCall >= 0 && addmm >= 0);
+        constexpr int kName = 1;
+        constexpr int kIdentifier = 5;
         constexpr int kCount = 6;
-        QCOMPARE(profile.index(execute, kCount).data(ReportTableModel::SortRole).toLongLong(), 50LL);
-        QCOMPARE(profile.index(delegateCall, kCount).data(ReportTableModel::SortRole).toLongLong(), 50LL * 125);
-        QCOMPARE(profile.index(addmm, kCount).data(ReportTableModel::SortRole).toLongLong(), 50LL * 167);
+        QMap<QString, int> rows;
+        int gemm1 = 0;
+        for (int row = 0; row < profile.rowCount(); ++row) {
+            const QString name = profile.index(row, kName).data().toString();
+            ++rows[name];
+            if (profile.index(row, kIdentifier).data().toString()
+                == QStringLiteral("Fully Connected (NC, F32) GEMM #1"))
+                ++gemm1;
+            if (name == QStringLiteral("Method::execute") || name == QStringLiteral("DELEGATE_CALL")
+                || name == QStringLiteral("native_call_addmm"))
+                QCOMPARE(profile.index(row, kCount).data(ReportTableModel::SortRole).toLongLong(), 50LL);
+        }
+        QCOMPARE(rows.value(QStringLiteral("Method::execute")), 1);
+        QCOMPARE(rows.value(QStringLiteral("DELEGATE_CALL")), 125);
+        QCOMPARE(rows.value(QStringLiteral("native_call_addmm")), 167);
+        QCOMPARE(gemm1, 125);
         QCOMPARE(page.runsModel()->rowCount(), 51); // the Default block and 50 Execute blocks
         QVERIFY(page.timelinePanel()->timeline());
         QCOMPARE(page.timelinePanel()->timeline()->runs.size(), std::size_t(50));
