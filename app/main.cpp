@@ -61,7 +61,7 @@ int main(int argc, char** argv)
     // the CPU the app needed to open and draw (2 cores: the helper's process start and
     // plugin loading delayed the open's result by 6-8 ms), and each request a pipe round trip.
     // The helper is started once the first file is drawn, ready for large graphs.
-    constexpr int kInProcessBoxes = 300;
+    constexpr int kInProcessBoxes = 500;
     etscope::ui::LayoutService* layouts = etscope::ui::LayoutService::instance();
     const bool helpers = !qEnvironmentVariableIsSet("ETSCOPE_LAYOUT_IN_PROCESS");
     if (helpers) {

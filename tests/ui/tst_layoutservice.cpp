@@ -170,7 +170,7 @@ private slots:
 
     void smallGraphsStayInProcess()
     {
-        // The app lays out graphs under 300 boxes itself and starts its helper later: a small
+        // The app lays out graphs under 500 boxes itself and starts its helper later: a small
         // request then starts no helper; a larger one does.
         ui::LayoutService service;
         service.setWorker(QStringLiteral(ETSCOPE_BINARY), {}, /*startNow=*/false);
