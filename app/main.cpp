@@ -4,8 +4,10 @@
 #include "core/util/platform.h"
 #include "ui/common/logging.h"
 #include "ui/common/theme.h"
+#include "ui/document/documentcontroller.h"
 #include "ui/document/layoutservice.h"
 #include "ui/document/timings.h"
+#include "ui/window/documentview.h"
 #include "ui/window/mainwindow.h"
 
 #include <QApplication>
@@ -53,9 +55,25 @@ int main(int argc, char** argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("etscope"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/etscope/etscope.svg")));
     // Graphviz runs in helpers (this binary with --layout-worker) that Cancel can kill and whose
-    // crash the app survives; ETSCOPE_LAYOUT_IN_PROCESS=1 keeps it in this process.
-    if (!qEnvironmentVariableIsSet("ETSCOPE_LAYOUT_IN_PROCESS"))
-        etscope::ui::LayoutService::instance()->setWorker(QCoreApplication::applicationFilePath());
+    // crash the app survives; ETSCOPE_LAYOUT_IN_PROCESS=1 keeps it in this process. Small
+    // graphs (fewer than ETSCOPE_LAYOUT_IN_PROCESS_BELOW boxes, default kInProcessBoxes) are
+    // laid out here: Graphviz needs a few ms on them, while a helper started with the app took
+    // the CPU the app needed to open and draw (2 cores: the helper's process start and
+    // plugin loading delayed the open's result by 6-8 ms), and each request a pipe round trip.
+    // The helper is started once the first file is drawn, ready for large graphs.
+    constexpr int kInProcessBoxes = 500;
+    etscope::ui::LayoutService* layouts = etscope::ui::LayoutService::instance();
+    const bool helpers = !qEnvironmentVariableIsSet("ETSCOPE_LAYOUT_IN_PROCESS");
+    if (helpers) {
+        bool valid = false;
+        const int below = qEnvironmentVariableIntValue("ETSCOPE_LAYOUT_IN_PROCESS_BELOW", &valid);
+        const int threshold = valid ? below : kInProcessBoxes;
+        layouts->setInProcessBelow(threshold);
+        layouts->setWorker(QCoreApplication::applicationFilePath(), {}, /*startNow=*/threshold <= 0);
+    }
+    // Graphviz loads its plugins on its first layout: done now, with two boxes, while the window
+    // is built and the file opened, so the first file's layout pays only for itself (issue 27).
+    layouts->warmUp();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -65,9 +83,9 @@ int main(int argc, char** argv)
                        "(.csv/.tsv) after a program are attached to it"),
         QStringLiteral("[FILE…]"));
     const QCommandLineOption timingsOption(QStringLiteral("timings"),
-        QStringLiteral(
-            "Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
-            "attach: debug data named after the program shown, attach-stall, heat-table, longest-stall) to stderr"));
+        QStringLiteral("Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
+                       "etdump-page, attach: debug data named after the program shown, attach-stall, heat-table, "
+                       "longest-stall) to stderr"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
         QStringLiteral("Exit right after the first file's first view is painted and the debug data named with it is "
                        "shown (exit 1 when it cannot be opened)"));
@@ -111,7 +129,31 @@ int main(int argc, char** argv)
         stalls.start();
 
     etscope::ui::MainWindow window;
-    window.show();
+    // The window is shown with the first file's graph drawn (or its error page, or a page
+    // without a graph), not first with the "Opening…" page and then with "Laying out…": each of
+    // those was a paint of the whole window, replaced a few ms later, and on a small program
+    // they were much of first-paint and the reason it was bimodal (issue 27: whether the open
+    // and the layout finished before the window's first expose or after). A slow open or layout
+    // still shows the window, with its progress and Cancel, after kShowOpeningAfterMs; without
+    // files it is shown at once.
+    constexpr int kShowOpeningAfterMs = 150;
+    bool shown = false;
+    const auto showWindow = [&window, &shown] {
+        if (shown)
+            return;
+        shown = true;
+        window.show();
+    };
+    QObject::connect(&window, &etscope::ui::MainWindow::documentOpened, &window, [&window, showWindow] {
+        etscope::ui::DocumentView* view = window.currentView();
+        const auto document = view ? view->controller()->document() : nullptr;
+        if (!view || view->presentation() || !document || !document->program)
+            showWindow();
+        else
+            QObject::connect(view, &etscope::ui::DocumentView::presentationShown, &window, showWindow);
+    });
+    QObject::connect(&window, &etscope::ui::MainWindow::documentFailed, &window, showWindow);
+    QTimer::singleShot(kShowOpeningAfterMs, &window, showWindow);
     QTimer::singleShot(0, &window, [&] {
         etscope::ui::timings::report("startup", ageAtMain + etscope::ui::timings::millisecondsSince(sinceMain));
     });
@@ -134,8 +176,12 @@ int main(int argc, char** argv)
         if (painted)
             return;
         painted = true;
+        layouts->startHelper();
         finishIfDone();
     });
+    // Not drawn soon (a large file, a failed open, none given): the helper starts anyway.
+    constexpr int kHelperAfterMs = 1000;
+    QTimer::singleShot(kHelperAfterMs, layouts, &etscope::ui::LayoutService::startHelper);
     // The longest stall while the debug data named with the file is read and shown, from the
     // end of the open (the first view built) on: attach-stall.
     etscope::ui::StallWatch attachStalls;
@@ -168,6 +214,8 @@ int main(int argc, char** argv)
         const QString demo = etscope::app::demoProgramPath();
         if (!demo.isEmpty())
             window.openFile(demo, QObject::tr("bundled demo"));
+        else
+            showWindow(); // nothing to open: the empty window at once
     }
     return application.exec();
 }

@@ -2,6 +2,7 @@
 // etscope-synth — writes a synthetic program of a requested size and shape for tests and
 // benchmarks (usage below). Like etscope-writedemo it is a tool, so it prints. Exit codes:
 // 0 written, 1 the file could not be written, 2 bad arguments (one line on stderr).
+#include "core/writer/debug/syntheticdump.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"
 #include "core/writer/transformermodels.h"
@@ -20,6 +21,7 @@ using namespace etscope::core;
 constexpr const char* kUsage
     = "usage: etscope-synth --shape mlp|transformer|llm|wide --instructions N [--delegate-every K]\n"
       "                     [--weights-mib M] [--seed S] -o OUT.pte\n"
+      "       etscope-synth --shape etdump --instructions N [--runs R] [--delegate-every K] -o OUT.etdp\n"
       "\n"
       "Writes a synthetic ExecuTorch program whose `forward` has exactly N instructions.\n"
       "  --shape mlp           addmm/relu layers with residual adds, XNNPACK partitions and one\n"
@@ -30,7 +32,11 @@ constexpr const char* kUsage
       "                        a graph far wider than high (N >= 2)\n"
       "  --shape llm           embedding, then blocks where every K-th is an XNNPACK call (the\n"
       "                        first holds min(N, 5000) inner nodes); getter methods and `prefill`\n"
-      "  --instructions N      instructions of `forward`, N >= 1\n"
+      "  --shape etdump        a profiling ETDump (no program): R Execute blocks of N operator\n"
+      "                        calls each (OPERATOR_CALL around native_call_<op>), every K-th a\n"
+      "                        DELEGATE_CALL around 4 delegate-internal events (default K 8)\n"
+      "  --instructions N      instructions of `forward` (etdump: operator calls per run), N >= 1\n"
+      "  --runs R              etdump: Execute blocks (default 10)\n"
       "  --delegate-every K    one XNNPACK call every K layers (mlp, default 8) or blocks\n"
       "                        (transformer, default 0; llm, default 2); 0: none\n"
       "  --weights-mib M       widen the model until its stored constants are about M MiB\n"
@@ -46,6 +52,7 @@ struct Arguments {
     std::string shape;
     std::optional<long long> instructions;
     std::optional<long long> delegateEvery;
+    long long runs = 10;
     double weightsMib = 0;
     std::uint32_t seed = 1;
     std::string output;
@@ -77,7 +84,7 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
             value = arg.substr(eq + 1);
         }
         const bool known = name == "--shape" || name == "--instructions" || name == "--delegate-every"
-            || name == "--weights-mib" || name == "--seed" || name == "-o" || name == "--output";
+            || name == "--runs" || name == "--weights-mib" || name == "--seed" || name == "-o" || name == "--output";
         if (!known)
             return arg.starts_with("-") ? "unknown option '" + std::string(arg) + "'"
                                         : "unexpected argument '" + std::string(arg) + "'";
@@ -88,8 +95,8 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
         }
         const std::string text(*value);
         if (name == "--shape") {
-            if (text != "mlp" && text != "transformer" && text != "llm" && text != "wide")
-                return "unknown shape '" + text + "' (expected mlp, transformer, llm or wide)";
+            if (text != "mlp" && text != "transformer" && text != "llm" && text != "wide" && text != "etdump")
+                return "unknown shape '" + text + "' (expected mlp, transformer, llm, wide or etdump)";
             out.shape = text;
         } else if (name == "--instructions") {
             out.instructions = wholeNumber(text);
@@ -100,6 +107,11 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
             out.delegateEvery = wholeNumber(text);
             if (!out.delegateEvery || *out.delegateEvery < 0 || *out.delegateEvery > kMaxInstructions)
                 return "--delegate-every must be a whole number >= 0, not '" + text + "'";
+        } else if (name == "--runs") {
+            const auto runs = wholeNumber(text);
+            if (!runs || *runs < 1 || *runs > 100'000)
+                return "--runs must be a whole number from 1 to 100000, not '" + text + "'";
+            out.runs = *runs;
         } else if (name == "--weights-mib") {
             char* end = nullptr;
             out.weightsMib = std::strtod(text.c_str(), &end);
@@ -118,7 +130,7 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
         }
     }
     if (out.shape.empty())
-        return std::string("missing --shape mlp|transformer|llm|wide");
+        return std::string("missing --shape mlp|transformer|llm|wide|etdump");
     if (!out.instructions)
         return std::string("missing --instructions N");
     if (out.shape == "wide" && *out.instructions < 2)
@@ -174,6 +186,24 @@ Generated generate(const Arguments& args)
     return generateTransformer(LlmOptions {}, args, makeLlmProgram);
 }
 
+/// --shape etdump: a runtime trace alone, for the ETDump page's benchmarks.
+int writeDump(const Arguments& args)
+{
+    SyntheticDumpOptions options;
+    options.runs = static_cast<int>(args.runs);
+    options.instructions = static_cast<int>(*args.instructions);
+    if (args.delegateEvery)
+        options.delegateEvery = static_cast<int>(*args.delegateEvery);
+    const std::vector<std::uint8_t> bytes = writeSyntheticETDump(options);
+    if (auto error = writeBytesToFile(args.output, bytes)) {
+        std::fprintf(stderr, "etscope-synth: %s\n", error->message().c_str());
+        return 1;
+    }
+    std::printf("wrote %s: etdump, %lld runs of %lld operator calls, %.2f MiB\n", args.output.c_str(), args.runs,
+        *args.instructions, static_cast<double>(bytes.size()) / (1024.0 * 1024.0));
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -187,6 +217,8 @@ int main(int argc, char** argv)
         std::fputs(kUsage, stdout);
         return 0;
     }
+    if (args.shape == "etdump")
+        return writeDump(args);
     const Generated generated = generate(args);
     auto bytes = writeProgram(generated.spec);
     if (!bytes) {

@@ -112,6 +112,8 @@ private slots:
         QTest::addColumn<int>("exitCode");
         QTest::addRow("program") << sample("executorch/add.pte") << 0;
         QTest::addRow("without graph") << sample("executorch/linear.ptd") << 0;
+        // Its page is drawn once the worker has built its tables (issue 27 #13).
+        QTest::addRow("etdump alone") << sample("generated/add/add.profile.etdp") << 0;
         QTest::addRow("corrupt") << sample("djl-executorch-engine/corrupt.pte") << 1;
     }
 
@@ -136,6 +138,8 @@ private slots:
             for (const char* phase : { "open", "graph", "layout", "scene", "first-paint" })
                 QVERIFY2(
                     err.contains(QStringLiteral("etscope timing: %1 ").arg(QLatin1String(phase))), qPrintable(err));
+        if (file.endsWith(QLatin1String(".etdp")))
+            QVERIFY2(err.contains(QLatin1String("etscope timing: etdump-page ")), qPrintable(err));
     }
 
     void opaqueProgramsExport()

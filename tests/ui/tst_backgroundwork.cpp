@@ -2,19 +2,26 @@
 // Work kept off the UI thread (issue 27 #13) and views that own their layout requests (#15):
 // attaching a large Inspector table reads it on a worker, with progress in the status bar, a
 // Cancel that leaves what was attached before, and errors naming the file; a delegate's tab
-// opening while its parent lays out no longer cancels the parent's layout.
+// opening while its parent lays out no longer cancels the parent's layout. An ETDump opened
+// alone builds its profile, tables and timeline on a worker.
+#include "core/writer/debug/syntheticdump.h"
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "tests/ui/attachwait.h"
+#include "ui/common/reporttablemodel.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/timings.h"
+#include "ui/etdump/etdumppage.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
+#include "ui/timeline/timelineview.h"
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindow.h"
 
 #include <QFile>
 #include <QLabel>
+#include <QMap>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,6 +55,28 @@ NodeId firstDecodedDelegate(const Graph& graph)
         if (node.kind == NodeKind::Delegate && node.subgraph)
             return node.id;
     return NodeId::none();
+}
+
+/// A synthetic trace of 50 runs of 1,000 instructions, every 8th a delegate call, written by
+/// core/writer and opened as the app opens a file. Per run: 1 Method::execute + 875 operator
+/// calls × 2 events + 125 delegate calls × (1 + 4 inner) = 2,376 events; 118,802 in the file
+/// with the two of the Default block.
+std::shared_ptr<const Document> syntheticTrace(const QTemporaryDir& dir)
+{
+    SyntheticDumpOptions options;
+    options.runs = 50;
+    options.instructions = 1000;
+    const std::vector<std::uint8_t> bytes = writeSyntheticETDump(options);
+    const QString path = dir.filePath(QStringLiteral("trace.etdp"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<qint64>(bytes.size()))
+            != static_cast<qint64>(bytes.size()))
+        return nullptr;
+    file.close();
+    auto document = openDocument(path.toStdString());
+    return document && document.value().etdump ? std::make_shared<const Document>(std::move(document).value())
+                                               : nullptr;
 }
 
 bool showsBusy(const DocumentView& view)
@@ -193,6 +222,96 @@ private slots:
         QCOMPARE(view->heatmapPanel()->model()->rowCount(), 10);
         QVERIFY(window.workArea()->isHidden());
         QCOMPARE(controller->attachments().size(), 1);
+    }
+
+    void etdumpPageFillsInFromAWorker()
+    {
+        QTemporaryDir dir;
+        const auto document = syntheticTrace(dir);
+        QVERIFY(document);
+        StallWatch stalls;
+        stalls.start();
+        ETDumpPage page(document);
+        page.resize(1200, 700);
+        page.show();
+        // Back from the constructor with nothing built yet: the worker's result can only arrive
+        // through the event loop, which has not turned since.
+        QVERIFY(!page.isReady());
+        QCOMPARE(page.profileModel()->rowCount(), 0);
+        QVERIFY(!page.findChild<QWidget*>(QStringLiteral("etdumpBusy"))->isHidden());
+        QSignalSpy ready(&page, &ETDumpPage::ready);
+        QVERIFY(ready.wait(60000));
+        stalls.stop();
+        QVERIFY(page.isReady());
+        QVERIFY(page.findChild<QWidget*>(QStringLiteral("etdumpBusy"))->isHidden());
+        // Rows are per event and instruction, "count" the runs with it. From the writer's plan
+        // (syntheticTrace): per run, instruction i is a DELEGATE_CALL when i % 8 == 7 (125 of
+        // 1,000), around four internal events "… GEMM #1…#4"; otherwise native_call_<op> with
+        // op i % 6: addmm for i % 6 == 0, 167 values 0…996, none ≡ 7 mod 8 (they are even).
+        const ReportTableModel& profile = *page.profileModel();
+        constexpr int kName = 1;
+        constexpr int kIdentifier = 5;
+        constexpr int kCount = 6;
+        QMap<QString, int> rows;
+        int gemm1 = 0;
+        for (int row = 0; row < profile.rowCount(); ++row) {
+            const QString name = profile.index(row, kName).data().toString();
+            ++rows[name];
+            if (profile.index(row, kIdentifier).data().toString()
+                == QStringLiteral("Fully Connected (NC, F32) GEMM #1"))
+                ++gemm1;
+            if (name == QStringLiteral("Method::execute") || name == QStringLiteral("DELEGATE_CALL")
+                || name == QStringLiteral("native_call_addmm"))
+                QCOMPARE(profile.index(row, kCount).data(ReportTableModel::SortRole).toLongLong(), 50LL);
+        }
+        QCOMPARE(rows.value(QStringLiteral("Method::execute")), 1);
+        QCOMPARE(rows.value(QStringLiteral("DELEGATE_CALL")), 125);
+        QCOMPARE(rows.value(QStringLiteral("native_call_addmm")), 167);
+        QCOMPARE(gemm1, 125);
+        QCOMPARE(page.runsModel()->rowCount(), 51); // the Default block and 50 Execute blocks
+        QVERIFY(page.timelinePanel()->timeline());
+        QCOMPARE(page.timelinePanel()->timeline()->runs.size(), std::size_t(50));
+        QVERIFY(page.findChild<QLabel*>(QStringLiteral("etdumpSummary"))
+                    ->text()
+                    .contains(QStringLiteral("118802 profile event(s)")));
+        // Generous for a loaded Debug build; building these on the UI thread took far longer.
+        QVERIFY2(stalls.longestMs() < 1000, qPrintable(QString::number(stalls.longestMs())));
+    }
+
+    void etdumpPageStopsAndBuildsAgain()
+    {
+        QTemporaryDir dir;
+        const auto document = syntheticTrace(dir);
+        QVERIFY(document);
+        ETDumpPage page(document);
+        QSignalSpy ready(&page, &ETDumpPage::ready);
+        page.stop();
+        auto* stop = page.findChild<QPushButton*>(QStringLiteral("etdumpStop"));
+        QVERIFY(stop);
+        // The worker stops at its next step and the page says so, with a button to build again.
+        QTRY_VERIFY_WITH_TIMEOUT(stop->text() != QStringLiteral("Stop"), 60000);
+        QVERIFY(!page.isReady());
+        QCOMPARE(ready.count(), 0);
+        stop->click();
+        QVERIFY(ready.wait(60000));
+        QVERIFY(page.profileModel()->rowCount() > 0);
+    }
+
+    void etdumpAloneIsPaintedWhenItsPageIsFilled()
+    {
+        // --quit-after-paint and first-paint wait for the page's tables, not for its empty frame.
+        QTemporaryDir dir;
+        const auto document = syntheticTrace(dir);
+        QVERIFY(document);
+        MainWindow window;
+        window.show();
+        QSignalSpy painted(&window, &MainWindow::firstPainted);
+        window.openFile(QString::fromStdString(document->path));
+        QVERIFY(painted.wait(60000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        auto* page = view->findChild<ETDumpPage*>();
+        QVERIFY(page && page->isReady());
     }
 
     void errorsNameTheFileAndTheReason()

@@ -662,6 +662,7 @@ private slots:
         QVERIFY(view);
         auto* page = view->findChild<ETDumpPage*>();
         QVERIFY(page);
+        QTRY_VERIFY_WITH_TIMEOUT(page->isReady(), 20000); // built on a worker
         const ReportTableModel* profile = page->profileModel();
         QCOMPARE(profile->rowCount(), 3);
         QCOMPARE(profile->headerData(9, Qt::Horizontal).toString(), QStringLiteral("p90 (ms)"));
@@ -678,6 +679,7 @@ private slots:
         Fixture quantized("generated/quantized/quantized.profile.etdp");
         auto* quantizedPage = quantized.view->findChild<ETDumpPage*>();
         QVERIFY(quantizedPage);
+        QTRY_VERIFY_WITH_TIMEOUT(quantizedPage->isReady(), 20000);
         QStringList names;
         for (int r = 0; r < quantizedPage->profileModel()->rowCount(); ++r)
             names << quantizedPage->profileModel()->index(r, 1).data().toString();

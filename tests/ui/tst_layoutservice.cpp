@@ -141,6 +141,61 @@ private slots:
         QVERIFY(*a.result && *b.result);
     }
 
+    void warmUpKeepsTheFirstLayoutOnTheWarmHelper()
+    {
+        // The app warms its first helper at start (Graphviz and its plugins load on the first
+        // layout): a layout asked for meanwhile waits for that helper instead of starting a
+        // cold second one, and gets its own answer.
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY));
+        service.warmUp();
+        QCOMPARE(service.workerCount(), 1);
+        Outcome outcome;
+        submit(service, smallRequest(), this, outcome);
+        QCOMPARE(service.workerCount(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), 20000);
+        QVERIFY2(*outcome.result, outcome.result->ok() ? "" : outcome.result->error().message().c_str());
+        QCOMPARE(outcome.result->value().nodes.size(), smallRequest().nodes.size());
+        QCOMPARE(service.workerCount(), 1);
+
+        // Without a helper the warm-up runs on the in-process layout thread.
+        ui::LayoutService inProcess;
+        inProcess.warmUp();
+        QCOMPARE(inProcess.workerCount(), 0);
+        Outcome here;
+        submit(inProcess, smallRequest(), this, here);
+        QTRY_VERIFY_WITH_TIMEOUT(here.result.has_value(), 20000);
+        QVERIFY(*here.result);
+    }
+
+    void smallGraphsStayInProcess()
+    {
+        // The app lays out graphs under 500 boxes itself and starts its helper later: a small
+        // request then starts no helper; a larger one does.
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY), {}, /*startNow=*/false);
+        service.setInProcessBelow(10);
+        QCOMPARE(service.workerCount(), 0);
+        Outcome small;
+        submit(service, smallRequest(), this, small); // 5 boxes
+        QTRY_VERIFY_WITH_TIMEOUT(small.result.has_value(), 20000);
+        QVERIFY(*small.result);
+        QCOMPARE(service.workerCount(), 0);
+        LayoutRequest twelve;
+        for (int i = 0; i < 12; ++i)
+            twelve.nodes.push_back({ 80, 30, -1 });
+        for (int i = 1; i < 12; ++i)
+            twelve.edges.push_back({ i - 1, i });
+        Outcome large;
+        submit(service, twelve, this, large);
+        QCOMPARE(service.workerCount(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(large.result.has_value(), 20000);
+        QVERIFY2(*large.result, large.result->ok() ? "" : large.result->error().message().c_str());
+        QCOMPARE(large.result->value().nodes.size(), std::size_t(12));
+        service.startHelper(); // one runs already: no second
+        QCOMPARE(service.workerCount(), 1);
+    }
+
     void cancelKillsARunningLayout()
     {
         ui::LayoutService service;

@@ -52,9 +52,10 @@ private slots:
         // Method::execute lasts 57,759 ns, runs 1 and 2 1,062 and 701 ns).
         auto document = load("generated/add/add.intermediates.x3.etdp");
         QVERIFY(document && document->etdump);
-        ETDumpPage page(*document->etdump);
+        ETDumpPage page(document);
         page.resize(1200, 700);
         page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(page.isReady(), 20000); // built on a worker
         TimelinePanel* panel = page.timelinePanel();
         QVERIFY(panel && panel->timeline());
         auto* tabs = page.findChild<QTabWidget*>(QStringLiteral("etdumpTabs"));
@@ -152,9 +153,10 @@ private slots:
     {
         auto document = load("generated/stress_mlp/stress_mlp.profile.etdp");
         QVERIFY(document && document->etdump);
-        ETDumpPage page(*document->etdump);
+        ETDumpPage page(document);
         page.resize(1200, 700);
         page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(page.isReady(), 20000); // built on a worker
         const TimelinePanel* panel = page.timelinePanel();
         QTemporaryDir dir;
         QString error;

@@ -53,13 +53,46 @@ LayoutService::~LayoutService()
     }
 }
 
-void LayoutService::setWorker(const QString& program, const QStringList& arguments)
+void LayoutService::setWorker(const QString& program, const QStringList& arguments, bool startNow)
 {
     m_program = program;
     m_arguments = arguments;
-    // Started now, the helper loads Graphviz while the app opens the file.
+    if (startNow)
+        startHelper();
+}
+
+void LayoutService::startHelper()
+{
     if (!m_program.isEmpty() && m_workers.empty())
         startWorker();
+}
+
+void LayoutService::setInProcessBelow(int boxes)
+{
+    m_inProcessBelow = std::max(0, boxes);
+}
+
+void LayoutService::warmUp()
+{
+    auto job = std::make_shared<Job>();
+    job->id = m_nextId++;
+    job->warmUp = true;
+    job->retried = true; // a helper that crashes on two boxes is not asked again
+    core::LayoutRequest request;
+    core::LayoutRequest::Node box;
+    box.width = 1;
+    box.height = 1;
+    request.nodes = { box, box };
+    request.edges = { core::LayoutRequest::Edge { 0, 1 } };
+    job->request = std::make_shared<core::LayoutRequest>(std::move(request));
+    m_queue.push_front(job);
+    dispatch();
+}
+
+bool LayoutService::warmingUp() const
+{
+    return std::any_of(
+        m_workers.begin(), m_workers.end(), [](const auto& worker) { return worker->job && worker->job->warmUp; });
 }
 
 void LayoutService::setMaxWorkers(int count)
@@ -119,14 +152,16 @@ void LayoutService::deliver(const std::shared_ptr<Job>& job, core::Result<core::
 void LayoutService::dispatch()
 {
     while (!m_queue.empty()) {
-        if (m_program.isEmpty()) {
+        const auto& next = m_queue.front();
+        if (m_program.isEmpty() || static_cast<qsizetype>(next->request->nodes.size()) < m_inProcessBelow) {
             auto job = m_queue.front();
             m_queue.pop_front();
             runInProcess(std::move(job));
             continue;
         }
         Worker* worker = idleWorker();
-        if (!worker && static_cast<int>(m_workers.size()) < m_maxWorkers)
+        // The helper warming up is ready sooner than a new one (its Graphviz is loading).
+        if (!worker && static_cast<int>(m_workers.size()) < m_maxWorkers && !warmingUp())
             worker = startWorker();
         if (!worker)
             return;
@@ -135,6 +170,10 @@ void LayoutService::dispatch()
         worker->received.clear();
         const std::string frame = core::frameBytes(core::encodeLayoutRequest(*worker->job->request));
         worker->process->write(frame.data(), static_cast<qint64>(frame.size()));
+        // QProcess writes when the event loop next turns: after the view that asked has been
+        // built and shown, 20-30 ms later on a small program (issue 27). Hand the helper what
+        // the pipe takes now, without waiting; the rest follows from the event loop.
+        worker->process->waitForBytesWritten(0);
     }
 }
 

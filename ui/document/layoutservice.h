@@ -38,10 +38,24 @@ public:
     ~LayoutService() override;
 
     /// The helper: `program arguments… --layout-worker`; an empty program lays out in process.
-    void setWorker(const QString& program, const QStringList& arguments = {});
+    /// `startNow` starts one helper at once (its process start overlaps what the app does
+    /// next); otherwise the first layout that needs one starts it (or startHelper()).
+    void setWorker(const QString& program, const QStringList& arguments = {}, bool startNow = true);
+    /// Starts one idle helper when a helper program is set and none runs.
+    void startHelper();
+    /// Layouts of fewer boxes than this run in this process even with a helper program set:
+    /// Graphviz takes a few ms on them, less than the pipe and a helper competing for the CPU
+    /// with the app at start (issue 27). 0 (the default) sends every layout to a helper.
+    void setInProcessBelow(int boxes);
     QString workerProgram() const { return m_program; }
     /// At most this many helpers run at once (default 2).
     void setMaxWorkers(int count);
+    /// Loads Graphviz and its plugins before the first real layout, with a layout of two boxes:
+    /// on the in-process layout thread when small layouts run here (setInProcessBelow) or
+    /// there is no helper program, else in the helper (started now when none runs). A helper's Graphviz is otherwise
+    /// loaded by its first request, which the first file's first paint waits for (issue 27). A layout submitted while
+    /// the helper warms up waits for it rather than starting a cold second helper.
+    void warmUp();
 
     /// Queues a layout; `handler` runs on this object's thread with the layout, the error, or
     /// Error::Code::Cancelled, unless `context` is gone by then. Returns the job's id.
@@ -58,6 +72,7 @@ private:
         QPointer<QObject> context;
         Handler handler;
         bool retried = false;
+        bool warmUp = false; ///< warmUp()'s layout: nobody waits for its answer
         std::atomic<bool> cancelled { false }; ///< read by the in-process layout thread
     };
     struct Worker {
@@ -69,6 +84,7 @@ private:
     void dispatch();
     void runInProcess(std::shared_ptr<Job> job);
     Worker* idleWorker();
+    bool warmingUp() const;
     Worker* startWorker();
     void readFrom(QProcess* process);
     void workerEnded(QProcess* process, const QString& why);
@@ -76,6 +92,7 @@ private:
 
     QString m_program;
     QStringList m_arguments;
+    int m_inProcessBelow = 0;
     int m_maxWorkers = 2;
     quint64 m_nextId = 1;
     std::deque<std::shared_ptr<Job>> m_queue;

@@ -6,6 +6,7 @@
 #include "core/debug/runtimeprofile.h"
 #include "ui/common/exports.h"
 #include "ui/common/reporttablemodel.h"
+#include "ui/document/whenfinished.h"
 #include "ui/timeline/timelineview.h"
 
 #include <QFileInfo>
@@ -14,11 +15,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 #include <algorithm>
 #include <set>
@@ -30,6 +34,8 @@ using namespace etscope::core;
 namespace {
 
 constexpr int kShortText = 110; ///< pixels: a text column this narrow keeps its width
+constexpr int kBuildSteps = 4; ///< summary, profile, run blocks, timeline
+constexpr std::size_t kLongestKept = 8; ///< texts per column measured in pixels on the UI thread
 
 QString notesText(const Table& table)
 {
@@ -66,9 +72,54 @@ QString summaryText(const ETDump& dump)
 
 } // namespace
 
-ETDumpPage::ETDumpPage(const ETDump& dump, QWidget* parent)
+/// Whether a column holds text and its longest texts (by characters), found on the worker so
+/// that the UI thread measures a few strings per column instead of every row.
+struct ETDumpPage::ColumnHint {
+    bool text = false;
+    std::vector<QString> longest;
+};
+
+/// What the worker hands back.
+struct ETDumpPage::Prepared {
+    QString summary;
+    Table profile;
+    Table runs;
+    std::vector<ColumnHint> profileColumns;
+    std::vector<ColumnHint> runsColumns;
+    std::shared_ptr<const Timeline> timeline;
+};
+
+std::vector<ETDumpPage::ColumnHint> ETDumpPage::columnHints(const Table& table)
+{
+    std::vector<ColumnHint> hints(table.columns.size());
+    std::vector<std::vector<const std::string*>> longest(table.columns.size());
+    for (const auto& row : table.rows)
+        for (std::size_t column = 0; column < row.size() && column < hints.size(); ++column) {
+            const auto* text = std::get_if<std::string>(&row[column]);
+            if (!text || text->empty())
+                continue;
+            hints[column].text = true;
+            auto& kept = longest[column];
+            const auto shorter = [](const std::string* a, const std::string* b) { return a->size() > b->size(); };
+            if (kept.size() < kLongestKept) {
+                kept.push_back(text);
+                std::push_heap(kept.begin(), kept.end(), shorter);
+            } else if (text->size() > kept.front()->size()) {
+                std::pop_heap(kept.begin(), kept.end(), shorter);
+                kept.back() = text;
+                std::push_heap(kept.begin(), kept.end(), shorter);
+            }
+        }
+    for (std::size_t column = 0; column < hints.size(); ++column)
+        for (const std::string* text : longest[column])
+            hints[column].longest.push_back(QString::fromStdString(*text));
+    return hints;
+}
+
+ETDumpPage::ETDumpPage(std::shared_ptr<const Document> document, QWidget* parent)
     : QWidget(parent)
-    , m_path(QString::fromStdString(dump.path()))
+    , m_document(std::move(document))
+    , m_path(m_document && m_document->etdump ? QString::fromStdString(m_document->etdump->path()) : QString())
 {
     setObjectName(QStringLiteral("etdumpPage"));
     auto* title = new QLabel(this);
@@ -78,64 +129,189 @@ ETDumpPage::ETDumpPage(const ETDump& dump, QWidget* parent)
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.2);
     title->setFont(bold);
-    auto* summary = new QLabel(summaryText(dump), this);
-    summary->setObjectName(QStringLiteral("etdumpSummary"));
-    summary->setWordWrap(true);
-    summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("etdumpSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* hint = new QLabel(tr("Events are not placed on nodes: open the program (.pte) and attach this file with "
                                "File › Attach Debug Data › Runtime Trace to see them on the graph."),
         this);
     hint->setWordWrap(true);
     hint->setForegroundRole(QPalette::PlaceholderText);
 
-    const RuntimeProfile profile = buildDumpProfile(dump);
-    m_profile = new ReportTableModel(this);
-    m_profile->setTable(eventProfileTable(profile));
-    m_runs = new ReportTableModel(this);
-    m_runs->setTable(etdumpRunsTable(dump));
+    // Shown while the worker builds the tables: what it is doing, and Stop.
+    m_busy = new QWidget(this);
+    m_busy->setObjectName(QStringLiteral("etdumpBusy"));
+    auto* busyLayout = new QHBoxLayout(m_busy);
+    busyLayout->setContentsMargins(0, 0, 0, 0);
+    m_busyText = new QLabel(m_busy);
+    m_busyBar = new QProgressBar(m_busy);
+    m_busyBar->setRange(0, kBuildSteps);
+    m_busyBar->setTextVisible(false);
+    m_stopButton = new QPushButton(m_busy);
+    m_stopButton->setObjectName(QStringLiteral("etdumpStop"));
+    connect(m_stopButton, &QPushButton::clicked, this, [this] {
+        if (m_cancel && !m_cancel->load())
+            stop();
+        else
+            build();
+    });
+    busyLayout->addWidget(m_busyText);
+    busyLayout->addWidget(m_busyBar, 1);
+    busyLayout->addWidget(m_stopButton);
 
-    auto* filter = new QLineEdit(this);
-    filter->setObjectName(QStringLiteral("etdumpFilter"));
-    filter->setPlaceholderText(tr("Filter events"));
-    filter->setClearButtonEnabled(true);
-    auto* exportButton = new QPushButton(tr("Export table…"), this);
-    connect(exportButton, &QPushButton::clicked, this, &ETDumpPage::exportCurrent);
+    m_profile = new ReportTableModel(this);
+    m_runs = new ReportTableModel(this);
+
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("etdumpFilter"));
+    m_filter->setPlaceholderText(tr("Filter events"));
+    m_filter->setClearButtonEnabled(true);
+    m_exportButton = new QPushButton(tr("Export table…"), this);
+    connect(m_exportButton, &QPushButton::clicked, this, &ETDumpPage::exportCurrent);
 
     auto* profilePage = new QWidget(this);
     auto* profileLayout = new QVBoxLayout(profilePage);
     profileLayout->setContentsMargins(0, 0, 0, 0);
-    profileLayout->addWidget(tableView(m_profile, m_profileProxy), 1);
-    auto* profileNotes = new QLabel(notesText(m_profile->table()), profilePage);
-    profileNotes->setWordWrap(true);
-    profileLayout->addWidget(profileNotes);
+    m_profileView = tableView(m_profile, m_profileProxy);
+    profileLayout->addWidget(m_profileView, 1);
+    m_profileNotes = new QLabel(profilePage);
+    m_profileNotes->setWordWrap(true);
+    profileLayout->addWidget(m_profileNotes);
     m_profileProxy->setFilterKeyColumn(-1);
     m_profileProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    connect(filter, &QLineEdit::textChanged, m_profileProxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, m_profileProxy, &QSortFilterProxyModel::setFilterFixedString);
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("etdumpTabs"));
     m_tabs->addTab(profilePage, tr("Profile by event"));
-    m_tabs->addTab(tableView(m_runs, m_runsProxy), tr("Run blocks"));
+    m_runsView = tableView(m_runs, m_runsProxy);
+    m_tabs->addTab(m_runsView, tr("Run blocks"));
     m_timeline = new TimelinePanel(this);
-    if (auto timeline = buildTimeline(dump, nullptr))
-        m_timeline->setTimeline(std::make_shared<const Timeline>(std::move(timeline).value()));
     connect(m_timeline, &TimelinePanel::statusMessage, this, &ETDumpPage::statusMessage);
     m_tabs->addTab(m_timeline, tr("Timeline"));
-    connect(m_tabs, &QTabWidget::currentChanged, filter, [this, filter, exportButton](int) {
-        filter->setEnabled(m_tabs->currentIndex() == 0);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int) {
+        m_filter->setEnabled(m_ready && m_tabs->currentIndex() == 0);
         // The timeline has its own export (picture, events, Chrome trace).
-        exportButton->setEnabled(m_tabs->currentWidget() != m_timeline);
+        m_exportButton->setEnabled(m_ready && m_tabs->currentWidget() != m_timeline);
     });
 
     auto* bar = new QHBoxLayout;
-    bar->addWidget(filter, 1);
-    bar->addWidget(exportButton);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_exportButton);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title);
-    layout->addWidget(summary);
+    layout->addWidget(m_summary);
     layout->addWidget(hint);
+    layout->addWidget(m_busy);
     layout->addLayout(bar);
     layout->addWidget(m_tabs, 1);
+    build();
+}
+
+ETDumpPage::~ETDumpPage()
+{
+    if (m_cancel)
+        m_cancel->store(true); // a worker still running stops at its next step; its result is dropped
+}
+
+void ETDumpPage::build()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = ++m_generation;
+    m_ready = false;
+    m_filter->setEnabled(false);
+    m_exportButton->setEnabled(false);
+    m_tabs->setEnabled(false);
+    m_busy->show();
+    m_busyBar->show();
+    m_busyBar->setValue(0);
+    m_busyText->setText(tr("Reading the events…"));
+    m_stopButton->setText(tr("Stop"));
+    if (!m_document || !m_document->etdump) {
+        m_busy->hide();
+        return;
+    }
+    QPointer<ETDumpPage> self(this);
+    // Steps report to the UI thread; a newer build (or the page gone) drops them.
+    const auto step = [self, generation](int done, QString text) {
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generation, done, text] {
+                if (self && self->m_generation == generation && !self->m_ready) {
+                    self->m_busyBar->setValue(done);
+                    self->m_busyText->setText(text);
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    whenFinished(
+        this, QtConcurrent::run([document = m_document, cancel = m_cancel, step]() -> std::shared_ptr<Prepared> {
+            const ETDump& dump = *document->etdump;
+            auto prepared = std::make_shared<Prepared>();
+            prepared->summary = summaryText(dump);
+            step(1, ETDumpPage::tr("Profiling each event…"));
+            if (cancel->load())
+                return nullptr;
+            prepared->profile = eventProfileTable(buildDumpProfile(dump));
+            prepared->profileColumns = columnHints(prepared->profile);
+            step(2, ETDumpPage::tr("Listing the run blocks…"));
+            if (cancel->load())
+                return nullptr;
+            prepared->runs = etdumpRunsTable(dump);
+            prepared->runsColumns = columnHints(prepared->runs);
+            step(3, ETDumpPage::tr("Building the timeline…"));
+            if (cancel->load())
+                return nullptr;
+            if (auto timeline = buildTimeline(dump, nullptr))
+                prepared->timeline = std::make_shared<const Timeline>(std::move(timeline).value());
+            return cancel->load() ? nullptr : prepared;
+        }),
+        [this, generation](std::shared_ptr<Prepared> prepared) {
+            if (generation != m_generation)
+                return; // stopped and built again meanwhile
+            if (!prepared) {
+                m_busyBar->hide();
+                m_busyText->setText(tr("Stopped: the tables and the timeline were not built."));
+                m_stopButton->setText(tr("Build them"));
+                return;
+            }
+            fill(std::move(prepared));
+        },
+        [this, generation](const QString& message) {
+            if (generation != m_generation)
+                return;
+            m_busyBar->hide();
+            m_busyText->setText(tr("Building the tables failed: %1").arg(message));
+            m_stopButton->setText(tr("Try again"));
+        });
+}
+
+void ETDumpPage::stop()
+{
+    if (m_ready || !m_cancel)
+        return;
+    m_cancel->store(true);
+    m_busyText->setText(tr("Stopping…"));
+}
+
+void ETDumpPage::fill(std::shared_ptr<Prepared> prepared)
+{
+    m_summary->setText(prepared->summary);
+    m_profile->setTable(std::move(prepared->profile));
+    m_runs->setTable(std::move(prepared->runs));
+    m_profileNotes->setText(notesText(m_profile->table()));
+    sizeColumns(m_profileView, prepared->profileColumns);
+    sizeColumns(m_runsView, prepared->runsColumns);
+    m_timeline->setTimeline(std::move(prepared->timeline));
+    m_ready = true;
+    m_busy->hide();
+    m_tabs->setEnabled(true);
+    m_filter->setEnabled(m_tabs->currentIndex() == 0);
+    m_exportButton->setEnabled(m_tabs->currentWidget() != m_timeline);
+    Q_EMIT ready();
 }
 
 const ReportTableModel* ETDumpPage::currentModel() const
@@ -155,6 +331,13 @@ QTableView* ETDumpPage::tableView(ReportTableModel* model, QSortFilterProxyModel
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setAlternatingRowColors(true);
     view->verticalHeader()->hide();
+    view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
+    return view;
+}
+
+void ETDumpPage::sizeColumns(QTableView* view, const std::vector<ColumnHint>& columns)
+{
     // Numbers as wide as they need; the text columns (block, event and node names, kinds) share
     // what is left, elided in the middle (their tooltip and a drag of the header give the rest):
     // sized to the longest event name they pushed the time columns off a 1024-pixel window.
@@ -163,27 +346,17 @@ QTableView* ETDumpPage::tableView(ReportTableModel* model, QSortFilterProxyModel
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     int textColumns = 0;
     const QFontMetrics metrics = view->fontMetrics();
-    for (int column = 0; column < model->columnCount(); ++column) {
-        bool text = false;
+    for (std::size_t column = 0; column < columns.size(); ++column) {
         int widest = 0;
-        for (int row = 0; row < model->rowCount(); ++row) {
-            const QVariant value = model->index(row, column).data(ReportTableModel::SortRole);
-            if (value.typeId() == QMetaType::QString && !value.toString().isEmpty()) {
-                text = true;
-                widest = std::max(widest, metrics.horizontalAdvance(value.toString()));
-            }
-        }
+        for (const QString& text : columns[column].longest)
+            widest = std::max(widest, metrics.horizontalAdvance(text));
         // Short texts (a block name, a kind) keep their width; long ones share the rest.
-        if (text && widest > kShortText) {
-            header->setSectionResizeMode(column, QHeaderView::Stretch);
+        if (columns[column].text && widest > kShortText) {
+            header->setSectionResizeMode(static_cast<int>(column), QHeaderView::Stretch);
             ++textColumns;
         }
     }
-    if (textColumns == 0)
-        header->setStretchLastSection(true);
-    view->setWordWrap(false);
-    view->setTextElideMode(Qt::ElideMiddle);
-    return view;
+    header->setStretchLastSection(textColumns == 0);
 }
 
 void ETDumpPage::exportCurrent()

@@ -181,8 +181,13 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         if (document->kind == FileKind::ExternalData)
             showAnalysis(m_size);
         if (document->etdump) {
-            auto* page = new ETDumpPage(*document->etdump, this);
+            auto* page = new ETDumpPage(document, this);
             connect(page, &ETDumpPage::statusMessage, this, &DocumentView::statusMessage);
+            // Its tables are built on a worker: the page is drawn when they are shown.
+            connect(page, &ETDumpPage::ready, this, [this] {
+                timings::report("etdump-page", m_controller->millisecondsSinceRequest());
+                Q_EMIT firstPainted();
+            });
             m_panes->hide();
             layout()->addWidget(page);
             static_cast<QVBoxLayout*>(layout())->setStretchFactor(page, 1);

@@ -148,7 +148,7 @@ Q_SIGNALS:
     void showParentRequested(const etscope::ui::GraphContext& parent);
     void statusMessage(const QString& text);
     void presentationShown();
-    /// The graph of this tab was painted for the first time.
+    /// The graph of this tab was painted for the first time (an ETDump alone: its page filled in).
     void firstPainted();
     void titleChanged(const QString& title);
     /// The user went somewhere: another method, or a node selected or cleared.

@@ -660,8 +660,9 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
     connect(view, &DocumentView::titleChanged, this,
         [this, view](const QString& text) { m_tabs->setTabText(m_tabs->indexOf(view), text); });
     connect(view, &DocumentView::firstPainted, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
-    // A file without a graph (.ptd, an ETDump alone) is drawn as soon as its page is.
-    if (const auto document = controller->document(); document && !document->program)
+    // A file without a graph (.ptd) is drawn as soon as its page is; an ETDump alone when its
+    // page has filled in its tables (DocumentView::firstPainted).
+    if (const auto document = controller->document(); document && !document->program && !document->etdump)
         QTimer::singleShot(0, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
     return view;
 }
