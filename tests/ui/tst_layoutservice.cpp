@@ -171,16 +171,27 @@ private slots:
     void smallGraphsStayInProcess()
     {
         // The app lays out graphs under 500 boxes itself and starts its helper later: a small
-        // request then starts no helper; a larger one does.
+        // request without clusters then starts no helper; a larger one does, and so does a
+        // small one with a cluster (Graphviz's crashes live there: a helper's crash is retried,
+        // the app's would end the session).
         ui::LayoutService service;
         service.setWorker(QStringLiteral(ETSCOPE_BINARY), {}, /*startNow=*/false);
         service.setInProcessBelow(10);
         QCOMPARE(service.workerCount(), 0);
+        LayoutRequest flat = smallRequest(); // 5 boxes
+        flat.clusters.clear();
+        for (auto& node : flat.nodes)
+            node.cluster = -1;
         Outcome small;
-        submit(service, smallRequest(), this, small); // 5 boxes
+        submit(service, flat, this, small);
         QTRY_VERIFY_WITH_TIMEOUT(small.result.has_value(), 20000);
         QVERIFY(*small.result);
         QCOMPARE(service.workerCount(), 0);
+        Outcome clustered;
+        submit(service, smallRequest(), this, clustered);
+        QCOMPARE(service.workerCount(), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(clustered.result.has_value(), 20000);
+        QVERIFY(*clustered.result);
         LayoutRequest twelve;
         for (int i = 0; i < 12; ++i)
             twelve.nodes.push_back({ 80, 30, -1 });

@@ -153,7 +153,12 @@ void LayoutService::dispatch()
 {
     while (!m_queue.empty()) {
         const auto& next = m_queue.front();
-        if (m_program.isEmpty() || static_cast<qsizetype>(next->request->nodes.size()) < m_inProcessBelow) {
+        // Only a graph without clusters stays here: Graphviz's known crashes are in its ordering
+        // code with clusters (see boundedAttributes), and a crash in this process ends the
+        // user's session, where a helper's crash is retried with safer attributes.
+        const bool small
+            = static_cast<qsizetype>(next->request->nodes.size()) < m_inProcessBelow && next->request->clusters.empty();
+        if (m_program.isEmpty() || small) {
             auto job = m_queue.front();
             m_queue.pop_front();
             runInProcess(std::move(job));

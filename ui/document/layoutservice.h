@@ -45,7 +45,9 @@ public:
     void startHelper();
     /// Layouts of fewer boxes than this run in this process even with a helper program set:
     /// Graphviz takes a few ms on them, less than the pipe and a helper competing for the CPU
-    /// with the app at start (issue 27). 0 (the default) sends every layout to a helper.
+    /// with the app at start (issue 27). Graphs with clusters (an open group or delegate) always
+    /// go to a helper, where a Graphviz crash cannot end the session. 0 (the default) sends every
+    /// layout to a helper.
     void setInProcessBelow(int boxes);
     QString workerProgram() const { return m_program; }
     /// At most this many helpers run at once (default 2).
