@@ -148,6 +148,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         if (requester != this)
             return;
         showBusy(false);
+        startDeferredWork(); // no first paint to wait for
         Q_EMIT statusMessage(message);
         std::vector<Warning> warnings = m_banner->warnings();
         warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
@@ -157,6 +158,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         if (requester != this)
             return;
         showBusy(false);
+        startDeferredWork(); // no first paint to wait for
         Q_EMIT statusMessage(tr("Layout stopped"));
     });
 
@@ -278,21 +280,11 @@ QWidget* DocumentView::buildPanes()
     m_view = m_graph->view();
     connect(m_graph, &GraphPanel::cancelRequested, this, [this] { m_controller->stopLayout(this); });
     connect(m_view, &GraphView::painted, this, [this] {
-        if (!m_painted) {
-            // Inner graphs the open deferred are decoded now, off the first paint's path.
-            m_painted = true;
-            m_controller->decodeDeferredGraphs();
-            if (!m_controller->decodingDeferredGraphs()) {
-                if (m_operatorsWaiting)
-                    refreshOperatorTable();
-                if (m_loadCheckWaiting)
-                    refreshLoadCheck();
-            }
-        }
         if (!m_awaitingFirstPaint)
             return;
         m_awaitingFirstPaint = false;
         timings::report("first-paint", m_controller->millisecondsSinceRequest());
+        startDeferredWork();
         Q_EMIT firstPainted();
     });
 
@@ -1140,6 +1132,21 @@ void DocumentView::refreshAnalysis()
     refreshTimeline();
     refreshLoadCheck();
     m_memory->setMethod(m_controller->document(), m_context.method);
+}
+
+void DocumentView::startDeferredWork()
+{
+    if (m_painted)
+        return;
+    // Inner graphs the open deferred are decoded now, off the first paint's path.
+    m_painted = true;
+    m_controller->decodeDeferredGraphs();
+    if (m_controller->decodingDeferredGraphs())
+        return; // deferredDecodeFinished counts them
+    if (m_operatorsWaiting)
+        refreshOperatorTable();
+    if (m_loadCheckWaiting)
+        refreshLoadCheck();
 }
 
 void DocumentView::refreshLoadCheck()
