@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/delegates/delegate.h"
+#include "core/delegates/deferredpayload.h"
 #include "core/util/guard.h"
 
 #include "core/util/text.h"
@@ -210,23 +211,26 @@ DeferredDecodeSources::DeferredDecodeSources(const Program& program, std::span<c
         m_externalPointers.push_back(&data);
 }
 
-DelegateInfo describeDelegateDeferred(const Program& program, const DelegateRef& ref,
-    std::span<const ExternalData* const> externalData, const std::string& where,
-    const std::shared_ptr<DeferredDecodeSources>& sources)
+namespace {
+
+/// `payload`: nullopt to read the delegate's own bytes from the program's file.
+DelegateInfo describeDeferred(const Program& program, const DelegateRef& ref,
+    std::optional<std::span<const std::uint8_t>> payload, std::span<const ExternalData* const> externalData,
+    const std::string& where, const std::shared_ptr<DeferredDecodeSources>& sources)
 {
-    DelegateInfo info
-        = describeWith(program, ref, payloadOf(program, ref), externalData, where, &sources->cache(), true);
+    DelegateInfo info = describeWith(
+        program, ref, payload ? *payload : payloadOf(program, ref), externalData, where, &sources->cache(), true);
     if (!info.innerGraph.deferredDecode())
         return info; // decoded whole (a backend that cannot defer), or no inside
     // The decoder said what it could without the graph; the graph is its eager run, later. That
     // run repeats the warnings found so far, so it keeps only those after them.
     const std::size_t known = info.warnings.size();
     info.innerGraph = SubgraphRef::deferred(info.innerGraph.operatorCount(),
-        [sources, ref, where, known, backend = ref.backendId]() -> SubgraphRef::Decoded {
+        [sources, ref, payload, where, known, backend = ref.backendId]() -> SubgraphRef::Decoded {
             SubgraphRef::Decoded decoded;
             const Program& shell = sources->program();
-            DelegateInfo full = describeWith(
-                shell, ref, payloadOf(shell, ref), sources->externalData(), where, &sources->cache(), false);
+            DelegateInfo full = describeWith(shell, ref, payload ? *payload : payloadOf(shell, ref),
+                sources->externalData(), where, &sources->cache(), false);
             decoded.graph = full.innerGraph.shared();
             if (full.warnings.size() > known)
                 decoded.warnings.assign(
@@ -237,6 +241,22 @@ DelegateInfo describeDelegateDeferred(const Program& program, const DelegateRef&
             return decoded;
         });
     return info;
+}
+
+} // namespace
+
+DelegateInfo describeDelegateDeferred(const Program& program, const DelegateRef& ref,
+    std::span<const ExternalData* const> externalData, const std::string& where,
+    const std::shared_ptr<DeferredDecodeSources>& sources)
+{
+    return describeDeferred(program, ref, std::nullopt, externalData, where, sources);
+}
+
+DelegateInfo describePayloadDeferred(const Program& program, const DelegateRef& ref,
+    std::span<const std::uint8_t> payload, std::span<const ExternalData* const> externalData, const std::string& where,
+    const std::shared_ptr<DeferredDecodeSources>& sources)
+{
+    return describeDeferred(program, ref, payload, externalData, where, sources);
 }
 
 DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
