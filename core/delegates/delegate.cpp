@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/delegates/delegate.h"
+#include "core/delegates/deferredpayload.h"
 #include "core/util/guard.h"
 
 #include "core/util/text.h"
@@ -149,13 +150,15 @@ void addCommonFacts(const DelegateContext& context, DelegateInfo& info)
     info.facts.push_back({ "first bytes", toHex(context.payload, 32) });
 }
 
-DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
-    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache)
+namespace {
+
+DelegateInfo describeWith(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache, bool defer)
 {
     DelegateInfo info;
     info.backendId = ref.backendId;
     info.format = "opaque";
-    DelegateContext context { program, ref, payload, externalData, where, cache };
+    DelegateContext context { program, ref, payload, externalData, where, cache, defer };
     addCommonFacts(context, info);
 
     bool decoded = false;
@@ -182,11 +185,90 @@ DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std
     return info;
 }
 
+std::span<const std::uint8_t> payloadOf(const Program& program, const DelegateRef& ref)
+{
+    return program.file ? program.bytes(ref.payload) : std::span<const std::uint8_t> {};
+}
+
+} // namespace
+
+SubgraphRef deferredInnerGraph(std::size_t operators)
+{
+    return SubgraphRef::deferred(operators, {});
+}
+
+DeferredDecodeSources::DeferredDecodeSources(const Program& program, std::span<const ExternalData* const> externalData)
+{
+    m_program.file = program.file;
+    m_program.region = program.region;
+    m_program.identifier = program.identifier;
+    m_program.namedData = program.namedData;
+    m_program.namedDataByKey = program.namedDataByKey;
+    m_external.reserve(externalData.size());
+    for (const ExternalData* data : externalData)
+        m_external.push_back(*data);
+    for (const ExternalData& data : m_external)
+        m_externalPointers.push_back(&data);
+}
+
+namespace {
+
+/// `payload`: nullopt to read the delegate's own bytes from the program's file.
+DelegateInfo describeDeferred(const Program& program, const DelegateRef& ref,
+    std::optional<std::span<const std::uint8_t>> payload, std::span<const ExternalData* const> externalData,
+    const std::string& where, const std::shared_ptr<DeferredDecodeSources>& sources)
+{
+    DelegateInfo info = describeWith(
+        program, ref, payload ? *payload : payloadOf(program, ref), externalData, where, &sources->cache(), true);
+    if (!info.innerGraph.deferredDecode())
+        return info; // decoded whole (a backend that cannot defer), or no inside
+    // The decoder said what it could without the graph; the graph is its eager run, later. That
+    // run repeats the warnings found so far, so it keeps only those after them.
+    const std::size_t known = info.warnings.size();
+    info.innerGraph = SubgraphRef::deferred(info.innerGraph.operatorCount(),
+        [sources, ref, payload, where, known, backend = ref.backendId]() -> SubgraphRef::Decoded {
+            SubgraphRef::Decoded decoded;
+            const Program& shell = sources->program();
+            DelegateInfo full = describeWith(shell, ref, payload ? *payload : payloadOf(shell, ref),
+                sources->externalData(), where, &sources->cache(), false);
+            decoded.graph = full.innerGraph.shared();
+            if (full.warnings.size() > known)
+                decoded.warnings.assign(
+                    full.warnings.begin() + static_cast<std::ptrdiff_t>(known), full.warnings.end());
+            if (!decoded.graph)
+                decoded.warnings.push_back(
+                    { where + " (" + backend + "): the inner graph could not be decoded", std::nullopt });
+            return decoded;
+        });
+    return info;
+}
+
+} // namespace
+
+DelegateInfo describeDelegateDeferred(const Program& program, const DelegateRef& ref,
+    std::span<const ExternalData* const> externalData, const std::string& where,
+    const std::shared_ptr<DeferredDecodeSources>& sources)
+{
+    return describeDeferred(program, ref, std::nullopt, externalData, where, sources);
+}
+
+DelegateInfo describePayloadDeferred(const Program& program, const DelegateRef& ref,
+    std::span<const std::uint8_t> payload, std::span<const ExternalData* const> externalData, const std::string& where,
+    const std::shared_ptr<DeferredDecodeSources>& sources)
+{
+    return describeDeferred(program, ref, payload, externalData, where, sources);
+}
+
+DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload,
+    std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache)
+{
+    return describeWith(program, ref, payload, externalData, where, cache, false);
+}
+
 DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
     std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache)
 {
-    return describePayload(program, ref, program.file ? program.bytes(ref.payload) : std::span<const std::uint8_t> {},
-        externalData, where, cache);
+    return describeWith(program, ref, payloadOf(program, ref), externalData, where, cache, false);
 }
 
 } // namespace etscope::core

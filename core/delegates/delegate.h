@@ -26,7 +26,10 @@ struct DelegateInfo {
     std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "tosa", "opaque"
     std::string summary; ///< one line for tooltips and printouts
     std::vector<Attribute> facts; ///< header facts, compile specs, sizes
-    std::shared_ptr<const Graph> innerGraph; ///< null when the payload is not decodable
+    /// The decoded inside; false when the payload is not decodable. Deferred (decoded on first
+    /// use, from any thread) when described with `DescribeOptions::deferInnerGraph` by a decoder
+    /// that can tell its facts, summary, counts and operator count without building it.
+    SubgraphRef innerGraph;
     std::optional<int> inputCount; ///< from the decoded payload
     std::optional<int> outputCount; ///< from the decoded payload
     std::vector<Warning> warnings; ///< decoding problems; the delegate is still shown
@@ -90,6 +93,10 @@ struct DelegateContext {
     std::span<const ExternalData* const> externalData;
     std::string where; ///< "method 'forward', delegate 0" for messages
     DecodeCache* cache = nullptr; ///< shared decoded parts of this program; null: decode afresh
+    /// The caller wants the inner graph later: a decoder that can fill everything else without
+    /// building it sets `info.innerGraph = deferredInnerGraph(operators)` instead (the graph is
+    /// then made by running it again without this flag, on first use).
+    bool deferInnerGraph = false;
 
     /// Size of a named blob found in the program or in an attached .ptd; nullopt when absent.
     std::optional<std::uint64_t> namedDataSize(const std::string& key) const;
@@ -99,11 +106,42 @@ struct DelegateContext {
     void warn(DelegateInfo& info, const std::string& reason, std::optional<std::uint64_t> payloadOffset = {}) const;
 };
 
+/// What a decoder sets as its inner graph when it defers it (`DelegateContext::deferInnerGraph`):
+/// `operators` is the operator-node count the graph will have. describeDelegate replaces it with
+/// a SubgraphRef that decodes the graph on first use.
+SubgraphRef deferredInnerGraph(std::size_t operators);
+
+/// What deferred inner-graph decodes read after the open: the program's mapped file and named
+/// data and the attached .ptd files, copied once per opened program (a Program moves with its
+/// Document, so a decode run later cannot hold a reference to it), and the program's DecodeCache.
+class DeferredDecodeSources {
+public:
+    DeferredDecodeSources(const Program& program, std::span<const ExternalData* const> externalData);
+    const Program& program() const { return m_program; }
+    std::span<const ExternalData* const> externalData() const { return m_externalPointers; }
+    DecodeCache& cache() { return m_cache; }
+
+private:
+    Program m_program; ///< file, region and named data only
+    std::vector<ExternalData> m_external;
+    std::vector<const ExternalData*> m_externalPointers;
+    DecodeCache m_cache;
+};
+
 /// Describes (and where possible decodes) one delegate. Never fails: problems become
 /// warnings and the delegate is then shown as an opaque, described node.
 /// `cache`, when given, shares decoded payload parts with the program's other delegates.
 DelegateInfo describeDelegate(const Program& program, const DelegateRef& ref,
     std::span<const ExternalData* const> externalData, const std::string& where, DecodeCache* cache = nullptr);
+
+/// As describeDelegate, deferring inner graphs where the backend's decoder can: the delegate's
+/// facts, summary, warnings, input/output counts and inner operator count are those of
+/// describeDelegate; `innerGraph` is decoded on first use from `sources` (made once per program
+/// from the same program and .ptd files), giving the graph describeDelegate gives, with the
+/// warnings found while building it in SubgraphRef::warnings().
+DelegateInfo describeDelegateDeferred(const Program& program, const DelegateRef& ref,
+    std::span<const ExternalData* const> externalData, const std::string& where,
+    const std::shared_ptr<DeferredDecodeSources>& sources);
 
 /// As describeDelegate, for payload bytes the caller already holds (fixtures, tests, payloads
 /// held in named data). Never fails and never reads outside `payload`.

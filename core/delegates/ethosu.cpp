@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace etscope::core {
@@ -408,10 +409,16 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
                 + " without NPU_OP_STOP (cut short?)",
             streamOffset + commands.size());
 
-    FlowBuilder builder(context, info);
-    builder.addInputs(inputs);
-    builder.addOperations(stream);
-    builder.addOutputs(outputs, static_cast<int>(inputs.size()));
+    // Deferred (DelegateContext::deferInnerGraph): everything below but the data flow, which
+    // comes, with its warnings, on first use. Each operation becomes one node, an operator
+    // unless its command is unknown (FlowBuilder::addOperations).
+    std::optional<FlowBuilder> builder;
+    if (!context.deferInnerGraph) {
+        builder.emplace(context, info);
+        builder->addInputs(inputs);
+        builder->addOperations(stream);
+        builder->addOutputs(outputs, static_cast<int>(inputs.size()));
+    }
 
     std::size_t total = 0;
     const std::string counts = countText(stream, total);
@@ -426,7 +433,13 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
     summary = std::string(config && config->arch ? config->text.substr(0, config->text.find(", command"))
                                                  : ethosu::archName(arch))
         + ": " + detail::plural(total, "NPU operation", "NPU operations") + (counts.empty() ? "" : " (" + counts + ")");
-    info.innerGraph = builder.graph();
+    if (builder) {
+        info.innerGraph = builder->graph();
+    } else {
+        const auto operators = std::count_if(stream.operations.begin(), stream.operations.end(),
+            [](const ethosu::Operation& op) { return op.kind != ethosu::OpKind::Unknown; });
+        info.innerGraph = deferredInnerGraph(static_cast<std::size_t>(operators));
+    }
     return true;
 }
 

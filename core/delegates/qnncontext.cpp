@@ -614,21 +614,30 @@ void decodeQnnContext(
     }
     const OpGraph* ops = opGraphOf(chosen->name);
 
-    auto graph = std::make_shared<Graph>();
-    graph->name = context.ref.backendId + ": " + chosen->name;
-    graph->backendId = context.ref.backendId;
-    graph->format = "qnn";
+    // Deferred (DelegateContext::deferInnerGraph): the same walk without making the nodes; the
+    // facts and counts below need only the names, ids and positions.
+    std::shared_ptr<Graph> graph;
+    if (!context.deferInnerGraph) {
+        graph = std::make_shared<Graph>();
+        graph->name = context.ref.backendId + ": " + chosen->name;
+        graph->backendId = context.ref.backendId;
+        graph->format = "qnn";
+    }
+    std::int32_t nextNode = 0; ///< the id addNode gives the next node
 
     const std::vector<int> inPositions = inputArgPositions(chosen->inputs);
     int argInputs = 0;
     for (std::size_t i = 0; i < chosen->inputs.size(); ++i) {
+        argInputs += inPositions[i] >= 0 ? 1 : 0;
+        ++nextNode;
+        if (!graph)
+            continue;
         const Tensor& t = chosen->inputs[i];
         Node node;
         node.kind = NodeKind::Input;
         node.label = t.name;
         node.value = ValueIndex(static_cast<std::int32_t>(t.id & 0x7fffffffu));
         node.argPosition = inPositions[i];
-        argInputs += inPositions[i] >= 0 ? 1 : 0;
         tensorAttributes(node, t, binaryOffset);
         node.attributes.push_back({ "stored position", std::to_string(i) });
         graph->addNode(std::move(node));
@@ -644,19 +653,24 @@ void decodeQnnContext(
             order.push_back(&n);
         std::stable_sort(order.begin(), order.end(), [](const OpNode* a, const OpNode* b) { return a->id < b->id; });
         for (const OpNode* n : order) {
-            Node node;
-            node.kind = NodeKind::Operator;
-            node.label = n->name.empty() ? "(unnamed op node)" : n->name;
-            node.opType = operatorFamily(n->name);
-            ++families[node.opType];
-            // Added as views (no Attribute temporaries); addNode trims the list once.
-            node.attributes.add("qnn node id", std::to_string(n->id));
-            node.attributes.add("operator family", node.opType);
-            node.attributes.add("op type", "not stored in the context binary; family derived from the node name");
-            node.attributes.add("read from",
-                "the QNN context binary (backend section, payload offset " + std::to_string(binaryOffset + n->offset)
-                    + ")");
-            const NodeId id = graph->addNode(std::move(node));
+            NodeId id(nextNode++);
+            if (!graph) {
+                ++families[operatorFamily(n->name)];
+            } else {
+                Node node;
+                node.kind = NodeKind::Operator;
+                node.label = n->name.empty() ? "(unnamed op node)" : n->name;
+                node.opType = operatorFamily(n->name);
+                ++families[node.opType];
+                // Added as views (no Attribute temporaries); addNode trims the list once.
+                node.attributes.add("qnn node id", std::to_string(n->id));
+                node.attributes.add("operator family", node.opType);
+                node.attributes.add("op type", "not stored in the context binary; family derived from the node name");
+                node.attributes.add("read from",
+                    "the QNN context binary (backend section, payload offset "
+                        + std::to_string(binaryOffset + n->offset) + ")");
+                id = graph->addNode(std::move(node));
+            }
             const auto [it, inserted] = opNodeOf.emplace(n->id, id);
             if (!inserted)
                 it->second = NodeId::none();
@@ -700,20 +714,27 @@ void decodeQnnContext(
     std::size_t edges = 0;
     for (std::size_t i = 0; i < chosen->outputs.size(); ++i) {
         const Tensor& t = chosen->outputs[i];
+        argOutputs += outPositions[i] >= 0 ? 1 : 0;
+        std::optional<NodeId> producer;
+        std::uint32_t producerId = 0;
+        if (sectionAgrees) {
+            producerId = ops->outputs[i].producer;
+            const auto it = opNodeOf.find(producerId);
+            if (it != opNodeOf.end() && it->second != NodeId::none())
+                producer = it->second;
+        }
+        if (!graph) {
+            edges += producer ? 1 : 0;
+            continue;
+        }
         Node node;
         node.kind = NodeKind::Output;
         node.label = t.name;
         node.value = ValueIndex(static_cast<std::int32_t>(t.id & 0x7fffffffu));
         node.argPosition = outPositions[i];
-        argOutputs += outPositions[i] >= 0 ? 1 : 0;
         tensorAttributes(node, t, binaryOffset);
         node.attributes.push_back({ "stored position", std::to_string(i) });
-        std::optional<NodeId> producer;
         if (sectionAgrees) {
-            const std::uint32_t producerId = ops->outputs[i].producer;
-            const auto it = opNodeOf.find(producerId);
-            if (it != opNodeOf.end() && it->second != NodeId::none())
-                producer = it->second;
             node.attributes.push_back({ "producer (backend section)",
                 producer ? "op node " + std::to_string(producerId) + " (" + graph->node(*producer).label + ")"
                          : std::to_string(producerId) + " (no op node of this graph has that id)" });
@@ -759,7 +780,11 @@ void decodeQnnContext(
         + detail::plural(chosen->inputs.size(), "input", "inputs") + ", "
         + detail::plural(chosen->outputs.size(), "output", "outputs") + " (read from the context binary; "
         + detail::plural(edges, "edge", "edges") + ": output producers only)";
-    info.innerGraph = std::move(graph);
+    // Every op node is an operator; inputs and outputs are not.
+    if (graph)
+        info.innerGraph = std::move(graph);
+    else
+        info.innerGraph = deferredInnerGraph(nodeCount);
 }
 
 } // namespace etscope::core

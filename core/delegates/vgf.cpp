@@ -31,6 +31,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace etscope::core {
@@ -240,6 +241,9 @@ public:
     void readConstants();
     void addFacts();
     std::shared_ptr<Graph> buildGraph();
+    /// The operator nodes buildGraph's graph will have, without building it; nullopt when the
+    /// node cap might cut it short (the caller then builds it).
+    std::optional<std::size_t> operatorCount() const;
 
     std::vector<Segment> segments;
     std::vector<Binding> modelInputs;
@@ -760,6 +764,33 @@ bool VgfReader::expandGraphSegment(const Segment& segment, std::size_t index)
     return true;
 }
 
+std::optional<std::size_t> VgfReader::operatorCount() const
+{
+    // As buildGraph: a graph segment whose module holds TOSA operations gives one operator node
+    // each (expandGraphSegment), any other segment one (addSegmentNode). `bound` over-counts
+    // every node buildGraph can make: ports, one view per resource, and per segment its inputs,
+    // constants and operands (each may add a constant node).
+    std::size_t operators = 0;
+    std::size_t bound = modelInputs.size() + modelOutputs.size() + m_resources.size();
+    for (const Segment& segment : segments) {
+        const bool graph = segment.module < m_modules.size() && m_modules[segment.module].spirv
+            && m_modules[segment.module].spirv->isGraph && !m_modules[segment.module].spirv->tosaOps.empty();
+        if (graph) {
+            const SpirvModuleInfo& spirv = *m_modules[segment.module].spirv;
+            operators += spirv.tosaOps.size();
+            bound += spirv.graphInputs.size();
+            for (const SpirvTosaOp& op : spirv.tosaOps)
+                bound += 1 + op.operands.size();
+        } else {
+            operators += 1;
+            bound += 1 + segment.inputs.size() + segment.outputs.size() + segment.constants.size();
+        }
+    }
+    if (bound >= kMaxNodes)
+        return std::nullopt;
+    return operators;
+}
+
 std::shared_ptr<Graph> VgfReader::buildGraph()
 {
     m_graph = std::make_shared<Graph>();
@@ -820,12 +851,23 @@ bool decodeVgf(const DelegateContext& context, DelegateInfo& info)
     reader.readConstants();
     reader.addFacts();
     if (!reader.segments.empty() || !reader.modelInputs.empty()) {
-        auto graph = reader.buildGraph();
-        info.innerGraph = graph;
+        // Deferred (DelegateContext::deferInnerGraph): the graph, and the warnings found
+        // building it, come on first use.
+        const std::optional<std::size_t> known
+            = context.deferInnerGraph ? reader.operatorCount() : std::optional<std::size_t>();
+        std::size_t operators = 0;
+        if (known) {
+            operators = *known;
+            info.innerGraph = deferredInnerGraph(operators);
+        } else {
+            auto graph = reader.buildGraph();
+            operators = graph->operatorCount();
+            info.innerGraph = graph;
+        }
         info.inputCount = static_cast<int>(reader.modelInputs.size());
         info.outputCount = static_cast<int>(reader.modelOutputs.size());
         info.summary = "VGF " + reader.version + ": " + detail::plural(reader.segments.size(), "segment", "segments")
-            + ", " + detail::plural(graph->operatorCount(), "operation", "operations") + ", "
+            + ", " + detail::plural(operators, "operation", "operations") + ", "
             + detail::plural(reader.modelInputs.size(), "input", "inputs") + ", "
             + detail::plural(reader.modelOutputs.size(), "output", "outputs");
     } else {

@@ -9,6 +9,7 @@
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -76,6 +77,9 @@ public:
     }
 
     void readValues();
+    /// What addFacts needs of the values (counts by type, quantized), without reading them
+    /// into facts: the deferred path (DelegateContext::deferInnerGraph).
+    void countValues();
     int addInputs();
     void addNodes();
     int addOutputs(int inputCount);
@@ -98,6 +102,7 @@ private:
     std::map<std::uint32_t, XValueFacts> m_values; ///< by id_out (normally the position; never assumed)
     std::map<std::uint32_t, NodeId> m_producer;
     std::map<std::string, int> m_valuesByType;
+    std::size_t m_valueCount = 0; ///< distinct value ids (m_values.size() once read)
     int m_quantized = 0;
 };
 
@@ -234,6 +239,35 @@ void XnnpackReader::readValues()
         if (!m_values.emplace(facts.id, facts).second)
             warn("XNNPACK value id " + std::to_string(facts.id) + " is defined twice; the first is kept");
     }
+    m_valueCount = m_values.size();
+}
+
+void XnnpackReader::countValues()
+{
+    const auto* xvalues = m_root.xvalues();
+    if (!xvalues)
+        return;
+    // The same walk as readValues, counting only.
+    std::vector<std::uint32_t> ids;
+    ids.reserve(xvalues->size());
+    for (flatbuffers::uoffset_t i = 0; i < xvalues->size(); ++i) {
+        const fbx::XValue* value = xvalues->Get(i);
+        const fbx::TensorValue* tensor = nullptr;
+        if (value && value->xvalue_union_type() == fbx::XValueUnion::TensorValue) {
+            tensor = value->xvalue_union_as_TensorValue();
+        } else if (value && value->xvalue_union_type() == fbx::XValueUnion::QuantizedTensorValue) {
+            if (const auto* quantized = value->xvalue_union_as_QuantizedTensorValue()) {
+                tensor = quantized->tensor_value();
+                ++m_quantized;
+            }
+        }
+        if (!tensor)
+            continue;
+        ids.push_back(tensor->id_out());
+        ++m_valuesByType[datatypeName(tensor->datatype())];
+    }
+    std::sort(ids.begin(), ids.end());
+    m_valueCount = static_cast<std::size_t>(std::unique(ids.begin(), ids.end()) - ids.begin());
 }
 
 void XnnpackReader::valueAttributes(Node& node, const XValueFacts& v) const
@@ -413,7 +447,7 @@ void XnnpackReader::addFacts(DelegateInfo& info) const
     std::string byType;
     for (const auto& [type, count] : m_valuesByType)
         byType += (byType.empty() ? "" : ", ") + type + " " + std::to_string(count);
-    info.facts.push_back({ "values", std::to_string(m_values.size()) + (byType.empty() ? "" : " (" + byType + ")") });
+    info.facts.push_back({ "values", std::to_string(m_valueCount) + (byType.empty() ? "" : " (" + byType + ")") });
     if (m_quantized)
         info.facts.push_back({ "quantized values", std::to_string(m_quantized) });
     info.facts.push_back({ "nodes", std::to_string(nodeCount()) });
@@ -479,6 +513,22 @@ bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
     info.facts.push_back({ "graph identifier", identifier + (hasHeader ? "" : " (bare FlatBuffer, no XH00 header)") });
 
     XnnpackReader reader(context, *root, constantData);
+    if (context.deferInnerGraph) {
+        // Everything but the graph: facts and counts read off the FlatBuffer. Each node becomes
+        // one operator node and the graph's ports are the listed input and output ids (as
+        // addInputs/addNodes/addOutputs below); the problems found while building it come
+        // with it, on first use.
+        reader.countValues();
+        reader.addFacts(info);
+        const int inputs = root->input_ids() ? static_cast<int>(root->input_ids()->size()) : 0;
+        const int outputs = root->output_ids() ? static_cast<int>(root->output_ids()->size()) : 0;
+        info.inputCount = inputs;
+        info.outputCount = outputs;
+        info.summary = "XNNPACK graph " + identifier + ": " + detail::plural(reader.nodeCount(), "node", "nodes") + ", "
+            + detail::plural(inputs, "input", "inputs") + ", " + detail::plural(outputs, "output", "outputs");
+        info.innerGraph = deferredInnerGraph(reader.nodeCount());
+        return true;
+    }
     reader.readValues();
     const int inputCount = reader.addInputs();
     reader.addNodes();

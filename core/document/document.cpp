@@ -203,6 +203,12 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
     document.methods.clear();
     document.methods.resize(program.methods.size());
     DecodeCache cache; // delegates sharing a payload segment decode it once
+    // Deferred decodes run after the open, when `program` may have moved: they read copies.
+    const bool delegates = std::any_of(
+        program.methods.begin(), program.methods.end(), [](const Method& m) { return !m.delegates.empty(); });
+    const auto sources = options.deferDelegateGraphs && delegates
+        ? std::make_shared<DeferredDecodeSources>(program, external)
+        : nullptr;
     for (std::size_t m = 0; m < program.methods.size(); ++m) {
         if (cancelled(options))
             return makeError(Error::Code::Cancelled, document.path, "stopped by the user");
@@ -212,7 +218,9 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
         MethodAnalysis& analysis = document.methods[m];
         for (std::size_t d = 0; d < method.delegates.size(); ++d) {
             const std::string where = "method '" + method.name + "', delegate " + std::to_string(d);
-            analysis.delegates.push_back(describeDelegate(program, method.delegates[d], external, where, &cache));
+            analysis.delegates.push_back(sources
+                    ? describeDelegateDeferred(program, method.delegates[d], external, where, sources)
+                    : describeDelegate(program, method.delegates[d], external, where, &cache));
             for (const Warning& warning : analysis.delegates.back().warnings)
                 document.warnings.push_back(warning);
         }
@@ -226,6 +234,17 @@ std::optional<Error> analyseDocument(Document& document, const OpenOptions& opti
         analysis.graph = std::move(graph);
     }
     return std::nullopt;
+}
+
+void decodeDeferredGraphs(const Document& document, const std::atomic<bool>* cancel)
+{
+    for (const MethodAnalysis& analysis : document.methods)
+        for (const DelegateInfo& info : analysis.delegates) {
+            if (cancel && cancel->load())
+                return;
+            if (info.innerGraph)
+                (void)info.innerGraph.get();
+        }
 }
 
 static Result<Document> openDocumentUnguarded(const std::string& path, const OpenOptions& options)

@@ -42,6 +42,10 @@ struct OpenOptions {
     /// Outputs per DelegateCall instruction, per method (e.g. ETRecord's
     /// instruction_id_to_num_outs_map); used when a delegate payload does not say.
     std::map<std::string, std::map<int, int>> delegateOutputCounts;
+    /// Decode delegates' inner graphs on first use instead of while opening, where the backend's
+    /// decoder can tell everything else without them (XNNPACK, Ethos-U): the app, whose first
+    /// paint needs only the top level. Off for the CLI, which prints everything.
+    bool deferDelegateGraphs = false;
     std::string debugBuffer; ///< .etdp: the debug buffer; empty = "<stem>.debug.bin" beside it when present
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int percent, const std::string& phase)> progress;
@@ -70,11 +74,16 @@ struct Document {
     std::optional<std::pair<std::string, ByteRange>> findNamedData(const std::string& key) const;
 };
 
+/// Decodes now every inner graph that was deferred (OpenOptions::deferDelegateGraphs), so that
+/// later reads do not wait; stops early when `cancel` is set. Safe beside other readers.
+void decodeDeferredGraphs(const Document& document, const std::atomic<bool>* cancel = nullptr);
+
 /// Opens any ExecuTorch file ETScope reads. Program files are verified, their delegates
 /// described and their methods' graphs built. Cancellation returns Error::Cancelled.
 Result<Document> openDocument(const std::string& path, const OpenOptions& options = {});
 
 /// Runs delegate decoding and graph building for every method of `document.program`.
+/// With `options.deferDelegateGraphs`, inner graphs that can wait are decoded on first use.
 std::optional<Error> analyseDocument(Document& document, const OpenOptions& options = {});
 
 } // namespace etscope::core

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/graph/graph.h"
 
+#include <atomic>
+#include <mutex>
+
 namespace etscope::core {
 
 std::string_view nodeKindName(NodeKind kind)
@@ -130,10 +133,91 @@ std::size_t Graph::operatorCount(bool recursive) const
     for (const Node& node : nodes) {
         if (node.kind == NodeKind::Operator)
             ++count;
+        // A deferred inside is counted without decoding it (inner graphs hold no delegates).
         if (recursive && node.subgraph)
-            count += node.subgraph->operatorCount(true);
+            count += node.subgraph.decoded() ? node.subgraph->operatorCount(true) : node.subgraph.operatorCount();
     }
     return count;
+}
+
+struct SubgraphRef::State {
+    std::size_t operators = 0;
+    std::atomic<const Graph*> ready { nullptr }; ///< set once `graph` is final
+    std::mutex mutex; ///< held while decoding
+    std::shared_ptr<const Graph> graph;
+    std::vector<Warning> warnings;
+    Decode decode; ///< empty for a held graph; dropped once run
+    bool deferred = false;
+};
+
+SubgraphRef::SubgraphRef(std::shared_ptr<const Graph> graph, int)
+{
+    if (!graph)
+        return;
+    m_state = std::make_shared<State>();
+    m_state->operators = graph->operatorCount();
+    m_state->graph = std::move(graph);
+    m_state->ready.store(m_state->graph.get(), std::memory_order_release);
+}
+
+SubgraphRef SubgraphRef::deferred(std::size_t operators, Decode decode)
+{
+    SubgraphRef ref;
+    ref.m_state = std::make_shared<State>();
+    ref.m_state->operators = operators;
+    ref.m_state->decode = std::move(decode);
+    ref.m_state->deferred = true;
+    return ref;
+}
+
+const Graph* SubgraphRef::get() const
+{
+    if (!m_state)
+        return nullptr;
+    if (const Graph* graph = m_state->ready.load(std::memory_order_acquire))
+        return graph;
+    // One decode per graph: a second caller (another thread) waits here for the first's result.
+    const std::lock_guard lock(m_state->mutex);
+    if (!m_state->graph) {
+        Decoded decoded;
+        if (m_state->decode)
+            decoded = m_state->decode();
+        m_state->decode = nullptr; // its captures (mapped files, caches) are no longer needed
+        m_state->warnings = std::move(decoded.warnings);
+        m_state->graph = decoded.graph ? std::move(decoded.graph) : std::make_shared<const Graph>();
+        m_state->ready.store(m_state->graph.get(), std::memory_order_release);
+    }
+    return m_state->graph.get();
+}
+
+std::shared_ptr<const Graph> SubgraphRef::shared() const
+{
+    if (!get())
+        return nullptr;
+    return m_state->graph;
+}
+
+bool SubgraphRef::decoded() const
+{
+    return m_state && m_state->ready.load(std::memory_order_acquire) != nullptr;
+}
+
+bool SubgraphRef::deferredDecode() const
+{
+    return m_state && m_state->deferred;
+}
+
+std::size_t SubgraphRef::operatorCount() const
+{
+    return m_state ? m_state->operators : 0;
+}
+
+std::vector<Warning> SubgraphRef::warnings() const
+{
+    if (!decoded())
+        return {};
+    const std::lock_guard lock(m_state->mutex);
+    return m_state->warnings;
 }
 
 } // namespace etscope::core

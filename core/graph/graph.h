@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -110,6 +111,56 @@ struct TensorMeta {
 
 struct Graph;
 
+/// The inner graph of a delegate node: held, or decoded when first looked at (issue 23/27:
+/// the app opens a program without decoding every delegate's inside before its first paint).
+///
+/// Reads as a `std::shared_ptr<const Graph>`: true when the delegate has an inside (decoded
+/// or decodable), `->` and `*` decode a deferred graph on first use. That first use may come
+/// from any thread: one decode runs per graph, other callers wait for its result. A deferred
+/// decode that yields nothing gives an empty graph (its reason in warnings()).
+class SubgraphRef {
+public:
+    /// Makes the graph when first needed; never throws (a decoder's failure is a warning).
+    struct Decoded {
+        std::shared_ptr<const Graph> graph;
+        std::vector<Warning> warnings; ///< problems found while decoding the inside
+    };
+    using Decode = std::function<Decoded()>;
+
+    SubgraphRef() = default;
+    SubgraphRef(std::nullptr_t) { }
+    template <class G>
+    SubgraphRef(std::shared_ptr<G> graph) // NOLINT(google-explicit-constructor): reads as the pointer it replaced
+        : SubgraphRef(std::shared_ptr<const Graph>(std::move(graph)), 0)
+    {
+    }
+    /// A graph decoded when first asked for, with `operators` operator nodes (known before).
+    static SubgraphRef deferred(std::size_t operators, Decode decode);
+
+    explicit operator bool() const { return m_state != nullptr; }
+    friend bool operator==(const SubgraphRef& ref, std::nullptr_t) { return !ref; }
+    /// The graph, decoded now if it was deferred; nullptr when there is no inside.
+    const Graph* get() const;
+    const Graph* operator->() const { return get(); }
+    const Graph& operator*() const { return *get(); }
+    std::shared_ptr<const Graph> shared() const;
+    operator std::shared_ptr<const Graph>() const { return shared(); } // NOLINT(google-explicit-constructor)
+
+    /// Whether the graph is there without decoding (false for none and for a pending decode).
+    bool decoded() const;
+    /// Whether it was deferred (decoded since or not).
+    bool deferredDecode() const;
+    /// Operator nodes of the graph (Graph::operatorCount()), known without decoding.
+    std::size_t operatorCount() const;
+    /// Problems found when a deferred graph was decoded (empty before, and for held graphs).
+    std::vector<Warning> warnings() const;
+
+private:
+    struct State;
+    SubgraphRef(std::shared_ptr<const Graph> graph, int);
+    std::shared_ptr<State> m_state;
+};
+
 struct Node {
     NodeId id;
     NodeKind kind = NodeKind::Operator;
@@ -131,7 +182,7 @@ struct Node {
     std::vector<std::pair<std::int32_t, TensorMeta>> writes;
     int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
     AttributeList attributes;
-    std::shared_ptr<const Graph> subgraph; ///< Delegate nodes whose payload was decoded
+    SubgraphRef subgraph; ///< Delegate nodes whose payload is decoded (or decodable: on first use)
 };
 
 struct Edge {

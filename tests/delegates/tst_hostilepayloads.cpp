@@ -5,7 +5,7 @@
 // could be decoded it says why in a warning. The mutations follow the layouts of facts sheet
 // §3.1 (XH00 sizes at 14 and 22), §3.4 (vela block size at 16, QNN binary size at 12) and the
 // headers the decoders read (VGF sections at 16.., OpenVINO offsets at 0..47).
-#include "core/delegates/delegate.h"
+#include "core/delegates/deferredpayload.h"
 #include "core/document/document.h"
 #include "tests/common/testsupport.h"
 
@@ -53,6 +53,19 @@ void describeEverywhere(const Program& program, const DelegateRef& original, con
                 QVERIFY(edge.to.index() < info.innerGraph->nodes.size());
             }
         }
+        // The app's open (deferred inner graphs) says the same of the damaged payload: the same
+        // facts and summary before decoding, the same graph and warnings once decoded.
+        const auto sources = std::make_shared<DeferredDecodeSources>(program, std::span<const ExternalData* const> {});
+        const DelegateInfo deferred = describePayloadDeferred(program, ref, payload, {}, what, sources);
+        QVERIFY2(deferred.summary == info.summary, (what + " under " + backend).c_str());
+        QCOMPARE(deferred.facts.size(), info.facts.size());
+        QCOMPARE(bool(deferred.innerGraph), bool(info.innerGraph));
+        if (info.innerGraph) {
+            QCOMPARE(deferred.innerGraph.operatorCount(), info.innerGraph->operatorCount());
+            QCOMPARE(deferred.innerGraph->nodes.size(), info.innerGraph->nodes.size());
+            QCOMPARE(deferred.innerGraph->edges.size(), info.innerGraph->edges.size());
+        }
+        QCOMPARE(deferred.warnings.size() + deferred.innerGraph.warnings().size(), info.warnings.size());
     }
 }
 

@@ -327,6 +327,51 @@ private slots:
         QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("File"));
     }
 
+    // The app's open defers inner graphs (OpenOptions::deferDelegateGraphs): the first view is
+    // drawn without building them, each delegate box already saying its operator count; after
+    // the first paint a worker decodes them, and only then the operator table and the load
+    // check count what is inside. stress_mlp's delegates hold 2 and 13 XNNPACK nodes, 10 of
+    // them fully connected (SOURCES.md).
+    void deferredInnerGraphs()
+    {
+        OpenOptions options;
+        options.deferDelegateGraphs = true;
+        auto opened = openDocument(etscope::test::samplePath("djl-executorch-engine/stress_mlp.pte"), options);
+        QVERIFY(opened);
+        const auto document = std::make_shared<const Document>(std::move(opened).value());
+        const MethodAnalysis& forward = *document->analysis(*document->program->method("forward"));
+        QCOMPARE(forward.delegates.size(), std::size_t(2));
+        Fixture f(document);
+        QVERIFY(f.waitForLayout());
+        // Laid out and drawn from the counts alone: nothing decoded yet, the table waits.
+        QVERIFY(!forward.delegates[0].innerGraph.decoded());
+        QVERIFY(!forward.delegates[1].innerGraph.decoded());
+        QCOMPARE(forward.delegates[0].innerGraph.operatorCount() + forward.delegates[1].innerGraph.operatorCount(),
+            std::size_t(15));
+        const auto fullyConnected = [&]() -> std::string {
+            for (const auto& row : f.view->operatorPanel()->visibleTable().rows)
+                if (row.size() > 1 && cellText(row.front()) == "XNNFullyConnected")
+                    return cellText(row[1]);
+            return {};
+        };
+        QCOMPARE(fullyConnected(), std::string());
+        QVERIFY(!f.view->loadCheckPanel()->check());
+        f.view->show();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return forward.delegates[0].innerGraph.decoded() && forward.delegates[1].innerGraph.decoded(); },
+            20000));
+        QVERIFY(f.waitForLoadCheck());
+        QVERIFY(QTest::qWaitFor([&] { return fullyConnected() == "10"; }, 20000));
+        // Expanding reads the decoded graph: the delegate opens in place as with an eager open.
+        const Graph& top = *forward.graph;
+        const auto big = std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
+            return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
+        });
+        QVERIFY(big != top.nodes.end());
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big->id, NodeId::none() }); }));
+        QVERIFY(f.view->presentation()->flat.graph.nodes.size() > top.nodes.size());
+    }
+
     void operatorRowHighlightsNodes()
     {
         Fixture f("djl-executorch-engine/stress_mlp.pte");

@@ -14,6 +14,8 @@
 #include <QPointer>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace etscope::ui {
 
 namespace {
@@ -40,8 +42,10 @@ void logDelegatesOf(const core::Document& document)
                        .arg(QString::fromStdString(document.program->methods[m].name))
                        .arg(d)
                        .arg(QString::fromStdString(info.backendId), QString::fromStdString(info.format))
-                       .arg(info.innerGraph ? QStringLiteral("%1 nodes").arg(info.innerGraph->nodes.size())
-                                            : QStringLiteral("none"))
+                       .arg(!info.innerGraph ? QStringLiteral("none")
+                               : info.innerGraph.decoded()
+                               ? QStringLiteral("%1 nodes").arg(info.innerGraph->nodes.size())
+                               : QStringLiteral("deferred (%1 operators)").arg(info.innerGraph.operatorCount()))
                        .arg(info.warnings.size())
                        .arg(QString::fromStdString(info.summary));
             for (const core::Warning& warning : info.warnings)
@@ -108,6 +112,7 @@ void DocumentController::setBusy(int delta)
 void DocumentController::adopt(std::shared_ptr<const core::Document> document)
 {
     m_document = std::move(document);
+    m_deferredDecode = DeferredDecode::NotStarted;
     m_path = m_document ? QString::fromStdString(m_document->path) : QString();
     m_cache.clear();
     m_groupings.clear();
@@ -148,6 +153,10 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 generation = ++m_generation;
     options.cancel = m_cancel.get();
+    // Inner graphs are decoded on first use, or by decodeDeferredGraphs after the first paint
+    // (ETSCOPE_EAGER_DELEGATES=1: all while opening, as the CLI does; for measuring).
+    options.deferDelegateGraphs = qEnvironmentVariableIsEmpty("ETSCOPE_EAGER_DELEGATES");
+    m_deferredDecode = DeferredDecode::NotStarted;
     QPointer<DocumentController> self(this);
     options.progress = [self](int percent, const std::string& phase) {
         const QString text = QString::fromStdString(phase);
@@ -233,6 +242,63 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
             qCDebug(logOpen).noquote() << "open failed:" << path << message;
             if (generation == m_generation)
                 Q_EMIT failed(tr("%1: reading the file failed: %2").arg(path, message));
+        });
+}
+
+bool DocumentController::graphsPending(int method) const
+{
+    if (!m_document)
+        return false;
+    const auto pending = [](const core::MethodAnalysis& analysis) {
+        return std::any_of(analysis.delegates.begin(), analysis.delegates.end(),
+            [](const core::DelegateInfo& info) { return info.innerGraph && !info.innerGraph.decoded(); });
+    };
+    if (method < 0)
+        return std::any_of(m_document->methods.begin(), m_document->methods.end(), pending);
+    return static_cast<std::size_t>(method) < m_document->methods.size()
+        && pending(m_document->methods[static_cast<std::size_t>(method)]);
+}
+
+void DocumentController::decodeDeferredGraphs()
+{
+    if (!m_document || m_deferredDecode != DeferredDecode::NotStarted)
+        return;
+    if (!graphsPending()) {
+        m_deferredDecode = DeferredDecode::Done; // none deferred, or all read already
+        Q_EMIT deferredDecodeFinished();
+        return;
+    }
+    m_deferredDecode = DeferredDecode::Running;
+    const auto document = m_document;
+    const auto cancel = m_cancel;
+    const quint64 generation = m_generation;
+    QElapsedTimer started;
+    started.start();
+    // One decode per delegate: a UI-thread read of the same inner graph (an expand, a search)
+    // waits for this one's result instead of decoding it again (core::SubgraphRef).
+    whenFinished(
+        this, QtConcurrent::run([document, cancel] {
+            core::decodeDeferredGraphs(*document, cancel.get());
+            return !cancel->load();
+        }),
+        [this, generation, started](bool finished) {
+            if (generation != m_generation)
+                return;
+            // Stopped: what is left decodes on first use.
+            m_deferredDecode = finished ? DeferredDecode::Done : DeferredDecode::NotStarted;
+            if (finished) {
+                timings::report("delegate-decode", static_cast<double>(started.elapsed()));
+                qCDebug(logOpen).noquote() << "deferred inner graphs decoded after" << started.elapsed() << "ms";
+                logDelegatesOf(*m_document);
+            }
+            Q_EMIT deferredDecodeFinished();
+        },
+        [this, generation](const QString& message) {
+            qCDebug(logOpen).noquote() << "decoding the deferred inner graphs failed:" << message;
+            if (generation != m_generation)
+                return;
+            m_deferredDecode = DeferredDecode::NotStarted;
+            Q_EMIT deferredDecodeFinished();
         });
 }
 

@@ -58,6 +58,15 @@ public:
     /// Stops the layout `requester` is waiting for (its Cancel); other views' layouts go on.
     void stopLayout(QObject* requester);
 
+    /// Decodes, on a worker, every delegate inner graph the open deferred (once per document;
+    /// views ask after their first paint): emits deferredGraphsDecoded when done.
+    void decodeDeferredGraphs();
+    /// Whether a delegate of `method` (of any method: -1) still has its inner graph to decode
+    /// (reading it now would decode it on the caller's thread).
+    bool graphsPending(int method = -1) const;
+    /// decodeDeferredGraphs is running.
+    bool decodingDeferredGraphs() const { return m_deferredDecode == DeferredDecode::Running; }
+
     QString path() const { return m_path; }
     /// Milliseconds since open() was asked for this file (first-paint of --timings).
     double millisecondsSinceRequest() const;
@@ -110,6 +119,9 @@ Q_SIGNALS:
     void debugBusyChanged(bool busy);
     void attachFinished(etscope::ui::AttachKind kind, const QString& path, const QString& error);
     void attachStopped(etscope::ui::AttachKind kind, const QString& path);
+    /// decodeDeferredGraphs ended: every inner graph is decoded, or (stopped) what is left
+    /// decodes on first use.
+    void deferredDecodeFinished();
 
 private:
     /// A layout asked for and not yet delivered.
@@ -186,6 +198,8 @@ private:
     QElapsedTimer m_requested;
     bool m_graphTimed = false; ///< the first presentation also reports the document's analysis
     int m_busy = 0;
+    enum class DeferredDecode { NotStarted, Running, Done };
+    DeferredDecode m_deferredDecode = DeferredDecode::NotStarted;
 };
 
 } // namespace etscope::ui

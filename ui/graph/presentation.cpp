@@ -56,9 +56,10 @@ QString subtitleFor(
         const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
             ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
             : QString();
+        // The count is known without decoding a deferred inside (drawn before it is decoded).
         if (info && info->innerGraph)
-            return size.isEmpty() ? nodeCount(info->innerGraph->operatorCount())
-                                  : nodeCount(info->innerGraph->operatorCount()) + QStringLiteral(" · ") + size;
+            return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
+                                  : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
         return QStringLiteral("%1 · %2").arg(
             info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
     }
@@ -416,7 +417,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             const NodeGroup& group = presentation->grouping->groups[static_cast<std::size_t>(cluster.group)];
             title += QStringLiteral(" · %1 ops").arg(group.operators + group.delegates);
         } else if (const DelegateInfo* info = presentation->delegateInfo(cluster.owner); info && info->innerGraph) {
-            title += QStringLiteral(" · ") + nodeCount(info->innerGraph->operatorCount());
+            title += QStringLiteral(" · ") + nodeCount(info->innerGraph.operatorCount());
         }
         presentation->clusterTitles.push_back(title);
         // Room for the collapse button after the title. Large delegates are laid out alone.

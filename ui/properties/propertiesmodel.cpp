@@ -347,9 +347,13 @@ void PropertiesModel::showNode(
         addRow(delegate, tr("summary"), q(info.summary));
         for (const Attribute& fact : info.facts)
             addRow(delegate, q(fact.name), q(fact.value));
-        if (!info.warnings.empty()) {
+        // With those found building a deferred inner graph, once it is decoded.
+        std::vector<Warning> all = info.warnings;
+        for (Warning& warning : info.innerGraph.warnings())
+            all.push_back(std::move(warning));
+        if (!all.empty()) {
             QStandardItem* warnings = addGroup(tr("Decoding warnings"));
-            for (const Warning& warning : info.warnings)
+            for (const Warning& warning : all)
                 addRow(
                     warnings, warning.offset ? tr("at byte %1").arg(*warning.offset) : QString(), q(warning.message));
         }

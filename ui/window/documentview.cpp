@@ -113,6 +113,26 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
                 && presentation->expanded == (m_context.delegateNode.valid() ? std::set<int> {} : m_expanded))
                 showPresentation(std::move(presentation));
         });
+    connect(m_controller, &DocumentController::deferredDecodeFinished, this, [this] {
+        // Problems found building the deferred inner graphs join the banner (the eager open
+        // lists them among the document's warnings).
+        if (const auto document = m_controller->document()) {
+            std::vector<Warning> inner;
+            for (const MethodAnalysis& analysis : document->methods)
+                for (const DelegateInfo& info : analysis.delegates)
+                    for (Warning& warning : info.innerGraph.warnings())
+                        inner.push_back(std::move(warning));
+            if (!inner.empty()) {
+                std::vector<Warning> warnings = m_banner->warnings();
+                warnings.insert(warnings.end(), inner.begin(), inner.end());
+                m_banner->setWarnings(warnings);
+            }
+        }
+        if (m_operatorsWaiting)
+            refreshOperatorTable();
+        if (m_loadCheckWaiting)
+            refreshLoadCheck();
+    });
     connect(m_controller, &DocumentController::debugChanged, this, [this] {
         refreshOperatorTable();
         refreshDebugData();
@@ -128,6 +148,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         if (requester != this)
             return;
         showBusy(false);
+        startDeferredWork(); // no first paint to wait for
         Q_EMIT statusMessage(message);
         std::vector<Warning> warnings = m_banner->warnings();
         warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
@@ -137,6 +158,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         if (requester != this)
             return;
         showBusy(false);
+        startDeferredWork(); // no first paint to wait for
         Q_EMIT statusMessage(tr("Layout stopped"));
     });
 
@@ -267,6 +289,7 @@ QWidget* DocumentView::buildPanes()
             return;
         m_awaitingFirstPaint = false;
         timings::report("first-paint", m_controller->millisecondsSinceRequest());
+        startDeferredWork();
         Q_EMIT firstPainted();
     });
 
@@ -815,6 +838,15 @@ void DocumentView::refreshOperatorTable()
     if (!document || !document->program)
         return;
     const Graph& top = *document->methods[static_cast<std::size_t>(m_context.method)].graph;
+    // Counting the operators inside delegates reads their inner graphs: those the open deferred
+    // are decoded on a worker after the first paint, and the table is counted when they are
+    // (not here on the UI thread before the first paint).
+    m_operatorsWaiting = !m_context.delegateNode.valid() && m_controller->graphsPending(m_context.method)
+        && (!m_painted || m_controller->decodingDeferredGraphs());
+    if (m_operatorsWaiting) {
+        m_operators->setTables(OperatorTable {}, std::nullopt);
+        return;
+    }
     if (!m_context.delegateNode.valid()) {
         const std::string method = document->program->methods[static_cast<std::size_t>(m_context.method)].name;
         OperatorTable table = computeOperatorTable(top);
@@ -1103,8 +1135,32 @@ void DocumentView::buildAnalysisPanels()
 void DocumentView::refreshAnalysis()
 {
     refreshTimeline();
-    m_loadCheck->setDocument(m_controller->document(), m_context);
+    refreshLoadCheck();
     m_memory->setMethod(m_controller->document(), m_context.method);
+}
+
+void DocumentView::startDeferredWork()
+{
+    if (m_painted)
+        return;
+    // Inner graphs the open deferred are decoded now, off the first paint's path.
+    m_painted = true;
+    m_controller->decodeDeferredGraphs();
+    if (m_controller->decodingDeferredGraphs())
+        return; // deferredDecodeFinished counts them
+    if (m_operatorsWaiting)
+        refreshOperatorTable();
+    if (m_loadCheckWaiting)
+        refreshLoadCheck();
+}
+
+void DocumentView::refreshLoadCheck()
+{
+    // The check counts the operators inside delegates (the delegated share): like the operator
+    // table it waits for the inner graphs the open deferred, decoded after the first paint.
+    m_loadCheckWaiting = m_controller->graphsPending() && (!m_painted || m_controller->decodingDeferredGraphs());
+    if (!m_loadCheckWaiting)
+        m_loadCheck->setDocument(m_controller->document(), m_context);
 }
 
 void DocumentView::showLoadCheck()

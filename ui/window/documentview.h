@@ -167,6 +167,10 @@ private:
     void request();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
+    /// Gives the load check the document, unless it waits for deferred inner graphs.
+    void refreshLoadCheck();
+    /// After the first paint (or a failed layout): decode the deferred inner graphs, then count.
+    void startDeferredWork();
     void refreshDebugData();
     void showHeatData(std::shared_ptr<const HeatData> data);
     void refreshTimeline();
@@ -217,6 +221,9 @@ private:
     int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
     bool m_awaitingFirstPaint = false;
+    bool m_painted = false; ///< first painted (or its layout failed): deferred work may start
+    bool m_operatorsWaiting = false; ///< the operator table waits for deferred inner graphs
+    bool m_loadCheckWaiting = false; ///< the load check waits for deferred inner graphs
     bool m_fitNext = false; ///< fit the whole graph after the next layout (expand/collapse all)
     std::optional<std::pair<double, QPointF>> m_restoreView; ///< zoom and centre after the next layout
 };
