@@ -100,8 +100,16 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Do
     const GraphContext& context, const std::set<int>& expanded,
     std::shared_ptr<const core::Grouping> grouping = nullptr);
 
-/// The groups of one method's top-level graph (empty for graphs drawn whole).
-std::shared_ptr<const core::Grouping> methodGrouping(const core::Document& document, int method);
+/// The groups of one method's top-level graph (empty for graphs drawn whole): by the module
+/// hierarchy `etrecord` (or the document's own ETRecord) records when it cuts the method, else
+/// long methods in runs and repetitive ones by their blocks (core::groupMethodGraph).
+std::shared_ptr<const core::Grouping> methodGrouping(
+    const core::Document& document, int method, const core::ETRecord* etrecord = nullptr);
+
+/// Instruction → module path ("layers.0.attention") of `method`, from an ETRecord's
+/// debug_handle_map and its edge program's nn_module_stack; empty when it records none.
+std::map<int, std::string> instructionModules(
+    const core::ETRecord& etrecord, const core::Graph& graph, const std::string& method);
 
 /// Whether presentations prepared from now on draw small constants (≤ 4 elements) inside their
 /// readers (View › Show Small Constants Inline) rather than as nodes. Off by default.
