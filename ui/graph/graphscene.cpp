@@ -208,11 +208,17 @@ void GraphScene::setEdgeLabelsVisible(bool visible)
     // (the middle first, then further towards either end, right side then left); one with no
     // free place stays hidden (the wire's tooltip tells it). A value read by several nodes is
     // labelled once, on its first wire: the others leave the same box with the same text.
+    // Boxes as laid out, around their centres (an item's bounding rectangle also holds room for
+    // badges above it).
+    constexpr double kPad = 2;
     Occupied occupied;
-    for (NodeItem* node : m_nodes)
-        occupied.add(node->sceneBoundingRect());
+    const auto& boxes = m_presentation->layout.nodes;
+    for (std::size_t i = 0; i < m_nodes.size() && i < boxes.size(); ++i)
+        occupied.add(
+            QRectF(boxes[i].x - boxes[i].width / 2, boxes[i].y - boxes[i].height / 2, boxes[i].width, boxes[i].height)
+                .adjusted(-kPad, -kPad, kPad, kPad));
     std::set<std::pair<std::int32_t, std::int32_t>> labelled;
-    constexpr double kAlong[] = { 0.5, 0.35, 0.65, 0.2, 0.8 };
+    constexpr double kAlong[] = { 0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9 };
     constexpr double kGap = 4;
     for (std::size_t e = 0; e < m_edges.size(); ++e) {
         EdgeItem* item = m_edges[e];
@@ -231,7 +237,7 @@ void GraphScene::setEdgeLabelsVisible(bool visible)
             const QPointF at = path.pointAtPercent(along);
             for (const double dx : { kGap, -kGap - size.width() }) {
                 const QRectF rect(at + QPointF(dx, -size.height() / 2), size);
-                if (!occupied.intersects(rect)) {
+                if (!occupied.intersects(rect.adjusted(-kPad, -kPad, kPad, kPad))) {
                     place = rect;
                     break;
                 }
