@@ -409,7 +409,15 @@ std::map<int, std::string> instructionModules(const ETRecord& etrecord, const Gr
     return modules;
 }
 
-std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method, const ETRecord* etrecord)
+std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method)
+{
+    if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
+        || !document.methods[static_cast<std::size_t>(method)].graph)
+        return std::make_shared<const Grouping>();
+    return std::make_shared<const Grouping>(groupLongGraph(*document.methods[static_cast<std::size_t>(method)].graph));
+}
+
+std::shared_ptr<const Grouping> firstViewGrouping(const Document& document, int method, const ETRecord* etrecord)
 {
     if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
         || !document.methods[static_cast<std::size_t>(method)].graph)
@@ -446,7 +454,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             presentation->origins.push_back({ context.delegateNode, origin.top });
     } else {
         presentation->expanded = expanded;
-        presentation->grouping = grouping ? std::move(grouping) : methodGrouping(*document, context.method);
+        presentation->grouping = grouping ? std::move(grouping) : firstViewGrouping(*document, context.method);
         FlattenOptions options;
         options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
         options.grouping = presentation->grouping.get();
