@@ -14,10 +14,12 @@
 // leave node 1, aten::sym_size.int).
 #include "core/graph/flatten.h"
 #include "core/graph/grouping.h"
+#include "core/writer/debug/etrecordwriter.h"
 #include "core/writer/transformermodels.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
+#include "ui/graph/presentation.h"
 
 #include <QTest>
 
@@ -245,6 +247,49 @@ private Q_SLOTS:
         for (int i = 0; i < kInstructions; ++i)
             one[i] = "encoder";
         QVERIFY(groupByModules(graph, one).empty());
+    }
+
+    void groupedByTheAttachedETRecord()
+    {
+        // An ETRecord of this program as the exporter writes one: debug_handle_map gives
+        // instruction i handle i + 1, and the edge program's node of that handle records its
+        // nn_module_stack (serialize_metadata's "key,path,type;…"). The sym_size.int (i = 0)
+        // belongs to the top module only.
+        ETSCOPE_TAKE(const Document document, transformer(true));
+        const auto shared = std::make_shared<const Document>(document);
+        EdgeProgram program;
+        ETRecordWriteSpec spec;
+        for (int i = 0; i < kInstructions; ++i) {
+            EdgeNode node;
+            node.name = "node_" + std::to_string(i);
+            node.target = "executorch.exir.dialects.edge.ops.aten.view_copy.default";
+            node.debugHandle = DebugHandle(i + 1);
+            node.nnModuleStack = "L__self__,,model.Transformer";
+            if (i > 0) {
+                const std::string layer = std::to_string((i - 1) / 31);
+                node.nnModuleStack += ";L__self___layers_" + layer + ",layers." + layer
+                    + ",model.Block;L__self___layers_" + layer + "_attention,layers." + layer
+                    + ".attention,model.Attention";
+            }
+            program.nodes.push_back(std::move(node));
+            spec.debugHandleMap["forward"][i] = DebugHandleEntry { { DebugHandle(i + 1) }, false };
+        }
+        spec.edgePrograms.emplace_back("forward", std::move(program));
+        ETSCOPE_TAKE(const auto bytes, writeETRecord(spec));
+        const std::string path = m_scratch.path("etrecord.bin");
+        QVERIFY(!writeBytesToFile(path, bytes));
+        ETSCOPE_TAKE(const ETRecord record, readETRecordFile(path));
+        const Graph& graph = *document.methods.front().graph;
+        const std::map<int, std::string> modules = etscope::ui::instructionModules(record, graph, "forward");
+        QCOMPARE(modules.size(), std::size_t(kInstructions - 1)); // all but the sym_size.int (top module, path "")
+        QCOMPARE(modules.at(32), std::string("layers.1.attention"));
+        const auto grouping = etscope::ui::firstViewGrouping(*shared, 0, &record);
+        QCOMPARE(grouping->groups.size(), std::size_t(7));
+        QCOMPARE(grouping->groups.front().name, std::string("layers.0"));
+        QCOMPARE(grouping->groups.back().name, std::string("layers.6"));
+        QCOMPARE(grouping->groups.back().first.value, 187);
+        // Without the record: the detected blocks.
+        QCOMPARE(etscope::ui::firstViewGrouping(*shared, 0)->groups.front().name, std::string("block 1"));
     }
 };
 
