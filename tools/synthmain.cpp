@@ -20,7 +20,7 @@ using namespace etscope::core;
 
 constexpr const char* kUsage
     = "usage: etscope-synth --shape mlp|transformer|llm|wide --instructions N [--delegate-every K]\n"
-      "                     [--weights-mib M] [--seed S] -o OUT.pte\n"
+      "                     [--weights-mib M] [--seed S] [--dynamic] -o OUT.pte\n"
       "       etscope-synth --shape etdump --instructions N [--runs R] [--delegate-every K] -o OUT.etdp\n"
       "\n"
       "Writes a synthetic ExecuTorch program whose `forward` has exactly N instructions.\n"
@@ -42,6 +42,8 @@ constexpr const char* kUsage
       "  --weights-mib M       widen the model until its stored constants are about M MiB\n"
       "                        (default: small weights)\n"
       "  --seed S              weights are pseudo-random from S (default 1)\n"
+      "  --dynamic             transformer: a dynamic sequence length, one aten::sym_size.int\n"
+      "                        first whose Int every view_copy reads (as torch.export writes it)\n"
       "  -o, --output OUT.pte  the file to write (atomically)\n"
       "  -h, --help            this text\n";
 
@@ -57,6 +59,7 @@ struct Arguments {
     std::uint32_t seed = 1;
     std::string output;
     bool help = false;
+    bool dynamic = false;
 };
 
 std::optional<long long> wholeNumber(std::string_view text)
@@ -76,6 +79,10 @@ std::optional<std::string> parse(int argc, char** argv, Arguments& out)
         if (arg == "-h" || arg == "--help") {
             out.help = true;
             return std::nullopt;
+        }
+        if (arg == "--dynamic") {
+            out.dynamic = true;
+            continue;
         }
         std::string_view name = arg;
         std::optional<std::string_view> value;
@@ -181,8 +188,11 @@ Generated generate(const Arguments& args)
         options.seed = args.seed;
         return { makeWideProgram(options).spec, options.hidden };
     }
-    if (args.shape == "transformer")
-        return generateTransformer(TransformerOptions {}, args, makeTransformerProgram);
+    if (args.shape == "transformer") {
+        TransformerOptions options;
+        options.dynamicSequence = args.dynamic;
+        return generateTransformer(options, args, makeTransformerProgram);
+    }
     return generateTransformer(LlmOptions {}, args, makeLlmProgram);
 }
 

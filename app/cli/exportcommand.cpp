@@ -87,7 +87,7 @@ int runExport(int argc, char** argv, const Arguments& args)
         }
     }
 
-    const auto grouping = ui::methodGrouping(*document, methodIndex);
+    const auto grouping = ui::firstViewGrouping(*document, methodIndex);
     if (args.has("open-at")) {
         std::stringstream list(args.value("open-at"));
         for (std::string item; std::getline(list, item, ',');) {

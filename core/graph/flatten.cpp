@@ -29,17 +29,57 @@ NodeId innerPort(const Graph& inner, NodeKind kind, int position, int ordinal, b
     return NodeId::none();
 }
 
-/// Per node: a constant with at least `above` readers, drawn beside each reader (0: none).
-std::vector<bool> perReaderConstants(const Graph& graph, int above)
+bool isScalarMeta(const TensorMeta& meta)
 {
-    std::vector<bool> perReader(graph.nodes.size(), false);
-    if (above <= 0)
+    // Non-tensor values carry their value kind as dtype (valueMeta): "Int", "Double", "Bool".
+    return meta.shape.empty() && (meta.dtype == "Int" || meta.dtype == "Double" || meta.dtype == "Bool");
+}
+
+/// Elements of a known tensor read, or kSmallConstantElements + 1 when unknown or larger.
+std::int64_t readElements(const TensorMeta& meta)
+{
+    if (!meta.known())
+        return kSmallConstantElements + 1;
+    std::int64_t elements = 1;
+    for (const std::int64_t d : meta.shape)
+        elements = d < 0 || elements > kSmallConstantElements ? kSmallConstantElements + 1 : elements * d;
+    return elements;
+}
+
+/// How a value is drawn beside each of its readers.
+enum class PerReader : std::uint8_t {
+    No,
+    Constant, ///< not drawn where it is stored: one copy per reader
+    Computed, ///< drawn once where it is computed (with its inputs), and one copy per reader
+};
+
+/// Per node: whether it is drawn beside each reader. Constants with at least `constantAbove`
+/// readers, and scalars (computed, or constants of at most kSmallConstantElements elements)
+/// with at least `scalarAbove` readers (0: none of that kind).
+std::vector<PerReader> perReaderValues(const Graph& graph, int constantAbove, int scalarAbove)
+{
+    std::vector<PerReader> perReader(graph.nodes.size(), PerReader::No);
+    if (constantAbove <= 0 && scalarAbove <= 0)
         return perReader;
     std::vector<int> readers(graph.nodes.size(), 0);
-    for (const Edge& edge : graph.edges)
-        ++readers[edge.from.index()];
-    for (const Node& node : graph.nodes)
-        perReader[node.id.index()] = node.kind == NodeKind::Constant && readers[node.id.index()] >= above;
+    std::vector<bool> small(graph.nodes.size(), true);
+    std::vector<bool> scalar(graph.nodes.size(), true);
+    for (const Edge& edge : graph.edges) {
+        const std::size_t from = edge.from.index();
+        ++readers[from];
+        small[from] = small[from] && readElements(edge.meta) <= kSmallConstantElements;
+        scalar[from] = scalar[from] && isScalarMeta(edge.meta);
+    }
+    for (const Node& node : graph.nodes) {
+        const std::size_t i = node.id.index();
+        const int count = readers[i];
+        if (node.kind == NodeKind::Constant) {
+            if ((constantAbove > 0 && count >= constantAbove) || (scalarAbove > 0 && count >= scalarAbove && small[i]))
+                perReader[i] = PerReader::Constant;
+        } else if (node.kind == NodeKind::Operator && scalarAbove > 0 && count >= scalarAbove && scalar[i]) {
+            perReader[i] = PerReader::Computed;
+        }
+    }
     return perReader;
 }
 
@@ -55,10 +95,7 @@ std::vector<bool> smallConstants(const Graph& graph, bool wanted)
         int& s = state[edge.from.index()];
         if (s < 0)
             continue;
-        std::int64_t elements = 1;
-        for (const std::int64_t d : edge.meta.shape)
-            elements = d < 0 || elements > kSmallConstantElements ? kSmallConstantElements + 1 : elements * d;
-        s = edge.meta.known() && elements <= kSmallConstantElements ? 1 : -1;
+        s = readElements(edge.meta) <= kSmallConstantElements ? 1 : -1;
     }
     for (const Node& node : graph.nodes)
         small[node.id.index()] = node.kind == NodeKind::Constant && state[node.id.index()] == 1;
@@ -88,7 +125,7 @@ public:
             m_groupNode.assign(options.grouping->groups.size(), NodeId::none());
             m_groupCluster.assign(options.grouping->groups.size(), -1);
         }
-        m_perReader = perReaderConstants(top, options.constantPerReaderAbove);
+        m_perReader = perReaderValues(top, options.constantPerReaderAbove, options.scalarPerReaderAbove);
         m_small = smallConstants(top, options.inlineSmallConstants);
     }
 
@@ -110,6 +147,7 @@ private:
         m_flat.origins.push_back(origin);
         m_flat.nodeCluster.push_back(cluster);
         m_flat.inlined.emplace_back();
+        m_flat.copies.push_back(false);
         if (cluster >= 0)
             m_flat.clusters[static_cast<std::size_t>(cluster)].members.push_back(id);
         return id;
@@ -131,7 +169,7 @@ private:
 
     void place(const Node& node)
     {
-        if (perReader(node) || m_small[node.id.index()])
+        if (m_perReader[node.id.index()] == PerReader::Constant || m_small[node.id.index()])
             return; // drawn beside each reader (constantCopy) or inside it (connect)
         const int group = groupOf(node);
         if (group >= 0 && !m_options.openGroup(group)) {
@@ -168,12 +206,14 @@ private:
         const int cluster = static_cast<int>(m_flat.clusters.size());
         m_flat.clusters.push_back(std::move(frame));
         std::vector<NodeId>& ids = m_innerMap[node.id.value];
-        const std::vector<bool> perReader = perReaderConstants(*node.subgraph, m_options.constantPerReaderAbove);
+        // Inside a delegate only stored values are copied: a backend's scalar nodes stay whole.
+        const std::vector<PerReader> perReader
+            = perReaderValues(*node.subgraph, m_options.constantPerReaderAbove, m_options.scalarPerReaderAbove);
         const std::vector<bool> small = smallConstants(*node.subgraph, m_options.inlineSmallConstants);
         for (const Node& inner : node.subgraph->nodes) {
             Node copy = inner;
             copy.subgraph = nullptr;
-            ids.push_back(perReader[inner.id.index()] || small[inner.id.index()]
+            ids.push_back(perReader[inner.id.index()] == PerReader::Constant || small[inner.id.index()]
                     ? NodeId::none()
                     : add(std::move(copy), { node.id, inner.id }, cluster));
         }
@@ -187,6 +227,7 @@ private:
             if (!from.valid()) {
                 Node copy = node.subgraph->node(edge.from);
                 from = add(std::move(copy), { node.id, edge.from }, cluster);
+                m_flat.copies[from.index()] = true;
             }
             m_flat.graph.addEdge({ from, ids[edge.to.index()], edge.value, edge.meta, edge.inferred });
         }
@@ -211,14 +252,16 @@ private:
         const auto [it, inserted] = m_constantCopies.try_emplace({ from.id.value, slot });
         if (inserted) {
             Node copy = from;
+            copy.instruction = InstructionId::none(); // a value, not the instruction again
             it->second = add(std::move(copy), { from.id, NodeId::none() }, toGroup >= 0 ? groupCluster(toGroup) : -1);
+            m_flat.copies[it->second.index()] = true;
         }
         return it->second;
     }
 
     bool perReader(const Node& node) const
     {
-        return node.id.index() < m_perReader.size() && m_perReader[node.id.index()];
+        return node.id.index() < m_perReader.size() && m_perReader[node.id.index()] != PerReader::No;
     }
 
     void connect(const Edge& edge, std::size_t edgeIndex)
@@ -278,7 +321,7 @@ private:
     std::set<std::pair<std::int32_t, std::int32_t>> m_groupEdges;
     /// (constant, group) or (constant, −1 − edge) → its copy
     std::map<std::pair<std::int32_t, int>, NodeId> m_constantCopies;
-    std::vector<bool> m_perReader; ///< constants drawn beside each reader
+    std::vector<PerReader> m_perReader; ///< values drawn beside each reader
     std::vector<bool> m_small; ///< constants drawn inside their readers
 };
 

@@ -41,6 +41,10 @@ struct FlatGraph {
     /// Parallel to graph.nodes: small constants drawn inside this node instead of as nodes of
     /// their own ("const 2: fp32 [8]"), when FlattenOptions::inlineSmallConstants.
     std::vector<std::vector<std::string>> inlined;
+    /// Parallel to graph.nodes: a value drawn again beside one of its readers (a shared constant
+    /// or the scalar a node computes, e.g. a sym_size.int); its origin names the constant or the
+    /// producing node, which is also drawn once where it is computed.
+    std::vector<bool> copies;
 };
 
 struct FlattenOptions {
@@ -54,6 +58,11 @@ struct FlattenOptions {
     /// readers (a scale every layer uses) is drawn once beside each reader instead of once with
     /// an edge into every layer.
     int constantPerReaderAbove = 0;
+    /// > 0: a scalar with at least this many readers is drawn beside each reader instead of once
+    /// with a fan of long edges: the Int/Double/Bool a node computes (sym_size.int → every view's
+    /// size list; the node itself stays where it is computed) and a constant of at most
+    /// kSmallConstantElements elements (a shared scale).
+    int scalarPerReaderAbove = 0;
     /// Constants of at most kSmallConstantElements elements (scalars, a few values) are not
     /// drawn as nodes: each reader lists them (FlatGraph::inlined) and their edges go.
     bool inlineSmallConstants = false;

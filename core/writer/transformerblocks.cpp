@@ -7,12 +7,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace etscope::core {
 
 namespace {
 
 using namespace transformer;
+
+/// In a view's shape: the symbolic sequence length (the sym_size.int output) when the method is
+/// dynamic, else S.
+constexpr std::int64_t kSymbolicSequence = std::numeric_limits<std::int64_t>::min();
 
 /// Builds one method instruction by instruction: a state machine over the block's positions, so
 /// that it can stop after exactly the requested count.
@@ -68,6 +73,7 @@ private:
     std::map<std::int64_t, std::int32_t> m_ints; ///< shared Int values by value
     std::map<std::vector<std::int64_t>, std::int32_t> m_lists; ///< shared IntLists by items
     std::int32_t m_false = -1, m_eps = -1, m_geluApproximation = -1, m_scale = -1;
+    std::int32_t m_symSequence = -1; ///< the Int written by sym_size.int (dynamic methods)
     std::int32_t m_current = -1; ///< the latest activation: what the next instruction reads
     std::int32_t m_blockInput = -1, m_normed = -1, m_q = -1, m_k = -1, m_v = -1, m_scores = -1, m_residual = -1;
 };
@@ -106,7 +112,7 @@ std::int32_t BlockBuilder::ints(const std::vector<std::int64_t>& values)
     std::vector<std::int64_t> items;
     items.reserve(values.size());
     for (const std::int64_t v : values)
-        items.push_back(integer(v));
+        items.push_back(v == kSymbolicSequence ? m_symSequence : integer(v));
     return m_lists[values] = m_method.addValue(ValueSpec::intList(std::move(items)));
 }
 
@@ -168,7 +174,9 @@ std::int32_t BlockBuilder::linear(std::int32_t input, int in, int out)
 
 std::int32_t BlockBuilder::view(std::int32_t input, std::vector<std::int64_t> shape)
 {
-    const std::vector<std::int32_t> outSizes(shape.begin(), shape.end());
+    std::vector<std::int32_t> outSizes;
+    for (const std::int64_t d : shape)
+        outSizes.push_back(static_cast<std::int32_t>(d == kSymbolicSequence ? m_config.dims.sequence : d));
     return kernel("aten::view_copy", "out", { input, ints(shape) }, outSizes);
 }
 
@@ -196,7 +204,9 @@ void BlockBuilder::embedding()
 
 void BlockBuilder::portableStep()
 {
-    const std::int64_t s = m_config.dims.sequence, h = m_config.dims.hidden, heads = m_config.dims.heads;
+    // View shapes name the sequence length symbolically in a dynamic method.
+    const std::int64_t s = m_config.dynamicSequence ? kSymbolicSequence : m_config.dims.sequence;
+    const std::int64_t h = m_config.dims.hidden, heads = m_config.dims.heads;
     const std::int64_t d = h / heads, f = h * m_config.dims.ffnRatio;
     const auto same = [&](const char* name, const char* overload, std::vector<std::int32_t> args) {
         const std::vector<std::int32_t> outSizes = sizes(args.front());
@@ -340,6 +350,14 @@ void BlockBuilder::build()
     m_method.inputs = { m_current };
     if (llm && !done())
         embedding();
+    if (m_config.dynamicSequence && !done()) {
+        // aten::sym_size.int(self, dim) → Int: args self, dim, out (a prim op's value output).
+        m_symSequence = m_method.addValue(ValueSpec::integer(d.sequence));
+        m_method.addInstruction(InstructionSpec::kernel(
+            m_method.addOperator("aten::sym_size", "int"), { m_current, integer(1), m_symSequence }));
+        ++m_tally.nonDelegated["aten::sym_size.int"];
+        ++m_tally.instructions;
+    }
     while (!done()) {
         if (m_step == 0) {
             const int block = m_tally.blocks++;

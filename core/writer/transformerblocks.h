@@ -25,6 +25,7 @@ struct TransformerMethodConfig {
     int largeDelegateNodes = 0; ///< Llm: inner nodes of the first XNNPACK call
     int vocab = 256; ///< Llm: rows of the embedding table
     std::uint32_t seed = 1;
+    bool dynamicSequence = false; ///< sym_size.int first, its Int in every view size list
 };
 
 /// What the builder made, for TransformerProgram and the getters.

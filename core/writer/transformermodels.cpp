@@ -70,6 +70,7 @@ TransformerProgram makeTransformerProgram(const TransformerOptions& options)
     config.instructions = options.instructions;
     config.delegateEvery = options.delegateEvery;
     config.seed = options.seed;
+    config.dynamicSequence = options.dynamicSequence;
     TransformerProgram out;
     TransformerMethodTally tally;
     ProgramSpec& spec = out.program.spec;

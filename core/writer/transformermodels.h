@@ -29,6 +29,10 @@ struct TransformerOptions {
     /// > 0: widen the model until the stored constants (storedConstantBytes) are about this many MiB.
     double weightsMib = 0;
     std::uint32_t seed = 1;
+    /// Exported with a dynamic sequence length: the first instruction is aten::sym_size.int(x, 1)
+    /// and every view_copy reads its Int output in its size list in place of S (as torch.export
+    /// writes a symbolic dimension), so one SymInt fans out to every view of every block.
+    bool dynamicSequence = false;
 };
 
 struct LlmOptions {

@@ -1204,14 +1204,32 @@ private slots:
         mlp->expandAll();
         QVERIFY(relaid.count() > 0 || relaid.wait(20000));
         const auto presentation = mlp->presentation();
+        // Issue 27 #6: labels never overlap a box or each other, and a value read by several
+        // nodes is labelled once; a label with no free place stays hidden.
         int labelled = 0;
-        for (const EdgeItem* edge : mlp->scene()->edgeItems())
-            if (edge) {
-                const bool hasMeta
-                    = !metaText(presentation->flat.graph.edges[static_cast<std::size_t>(edge->index())].meta).isEmpty();
-                QCOMPARE(edge->labelVisible(), hasMeta);
-                labelled += edge->labelVisible() ? 1 : 0;
-            }
+        std::vector<QRectF> labels;
+        std::set<std::pair<std::int32_t, std::int32_t>> values;
+        for (const EdgeItem* edge : mlp->scene()->edgeItems()) {
+            if (!edge || !edge->labelVisible())
+                continue;
+            const Edge& e = presentation->flat.graph.edges[static_cast<std::size_t>(edge->index())];
+            QVERIFY(!metaText(e.meta).isEmpty());
+            QVERIFY(values.insert({ e.from.value, e.value.value }).second);
+            const auto* text = [&]() -> const QGraphicsItem* {
+                for (const QGraphicsItem* child : edge->childItems())
+                    if (child->isVisible())
+                        return child;
+                return nullptr;
+            }();
+            QVERIFY(text);
+            const QRectF rect = text->sceneBoundingRect();
+            for (const QRectF& other : labels)
+                QVERIFY(!rect.intersects(other));
+            for (const auto& box : presentation->layout.nodes)
+                QVERIFY(!rect.intersects(QRectF(box.x - box.width / 2, box.y - box.height / 2, box.width, box.height)));
+            labels.push_back(rect);
+            ++labelled;
+        }
         QVERIFY(labelled > 10);
         mlp->setEdgeLabelsVisible(false);
         for (const EdgeItem* edge : mlp->scene()->edgeItems())

@@ -604,7 +604,7 @@ std::shared_ptr<const core::Grouping> DocumentController::grouping(int method)
 {
     auto& grouping = m_groupings[method];
     if (!grouping && m_document)
-        grouping = methodGrouping(*m_document, method);
+        grouping = firstViewGrouping(*m_document, method, m_debug.etrecord.get());
     return grouping;
 }
 

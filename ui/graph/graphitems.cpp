@@ -269,6 +269,27 @@ void EdgeItem::setEmphasised(bool on)
     update();
 }
 
+namespace {
+
+QFont wireLabelFont()
+{
+    // The subtitle font is sized in pixels (its point size is -1): scale whichever is set.
+    QFont font = subtitleFont();
+    if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(6, static_cast<int>(std::lround(font.pixelSize() * 0.85))));
+    else if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * 0.85);
+    return font;
+}
+
+} // namespace
+
+QSizeF EdgeItem::labelSize(const QString& text)
+{
+    const QFontMetricsF metrics(wireLabelFont());
+    return { metrics.horizontalAdvance(text), metrics.height() };
+}
+
 void EdgeItem::setLabelVisible(const QString& text, bool visible)
 {
     if (!visible) {
@@ -278,17 +299,20 @@ void EdgeItem::setLabelVisible(const QString& text, bool visible)
     }
     if (text.isEmpty())
         return;
+    // Beside the wire at its middle, never on top of it.
+    const QPointF middle = path().pointAtPercent(0.5);
+    setLabelAt(text, middle + QPointF(4, -labelSize(text).height() / 2));
+}
+
+void EdgeItem::setLabelAt(const QString& text, QPointF topLeft)
+{
     if (!m_label) {
         m_label = new QGraphicsSimpleTextItem(text, this);
-        QFont font = subtitleFont();
-        font.setPointSizeF(font.pointSizeF() * 0.85);
-        m_label->setFont(font);
+        m_label->setFont(wireLabelFont());
         m_label->setBrush(wireLabelColour(onDarkCanvas(*this)));
-        // Beside the wire at its middle, never on top of it.
-        const QPointF middle = path().pointAtPercent(0.5);
-        m_label->setPos(middle + QPointF(4, -m_label->boundingRect().height() / 2));
     }
     m_label->setText(text);
+    m_label->setPos(mapFromScene(topLeft));
     m_label->show();
 }
 

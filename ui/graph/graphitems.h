@@ -87,6 +87,10 @@ public:
     /// The tensor's type and shape written on the wire, halfway along it (created when first
     /// shown: a large graph does not pay for labels nobody turned on).
     void setLabelVisible(const QString& text, bool visible);
+    /// The same at `topLeft` (scene coordinates): GraphScene places labels so none overlap.
+    void setLabelAt(const QString& text, QPointF topLeft);
+    /// The size the label takes with `text` (its font), without showing it.
+    static QSizeF labelSize(const QString& text);
     bool labelVisible() const;
 
 private:

@@ -6,6 +6,11 @@
 #include <QGraphicsSceneMouseEvent>
 #include <QPainterPath>
 
+#include <cmath>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
 namespace etscope::ui {
 
 using namespace etscope::core;
@@ -138,15 +143,115 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
         setEdgeLabelsVisible(true);
 }
 
+namespace {
+
+/// Rectangles already taken on the canvas (boxes, placed labels), bucketed in square cells so
+/// that a test looks at a few neighbours only.
+class Occupied {
+public:
+    void add(const QRectF& rect)
+    {
+        const int index = static_cast<int>(m_rects.size());
+        m_rects.push_back(rect);
+        forCells(rect, [&](std::int64_t cell) { m_cells[cell].push_back(index); });
+    }
+
+    bool intersects(const QRectF& rect) const
+    {
+        bool hit = false;
+        forCells(rect, [&](std::int64_t cell) {
+            if (hit)
+                return;
+            if (const auto it = m_cells.find(cell); it != m_cells.end())
+                for (const int index : it->second)
+                    if (m_rects[static_cast<std::size_t>(index)].intersects(rect)) {
+                        hit = true;
+                        return;
+                    }
+        });
+        return hit;
+    }
+
+private:
+    static constexpr double kCell = 96;
+
+    template <typename F> static void forCells(const QRectF& rect, F&& visit)
+    {
+        const auto x0 = static_cast<std::int64_t>(std::floor(rect.left() / kCell));
+        const auto x1 = static_cast<std::int64_t>(std::floor(rect.right() / kCell));
+        const auto y0 = static_cast<std::int64_t>(std::floor(rect.top() / kCell));
+        const auto y1 = static_cast<std::int64_t>(std::floor(rect.bottom() / kCell));
+        for (std::int64_t x = x0; x <= x1; ++x)
+            for (std::int64_t y = y0; y <= y1; ++y)
+                visit((x << 32) ^ (y & 0xffffffff));
+    }
+
+    std::vector<QRectF> m_rects;
+    std::unordered_map<std::int64_t, std::vector<int>> m_cells;
+};
+
+} // namespace
+
 void GraphScene::setEdgeLabelsVisible(bool visible)
 {
     m_edgeLabels = visible;
     if (!m_presentation)
         return;
     const Graph& graph = m_presentation->flat.graph;
-    for (std::size_t e = 0; e < m_edges.size(); ++e)
-        if (m_edges[e])
-            m_edges[e]->setLabelVisible(visible ? metaText(graph.edges[e].meta) : QString(), visible);
+    if (!visible) {
+        for (EdgeItem* edge : m_edges)
+            if (edge)
+                edge->setLabelVisible(QString(), false);
+        return;
+    }
+    // Labels never overlap boxes or each other: each takes the first free place beside its wire
+    // (the middle first, then further towards either end, right side then left); one with no
+    // free place stays hidden (the wire's tooltip tells it). A value read by several nodes is
+    // labelled once, on its first wire: the others leave the same box with the same text.
+    // Boxes as laid out, around their centres (an item's bounding rectangle also holds room for
+    // badges above it).
+    constexpr double kPad = 2;
+    Occupied occupied;
+    const auto& boxes = m_presentation->layout.nodes;
+    for (std::size_t i = 0; i < m_nodes.size() && i < boxes.size(); ++i)
+        occupied.add(
+            QRectF(boxes[i].x - boxes[i].width / 2, boxes[i].y - boxes[i].height / 2, boxes[i].width, boxes[i].height)
+                .adjusted(-kPad, -kPad, kPad, kPad));
+    std::set<std::pair<std::int32_t, std::int32_t>> labelled;
+    constexpr double kAlong[] = { 0.5, 0.35, 0.65, 0.2, 0.8, 0.1, 0.9 };
+    constexpr double kGap = 4;
+    for (std::size_t e = 0; e < m_edges.size(); ++e) {
+        EdgeItem* item = m_edges[e];
+        if (!item)
+            continue;
+        const Edge& edge = graph.edges[e];
+        const QString text = metaText(edge.meta);
+        if (text.isEmpty() || !labelled.insert({ edge.from.value, edge.value.value }).second) {
+            item->setLabelVisible(QString(), false);
+            continue;
+        }
+        const QSizeF size = EdgeItem::labelSize(text);
+        const QPainterPath path = item->mapToScene(item->path());
+        std::optional<QRectF> place;
+        for (const double along : kAlong) {
+            const QPointF at = path.pointAtPercent(along);
+            for (const double dx : { kGap, -kGap - size.width() }) {
+                const QRectF rect(at + QPointF(dx, -size.height() / 2), size);
+                if (!occupied.intersects(rect.adjusted(-kPad, -kPad, kPad, kPad))) {
+                    place = rect;
+                    break;
+                }
+            }
+            if (place)
+                break;
+        }
+        if (!place) {
+            item->setLabelVisible(QString(), false);
+            continue;
+        }
+        occupied.add(*place);
+        item->setLabelAt(text, place->topLeft());
+    }
 }
 
 NodeItem* GraphScene::itemFor(const NodeOrigin& origin) const

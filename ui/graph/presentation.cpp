@@ -29,16 +29,25 @@ constexpr std::size_t kSeparateClusterAbove = 200;
 /// picture.
 constexpr int kConstantPerReaderAbove = 3;
 constexpr std::size_t kConstantPerReaderFromNodes = 250;
+/// At every size, a scalar (a SymInt from sym_size.int, an Int/Double/Bool a node computes, a
+/// constant of at most 4 elements) read by this many nodes is drawn beside each reader: from three
+/// readers on its edges cross the others (a real transformer's one sym_size.int feeds every view of
+/// every block: a curtain across the canvas), while a copy is one small box next to its reader.
+/// Two readers keep their edges: a short fork reads better than two copies.
+constexpr int kScalarPerReaderFrom = 3;
 
 QString nodeCount(std::size_t count)
 {
     return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
 }
 
-QString subtitleFor(
-    const Presentation& presentation, const GraphAdjacency& adjacency, const Node& node, NodeOrigin origin)
+/// `methodAdjacency`: of the method's top-level graph (top-level views only, else nullptr).
+QString subtitleFor(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
+    const GraphAdjacency* methodAdjacency)
 {
     const Graph& graph = presentation.flat.graph;
+    const Node& node = graph.nodes[index];
+    const NodeOrigin origin = presentation.origins[index];
     const auto firstOut = [&]() -> QString {
         const auto& out = adjacency.out[node.id.index()];
         return out.empty() ? QString() : metaText(graph.edges[out.front()].meta);
@@ -96,6 +105,24 @@ QString subtitleFor(
     case NodeKind::JumpFalse:
     case NodeKind::Unknown:
         return node.instruction.valid() ? QStringLiteral("#%1").arg(node.instruction.value) : QString();
+    case NodeKind::Operator:
+        if (presentation.flat.copies[index] && !origin.inner.valid()) {
+            // A computed scalar beside its reader: what it is and which instruction gives it.
+            const Node& producer = presentation.methodGraph().node(origin.top);
+            return producer.instruction.valid()
+                ? QStringLiteral("%1 · from #%2").arg(firstOut()).arg(producer.instruction.value)
+                : firstOut();
+        }
+        if (adjacency.out[node.id.index()].empty() && methodAdjacency && !origin.inner.valid()) {
+            // Its value is drawn beside each reader (or read inside closed groups): say what it
+            // is and how many read it, from the method's own edges.
+            const auto& out = methodAdjacency->out[origin.top.index()];
+            if (!out.empty())
+                return QStringLiteral("%1 · read by %2")
+                    .arg(metaText(presentation.methodGraph().edges[out.front()].meta))
+                    .arg(out.size());
+        }
+        return firstOut();
     default:
         return firstOut();
     }
@@ -357,12 +384,54 @@ std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentati
     return std::nullopt;
 }
 
+std::map<int, std::string> instructionModules(const ETRecord& etrecord, const Graph& graph, const std::string& method)
+{
+    std::map<int, std::string> modules;
+    const ETRecordGraph* edge = etrecord.edgeProgram(method);
+    if (!edge || !edge->program)
+        return modules;
+    // debug_handle_map: instruction → handles; the edge program's nodes: handle → nn_module_stack.
+    std::map<std::int64_t, std::string> moduleOfHandle;
+    for (const EdgeNode& node : edge->program->nodes)
+        if (node.debugHandle && !node.nnModuleStack.empty())
+            if (std::string module = innermostModule(node.nnModuleStack); !module.empty())
+                moduleOfHandle.try_emplace(node.debugHandle->value, std::move(module));
+    if (moduleOfHandle.empty())
+        return modules;
+    for (const Node& node : graph.nodes) {
+        if (!node.instruction.valid())
+            continue;
+        for (const DebugHandle handle : etrecord.handlesOf(method, node.instruction.value))
+            if (const auto it = moduleOfHandle.find(handle.value); it != moduleOfHandle.end()) {
+                modules.emplace(node.instruction.value, it->second);
+                break;
+            }
+    }
+    return modules;
+}
+
 std::shared_ptr<const Grouping> methodGrouping(const Document& document, int method)
 {
     if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
         || !document.methods[static_cast<std::size_t>(method)].graph)
         return std::make_shared<const Grouping>();
     return std::make_shared<const Grouping>(groupLongGraph(*document.methods[static_cast<std::size_t>(method)].graph));
+}
+
+std::shared_ptr<const Grouping> firstViewGrouping(const Document& document, int method, const ETRecord* etrecord)
+{
+    if (method < 0 || static_cast<std::size_t>(method) >= document.methods.size()
+        || !document.methods[static_cast<std::size_t>(method)].graph)
+        return std::make_shared<const Grouping>();
+    const Graph& graph = *document.methods[static_cast<std::size_t>(method)].graph;
+    if (!etrecord && document.etrecord)
+        etrecord = &*document.etrecord;
+    if (etrecord && document.program && static_cast<std::size_t>(method) < document.program->methods.size()) {
+        const auto modules
+            = instructionModules(*etrecord, graph, document.program->methods[static_cast<std::size_t>(method)].name);
+        return std::make_shared<const Grouping>(groupMethodGraph(graph, modules.empty() ? nullptr : &modules));
+    }
+    return std::make_shared<const Grouping>(groupMethodGraph(graph));
 }
 
 std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document> document, const GraphContext& context,
@@ -379,13 +448,14 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
         FlattenOptions options;
         options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.scalarPerReaderAbove = kScalarPerReaderFrom;
         options.inlineSmallConstants = presentation->smallConstantsInline;
         presentation->flat = flattenGraph(inner, options);
         for (const NodeOrigin& origin : presentation->flat.origins)
             presentation->origins.push_back({ context.delegateNode, origin.top });
     } else {
         presentation->expanded = expanded;
-        presentation->grouping = grouping ? std::move(grouping) : methodGrouping(*document, context.method);
+        presentation->grouping = grouping ? std::move(grouping) : firstViewGrouping(*document, context.method);
         FlattenOptions options;
         options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
         options.grouping = presentation->grouping.get();
@@ -395,6 +465,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
             if (node.subgraph && expanded.count(node.id.value))
                 drawn += node.subgraph->nodes.size();
         options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+        options.scalarPerReaderAbove = kScalarPerReaderFrom;
         options.inlineSmallConstants = presentation->smallConstantsInline;
         presentation->flat = flattenGraph(top, options);
         presentation->origins = presentation->flat.origins;
@@ -425,6 +496,14 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
     }
     const GraphAdjacency adjacency = graph.adjacency();
+    // The method's own edges, only when an operator here has lost its out edges (its scalar is
+    // drawn beside each reader): its subtitle counts the readers.
+    std::optional<GraphAdjacency> methodAdjacency;
+    if (!context.delegateNode.valid())
+        for (std::size_t i = 0; i < graph.nodes.size() && !methodAdjacency; ++i)
+            if (graph.nodes[i].kind == NodeKind::Operator && adjacency.out[i].empty()
+                && !presentation->origins[i].inner.valid())
+                methodAdjacency = top.adjacency();
     // Titles too wide for a box shorten keeping what tells them from the other too-wide titles
     // (group titles of repeated layers, quantize/dequantize): measured once, the few that do
     // not fit shortened together.
@@ -471,8 +550,8 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         } else {
             title = fitted(title, titleMetrics);
         }
-        QString subtitle
-            = fitted(subtitleFor(*presentation, adjacency, node, presentation->origins[i]), subtitleMetrics);
+        QString subtitle = fitted(
+            subtitleFor(*presentation, adjacency, i, methodAdjacency ? &*methodAdjacency : nullptr), subtitleMetrics);
         int lines = subtitle.isEmpty() ? 0 : 1;
         // Small constants read by this node, one line each, as Netron lists them.
         for (const std::string& constant : presentation->flat.inlined[i]) {

@@ -95,13 +95,25 @@ std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentati
     const std::function<std::shared_ptr<const Presentation>(const QString& key)>& laidOut);
 
 /// Flattens and measures (UI thread: fonts). `expanded` is ignored inside a delegate view.
-/// `grouping` is the method's grouping when already computed (computed here when null).
+/// `grouping` is the method's grouping when already computed (firstViewGrouping when null).
 std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const core::Document> document,
     const GraphContext& context, const std::set<int>& expanded,
     std::shared_ptr<const core::Grouping> grouping = nullptr);
 
-/// The groups of one method's top-level graph (empty for graphs drawn whole).
+/// The groups of one method's top-level graph when it is long (core::groupLongGraph; empty for
+/// graphs drawn whole), as reports draw it.
 std::shared_ptr<const core::Grouping> methodGrouping(const core::Document& document, int method);
+
+/// The groups of the app's (and `etscope export`'s) first view of a method: by the module
+/// hierarchy `etrecord` (or the document's own ETRecord) records when it cuts the method, else
+/// long methods in runs and repetitive ones by their blocks (core::groupMethodGraph).
+std::shared_ptr<const core::Grouping> firstViewGrouping(
+    const core::Document& document, int method, const core::ETRecord* etrecord = nullptr);
+
+/// Instruction → module path ("layers.0.attention") of `method`, from an ETRecord's
+/// debug_handle_map and its edge program's nn_module_stack; empty when it records none.
+std::map<int, std::string> instructionModules(
+    const core::ETRecord& etrecord, const core::Graph& graph, const std::string& method);
 
 /// Whether presentations prepared from now on draw small constants (≤ 4 elements) inside their
 /// readers (View › Show Small Constants Inline) rather than as nodes. Off by default.

@@ -418,6 +418,15 @@ void DocumentView::connectScene()
         if (!presentation || origin.inner.valid())
             return;
         const Node& node = presentation->methodGraph().node(origin.top);
+        if (node.kind == NodeKind::Operator || node.kind == NodeKind::Constant) {
+            // A value drawn beside its reader (a sym_size.int's Int, a shared scale) goes to
+            // where it is computed or first drawn; any other box is already there.
+            if (NodeItem* item = m_scene->itemFor(origin)) {
+                m_scene->selectNode(origin);
+                m_view->centreOn(item->sceneBoundingRect().center());
+            }
+            return;
+        }
         if (node.kind == NodeKind::Delegate && !node.subgraph)
             Q_EMIT statusMessage(tr("%1 #%2 cannot be decoded into a graph: its payload facts are in the properties")
                                      .arg(QString::fromStdString(node.label))
