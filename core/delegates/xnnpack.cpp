@@ -92,6 +92,9 @@ private:
     void warn(std::string message) { m_graph->warnings.push_back({ std::move(message), std::nullopt }); }
     std::string constantText(std::uint32_t index) const;
     void readQuant(const fbx::QuantizedTensorValue& q, XValueFacts& facts) const;
+    /// The tensor an XValue holds, plain or quantized (`quantized` set and counted then);
+    /// null for an unknown type or a missing tensor. Shared by readValues and countValues.
+    const fbx::TensorValue* tensorOf(const fbx::XValue* value, const fbx::QuantizedTensorValue*& quantized);
     NodeId constantNode(std::uint32_t id, const XValueFacts& v);
     void valueAttributes(Node& node, const XValueFacts& v) const;
 
@@ -201,24 +204,32 @@ void XnnpackReader::readQuant(const fbx::QuantizedTensorValue& q, XValueFacts& f
     }
 }
 
+const fbx::TensorValue* XnnpackReader::tensorOf(const fbx::XValue* value, const fbx::QuantizedTensorValue*& quantized)
+{
+    quantized = nullptr;
+    if (value && value->xvalue_union_type() == fbx::XValueUnion::TensorValue)
+        return value->xvalue_union_as_TensorValue();
+    if (value && value->xvalue_union_type() == fbx::XValueUnion::QuantizedTensorValue) {
+        quantized = value->xvalue_union_as_QuantizedTensorValue();
+        if (quantized) {
+            ++m_quantized;
+            return quantized->tensor_value();
+        }
+    }
+    return nullptr;
+}
+
 void XnnpackReader::readValues()
 {
     const auto* xvalues = m_root.xvalues();
     if (!xvalues)
         return;
     for (flatbuffers::uoffset_t i = 0; i < xvalues->size(); ++i) {
-        const fbx::XValue* value = xvalues->Get(i);
         XValueFacts facts;
-        const fbx::TensorValue* tensor = nullptr;
-        if (value && value->xvalue_union_type() == fbx::XValueUnion::TensorValue) {
-            tensor = value->xvalue_union_as_TensorValue();
-        } else if (value && value->xvalue_union_type() == fbx::XValueUnion::QuantizedTensorValue) {
-            if (const auto* quantized = value->xvalue_union_as_QuantizedTensorValue()) {
-                tensor = quantized->tensor_value();
-                readQuant(*quantized, facts);
-                ++m_quantized;
-            }
-        }
+        const fbx::QuantizedTensorValue* quantized = nullptr;
+        const fbx::TensorValue* tensor = tensorOf(xvalues->Get(i), quantized);
+        if (quantized)
+            readQuant(*quantized, facts);
         if (!tensor) {
             warn("XNNPACK value " + std::to_string(i) + " has an unknown type or no tensor");
             continue;
@@ -251,16 +262,8 @@ void XnnpackReader::countValues()
     std::vector<std::uint32_t> ids;
     ids.reserve(xvalues->size());
     for (flatbuffers::uoffset_t i = 0; i < xvalues->size(); ++i) {
-        const fbx::XValue* value = xvalues->Get(i);
-        const fbx::TensorValue* tensor = nullptr;
-        if (value && value->xvalue_union_type() == fbx::XValueUnion::TensorValue) {
-            tensor = value->xvalue_union_as_TensorValue();
-        } else if (value && value->xvalue_union_type() == fbx::XValueUnion::QuantizedTensorValue) {
-            if (const auto* quantized = value->xvalue_union_as_QuantizedTensorValue()) {
-                tensor = quantized->tensor_value();
-                ++m_quantized;
-            }
-        }
+        const fbx::QuantizedTensorValue* quantized = nullptr;
+        const fbx::TensorValue* tensor = tensorOf(xvalues->Get(i), quantized);
         if (!tensor)
             continue;
         ids.push_back(tensor->id_out());

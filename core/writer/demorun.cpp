@@ -243,14 +243,7 @@ public:
 private:
     ProfileEvent profile(std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end)
     {
-        ProfileEvent event;
-        event.name = std::move(name);
-        event.chainIndex = ChainIndex(chain);
-        event.instructionId = InstructionId(instruction);
-        event.startTime = start;
-        event.endTime = end;
-        event.sequence = m_sequence++;
-        return event;
+        return profileEvent(std::move(name), chain, instruction, start, end, m_sequence++);
     }
 
     RunBlock m_default;

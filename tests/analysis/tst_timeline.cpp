@@ -313,13 +313,7 @@ private slots:
     void writtenFixtures()
     {
         const auto event = [](std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end) {
-            ProfileEvent e;
-            e.name = std::move(name);
-            e.chainIndex = ChainIndex(chain);
-            e.instructionId = InstructionId(instruction);
-            e.startTime = start;
-            e.endTime = end;
-            return e;
+            return profileEvent(std::move(name), chain, instruction, start, end);
         };
         RunBlock load;
         load.name = "Default";

@@ -234,6 +234,19 @@ std::vector<std::uint8_t> encodeElements(int scalarType, const std::vector<doubl
     return out;
 }
 
+ProfileEvent profileEvent(
+    std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end, std::size_t sequence)
+{
+    ProfileEvent event;
+    event.name = std::move(name);
+    event.chainIndex = ChainIndex(chain);
+    event.instructionId = InstructionId(instruction);
+    event.startTime = start;
+    event.endTime = end;
+    event.sequence = sequence;
+    return event;
+}
+
 DebugEvent tensorDebugEvent(DebugBufferWriter& buffer, InstructionId instruction, int scalarType,
     std::vector<std::int64_t> sizes, const std::vector<double>& values, bool output)
 {

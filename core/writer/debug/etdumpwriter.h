@@ -50,6 +50,12 @@ private:
 DebugEvent tensorDebugEvent(DebugBufferWriter& buffer, InstructionId instruction, int scalarType,
     std::vector<std::int64_t> sizes, const std::vector<double>& values, bool output = false);
 
+/// A profiling event of instruction `instruction` in chain `chain` (-1: a framework event such
+/// as Method::execute) from `start` to `end`; `name` empty for a delegate-internal event, whose
+/// caller then sets its delegate id. `sequence` is its position among the run's events.
+ProfileEvent profileEvent(
+    std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end, std::size_t sequence = 0);
+
 /// Encodes float64 values as little-endian elements of `scalarType` (integers truncate, BOOL is
 /// value != 0, HALF/BFLOAT16 round to nearest even). Empty for dtypes without an encoding.
 std::vector<std::uint8_t> encodeElements(int scalarType, const std::vector<double>& values);

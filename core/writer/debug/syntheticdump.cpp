@@ -17,14 +17,7 @@ constexpr std::array<const char*, 6> kOps { "addmm", "relu", "add", "mul", "soft
 ProfileEvent event(
     std::string name, int chain, int instruction, std::uint64_t start, std::uint64_t end, std::size_t& sequence)
 {
-    ProfileEvent e;
-    e.name = std::move(name);
-    e.chainIndex = ChainIndex(chain);
-    e.instructionId = InstructionId(instruction);
-    e.startTime = start;
-    e.endTime = end;
-    e.sequence = sequence++;
-    return e;
+    return profileEvent(std::move(name), chain, instruction, start, end, sequence++);
 }
 
 } // namespace
