@@ -170,7 +170,7 @@ void summarise(const Graph& graph, NodeGroup& group)
 
 std::string groupLabel(const NodeGroup& group)
 {
-    const std::string range
+    std::string range
         = "instructions " + std::to_string(group.first.value) + "\u2013" + std::to_string(group.last.value);
     if (group.name.empty())
         return range;
@@ -238,13 +238,17 @@ std::optional<Repetition> findRepetition(const Graph& graph)
         const int allowed = overlap - static_cast<int>(std::ceil(kRepeatMatchShare * overlap));
         int mismatches = 0;
         for (int i = 0; i < overlap && mismatches <= allowed; ++i)
-            mismatches += type[static_cast<std::size_t>(i)] != type[static_cast<std::size_t>(i + period)];
+            mismatches += type[static_cast<std::size_t>(i)]
+                != type[static_cast<std::size_t>(i) + static_cast<std::size_t>(period)];
         if (mismatches > allowed)
             continue;
         // The repetition starts at the first position from which a whole block matches the next.
         int start = -1;
         for (int i = 0, run = 0; i < overlap && start < 0; ++i) {
-            run = type[static_cast<std::size_t>(i)] == type[static_cast<std::size_t>(i + period)] ? run + 1 : 0;
+            run = type[static_cast<std::size_t>(i)]
+                    == type[static_cast<std::size_t>(i) + static_cast<std::size_t>(period)]
+                ? run + 1
+                : 0;
             if (run == period)
                 start = i - period + 1;
         }

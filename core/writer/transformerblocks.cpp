@@ -53,7 +53,7 @@ private:
         const char* name, const char* overload, std::vector<std::int32_t> args, std::vector<std::int32_t> outSizes);
     std::int32_t layerNorm(std::int32_t input);
     std::int32_t linear(std::int32_t input, int in, int out);
-    std::int32_t view(std::int32_t input, std::vector<std::int64_t> shape);
+    std::int32_t view(std::int32_t input, const std::vector<std::int64_t>& shape);
     std::int32_t permute(std::int32_t input, const std::vector<std::int64_t>& perm);
     std::int32_t bmm(std::int32_t a, std::int32_t b);
     void embedding();
@@ -172,9 +172,10 @@ std::int32_t BlockBuilder::linear(std::int32_t input, int in, int out)
     return kernel("aten::addmm", "out", { bias, input, weight, one, one }, { sizes(input)[0], out });
 }
 
-std::int32_t BlockBuilder::view(std::int32_t input, std::vector<std::int64_t> shape)
+std::int32_t BlockBuilder::view(std::int32_t input, const std::vector<std::int64_t>& shape)
 {
     std::vector<std::int32_t> outSizes;
+    outSizes.reserve(shape.size());
     for (const std::int64_t d : shape)
         outSizes.push_back(static_cast<std::int32_t>(d == kSymbolicSequence ? m_config.dims.sequence : d));
     return kernel("aten::view_copy", "out", { input, ints(shape) }, outSizes);
