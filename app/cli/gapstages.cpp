@@ -200,8 +200,12 @@ int runStageGap(const Arguments& args)
     std::vector<Stage> stages;
     std::vector<Warning> dumpWarnings;
     for (const OpenStage& stage : opened) {
-        stages.push_back({ QFileInfo(QString::fromStdString(stage.program)).fileName().toStdString(), &*stage.document,
-            stage.method, &*stage.mapper, &*stage.dump, stage.record ? &*stage.record : nullptr, 0, stage.run });
+        // A stage is named after its program, a table stage after its table (the table and a
+        // run of the same program are often stages 0 and 1).
+        stages.push_back(
+            { QFileInfo(QString::fromStdString(stage.table ? stage.etdump : stage.program)).fileName().toStdString(),
+                &*stage.document, stage.method, &*stage.mapper, &*stage.dump, stage.record ? &*stage.record : nullptr,
+                0, stage.run });
         for (const Warning& w : stage.dump->warnings)
             dumpWarnings.push_back(w);
     }

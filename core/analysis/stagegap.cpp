@@ -93,7 +93,7 @@ public:
                 event.name = "aot_intermediate_output";
                 event.value.kind = DebugValue::Kind::Tensor;
                 DebugTensor t;
-                t.scalarType = scalar_type::Double;
+                t.scalarType = scalar_type::Float;
                 std::uint64_t count = 1;
                 bool shapeFits = true;
                 for (const std::int64_t d : tensor.shape) {
@@ -108,10 +108,13 @@ public:
                     t.strides[d - 1] = t.strides[d] * std::max<std::int64_t>(t.sizes[d], 1);
                 t.offset = static_cast<std::int64_t>(bytes.size());
                 t.inBuffer = true;
+                // float32, as the eager model computes and the program declares its float
+                // values (a DOUBLE log would fail the check that a run fits its program); the
+                // printed decimals are rounded to it. Little-endian, as a run logs them.
                 for (const double v : tensor.values) {
-                    const auto bits = std::bit_cast<std::uint64_t>(v);
-                    for (int b = 0; b < 8; ++b)
-                        bytes.push_back(static_cast<std::uint8_t>(bits >> (8 * b))); // little-endian, as logged
+                    const auto bits = std::bit_cast<std::uint32_t>(static_cast<float>(v));
+                    for (int b = 0; b < 4; ++b)
+                        bytes.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
                 }
                 event.value.tensors = { std::move(t) };
                 event.sequence = block.debugEvents.size();
@@ -124,6 +127,9 @@ public:
 
         GapReport report = m_gap.finish(std::move(readWarnings));
         out.warnings = std::move(report.warnings);
+        for (Warning& w : out.warnings)
+            if (w.message.rfind(m_path, 0) != 0)
+                w.message = m_path + ": " + w.message;
         const auto count = [&](std::size_t n, const std::string& why) {
             if (n)
                 out.warnings.push_back({ m_path + ": " + std::to_string(n) + " of " + std::to_string(m_rows)

@@ -84,7 +84,8 @@ struct StageGapReport {
 /// the table's aot_intermediate_output values — the eager/AOT model's, never the runtime
 /// column — placed on a program's graph by InspectorGapMapper (debug handles through the
 /// ETRecord, else runtime op order) and held as a run of one Execute block whose events log
-/// them as float64 tensors. Such a run then goes through compareStages like any ETDump.
+/// them as float32 tensors (the eager model's dtype and the program's; the printed decimals
+/// are rounded to it). Such a run then goes through compareStages like any ETDump.
 /// Only top-level nodes are filled: a row placed on a node inside a delegate, a row without
 /// AOT values, a row whose AOT tensor was printed summarised ("…"), a second row on a node
 /// already filled, are left out and counted in one warning each, naming the table.

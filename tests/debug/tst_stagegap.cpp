@@ -124,6 +124,14 @@ const char* const kTableHeader
     = ",aot_debug_handle,aot_ops,aot_intermediate_output,runtime_ops,runtime_debug_handle,runtime_intermediate_"
       "output,gap\n";
 
+/// What the table stage logs at element 0 of handle 3's output minus what the portable run logs
+/// there: both are float32; the table's value is float32(h1[0]) + 2, rounded to float32.
+double plantedGap(const GapFixtures& f)
+{
+    const double logged = static_cast<float>(f.h1[0]);
+    return static_cast<double>(static_cast<float>(logged + 2.0)) - logged;
+}
+
 /// The eager/AOT table of the portable MLP (gapfixtures.h: handles 1…6 on instructions 0…5):
 /// rows for handles 1 (addmm #0), 2 (relu #1) and 3 (addmm #2) whose AOT values are exactly what
 /// the portable run logs except +2 at element 0 of handle 3's; the runtime column is all 100s
@@ -312,7 +320,9 @@ private slots:
     /// An Inspector table as stage 0 (the eager/AOT reference) on the portable program, the
     /// portable run as stage 1. The table's three placed rows are the rows, in execution order;
     /// by hand (portableAotTable): rows 0 and 1 hold exactly the run's values (mse 0, SNR inf),
-    /// row 2 differs by 2 at one of 8 elements: mse 2²/8 = 0.5, maxabs 2, l1 (a sum) 2. With
+    /// row 2 differs at one of 8 elements by d = float32(float32(h1[0]) + 2) − float32(h1[0])
+    /// (2 up to the float32 rounding of the sum; the stage logs float32): mse d²/8, maxabs d,
+    /// l1 (a sum) d. With
     /// maxabs > 1 as the threshold, row 2 is the first divergence.
     void tableAsStageZero()
     {
@@ -358,21 +368,23 @@ private slots:
         QVERIFY(diverged.paired && diverged.metrics);
         QCOMPARE(diverged.node, std::string("#2 aten::addmm.out"));
         QCOMPARE(diverged.matchedBy, std::string("debug handle"));
-        QCOMPARE(diverged.metrics->mse, 0.5);
-        QCOMPARE(diverged.metrics->maxAbs, 2.0);
-        QCOMPARE(diverged.metrics->l1, 2.0);
+        const double d = plantedGap(f);
+        QVERIFY(std::abs(d - 2.0) < 1e-5);
+        QCOMPARE(diverged.metrics->mse, d * d / 8);
+        QCOMPARE(diverged.metrics->maxAbs, d);
+        QCOMPARE(diverged.metrics->l1, d);
         QCOMPARE(report->summaries[1].firstDivergence, std::optional<std::size_t>(2));
         QVERIFY2(report->summaries[1].firstDivergenceText.rfind("forward › #2 aten::addmm.out", 0) == 0,
             report->summaries[1].firstDivergenceText.c_str());
         // The table: its cells are those metrics.
         const Table mse = stageGapTable(*report, GapMetric::Mse);
         QCOMPARE(mse.rows.size(), std::size_t(3));
-        QCOMPARE(std::get<double>(mse.rows[2][6]), 0.5);
+        QCOMPARE(std::get<double>(mse.rows[2][6]), d * d / 8);
         QCOMPARE(std::get<double>(mse.rows[0][6]), 0.0);
     }
 
     /// The same table as a later stage: stage 0 is the portable run (7 rows), the table fills
-    /// rows 0-2 and leaves the others empty; row 2 again differs by 2 at one of 8 elements.
+    /// rows 0-2 and leaves the others empty; row 2 again differs by d at one of 8 elements.
     void tableAsLaterStage()
     {
         const GapFixtures f = makeGapFixtures();
@@ -387,7 +399,7 @@ private slots:
         QVERIFY2(report, report ? "" : report.error().message().c_str());
         QCOMPARE(report->rows.size(), std::size_t(7));
         QVERIFY(report->rows[2].cells[1].metrics);
-        QCOMPARE(report->rows[2].cells[1].metrics->mse, 0.5);
+        QCOMPARE(report->rows[2].cells[1].metrics->mse, plantedGap(f) * plantedGap(f) / 8);
         // Rows 3-6 (relu #3, addmm #4, _softmax #5, the program output): the table has no row
         // for them; their cells say the table logged nothing.
         for (std::size_t r = 3; r < 7; ++r) {
