@@ -440,13 +440,21 @@ private slots:
         const TableStageRun none = tableStageRun(*table, *bare->mapper, "other.csv");
         QCOMPARE(none.placed, std::size_t(0));
         QVERIFY(anyWarning(none.warnings, "none of the 2 Inspector row(s)"));
+        // Rows on a node whose AOT cell is empty ("tensor([])") or missing: left out, counted.
+        auto emptyCells = parseInspectorTable(std::string(kTableHeader)
+                + "0,\"(1,)\",['aten_linear_default'],tensor([]),['native_call_addmm.out'],\"(1,)\",tensor([]),[0.0]\n"
+                + "1,\"(2,)\",['aten_relu_default'],,['native_call_relu.out'],\"(2,)\",tensor([1.]),[0.0]\n",
+            "cells.csv");
+        QVERIFY2(emptyCells, emptyCells ? "" : emptyCells.error().message().c_str());
+        const TableStageRun noValues = tableStageRun(*emptyCells, *portable->mapper, "cells.csv");
+        QCOMPARE(noValues.placed, std::size_t(0));
+        QVERIFY(anyWarning(noValues.warnings, "cells.csv: 2 of 2 Inspector row(s) have no aot_intermediate_output"));
         // An empty table: a warning, no rows.
         auto empty = parseInspectorTable(kTableHeader, "empty.csv");
-        if (empty) {
-            const TableStageRun nothing = tableStageRun(*empty, *portable->mapper, "empty.csv");
-            QCOMPARE(nothing.rows, std::size_t(0));
-            QVERIFY(anyWarning(nothing.warnings, "empty.csv: the Inspector table has no rows"));
-        }
+        QVERIFY2(empty, empty ? "" : empty.error().message().c_str());
+        const TableStageRun nothing = tableStageRun(*empty, *portable->mapper, "empty.csv");
+        QCOMPARE(nothing.rows, std::size_t(0));
+        QVERIFY(anyWarning(nothing.warnings, "empty.csv: the Inspector table has no rows"));
     }
 };
 
