@@ -40,6 +40,7 @@ Usage:
               [--etrecord RB --etrecord RA] [--first-divergence [--threshold M=V]…] [--format …]
   etscope gap --stage A.pte:a.etdp[:a.etrecord] --stage B.pte:b.etdp … [--metric NAME]
               [--threshold M=V]… [--plot OUT.png|OUT.svg] [--format …] [-o OUT]
+              (a stage may be an Inspector table: --stage A.pte:aot.csv[:a.etrecord])
   etscope profile PROGRAM --etdump A.etdp [--etrecord R] [--method NAME]
               [--format text|csv|tsv|md|html|json] [-o OUT]
   etscope profile A.etdp [--format …] [-o OUT]     (an ETDump alone: per event)
@@ -125,6 +126,9 @@ Subcommands:
           by default) and matched_by; each stage's first divergence in the notes. Debug
           buffers are read from beside each ETDump (a.debug.bin). --plot OUT.png|OUT.svg
           draws the metric along the first stage's execution order, a line per stage.
+          A stage PROGRAM:TABLE[:ETRECORD] with an Inspector table (.csv, .tsv, .json, .txt
+          or .md) in place of the ETDump: its aot_intermediate_output values on PROGRAM's
+          nodes (debug handles through the ETRecord), the eager/AOT reference as stage 0.
   profile Per-node timing over the Execute blocks (runs) of an ETDump, as the Inspector
           tabulates it: node, event_name (native_call_<op> for kernels, DELEGATE_CALL for
           delegate calls, the backend's own event for inner nodes such as XNNPACK ops),
@@ -234,7 +238,8 @@ Options:
   --reference-program P  gap: the program --reference was logged from (another build)
   --first-divergence  gap: print the first row whose gap crosses a threshold
   --threshold M=V gap --first-divergence: mse, l1, snr, cosine, maxabs, rel or jump; repeatable
-  --stage P:E[:R] gap: a build (program, ETDump, ETRecord) of the model; repeatable, ≥ 2
+  --stage P:E[:R] gap: a build (program, ETDump or Inspector table, ETRecord) of the model;
+                  repeatable, ≥ 2
   --plot OUT      gap --stage: draw the metric per stage to OUT.png or OUT.svg
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,

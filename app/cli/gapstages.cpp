@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `etscope gap --stage A.pte:a.etdp --stage B.pte:b.etdp …` (issue 24, part 3): several builds of
 // one model in one table, each compared with the first stage, and optionally a plot of the
-// metric along stage 0's execution order (--plot OUT.png|OUT.svg).
+// metric along stage 0's execution order (--plot OUT.png|OUT.svg). A stage may be an Inspector
+// table (`--stage A.pte:aot.csv[:a.etrecord]`): its AOT values on A's nodes.
 #include "app/cli/gap.h"
 
 #include "app/cli/cli.h"
@@ -42,12 +43,26 @@ int stageFail(const Error& error)
 struct OpenStage {
     std::string text; ///< as given
     std::string program, etdump, etrecord;
+    bool table = false; ///< `etdump` names an Inspector table (isInspectorTablePath)
     std::optional<ETRecord> record;
     std::optional<Document> document;
     std::optional<ETDump> dump;
     const Method* method = nullptr;
     std::optional<EventMapper> mapper;
+    std::string run; ///< a table stage's description
 };
+
+/// An Inspector table rather than an ETDump, by its extension (case-insensitive): .csv, .tsv,
+/// .json, .txt or .md — the files calculate_numeric_gap's DataFrame is saved or pasted as.
+/// Anything else is read as an ETDump.
+bool isInspectorTablePath(const std::string& path)
+{
+    const QString suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower();
+    for (const char* table : { "csv", "tsv", "json", "txt", "md" })
+        if (suffix == QLatin1String(table))
+            return true;
+    return false;
+}
 
 /// PROGRAM:ETDUMP[:ETRECORD], split on ':'. A path holding ':' itself cannot be given here
 /// (docs/gap.md: link or rename it); the message says so.
@@ -63,7 +78,9 @@ bool splitStage(const std::string& text, OpenStage& stage, std::string& error)
         begin = colon + 1;
     }
     if (parts.size() < 2 || parts.size() > 3) {
-        error = "--stage " + text + ": expected PROGRAM:ETDUMP or PROGRAM:ETDUMP:ETRECORD"
+        error = "--stage " + text
+            + ": expected PROGRAM:ETDUMP or PROGRAM:ETDUMP:ETRECORD (or an Inspector table .csv, "
+              ".tsv, .json, .txt or .md in place of ETDUMP)"
             + (parts.size() > 3 ? std::string(" (found ") + std::to_string(parts.size() - 1)
                         + " ':'; a path holding ':' cannot be given to --stage: link or rename it)"
                                 : std::string());
@@ -77,6 +94,7 @@ bool splitStage(const std::string& text, OpenStage& stage, std::string& error)
     stage.program = parts[0];
     stage.etdump = parts[1];
     stage.etrecord = parts.size() == 3 ? parts[2] : std::string();
+    stage.table = isInspectorTablePath(stage.etdump);
     return true;
 }
 
@@ -159,21 +177,35 @@ int runStageGap(const Arguments& args)
                     + (names.empty() ? "none" : names) + ")"
                     + (opened.size() > 1 ? ", stage 0's " + opened.front().document->path + " has" : "")));
         }
+        stage.mapper.emplace(*stage.document->analysis(*stage.method)->graph, stage.record ? &*stage.record : nullptr,
+            stage.method->name);
+        if (stage.table) {
+            // The table's AOT values, placed on this program's nodes, stand in for a run.
+            auto run = readTableStageRun(stage.etdump, *stage.mapper);
+            if (!run)
+                return stageFail(run.error());
+            stage.dump = std::move(run->dump);
+            stage.dump->warnings = std::move(run->warnings);
+            stage.run = std::move(run->description);
+            continue;
+        }
         auto dump = readETDumpFile(stage.etdump);
         if (!dump)
             return stageFail(dump.error());
         if (auto bufferError = attachDebugBufferOrDefault(dump.value(), std::string()))
             return stageFail(*bufferError);
         stage.dump = std::move(dump).value();
-        stage.mapper.emplace(*stage.document->analysis(*stage.method)->graph, stage.record ? &*stage.record : nullptr,
-            stage.method->name);
     }
 
     std::vector<Stage> stages;
     std::vector<Warning> dumpWarnings;
     for (const OpenStage& stage : opened) {
-        stages.push_back({ QFileInfo(QString::fromStdString(stage.program)).fileName().toStdString(), &*stage.document,
-            stage.method, &*stage.mapper, &*stage.dump, stage.record ? &*stage.record : nullptr, 0 });
+        // A stage is named after its program, a table stage after its table (the table and a
+        // run of the same program are often stages 0 and 1).
+        stages.push_back(
+            { QFileInfo(QString::fromStdString(stage.table ? stage.etdump : stage.program)).fileName().toStdString(),
+                &*stage.document, stage.method, &*stage.mapper, &*stage.dump, stage.record ? &*stage.record : nullptr,
+                0, stage.run });
         for (const Warning& w : stage.dump->warnings)
             dumpWarnings.push_back(w);
     }

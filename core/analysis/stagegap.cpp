@@ -3,12 +3,16 @@
 
 #include "core/analysis/gappairing.h"
 
+#include "core/util/mappedfile.h"
+#include "core/util/scalartype.h"
 #include "core/util/text.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -50,7 +54,174 @@ Result<ProgramGapReport> compareStage(const Stage& run, const Stage& reference, 
     return compareProgramRuns(runSide, refSide, *pairing, options);
 }
 
+/// Builds a table stage's run row by row: each row goes through InspectorGapMapper for its
+/// node; the AOT tensors of rows on a top-level node are kept.
+class TableStageBuilder {
+public:
+    TableStageBuilder(const EventMapper& mapper, const std::string& path)
+        : m_mapper(mapper)
+        , m_path(path)
+        , m_gap(mapper, GapMetric::Mse, path, [this](GapRow&& row) { place(row); })
+    {
+    }
+
+    void add(const InspectorRow& row)
+    {
+        m_current = &row;
+        m_gap.add(row);
+        m_current = nullptr;
+        ++m_rows;
+    }
+
+    TableStageRun finish(std::vector<Warning> readWarnings)
+    {
+        TableStageRun out;
+        out.rows = m_rows;
+        out.placed = m_items.size();
+        // The program's execution order (instruction ids), as an ETDump logs it; rows on one
+        // instruction keep the table's order.
+        std::stable_sort(m_items.begin(), m_items.end(),
+            [](const Item& a, const Item& b) { return a.instruction.value < b.instruction.value; });
+        RunBlock block;
+        block.name = "Execute";
+        std::vector<std::uint8_t> bytes;
+        for (Item& item : m_items) {
+            for (const PrintedTensor& tensor : item.tensors) {
+                DebugEvent event;
+                event.chainIndex = 0;
+                event.instructionId = item.instruction;
+                event.name = "aot_intermediate_output";
+                event.value.kind = DebugValue::Kind::Tensor;
+                DebugTensor t;
+                t.scalarType = scalar_type::Float;
+                std::uint64_t count = 1;
+                bool shapeFits = true;
+                for (const std::int64_t d : tensor.shape) {
+                    shapeFits = shapeFits && d >= 0;
+                    count *= static_cast<std::uint64_t>(std::max<std::int64_t>(d, 0));
+                }
+                t.sizes = shapeFits && count == tensor.values.size()
+                    ? tensor.shape
+                    : std::vector<std::int64_t> { static_cast<std::int64_t>(tensor.values.size()) };
+                t.strides.assign(t.sizes.size(), 1);
+                for (std::size_t d = t.sizes.size(); d-- > 1;)
+                    t.strides[d - 1] = t.strides[d] * std::max<std::int64_t>(t.sizes[d], 1);
+                t.offset = static_cast<std::int64_t>(bytes.size());
+                t.inBuffer = true;
+                // float32, as the eager model computes and the program declares its float
+                // values (a DOUBLE log would fail the check that a run fits its program); the
+                // printed decimals are rounded to it. Little-endian, as a run logs them.
+                for (const double v : tensor.values) {
+                    const auto bits = std::bit_cast<std::uint32_t>(static_cast<float>(v));
+                    for (int b = 0; b < 4; ++b)
+                        bytes.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+                }
+                event.value.tensors = { std::move(t) };
+                event.sequence = block.debugEvents.size();
+                block.debugEvents.push_back(std::move(event));
+            }
+        }
+        out.dump.file = MappedFile::fromBytes(m_path, {});
+        out.dump.runs.push_back(std::move(block));
+        out.dump.buffer = DebugBuffer { MappedFile::fromBytes(m_path, bytes) };
+
+        GapReport report = m_gap.finish(std::move(readWarnings));
+        out.warnings = std::move(report.warnings);
+        for (Warning& w : out.warnings)
+            if (w.message.rfind(m_path, 0) != 0)
+                w.message = m_path + ": " + w.message;
+        const auto count = [&](std::size_t n, const std::string& why) {
+            if (n)
+                out.warnings.push_back({ m_path + ": " + std::to_string(n) + " of " + std::to_string(m_rows)
+                        + " Inspector row(s) " + why + " and are left out of the stage",
+                    std::nullopt });
+        };
+        count(m_inside, "fall on a node inside a delegate (a table stage fills top-level nodes only)");
+        count(m_noAot, "have no aot_intermediate_output (or an empty one)");
+        count(m_summarised, "printed their AOT tensor summarised (…)");
+        count(m_duplicate, "fall on a node an earlier row already filled");
+        count(m_unplaceable, "fall on a node that is no instruction of method '" + m_mapper.method() + "'");
+        if (m_rows == 0)
+            out.warnings.push_back({ m_path + ": the Inspector table has no rows", std::nullopt });
+        else if (m_items.empty())
+            out.warnings.push_back({ m_path + ": none of the " + std::to_string(m_rows)
+                    + " Inspector row(s) maps onto a node of method '" + m_mapper.method()
+                    + "' with AOT values: the stage has nothing to compare (is it the table of this "
+                      "program? give PROGRAM:TABLE:ETRECORD for debug handles)",
+                std::nullopt });
+        out.description = "Inspector table " + fileName(m_path) + " (aot_intermediate_output, "
+            + std::to_string(m_items.size()) + " of " + std::to_string(m_rows) + " row(s) placed)";
+        return out;
+    }
+
+private:
+    struct Item {
+        InstructionId instruction;
+        std::vector<PrintedTensor> tensors;
+    };
+
+    void place(const GapRow& row)
+    {
+        if (!row.matched || !m_current)
+            return; // counted by InspectorGapMapper's own warning
+        if (row.origin.inner.valid()) {
+            ++m_inside;
+            return;
+        }
+        // A tensor without numbers ("tensor([])") has nothing to compare either.
+        if (m_current->aotOutput.empty()
+            || std::any_of(m_current->aotOutput.begin(), m_current->aotOutput.end(),
+                [](const PrintedTensor& t) { return t.values.empty(); })) {
+            ++m_noAot;
+            return;
+        }
+        for (const PrintedTensor& t : m_current->aotOutput)
+            if (!t.complete) {
+                ++m_summarised;
+                return;
+            }
+        // The run's events are placed by instruction id: keep the row only when its node is
+        // where the instruction's events land.
+        const EventPlacement placement = m_mapper.placeInstruction(ChainIndex(0), row.instruction);
+        if (!row.instruction.valid() || !placement.matched || placement.origin.top != row.origin.top) {
+            ++m_unplaceable;
+            return;
+        }
+        if (!m_filled.insert(row.instruction.value).second) {
+            ++m_duplicate;
+            return;
+        }
+        m_items.push_back({ row.instruction, m_current->aotOutput });
+    }
+
+    const EventMapper& m_mapper;
+    std::string m_path;
+    InspectorGapMapper m_gap;
+    const InspectorRow* m_current = nullptr;
+    std::vector<Item> m_items;
+    std::set<std::int32_t> m_filled;
+    std::size_t m_rows = 0, m_inside = 0, m_noAot = 0, m_summarised = 0, m_duplicate = 0, m_unplaceable = 0;
+};
+
 } // namespace
+
+TableStageRun tableStageRun(const InspectorTable& table, const EventMapper& mapper, const std::string& path)
+{
+    TableStageBuilder builder(mapper, path);
+    for (const InspectorRow& row : table.rows)
+        builder.add(row);
+    return builder.finish(table.warnings);
+}
+
+Result<TableStageRun> readTableStageRun(const std::string& path, const EventMapper& mapper, std::uint64_t maxBytes)
+{
+    TableStageBuilder builder(mapper, path);
+    auto warnings = readInspectorTableFile(
+        path, [&](InspectorRow&& row) { builder.add(row); }, maxBytes);
+    if (!warnings)
+        return warnings.error();
+    return builder.finish(std::move(warnings).value());
+}
 
 Result<StageGapReport> compareStages(
     const std::vector<Stage>& stages, const DivergenceRule& rule, const ProgramGapOptions& options)
@@ -75,7 +246,8 @@ Result<StageGapReport> compareStages(
         for (int n = 2; std::find(report.names.begin(), report.names.end(), unique) != report.names.end(); ++n)
             unique = name + " (" + std::to_string(n) + ")";
         report.names.push_back(unique);
-        report.sources.push_back(stage.document->path + ", run " + describeExecuteBlock(*stage.dump, stage.block)
+        report.sources.push_back(stage.document->path + ", "
+            + (stage.run.empty() ? "run " + describeExecuteBlock(*stage.dump, stage.block) : stage.run)
             + (stage.record ? ", with its ETRecord" : ""));
     }
     report.summaries.resize(stages.size());

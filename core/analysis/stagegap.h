@@ -11,6 +11,7 @@
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
 #include "core/debug/eventmapper.h"
+#include "core/debug/inspectortable.h"
 #include "core/debug/numericgap.h"
 #include "core/debug/programgap.h"
 #include "core/document/document.h"
@@ -33,6 +34,9 @@ struct Stage {
     const ETDump* dump = nullptr;
     const ETRecord* record = nullptr;
     std::size_t block = 0; ///< the Execute block compared
+    /// When set, describes the run in the notes instead of `dump`'s Execute block (a table stage:
+    /// "Inspector table t.csv, aot_intermediate_output, 5 of 6 row(s) placed").
+    std::string run;
 };
 
 /// What one later stage says about one row of stage 0.
@@ -75,6 +79,32 @@ struct StageGapReport {
     std::vector<Warning> warnings; ///< each names the stage's files
     std::vector<DivergenceThreshold> thresholds; ///< those the first divergences were found with
 };
+
+/// An Inspector table as a stage (issue 24 #3, "an Inspector table from the eager/AOT model"):
+/// the table's aot_intermediate_output values — the eager/AOT model's, never the runtime
+/// column — placed on a program's graph by InspectorGapMapper (debug handles through the
+/// ETRecord, else runtime op order) and held as a run of one Execute block whose events log
+/// them as float32 tensors (the eager model's dtype and the program's; the printed decimals
+/// are rounded to it). Such a run then goes through compareStages like any ETDump.
+/// Only top-level nodes are filled: a row placed on a node inside a delegate, a row without
+/// AOT values, a row whose AOT tensor was printed summarised ("…"), a second row on a node
+/// already filled, are left out and counted in one warning each, naming the table.
+struct TableStageRun {
+    ETDump dump; ///< in memory; its path and its debug buffer's path are the table's
+    std::size_t rows = 0; ///< rows read
+    std::size_t placed = 0; ///< rows whose AOT values the run logs
+    std::string description; ///< "Inspector table t.csv (aot_intermediate_output, 5 of 6 row(s) placed)"
+    std::vector<Warning> warnings; ///< the table's reading warnings, then the placement's
+};
+
+/// The rows of `table` (already read) as a stage run on `mapper`'s graph.
+TableStageRun tableStageRun(const InspectorTable& table, const EventMapper& mapper, const std::string& path);
+
+/// Reads the table file (as readInspectorTableFile: CSV, TSV, JSON or printed; at most
+/// `maxBytes`) straight into a stage run; only the placed AOT values are kept. Fails as the
+/// reader does (missing file, malformed text, too large).
+Result<TableStageRun> readTableStageRun(
+    const std::string& path, const EventMapper& mapper, std::uint64_t maxBytes = kMaxInspectorTableBytes);
 
 /// Compares stages 1… with stage 0. Error::Usage with fewer than two stages ("give at least two
 /// --stage") or a stage missing its document, method, mapper or run. Never fails on data:

@@ -151,8 +151,12 @@ bool parseNested(std::string_view s, std::size_t& pos, PrintedTensor& tensor, st
         if (pos < s.size() && s[pos] == ',')
             ++pos;
     }
+    // Inner lists close first: a depth is set by the first list closing at it (filling the
+    // depths above with `count` would make [[1., 2.]] look ragged).
     if (tensor.shape.size() <= depth)
-        tensor.shape.resize(depth + 1, count);
+        tensor.shape.resize(depth + 1, -1);
+    if (tensor.shape[depth] < 0)
+        tensor.shape[depth] = count;
     else if (tensor.shape[depth] != count)
         tensor.complete = false; // ragged: not a tensor print we understand
     return true;

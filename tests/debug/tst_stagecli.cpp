@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <map>
 
 using json = nlohmann::json;
@@ -236,6 +237,78 @@ private slots:
             QStringLiteral("have no partner in ") + sample("generated/add/add.intermediates.etdp")));
         // The quantized stage is still compared.
         QVERIFY(result.out.contains(QStringLiteral("stage 2 quantized.pte first divergence: row 4, forward › #8")));
+    }
+    /// An Inspector table as stage 0 (issue 24 #3, the eager/AOT reference): the table's AOT
+    /// values for handles 1 (addmm #0) and 3 (addmm #2) of the portable program, exactly what
+    /// the portable run logs (float32, gapfixtures.cpp) except +2 at element 0 of handle 3's
+    /// [1, 8] output; the runtime column holds other numbers and is not read. By hand: row 0
+    /// maxabs 0, row 1 maxabs 2 (up to float32 rounding), which crosses maxabs=1.
+    void inspectorTableStage()
+    {
+        using namespace etscope::core;
+        const GapFixtures f = makeGapFixtures();
+        const auto printed = [](std::vector<double> values, double plant) {
+            std::string text = "tensor([[";
+            char number[40];
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                std::snprintf(number, sizeof number, "%.17g",
+                    static_cast<double>(static_cast<float>(values[i])) + (i ? 0 : plant));
+                text += (i ? ", " : "") + std::string(number);
+            }
+            return text + "]])";
+        };
+        const std::string csv = std::string(",aot_debug_handle,aot_ops,aot_intermediate_output,runtime_ops,"
+                                            "runtime_debug_handle,runtime_intermediate_output,gap\n")
+            + "0,\"(1,)\",['aten_linear_default'],\"" + printed(f.h0, 0)
+            + "\",['native_call_addmm.out'],\"(1,)\",\"tensor([[7.]])\",[0.0]\n"
+            + "1,\"(3,)\",['aten_linear_default_1'],\"" + printed(f.h1, 2)
+            + "\",['native_call_addmm.out'],\"(3,)\",\"tensor([[7.]])\",[0.0]\n";
+        const QString table = m_dir.filePath(QStringLiteral("aot.csv"));
+        QVERIFY(!writeBytesToFile(table.toStdString(), std::vector<std::uint8_t>(csv.begin(), csv.end())));
+        const QString pte = m_dir.filePath(QStringLiteral("portable.pte"));
+        const QString record = m_dir.filePath(QStringLiteral("portable.etrecord"));
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"),
+            pte + QLatin1Char(':') + table + QLatin1Char(':') + record, QStringLiteral("--stage"),
+            m_stage["portable+record"], QStringLiteral("--metric"), QStringLiteral("maxabs"),
+            QStringLiteral("--threshold"), QStringLiteral("maxabs=1"), QStringLiteral("--format"),
+            QStringLiteral("json") });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        const json out = json::parse(result.out.toStdString());
+        QCOMPARE(out.at("rows").size(), std::size_t(2));
+        QCOMPARE(out.at("rows")[0].at("node").get<std::string>(), std::string("#0 aten::addmm.out"));
+        QCOMPARE(out.at("rows")[1].at("node").get<std::string>(), std::string("#2 aten::addmm.out"));
+        QCOMPARE(out.at("rows")[0].at("portable.pte maxabs").get<double>(), 0.0);
+        // The stage logs float32: the planted 2 after rounding float32(h1[0]) + 2 to float32.
+        const double logged = static_cast<float>(f.h1[0]);
+        QCOMPARE(out.at("rows")[1].at("portable.pte maxabs").get<double>(),
+            static_cast<double>(static_cast<float>(logged + 2.0)) - logged);
+        QCOMPARE(out.at("rows")[1].at("portable.pte matched_by").get<std::string>(), std::string("debug handle"));
+        const std::string notes = out.at("notes").dump();
+        QVERIFY2(
+            notes.find("Inspector table aot.csv (aot_intermediate_output, 2 of 2 row(s) placed)") != std::string::npos,
+            notes.c_str());
+        QVERIFY2(notes.find("stage 1 portable.pte first divergence: row 1, forward › #2 aten::addmm.out")
+                != std::string::npos,
+            notes.c_str());
+
+        // Bad input: a table whose rows land on no node of the program (handles it lacks): a
+        // warning naming the table, an empty comparison, exit 0.
+        const std::string other = std::string(",aot_debug_handle,aot_intermediate_output,runtime_debug_handle,gap\n")
+            + "0,\"(97,)\",tensor([1.]),\"(97,)\",[0.0]\n";
+        const QString otherTable = m_dir.filePath(QStringLiteral("other.csv"));
+        QVERIFY(!writeBytesToFile(otherTable.toStdString(), std::vector<std::uint8_t>(other.begin(), other.end())));
+        const CliRun nothing = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"),
+            pte + QLatin1Char(':') + otherTable + QLatin1Char(':') + record, QStringLiteral("--stage"),
+            m_stage["portable+record"] });
+        QVERIFY2(nothing.exitCode == 0, qPrintable(nothing.err));
+        QVERIFY2(nothing.err.contains(
+                     QStringLiteral("other.csv: none of the 1 Inspector row(s) maps onto a node of method 'forward'")),
+            qPrintable(nothing.err));
+        // A table file that is not there: exit 2 naming it.
+        const CliRun missing = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"),
+            pte + QStringLiteral(":missing.csv"), QStringLiteral("--stage"), m_stage["portable"] });
+        QVERIFY(missing.exitCode != 0);
+        QVERIFY2(missing.err.contains(QStringLiteral("missing.csv")), qPrintable(missing.err));
     }
 };
 

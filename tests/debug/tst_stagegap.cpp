@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 using namespace etscope::core;
@@ -86,6 +87,68 @@ const StageRow* rowOf(const StageGapReport& report, const std::string& label, in
 }
 
 using etscope::test::anyWarning;
+
+/// A tensor as torch prints it, "tensor([[v0, v1, …]])" of shape [1, n], each value with 17
+/// significant digits so that the float64 read back is exactly `values[i]`.
+std::string printedRow(const std::vector<double>& values)
+{
+    std::string text = "tensor([[";
+    char number[40];
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::snprintf(number, sizeof number, "%.17g", values[i]);
+        text += (i ? ", " : "") + std::string(number);
+    }
+    return text + "]])";
+}
+
+/// The values the portable build logs (float32, gapfixtures.cpp) as float64.
+std::vector<double> asLogged(const std::vector<double>& values)
+{
+    std::vector<double> out;
+    for (const double v : values)
+        out.push_back(static_cast<float>(v));
+    return out;
+}
+
+/// One CSV row of calculate_numeric_gap's DataFrame as `df.to_csv()` writes it, handle `handle`
+/// on both sides; the runtime column holds `runtime`.
+std::string tableRow(
+    int index, int handle, const std::string& op, const std::vector<double>& aot, const std::vector<double>& runtime)
+{
+    const std::string h = "\"(" + std::to_string(handle) + ",)\"";
+    return std::to_string(index) + "," + h + ",['" + op + "'],\"" + printedRow(aot) + "\",['native_call_" + op + "'],"
+        + h + ",\"" + printedRow(runtime) + "\",[0.0]\n";
+}
+
+const char* const kTableHeader
+    = ",aot_debug_handle,aot_ops,aot_intermediate_output,runtime_ops,runtime_debug_handle,runtime_intermediate_"
+      "output,gap\n";
+
+/// What the table stage logs at element 0 of handle 3's output minus what the portable run logs
+/// there: both are float32; the table's value is float32(h1[0]) + 2, rounded to float32.
+double plantedGap(const GapFixtures& f)
+{
+    const double logged = static_cast<float>(f.h1[0]);
+    return static_cast<double>(static_cast<float>(logged + 2.0)) - logged;
+}
+
+/// The eager/AOT table of the portable MLP (gapfixtures.h: handles 1…6 on instructions 0…5):
+/// rows for handles 1 (addmm #0), 2 (relu #1) and 3 (addmm #2) whose AOT values are exactly what
+/// the portable run logs except +2 at element 0 of handle 3's; the runtime column is all 100s
+/// (a table stage reads the AOT column alone); and a row of handle 99, which no node has.
+std::string portableAotTable(const GapFixtures& f)
+{
+    std::vector<double> r0;
+    for (const double h : f.h0)
+        r0.push_back(std::max(0.0, h));
+    std::vector<double> h1 = asLogged(f.h1);
+    h1[0] += 2.0;
+    const std::vector<double> hundreds(f.h0.size(), 100.0);
+    return kTableHeader + tableRow(0, 1, "aten_linear_default", asLogged(f.h0), hundreds)
+        + tableRow(1, 2, "aten_relu_default", asLogged(r0), hundreds)
+        + tableRow(2, 3, "aten_linear_default_1", h1, hundreds)
+        + tableRow(3, 99, "aten_mul_tensor", { 1.0, 2.0 }, { 1.0, 2.0 });
+}
 
 } // namespace
 
@@ -253,6 +316,145 @@ private slots:
         QVERIFY(!rowOf(*report, "#2 aten::addmm.out")->cells[1].metrics);
         // No divergence in what was compared.
         QVERIFY(!report->summaries[1].firstDivergence);
+    }
+    /// An Inspector table as stage 0 (the eager/AOT reference) on the portable program, the
+    /// portable run as stage 1. The table's three placed rows are the rows, in execution order;
+    /// by hand (portableAotTable): rows 0 and 1 hold exactly the run's values (mse 0, SNR inf),
+    /// row 2 differs at one of 8 elements by d = float32(float32(h1[0]) + 2) − float32(h1[0])
+    /// (2 up to the float32 rounding of the sum; the stage logs float32): mse d²/8, maxabs d,
+    /// l1 (a sum) d. With
+    /// maxabs > 1 as the threshold, row 2 is the first divergence.
+    void tableAsStageZero()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable", true));
+        auto table = parseInspectorTable(portableAotTable(f), "aot.csv");
+        QVERIFY2(table, table ? "" : table.error().message().c_str());
+        QCOMPARE(table->rows.size(), std::size_t(4));
+        // A [1, 8] print reads as shape [1, 8], complete (the reader once took it for ragged).
+        QCOMPARE(table->rows[0].aotOutput.size(), std::size_t(1));
+        QCOMPARE(table->rows[0].aotOutput[0].shape, (std::vector<std::int64_t> { 1, 8 }));
+        QVERIFY(table->rows[0].aotOutput[0].complete);
+        QCOMPARE(parsePrintedTensors("tensor([[1., 2.], [3., 4.], [5., 6.]])").front().shape,
+            (std::vector<std::int64_t> { 3, 2 }));
+        const TableStageRun run = tableStageRun(*table, *portable->mapper, "aot.csv");
+        QCOMPARE(run.rows, std::size_t(4));
+        QCOMPARE(run.placed, std::size_t(3));
+        QCOMPARE(
+            run.description, std::string("Inspector table aot.csv (aot_intermediate_output, 3 of 4 row(s) placed)"));
+        QVERIFY(anyWarning(run.warnings, "1 of 4 Inspector row(s) match no node"));
+        QCOMPARE(run.dump.path(), std::string("aot.csv"));
+
+        Stage aot = stage(*portable, "aot");
+        aot.dump = &run.dump;
+        aot.run = run.description;
+        auto report = compareStages({ aot, stage(*portable, "portable.pte") }, DivergenceRule({ { "maxabs", 1.0 } }));
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(3));
+        QCOMPARE(report->rows[0].label, std::string("#0 aten::addmm.out"));
+        QCOMPARE(report->rows[1].label, std::string("#1 aten::relu.out"));
+        QCOMPARE(report->rows[2].label, std::string("#2 aten::addmm.out"));
+        QCOMPARE(report->rows[2].shape, (std::vector<std::int64_t> { 1, 8 }));
+        QVERIFY2(
+            report->sources[0].find("Inspector table aot.csv (aot_intermediate_output, 3 of 4") != std::string::npos,
+            report->sources[0].c_str());
+        for (std::size_t r = 0; r < 2; ++r) {
+            const StageCell& cell = report->rows[r].cells[1];
+            QVERIFY(cell.paired && cell.metrics);
+            QCOMPARE(cell.metrics->mse, 0.0);
+            QVERIFY(std::isinf(cell.metrics->snr));
+        }
+        const StageCell& diverged = report->rows[2].cells[1];
+        QVERIFY(diverged.paired && diverged.metrics);
+        QCOMPARE(diverged.node, std::string("#2 aten::addmm.out"));
+        QCOMPARE(diverged.matchedBy, std::string("debug handle"));
+        const double d = plantedGap(f);
+        QVERIFY(std::abs(d - 2.0) < 1e-5);
+        QCOMPARE(diverged.metrics->mse, d * d / 8);
+        QCOMPARE(diverged.metrics->maxAbs, d);
+        QCOMPARE(diverged.metrics->l1, d);
+        QCOMPARE(report->summaries[1].firstDivergence, std::optional<std::size_t>(2));
+        QVERIFY2(report->summaries[1].firstDivergenceText.rfind("forward › #2 aten::addmm.out", 0) == 0,
+            report->summaries[1].firstDivergenceText.c_str());
+        // The table: its cells are those metrics.
+        const Table mse = stageGapTable(*report, GapMetric::Mse);
+        QCOMPARE(mse.rows.size(), std::size_t(3));
+        QCOMPARE(std::get<double>(mse.rows[2][6]), d * d / 8);
+        QCOMPARE(std::get<double>(mse.rows[0][6]), 0.0);
+    }
+
+    /// The same table as a later stage: stage 0 is the portable run (7 rows), the table fills
+    /// rows 0-2 and leaves the others empty; row 2 again differs by d at one of 8 elements.
+    void tableAsLaterStage()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable", true));
+        auto table = parseInspectorTable(portableAotTable(f), "aot.csv");
+        QVERIFY(table);
+        const TableStageRun run = tableStageRun(*table, *portable->mapper, "aot.csv");
+        Stage aot = stage(*portable, "aot.csv");
+        aot.dump = &run.dump;
+        aot.run = run.description;
+        auto report = compareStages({ stage(*portable, "portable.pte"), aot }, DivergenceRule({ { "maxabs", 1.0 } }));
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(7));
+        QVERIFY(report->rows[2].cells[1].metrics);
+        QCOMPARE(report->rows[2].cells[1].metrics->mse, plantedGap(f) * plantedGap(f) / 8);
+        // Rows 3-6 (relu #3, addmm #4, _softmax #5, the program output): the table has no row
+        // for them; their cells say the table logged nothing.
+        for (std::size_t r = 3; r < 7; ++r) {
+            const StageCell& cell = report->rows[r].cells[1];
+            QVERIFY(!cell.metrics);
+            QVERIFY2(!cell.paired || cell.problem.find("aot.csv logged no output 0") != std::string::npos,
+                cell.problem.c_str());
+        }
+        QCOMPARE(report->summaries[1].firstDivergence, std::optional<std::size_t>(2));
+    }
+
+    /// Bad input: a table none of whose rows lands on the program (handles no node has; and
+    /// without the ETRecord, no handle places anything). A warning naming the table says so,
+    /// the comparison runs and has nothing to compare; nothing crashes.
+    void tableOnNothing()
+    {
+        const GapFixtures f = makeGapFixtures();
+        ETSCOPE_TAKE(const auto portable, open(f.portable, "portable", true));
+        auto table
+            = parseInspectorTable(std::string(kTableHeader) + tableRow(0, 97, "aten_mul_tensor", { 1.0 }, { 1.0 })
+                    + tableRow(1, 98, "aten_mul_tensor", { 2.0 }, { 2.0 }),
+                "other.csv");
+        QVERIFY(table);
+        const TableStageRun run = tableStageRun(*table, *portable->mapper, "other.csv");
+        QCOMPARE(run.placed, std::size_t(0));
+        QVERIFY(
+            anyWarning(run.warnings, "other.csv: none of the 2 Inspector row(s) maps onto a node of method 'forward'"));
+        Stage aot = stage(*portable, "other.csv");
+        aot.dump = &run.dump;
+        auto report = compareStages({ aot, stage(*portable, "portable.pte") });
+        QVERIFY2(report, report ? "" : report.error().message().c_str());
+        QCOMPARE(report->rows.size(), std::size_t(0));
+        QVERIFY(!report->summaries[1].firstDivergence);
+
+        // Without the ETRecord the handles place nothing and the rows' runtime ops
+        // (native_call_aten_mul_tensor) name no node of the program either.
+        ETSCOPE_TAKE(const auto bare, open(f.portable, "portable"));
+        const TableStageRun none = tableStageRun(*table, *bare->mapper, "other.csv");
+        QCOMPARE(none.placed, std::size_t(0));
+        QVERIFY(anyWarning(none.warnings, "none of the 2 Inspector row(s)"));
+        // Rows on a node whose AOT cell is empty ("tensor([])") or missing: left out, counted.
+        auto emptyCells = parseInspectorTable(std::string(kTableHeader)
+                + "0,\"(1,)\",['aten_linear_default'],tensor([]),['native_call_addmm.out'],\"(1,)\",tensor([]),[0.0]\n"
+                + "1,\"(2,)\",['aten_relu_default'],,['native_call_relu.out'],\"(2,)\",tensor([1.]),[0.0]\n",
+            "cells.csv");
+        QVERIFY2(emptyCells, emptyCells ? "" : emptyCells.error().message().c_str());
+        const TableStageRun noValues = tableStageRun(*emptyCells, *portable->mapper, "cells.csv");
+        QCOMPARE(noValues.placed, std::size_t(0));
+        QVERIFY(anyWarning(noValues.warnings, "cells.csv: 2 of 2 Inspector row(s) have no aot_intermediate_output"));
+        // An empty table: a warning, no rows.
+        auto empty = parseInspectorTable(kTableHeader, "empty.csv");
+        QVERIFY2(empty, empty ? "" : empty.error().message().c_str());
+        const TableStageRun nothing = tableStageRun(*empty, *portable->mapper, "empty.csv");
+        QCOMPARE(nothing.rows, std::size_t(0));
+        QVERIFY(anyWarning(nothing.warnings, "empty.csv: the Inspector table has no rows"));
     }
 };
 
