@@ -135,15 +135,23 @@ void stackIsolatedBoxes(Agraph_t* g, const LayoutRequest& request, const std::ve
 
 /// Runs of parallel siblings: boxes of one cluster that all read from the same boxes and feed the
 /// same boxes (an Ethos-U command stream's 224 one-row AvgPools that transpose a 3×224×224
-/// input: one source, one sink) share one rank, which made a strip 16,000 px wide. More than
-/// kSiblingRun of them are stacked in columns, in request order, like the isolated boxes. Their
-/// edges would then cross the upper rows of a column on dot's virtual nodes, one per edge and
-/// rank, which widens every rank of the block by about 20 pt per sibling: so only the edges into
-/// a column's first box and out of its last one go to Graphviz (they place the source above and
-/// the sink below the block), and the others are drawn afterwards along two lanes in the gaps
-/// beside the column, inputs on its left, outputs on its right (routeLane).
+/// input: one source, one sink) share one rank, which made a strip 16,000 px wide. A sibling
+/// may also have one private feeder (a box with no input that feeds only it: the DMA of a
+/// channel slice's weights, 40 Conv 1×1 slices with a DMA each in the same sample); it is stacked
+/// above its sibling. More than kSiblingRun of them are stacked in columns, in request order,
+/// like the isolated boxes. Their edges would then cross the upper rows of a column on dot's
+/// virtual nodes, one per edge and rank, which widens every rank of the block by about 20 pt
+/// per sibling: so only the edges into a column's first sibling and out of its last one go to
+/// Graphviz (they place the source above and the sink below the block), and the others are
+/// drawn afterwards along two lanes in the gaps beside the column, inputs on its left, outputs
+/// on its right (routeLane in layoutOnce).
 struct SiblingStacks {
-    std::vector<std::vector<std::size_t>> columns; ///< request node indices, top to bottom
+    struct Column {
+        std::vector<std::size_t> boxes; ///< request node indices, top to bottom (feeders included)
+        std::size_t firstSibling = 0;
+        std::size_t lastSibling = 0;
+    };
+    std::vector<Column> columns;
     std::vector<int> columnOf; ///< per request node: its column, -1 for none
     /// Per request edge: -1 drawn by Graphviz, else the column whose lane carries it.
     std::vector<int> laneOf;
@@ -151,6 +159,7 @@ struct SiblingStacks {
 };
 
 constexpr std::size_t kSiblingRun = 12;
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
 SiblingStacks planSiblingStacks(const LayoutRequest& request)
 {
@@ -176,30 +185,62 @@ SiblingStacks planSiblingStacks(const LayoutRequest& request)
         succs[from].push_back(edge.to);
         preds[to].push_back(edge.from);
     }
-    using Key = std::tuple<int, std::vector<int>, std::vector<int>>;
-    std::map<Key, std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < count; ++i)
+        for (auto* list : { &preds[i], &succs[i] }) {
+            std::sort(list->begin(), list->end());
+            list->erase(std::unique(list->begin(), list->end()), list->end());
+        }
+    const auto feeds = [&](int p, std::size_t i) {
+        const auto q = static_cast<std::size_t>(p);
+        return !excluded[q] && preds[q].empty() && succs[q].size() == 1
+            && request.nodes[q].cluster == request.nodes[i].cluster;
+    };
+    // Key: cluster, inputs other than a private feeder, outputs, whether there is a feeder.
+    using Key = std::tuple<int, std::vector<int>, std::vector<int>, bool>;
+    std::map<Key, std::vector<std::pair<std::size_t, std::size_t>>> groups; // (feeder or kNone, sibling)
+    std::vector<int> shared;
     for (std::size_t i = 0; i < count; ++i) {
         // Only boxes between others: boxes without any edge are stackIsolatedBoxes' part, and a
         // program's inputs (or outputs) stay side by side on the first (or last) rank.
         if (excluded[i] || preds[i].empty() || succs[i].empty())
             continue;
-        for (auto* list : { &preds[i], &succs[i] }) {
-            std::sort(list->begin(), list->end());
-            list->erase(std::unique(list->begin(), list->end()), list->end());
+        shared.clear();
+        std::size_t feeder = kNone;
+        std::size_t feeders = 0;
+        for (const int p : preds[i]) {
+            if (feeds(p, i)) {
+                ++feeders;
+                feeder = static_cast<std::size_t>(p);
+            } else {
+                shared.push_back(p);
+            }
         }
-        groups[Key { request.nodes[i].cluster, preds[i], succs[i] }].push_back(i);
-    }
-    for (const auto& [key, boxes] : groups) {
-        if (boxes.size() <= kSiblingRun)
+        if (feeders > 1 || shared.empty())
             continue;
-        // As for the isolated boxes: columns of about sqrt(3n) give a block about as wide as
-        // tall; the lanes only use the gaps dot leaves between columns anyway.
-        const auto rows = static_cast<std::size_t>(std::ceil(std::sqrt(3.0 * static_cast<double>(boxes.size()))));
-        for (std::size_t k = 0; k < boxes.size(); ++k) {
-            if (k % rows == 0)
+        groups[Key { request.nodes[i].cluster, shared, succs[i], feeders == 1 }].push_back({ feeder, i });
+    }
+    for (const auto& [key, members] : groups) {
+        if (members.size() <= kSiblingRun)
+            continue;
+        // As for the isolated boxes: about sqrt(3n) ranks per column give a block about as wide
+        // as tall (a sibling with its feeder takes two ranks); the lanes only use the gaps dot
+        // leaves between columns anyway.
+        const double ranksEach = std::get<3>(key) ? 2.0 : 1.0;
+        const auto perColumn
+            = static_cast<std::size_t>(std::ceil(std::sqrt(3.0 * static_cast<double>(members.size()) / ranksEach)));
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const auto [feeder, sibling] = members[k];
+            if (k % perColumn == 0) {
                 plan.columns.emplace_back();
-            plan.columns.back().push_back(boxes[k]);
-            plan.columnOf[boxes[k]] = static_cast<int>(plan.columns.size() - 1);
+                plan.columns.back().firstSibling = sibling;
+            }
+            SiblingStacks::Column& column = plan.columns.back();
+            for (const std::size_t box : { feeder, sibling })
+                if (box != kNone) {
+                    column.boxes.push_back(box);
+                    plan.columnOf[box] = static_cast<int>(plan.columns.size() - 1);
+                }
+            column.lastSibling = sibling;
         }
     }
     if (plan.columns.empty())
@@ -210,29 +251,32 @@ SiblingStacks planSiblingStacks(const LayoutRequest& request)
             continue;
         const int fromColumn = plan.columnOf[static_cast<std::size_t>(edge.from)];
         const int toColumn = plan.columnOf[static_cast<std::size_t>(edge.to)];
-        // Between two stacked boxes (one run feeding another): left to Graphviz.
+        // Between two stacked boxes (a feeder and its sibling, or one run feeding another):
+        // left to Graphviz.
         if ((fromColumn >= 0) == (toColumn >= 0))
             continue;
         if (toColumn >= 0
-            && plan.columns[static_cast<std::size_t>(toColumn)].front() != static_cast<std::size_t>(edge.to)) {
+            && plan.columns[static_cast<std::size_t>(toColumn)].firstSibling != static_cast<std::size_t>(edge.to)) {
             plan.laneOf[e] = toColumn;
             plan.intoColumn[e] = true;
         } else if (fromColumn >= 0
-            && plan.columns[static_cast<std::size_t>(fromColumn)].back() != static_cast<std::size_t>(edge.from)) {
+            && plan.columns[static_cast<std::size_t>(fromColumn)].lastSibling != static_cast<std::size_t>(edge.from)) {
             plan.laneOf[e] = fromColumn;
         }
     }
     return plan;
 }
 
-/// Each column of stacked siblings is one invisible chain of weight 0 (ranks only, no pull).
+/// Each column of stacked siblings is one invisible chain of weight 2: its boxes on consecutive
+/// ranks (weight 0 let dot leave an empty rank in a column) and in line.
 void chainSiblingStacks(Agraph_t* g, const SiblingStacks& plan, const std::vector<Agnode_t*>& nodes)
 {
     std::size_t made = 0;
     for (const auto& column : plan.columns)
-        for (std::size_t k = 0; k + 1 < column.size(); ++k) {
+        for (std::size_t k = 0; k + 1 < column.boxes.size(); ++k) {
             const std::string name = "sibling" + std::to_string(made++);
-            Agedge_t* edge = agedge(g, nodes[column[k]], nodes[column[k + 1]], const_cast<char*>(name.c_str()), 1);
+            Agedge_t* edge
+                = agedge(g, nodes[column.boxes[k]], nodes[column.boxes[k + 1]], const_cast<char*>(name.c_str()), 1);
             set(edge, "weight", "2");
             set(edge, "minlen", "1");
             set(edge, "style", "invis");
@@ -505,7 +549,7 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
     const auto routeLane = [&](std::size_t e) {
         const auto from = static_cast<std::size_t>(request.edges[e].from);
         const auto to = static_cast<std::size_t>(request.edges[e].to);
-        const auto& column = stacks.columns[static_cast<std::size_t>(stacks.laneOf[e])];
+        const auto& column = stacks.columns[static_cast<std::size_t>(stacks.laneOf[e])].boxes;
         const bool input = stacks.intoColumn[e];
         waypoints.clear();
         std::size_t k = 0;

@@ -456,6 +456,44 @@ private slots:
         }
     }
 
+    /// Vela's channel slices: 40 Conv 1×1 that read one tensor and each its own weights' DMA
+    /// (a box without input that feeds only it), all feeding one sink. Each DMA stays above its
+    /// conv, on the rank just above it.
+    void siblingsWithPrivateFeedersAreStacked()
+    {
+        LayoutRequest request;
+        request.nodes.push_back({ 120, 30, -1 }); // shared input, node 0
+        for (int i = 0; i < 40; ++i) {
+            request.nodes.push_back({ 120, 30, -1 }); // DMA, node 1 + 2i
+            request.nodes.push_back({ 120, 30, -1 }); // conv, node 2 + 2i
+        }
+        request.nodes.push_back({ 120, 30, -1 }); // sink, node 81
+        for (int i = 0; i < 40; ++i) {
+            request.edges.push_back({ 0, 2 + 2 * i });
+            request.edges.push_back({ 1 + 2 * i, 2 + 2 * i });
+            request.edges.push_back({ 2 + 2 * i, 81 });
+        }
+        auto result = layoutGraph(request);
+        QVERIFY2(result, result ? "" : result.error().message().c_str());
+        const LayoutResult& r = result.value();
+        // sqrt(3 · 40 / 2) = 7.7: 8 pairs (16 ranks) per column, 5 columns; with input and sink
+        // 18 ranks. One row of 40 convs (and one of 40 DMAs) would be 40 × 138 = 5,520 pt wide;
+        // five columns are 690 pt.
+        const std::size_t rows = distinctRows(r).size();
+        QVERIFY2(rows >= 16 && rows <= 18, std::to_string(rows).c_str());
+        QVERIFY2(r.width < 6 * 138, std::to_string(r.width).c_str());
+        for (int i = 0; i < 40; ++i) {
+            const auto& dma = r.nodes[static_cast<std::size_t>(1 + 2 * i)];
+            const auto& conv = r.nodes[static_cast<std::size_t>(2 + 2 * i)];
+            QVERIFY(dma.y < conv.y);
+            QVERIFY(conv.y - dma.y < 60); // one rank: 30 pt box + 25 pt rank gap
+        }
+        for (const auto& edge : r.edges)
+            for (const LayoutPoint& p : edge.points)
+                for (const auto& box : r.nodes)
+                    QVERIFY(!(std::abs(p.x - box.x) < box.width / 2 - 1 && std::abs(p.y - box.y) < box.height / 2 - 1));
+    }
+
     void twelveSiblingsStayInOneRow()
     {
         auto result = layoutGraph(fan(12));
