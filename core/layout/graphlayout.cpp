@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 
 namespace etscope::core {
 
@@ -130,6 +131,156 @@ void stackIsolatedBoxes(Agraph_t* g, const LayoutRequest& request, const std::ve
             set(edge, "style", "invis");
         }
     }
+}
+
+/// Runs of parallel siblings: boxes of one cluster that all read from the same boxes and feed the
+/// same boxes (an Ethos-U command stream's 224 one-row AvgPools that transpose a 3×224×224
+/// input: one source, one sink) share one rank, which made a strip 16,000 px wide. A sibling
+/// may also have one private feeder (a box with no input that feeds only it: the DMA of a
+/// channel slice's weights, 40 Conv 1×1 slices with a DMA each in the same sample); it is stacked
+/// above its sibling. More than kSiblingRun of them are stacked in columns, in request order,
+/// like the isolated boxes. Their edges would then cross the upper rows of a column on dot's
+/// virtual nodes, one per edge and rank, which widens every rank of the block by about 20 pt
+/// per sibling: so only the edges into a column's first sibling and out of its last one go to
+/// Graphviz (they place the source above and the sink below the block), and the others are
+/// drawn afterwards along two lanes in the gaps beside the column, inputs on its left, outputs
+/// on its right (routeLane in layoutOnce).
+struct SiblingStacks {
+    struct Column {
+        std::vector<std::size_t> boxes; ///< request node indices, top to bottom (feeders included)
+        std::size_t firstSibling = 0;
+        std::size_t lastSibling = 0;
+    };
+    std::vector<Column> columns;
+    std::vector<int> columnOf; ///< per request node: its column, -1 for none
+    /// Per request edge: -1 drawn by Graphviz, else the column whose lane carries it.
+    std::vector<int> laneOf;
+    std::vector<bool> intoColumn; ///< per request edge with a lane: an input (left lane), else an output
+};
+
+constexpr std::size_t kSiblingRun = 12;
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+SiblingStacks planSiblingStacks(const LayoutRequest& request)
+{
+    const std::size_t count = request.nodes.size();
+    SiblingStacks plan;
+    plan.columnOf.assign(count, -1);
+    plan.laneOf.assign(request.edges.size(), -1);
+    plan.intoColumn.assign(request.edges.size(), false);
+    std::vector<std::vector<int>> preds(count), succs(count);
+    std::vector<bool> excluded(count, false);
+    for (std::size_t i = 0; i < count; ++i)
+        excluded[i] = request.nodes[i].linkedOutside;
+    const auto valid = [&](int n) { return n >= 0 && static_cast<std::size_t>(n) < count; };
+    for (const LayoutRequest::Edge& edge : request.edges) {
+        if (!valid(edge.from) || !valid(edge.to))
+            continue;
+        const auto from = static_cast<std::size_t>(edge.from);
+        const auto to = static_cast<std::size_t>(edge.to);
+        if (edge.orderOnly > 0 || from == to) {
+            excluded[from] = excluded[to] = true;
+            continue;
+        }
+        succs[from].push_back(edge.to);
+        preds[to].push_back(edge.from);
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        for (auto* list : { &preds[i], &succs[i] }) {
+            std::sort(list->begin(), list->end());
+            list->erase(std::unique(list->begin(), list->end()), list->end());
+        }
+    const auto feeds = [&](int p, std::size_t i) {
+        const auto q = static_cast<std::size_t>(p);
+        return !excluded[q] && preds[q].empty() && succs[q].size() == 1
+            && request.nodes[q].cluster == request.nodes[i].cluster;
+    };
+    // Key: cluster, inputs other than a private feeder, outputs, whether there is a feeder.
+    using Key = std::tuple<int, std::vector<int>, std::vector<int>, bool>;
+    std::map<Key, std::vector<std::pair<std::size_t, std::size_t>>> groups; // (feeder or kNone, sibling)
+    std::vector<int> shared;
+    for (std::size_t i = 0; i < count; ++i) {
+        // Only boxes between others: boxes without any edge are stackIsolatedBoxes' part, and a
+        // program's inputs (or outputs) stay side by side on the first (or last) rank.
+        if (excluded[i] || preds[i].empty() || succs[i].empty())
+            continue;
+        shared.clear();
+        std::size_t feeder = kNone;
+        std::size_t feeders = 0;
+        for (const int p : preds[i]) {
+            if (feeds(p, i)) {
+                ++feeders;
+                feeder = static_cast<std::size_t>(p);
+            } else {
+                shared.push_back(p);
+            }
+        }
+        if (feeders > 1 || shared.empty())
+            continue;
+        groups[Key { request.nodes[i].cluster, shared, succs[i], feeders == 1 }].push_back({ feeder, i });
+    }
+    for (const auto& [key, members] : groups) {
+        if (members.size() <= kSiblingRun)
+            continue;
+        // As for the isolated boxes: about sqrt(3n) ranks per column give a block about as wide
+        // as tall (a sibling with its feeder takes two ranks); the lanes only use the gaps dot
+        // leaves between columns anyway.
+        const double ranksEach = std::get<3>(key) ? 2.0 : 1.0;
+        const auto perColumn
+            = static_cast<std::size_t>(std::ceil(std::sqrt(3.0 * static_cast<double>(members.size()) / ranksEach)));
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const auto [feeder, sibling] = members[k];
+            if (k % perColumn == 0) {
+                plan.columns.emplace_back();
+                plan.columns.back().firstSibling = sibling;
+            }
+            SiblingStacks::Column& column = plan.columns.back();
+            for (const std::size_t box : { feeder, sibling })
+                if (box != kNone) {
+                    column.boxes.push_back(box);
+                    plan.columnOf[box] = static_cast<int>(plan.columns.size() - 1);
+                }
+            column.lastSibling = sibling;
+        }
+    }
+    if (plan.columns.empty())
+        return plan;
+    for (std::size_t e = 0; e < request.edges.size(); ++e) {
+        const LayoutRequest::Edge& edge = request.edges[e];
+        if (!valid(edge.from) || !valid(edge.to) || edge.orderOnly > 0)
+            continue;
+        const int fromColumn = plan.columnOf[static_cast<std::size_t>(edge.from)];
+        const int toColumn = plan.columnOf[static_cast<std::size_t>(edge.to)];
+        // Between two stacked boxes (a feeder and its sibling, or one run feeding another):
+        // left to Graphviz.
+        if ((fromColumn >= 0) == (toColumn >= 0))
+            continue;
+        if (toColumn >= 0
+            && plan.columns[static_cast<std::size_t>(toColumn)].firstSibling != static_cast<std::size_t>(edge.to)) {
+            plan.laneOf[e] = toColumn;
+            plan.intoColumn[e] = true;
+        } else if (fromColumn >= 0
+            && plan.columns[static_cast<std::size_t>(fromColumn)].lastSibling != static_cast<std::size_t>(edge.from)) {
+            plan.laneOf[e] = fromColumn;
+        }
+    }
+    return plan;
+}
+
+/// Each column of stacked siblings is one invisible chain of weight 2: its boxes on consecutive
+/// ranks (weight 0 let dot leave an empty rank in a column) and in line.
+void chainSiblingStacks(Agraph_t* g, const SiblingStacks& plan, const std::vector<Agnode_t*>& nodes)
+{
+    std::size_t made = 0;
+    for (const auto& column : plan.columns)
+        for (std::size_t k = 0; k + 1 < column.boxes.size(); ++k) {
+            const std::string name = "sibling" + std::to_string(made++);
+            Agedge_t* edge
+                = agedge(g, nodes[column.boxes[k]], nodes[column.boxes[k + 1]], const_cast<char*>(name.c_str()), 1);
+            set(edge, "weight", "2");
+            set(edge, "minlen", "1");
+            set(edge, "style", "invis");
+        }
 }
 
 /// dot's final step moves the real nodes so that the drawing starts at (0, 0) but leaves its
@@ -321,9 +472,14 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
         set(node, "height", number(spec.height / 72.0));
         nodes.push_back(node);
     }
+    const SiblingStacks stacks = planSiblingStacks(request);
     std::vector<Agedge_t*> edges;
     edges.reserve(request.edges.size());
     for (const LayoutRequest::Edge& spec : request.edges) {
+        if (stacks.laneOf[edges.size()] >= 0) {
+            edges.push_back(nullptr); // drawn along its column's lane after the layout
+            continue;
+        }
         if (spec.from < 0 || spec.to < 0 || static_cast<std::size_t>(spec.from) >= nodes.size()
             || static_cast<std::size_t>(spec.to) >= nodes.size()) {
             edges.push_back(nullptr);
@@ -342,6 +498,7 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
     }
 
     stackIsolatedBoxes(g, request, nodes);
+    chainSiblingStacks(g, stacks, nodes);
 
     lastGraphvizMessage().clear();
     if (gvLayout(gvc, g, "dot") != 0) {
@@ -373,7 +530,46 @@ Result<LayoutResult> detail::layoutOnce(const LayoutRequest& request, const std:
         const rank_t& rank = GD_rank(g)[ND_rank(node)];
         return RankBand { centreY - rank.ht2, centreY + rank.ht1 };
     };
+    // The extent of rank r, from any of its nodes (a virtual one moved by the lost shift).
+    const auto rankBand = [&](int r) -> std::optional<RankBand> {
+        if (r < GD_minrank(g) || r > GD_maxrank(g) || GD_rank(g)[r].n < 1)
+            return std::nullopt;
+        Agnode_t* any = GD_rank(g)[r].v[0];
+        pointf centre = ND_coord(any);
+        if (ND_node_type(any) == kVirtualNode)
+            centre = { centre.x - shift.x, centre.y - shift.y };
+        const double y = flip(centre).y;
+        return RankBand { y - GD_rank(g)[r].ht2, y + GD_rank(g)[r].ht1 };
+    };
+    // A stacked sibling's edge runs straight down a lane beside its column: inputs a third of
+    // the column gap to the left of the column's boxes, outputs a third to the right, so the two
+    // lanes in one gap stay apart. Above the column a lane follows its first box, below it the
+    // last.
+    const double laneOffset = GD_nodesep(g) / 3;
+    const auto routeLane = [&](std::size_t e) {
+        const auto from = static_cast<std::size_t>(request.edges[e].from);
+        const auto to = static_cast<std::size_t>(request.edges[e].to);
+        const auto& column = stacks.columns[static_cast<std::size_t>(stacks.laneOf[e])].boxes;
+        const bool input = stacks.intoColumn[e];
+        waypoints.clear();
+        std::size_t k = 0;
+        for (int r = ND_rank(nodes[from]) + 1; r < ND_rank(nodes[to]); ++r) {
+            while (k + 1 < column.size() && ND_rank(nodes[column[k + 1]]) <= r)
+                ++k;
+            const auto& box = result.nodes[column[k]];
+            const double x = input ? box.x - box.width / 2 - laneOffset : box.x + box.width / 2 + laneOffset;
+            if (const auto rankExtent = rankBand(r))
+                waypoints.push_back({ x, *rankExtent });
+        }
+        const auto& a = result.nodes[from];
+        const auto& b = result.nodes[to];
+        result.edges[e] = routeEdge(a, band(nodes[from], a.y), b, band(nodes[to], b.y), waypoints);
+    };
     for (std::size_t i = 0; i < edges.size(); ++i) {
+        if (stacks.laneOf[i] >= 0) {
+            routeLane(i);
+            continue;
+        }
         if (!edges[i] || request.edges[i].orderOnly > 0)
             continue;
         const auto from = static_cast<std::size_t>(request.edges[i].from);

@@ -389,6 +389,120 @@ private slots:
         QVERIFY(!r.edges[0].points.empty());
     }
 
+    /// One source feeding `count` siblings (boxes 1..count) that all feed one sink: an Ethos-U
+    /// command stream's 224 one-row AvgPools made a row 16,000 px wide.
+    static LayoutRequest fan(int count)
+    {
+        LayoutRequest request;
+        request.nodes.push_back({ 120, 30, -1 });
+        for (int i = 0; i < count; ++i)
+            request.nodes.push_back({ 120, 30, -1 });
+        request.nodes.push_back({ 120, 30, -1 });
+        for (int i = 1; i <= count; ++i)
+            request.edges.push_back({ 0, i });
+        for (int i = 1; i <= count; ++i)
+            request.edges.push_back({ i, count + 1 });
+        return request;
+    }
+
+    static std::set<long> distinctRows(const LayoutResult& r)
+    {
+        std::set<long> rows;
+        for (const auto& node : r.nodes)
+            rows.insert(std::lround(node.y));
+        return rows;
+    }
+
+    void parallelSiblingsAreStacked()
+    {
+        const LayoutRequest request = fan(30);
+        auto result = layoutGraph(request);
+        QVERIFY2(result, result ? "" : result.error().message().c_str());
+        const LayoutResult& r = result.value();
+        // sqrt(3 · 30) = 9.5: columns of 10 rows, 3 columns; with the source and the sink,
+        // 12 ranks at most (sqrt(3·30) + 2 = 11.5, rounded up).
+        QVERIFY2(distinctRows(r).size() <= 12, std::to_string(distinctRows(r).size()).c_str());
+        QVERIFY(distinctRows(r).size() >= 10);
+        // In one row the 30 boxes would be 30 × (120 + 18 nodesep) = 4,140 pt wide. Three
+        // columns are 3 × 138 = 414 pt; the lanes only use the column gaps, so the block stays
+        // under four box widths plus gaps (552 pt) where dot's virtual nodes (one per edge and
+        // rank crossed, about 20 pt each) would have added some 600 pt more.
+        QVERIFY2(r.width < 4 * 138, std::to_string(r.width).c_str());
+        // Source above every sibling, sink below every sibling.
+        for (int i = 1; i <= 30; ++i) {
+            QVERIFY(r.nodes[0].y < r.nodes[static_cast<std::size_t>(i)].y);
+            QVERIFY(r.nodes[31].y > r.nodes[static_cast<std::size_t>(i)].y);
+        }
+        // Request order down each column: sibling i+1 is below sibling i or starts a column.
+        std::size_t columnStarts = 1;
+        for (int i = 1; i < 30; ++i)
+            if (r.nodes[static_cast<std::size_t>(i + 1)].y < r.nodes[static_cast<std::size_t>(i)].y)
+                ++columnStarts;
+        QCOMPARE(columnStarts, std::size_t(3));
+        // Every edge is drawn, from its source's border to its target's, and no point of any
+        // edge (the curve stays inside its control polygon's hull) lies inside a box.
+        QCOMPARE(r.edges.size(), std::size_t(60));
+        for (std::size_t e = 0; e < r.edges.size(); ++e) {
+            const auto& edge = r.edges[e];
+            QVERIFY(!edge.points.empty());
+            QCOMPARE((edge.points.size() - 1) % 3, std::size_t(0));
+            const auto& to = r.nodes[static_cast<std::size_t>(request.edges[e].to)];
+            QVERIFY(distance(edge.arrowTip, edge.arrowTip.x, to.y - to.height / 2) < 0.5);
+            QVERIFY(std::abs(edge.arrowTip.x - to.x) <= to.width / 2);
+            for (const LayoutPoint& p : edge.points)
+                for (const auto& box : r.nodes)
+                    QVERIFY2(!(std::abs(p.x - box.x) < box.width / 2 - 1 && std::abs(p.y - box.y) < box.height / 2 - 1),
+                        ("edge " + std::to_string(e) + " crosses a box").c_str());
+        }
+    }
+
+    /// Vela's channel slices: 40 Conv 1×1 that read one tensor and each its own weights' DMA
+    /// (a box without input that feeds only it), all feeding one sink. Each DMA stays above its
+    /// conv, on the rank just above it.
+    void siblingsWithPrivateFeedersAreStacked()
+    {
+        LayoutRequest request;
+        request.nodes.push_back({ 120, 30, -1 }); // shared input, node 0
+        for (int i = 0; i < 40; ++i) {
+            request.nodes.push_back({ 120, 30, -1 }); // DMA, node 1 + 2i
+            request.nodes.push_back({ 120, 30, -1 }); // conv, node 2 + 2i
+        }
+        request.nodes.push_back({ 120, 30, -1 }); // sink, node 81
+        for (int i = 0; i < 40; ++i) {
+            request.edges.push_back({ 0, 2 + 2 * i });
+            request.edges.push_back({ 1 + 2 * i, 2 + 2 * i });
+            request.edges.push_back({ 2 + 2 * i, 81 });
+        }
+        auto result = layoutGraph(request);
+        QVERIFY2(result, result ? "" : result.error().message().c_str());
+        const LayoutResult& r = result.value();
+        // sqrt(3 · 40 / 2) = 7.7: 8 pairs (16 ranks) per column, 5 columns; with input and sink
+        // 18 ranks. One row of 40 convs (and one of 40 DMAs) would be 40 × 138 = 5,520 pt wide;
+        // five columns are 690 pt.
+        const std::size_t rows = distinctRows(r).size();
+        QVERIFY2(rows >= 16 && rows <= 18, std::to_string(rows).c_str());
+        QVERIFY2(r.width < 6 * 138, std::to_string(r.width).c_str());
+        for (int i = 0; i < 40; ++i) {
+            const auto& dma = r.nodes[static_cast<std::size_t>(1 + 2 * i)];
+            const auto& conv = r.nodes[static_cast<std::size_t>(2 + 2 * i)];
+            QVERIFY(dma.y < conv.y);
+            QVERIFY(conv.y - dma.y < 60); // one rank: 30 pt box + 25 pt rank gap
+        }
+        for (const auto& edge : r.edges)
+            for (const LayoutPoint& p : edge.points)
+                for (const auto& box : r.nodes)
+                    QVERIFY(!(std::abs(p.x - box.x) < box.width / 2 - 1 && std::abs(p.y - box.y) < box.height / 2 - 1));
+    }
+
+    void twelveSiblingsStayInOneRow()
+    {
+        auto result = layoutGraph(fan(12));
+        QVERIFY(result);
+        // Source, twelve siblings side by side, sink: three rows, as before the stacking.
+        QCOMPARE(distinctRows(result.value()).size(), std::size_t(3));
+        QVERIFY(result->width > 12 * 120);
+    }
+
     void parallelEdgesAreKept()
     {
         LayoutRequest request;
