@@ -7,8 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
-#include <unordered_set>
+#include <unordered_map>
 
 namespace etscope::core {
 
@@ -57,8 +56,21 @@ public:
         , m_inferredProducer(method.values.size(), false)
     {
         m_graph.name = method.name;
+        m_isInput.assign(method.values.size(), false);
         for (const std::int32_t input : method.inputs)
-            m_isInput.insert(input);
+            if (input >= 0 && static_cast<std::size_t>(input) < m_isInput.size())
+                m_isInput[static_cast<std::size_t>(input)] = true;
+        // A node per input, output and instruction, and at most one per tensor value (a
+        // constant, state or view read before anything wrote it); reserved at once, the node
+        // table of a 100,000-instruction program is not grown by doubling (which held the old
+        // and the new block together: a third more peak memory, issue 27).
+        std::size_t instructions = 0;
+        for (const Chain& chain : method.chains)
+            instructions += chain.instructions.size();
+        std::size_t tensors = 0;
+        for (const Value& value : method.values)
+            tensors += value.isTensor() ? 1 : 0;
+        m_graph.nodes.reserve(method.inputs.size() + method.outputs.size() + instructions + tensors);
     }
 
     Graph build();
@@ -89,9 +101,19 @@ private:
     Graph m_graph;
     std::vector<NodeId> m_producer;
     std::vector<bool> m_inferredProducer;
-    std::unordered_set<std::int32_t> m_isInput;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, std::vector<AliasEntry>> m_memory;
-    std::set<std::tuple<std::int32_t, std::int32_t, std::int32_t>> m_edges;
+    std::vector<bool> m_isInput; ///< per value: a method input
+    struct MemoryKeyHash {
+        std::size_t operator()(const std::pair<std::uint32_t, std::uint64_t>& key) const
+        {
+            return std::hash<std::uint64_t>()(key.second * 0x9E3779B97F4A7C15ull ^ key.first);
+        }
+    };
+    std::unordered_map<std::pair<std::uint32_t, std::uint64_t>, std::vector<AliasEntry>, MemoryKeyHash> m_memory;
+    /// Edges (producer, value) into the node being connected: every connect() to one consumer
+    /// happens while that consumer is added, so duplicates are looked for among its own edges
+    /// only (a set of every edge of the graph cost 48 bytes an edge and a tree walk each).
+    NodeId m_consumer;
+    std::vector<std::pair<std::int32_t, std::int32_t>> m_consumerEdges;
 };
 
 std::string MethodGraphBuilder::valueLabel(const char* prefix, std::int32_t value) const
@@ -204,8 +226,14 @@ void MethodGraphBuilder::connect(std::int32_t value, NodeId consumer)
     const NodeId from = m_producer[static_cast<std::size_t>(value)];
     if (!from.valid() || from == consumer)
         return;
-    if (!m_edges.insert({ from.value, consumer.value, value }).second)
+    if (consumer != m_consumer) {
+        m_consumer = consumer;
+        m_consumerEdges.clear();
+    }
+    const std::pair<std::int32_t, std::int32_t> key { from.value, value };
+    if (std::find(m_consumerEdges.begin(), m_consumerEdges.end(), key) != m_consumerEdges.end())
         return;
+    m_consumerEdges.push_back(key);
     m_graph.addEdge({ from, consumer, ValueIndex(value), valueMeta(m_method, value),
         m_inferredProducer[static_cast<std::size_t>(value)] && m_graph.node(from).kind == NodeKind::Delegate });
 }
@@ -277,6 +305,10 @@ void MethodGraphBuilder::addInstruction(int chainIndex, int instructionIndex, co
     Node node;
     node.instruction = InstructionId(instructionIndex);
     node.chain = chainIndex;
+    // Shown first: the chain (when not the first) and the instruction index.
+    if (chainIndex != 0)
+        node.attributes.add("chain", std::to_string(chainIndex));
+    node.attributes.add("instruction", std::to_string(instructionIndex));
     std::vector<std::int32_t> inputs;
     std::vector<std::int32_t> outputs;
     bool inferredOutputs = false;
@@ -323,8 +355,8 @@ void MethodGraphBuilder::addInstruction(int chainIndex, int instructionIndex, co
             for (int i = argCount - 1; i >= 0; --i) {
                 const std::int32_t arg = instruction.args[static_cast<std::size_t>(i)];
                 const Value& v = m_method.values[static_cast<std::size_t>(arg)];
-                if (m_producer[static_cast<std::size_t>(arg)].valid() || m_isInput.count(arg) || isStoredTensor(v)
-                    || !v.isTensor())
+                if (m_producer[static_cast<std::size_t>(arg)].valid() || m_isInput[static_cast<std::size_t>(arg)]
+                    || isStoredTensor(v) || !v.isTensor())
                     break;
                 ++outputCount;
             }
@@ -369,9 +401,6 @@ void MethodGraphBuilder::addInstruction(int chainIndex, int instructionIndex, co
             : "unknown instruction (type " + std::to_string(instruction.rawTag) + ")";
         break;
     }
-    node.attributes.addFront("instruction", std::to_string(instructionIndex));
-    if (chainIndex != 0)
-        node.attributes.addFront("chain", std::to_string(chainIndex));
 
     if (instruction.kind == Instruction::Kind::Kernel || instruction.kind == Instruction::Kind::Delegate) {
         node.args = instruction.args;

@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include <set>
+#include <tuple>
 
 using namespace etscope::core;
 
@@ -133,6 +134,12 @@ private slots:
         for (const Method& method : document->program->methods) {
             const Graph& graph = *document->analysis(method)->graph;
             checkEdges(graph);
+            // A method graph carries each (producer, consumer, value) once, however often the
+            // instruction names the value (the builder looks for repeats among the edges into
+            // the node it is adding, issue 27, where a set of every edge did before).
+            std::set<std::tuple<std::int32_t, std::int32_t, std::int32_t>> seen;
+            for (const Edge& edge : graph.edges)
+                QVERIFY(seen.insert({ edge.from.value, edge.to.value, edge.value.value }).second);
             // One node per instruction plus one per input and output.
             std::size_t instructionNodes = 0;
             std::size_t inputs = 0;
