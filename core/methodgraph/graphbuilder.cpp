@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace etscope::core {
@@ -94,6 +96,10 @@ private:
     void setProducer(std::int32_t value, NodeId node, bool inferred = false);
     NodeId sourceFor(std::int32_t value);
     std::string valueLabel(const char* prefix, std::int32_t value) const;
+    /// Operator `index`'s qualified name and the schema that names a call's arguments, looked
+    /// up once per operator and argument count (a method calls a few operators many times).
+    const std::string& qualifiedName(std::size_t index);
+    const OperatorSchema* schemaFor(std::size_t index, std::size_t args);
 
     const Method& m_method;
     std::span<const DelegateInfo> m_delegates;
@@ -114,7 +120,29 @@ private:
     /// only (a set of every edge of the graph cost 48 bytes an edge and a tree walk each).
     NodeId m_consumer;
     std::vector<std::pair<std::int32_t, std::int32_t>> m_consumerEdges;
+    std::vector<std::optional<std::string>> m_qualifiedNames; ///< per operator, when first needed
+    std::map<std::pair<std::size_t, std::size_t>, const OperatorSchema*> m_schemas; ///< (operator, args)
 };
+
+const std::string& MethodGraphBuilder::qualifiedName(std::size_t index)
+{
+    if (m_qualifiedNames.size() <= index)
+        m_qualifiedNames.resize(m_method.operators.size() > index ? m_method.operators.size() : index + 1);
+    std::optional<std::string>& name = m_qualifiedNames[index];
+    if (!name)
+        name = m_method.operators[index].qualifiedName();
+    return *name;
+}
+
+const OperatorSchema* MethodGraphBuilder::schemaFor(std::size_t index, std::size_t args)
+{
+    const auto [it, inserted] = m_schemas.try_emplace({ index, args }, nullptr);
+    if (inserted) {
+        const Operator& op = m_method.operators[index];
+        it->second = findSchema(op.name, op.overload, args);
+    }
+    return it->second;
+}
 
 std::string MethodGraphBuilder::valueLabel(const char* prefix, std::int32_t value) const
 {
@@ -263,15 +291,16 @@ void MethodGraphBuilder::addOutputs()
 
 void MethodGraphBuilder::addKernel(Node& node, const Instruction& instruction)
 {
-    const Operator& op = m_method.operators[static_cast<std::size_t>(instruction.index)];
+    const auto operatorIndex = static_cast<std::size_t>(instruction.index);
+    const Operator& op = m_method.operators[operatorIndex];
     node.kind = NodeKind::Operator;
-    node.label = op.qualifiedName();
+    node.label = qualifiedName(operatorIndex);
     node.opType = node.label;
     node.attributes.push_back({ "operator", op.name });
     node.attributes.push_back({ "overload", op.overload.empty() ? "(default)" : op.overload });
     // Named after the operator's schema when the table knows it and its arguments fit the call
     // (schema arguments, then the returned value); numbered otherwise.
-    const OperatorSchema* schema = findSchema(op.name, op.overload, instruction.args.size());
+    const OperatorSchema* schema = schemaFor(operatorIndex, instruction.args.size());
     for (std::size_t i = 0; i < instruction.args.size(); ++i) {
         const std::string value = describeValue(m_method, instruction.args[i]);
         if (!schema)
