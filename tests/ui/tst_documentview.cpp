@@ -327,6 +327,84 @@ private slots:
         QCOMPARE(model->index(0, 0).data().toString(), QStringLiteral("File"));
     }
 
+    // Issue 27: the hidden side and analysis panels are built when first shown, not with the
+    // view, and a panel built late shows what was set before it existed. dnf_executorch5 has
+    // a memory plan whose state tensor v0 is live at every step (tst_memorypanel), read from
+    // the State node of value 0.
+    void hiddenPanelsBuiltWhenShown()
+    {
+        Fixture f("dnf-executorch/dnf_executorch5.pte");
+        QSignalSpy painted(f.view.get(), &DocumentView::firstPainted);
+        QVERIFY(f.waitForLayout()); // laid out, not shown: not painted yet
+        using Panel = DocumentView::Panel;
+        for (const Panel panel : { Panel::Heatmap, Panel::LoadCheck, Panel::Timeline, Panel::Size, Panel::Memory })
+            QVERIFY2(!f.view->isPanelBuilt(panel), "built before the first paint");
+        // State set before the panels exist: kernel marks off, a node selected.
+        f.view->setKernelMarksVisible(false);
+        const Graph& graph = *f.controller.document()->methods[0].graph;
+        std::optional<NodeOrigin> stateNode;
+        for (const Node& node : graph.nodes)
+            if (node.kind == NodeKind::State && node.value == ValueIndex(0))
+                stateNode = NodeOrigin { node.id, NodeId::none() };
+        QVERIFY(stateNode);
+        f.view->selectNode(*stateNode);
+        QCOMPARE(f.view->selectedNode(), stateNode);
+        f.view->show();
+        QVERIFY(painted.count() > 0 || painted.wait(20000));
+        // The Load tab is built once the graph is painted (its check marks the graph); the
+        // others wait for their tab.
+        QTRY_VERIFY_WITH_TIMEOUT(f.view->isPanelBuilt(Panel::LoadCheck), 20000);
+        QVERIFY(!f.view->isPanelBuilt(Panel::Heatmap));
+        QVERIFY(!f.view->isPanelBuilt(Panel::Size));
+        QVERIFY(!f.view->isPanelBuilt(Panel::Memory));
+        QVERIFY(!f.view->isPanelBuilt(Panel::Timeline)); // no run attached: never
+        LoadCheckPanel* load = f.view->loadCheckPanel();
+        QVERIFY(!load->marksVisible());
+        QVERIFY(f.waitForLoadCheck());
+        QVERIFY(!load->verdictText().isEmpty());
+        // Marks off, set before the panel existed: none on the graph, whatever the check found.
+        QVERIFY(f.view->scene()->marks().empty());
+
+        // A click on the Memory tab (analysis area shown) builds the panel in the tab's place,
+        // in front, with the node selected earlier marked in its chart.
+        QTabWidget* analysis = f.view->analysisTabs();
+        int memoryTab = -1;
+        for (int i = 0; i < analysis->count(); ++i)
+            if (analysis->tabText(i) == QStringLiteral("Memory"))
+                memoryTab = i;
+        QVERIFY(memoryTab >= 0);
+        analysis->show();
+        analysis->setCurrentIndex(memoryTab);
+        QVERIFY(f.view->isPanelBuilt(Panel::Memory));
+        QVERIFY(!f.view->isPanelBuilt(Panel::Size));
+        MemoryPanel* memory = f.view->memoryPanel();
+        QCOMPARE(analysis->currentWidget(), memory);
+        QCOMPARE(analysis->tabText(memoryTab), QStringLiteral("Memory"));
+        QCOMPARE(memory->method(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(memory->plan(), 20000);
+        std::optional<std::size_t> v0;
+        for (std::size_t i = 0; i < memory->plan()->tensors.size(); ++i)
+            if (memory->nodeOf(i) == stateNode)
+                v0 = i;
+        QVERIFY(v0);
+        const auto& marked = memory->chart()->marked();
+        QVERIFY(std::find(marked.begin(), marked.end(), std::pair(*v0, true)) != marked.end());
+
+        // The Heatmap tab brought to the front: built in its place, nothing attached to show.
+        QTabWidget* side = qobject_cast<QTabWidget*>(load->parentWidget()->parentWidget());
+        QVERIFY(side);
+        int heatTab = -1;
+        for (int i = 0; i < side->count(); ++i)
+            if (side->tabText(i) == QStringLiteral("Heatmap"))
+                heatTab = i;
+        QVERIFY(heatTab >= 0);
+        side->setCurrentIndex(heatTab);
+        QVERIFY(f.view->isPanelBuilt(Panel::Heatmap));
+        QCOMPARE(side->currentWidget(), f.view->heatmapPanel());
+        QCOMPARE(f.view->heatmapPanel()->tableCount(), 0);
+        QVERIFY(f.view->heatmapPanel()->divergenceText().isEmpty());
+    }
+
     // The app's open defers inner graphs (OpenOptions::deferDelegateGraphs): the first view is
     // drawn without building them, each delegate box already saying its operator count; after
     // the first paint a worker decodes them, and only then the operator table and the load

@@ -294,6 +294,32 @@ private slots:
         }());
     }
 
+    // A view fits itself once per show… call, when the model says it is filled, not on every
+    // row inserted (issue 27: that measured all rows again per row during the first paint);
+    // the groups are expanded when the call returns, as before.
+    void fitsOncePerFill()
+    {
+        const auto program = load("dnf-executorch/dnf_executorch5.pte");
+        QVERIFY(program);
+        PropertiesModel model;
+        PropertiesView view;
+        view.setModel(&model);
+        view.resize(400, 400);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy filled(&model, &PropertiesModel::filled);
+        model.showDocument(*program, 0);
+        QVERIFY(!model.filling());
+        QCOMPARE(filled.count(), 1);
+        QVERIFY(inserted.count() > 10); // one per row: what the view no longer answers each time
+        QVERIFY(model.rowCount() >= 2); // File, Method forward, …
+        for (int g = 0; g < model.rowCount(); ++g)
+            QVERIFY(view.isExpanded(model.index(g, 0)));
+        model.showNode(*program, 0, NodeOrigin { NodeId(0), NodeId::none() });
+        QCOMPARE(filled.count(), 2);
+        for (int g = 0; g < model.rowCount(); ++g)
+            QVERIFY(view.isExpanded(model.index(g, 0)));
+    }
+
     void longKeysLeaveTheValuesVisible()
     {
         Fixture f(coreMlDocument());

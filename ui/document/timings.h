@@ -10,12 +10,11 @@ namespace etscope::ui {
 
 /// `--timings`: the phases of opening a file, as the user waits for them, printed to stderr as
 /// "etscope timing: <phase> <ms> ms" when enabled (silent otherwise). Phases: startup, open,
-/// graph, layout, scene, first-paint (from the request to open the file to the first paint of
-/// its graph view), etdump-page (an ETDump alone: from the request to its filled page),
-/// heat-table (showing a view's prepared heat tables),
-/// attach (since start, until the debug data named with the file is shown), attach-stall (the
-/// longest stall from the end of the open until then), longest-stall (the app); open, graph, layout, scene, render
-/// (etscope export).
+/// graph, view (building a program's document view with its panes), layout, scene, first-paint (from the request to
+/// open the file to the first paint of its graph view), etdump-page (an ETDump alone: from the request to its filled
+/// page), heat-table (showing a view's prepared heat tables), attach (since start, until the debug data named with the
+/// file is shown), attach-stall (the longest stall from the end of the open until then), longest-stall (the app); open,
+/// graph, layout, scene, render (etscope export).
 namespace timings {
 void setEnabled(bool on);
 bool enabled();

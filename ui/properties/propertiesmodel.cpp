@@ -53,6 +53,23 @@ PropertiesModel::PropertiesModel(QObject* parent)
     setHorizontalHeaderLabels({ tr("Property"), tr("Value") });
 }
 
+/// One show… call: filled() once at its end.
+struct PropertiesModel::Filling {
+    explicit Filling(PropertiesModel& model)
+        : model(model)
+    {
+        ++model.m_filling;
+    }
+    ~Filling()
+    {
+        if (--model.m_filling == 0)
+            Q_EMIT model.filled();
+    }
+    Filling(const Filling&) = delete;
+    Filling& operator=(const Filling&) = delete;
+    PropertiesModel& model;
+};
+
 void PropertiesModel::clearAll()
 {
     removeRows(0, rowCount());
@@ -102,6 +119,7 @@ void PropertiesModel::addETRecordFacts(const ETRecord& record, QStandardItem*)
 
 void PropertiesModel::showDocument(const Document& document, int methodIndex)
 {
+    const Filling filling(*this);
     clearAll();
     QStandardItem* file = addGroup(tr("File"));
     addRow(file, tr("path"), q(document.path));
@@ -193,6 +211,7 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
 void PropertiesModel::showEdge(
     const Document& document, int methodIndex, const Graph& drawn, const NodeOrigin& fromOrigin, int edgeIndex)
 {
+    const Filling filling(*this);
     clearAll();
     if (edgeIndex < 0 || static_cast<std::size_t>(edgeIndex) >= drawn.edges.size() || !document.program)
         return;
@@ -253,6 +272,7 @@ void PropertiesModel::showSource(
 
 void PropertiesModel::showGroup(const Grouping& grouping, int index)
 {
+    const Filling filling(*this);
     clearAll();
     if (index < 0 || static_cast<std::size_t>(index) >= grouping.groups.size())
         return;
@@ -273,6 +293,7 @@ void PropertiesModel::showGroup(const Grouping& grouping, int index)
 void PropertiesModel::showNode(
     const Document& document, int methodIndex, const NodeOrigin& origin, const ETRecord* record)
 {
+    const Filling filling(*this);
     clearAll();
     if (!document.program || methodIndex < 0 || static_cast<std::size_t>(methodIndex) >= document.methods.size())
         return;

@@ -2,6 +2,7 @@
 #include "ui/properties/propertiesview.h"
 
 #include "ui/common/elidedelegate.h"
+#include "ui/properties/propertiesmodel.h"
 
 #include <QClipboard>
 #include <QContextMenuEvent>
@@ -56,12 +57,18 @@ void PropertiesView::setModel(QAbstractItemModel* model)
     if (!model)
         return;
     header()->setSectionResizeMode(QHeaderView::Interactive);
-    const auto changed = [this] {
+    // A properties model filling its tree says when it is done: fitted once then.
+    auto* properties = qobject_cast<PropertiesModel*>(model);
+    const auto changed = [this, properties] {
+        if (properties && properties->filling())
+            return;
         expandAll();
         refit();
     };
     connect(model, &QAbstractItemModel::modelReset, this, changed);
     connect(model, &QAbstractItemModel::rowsInserted, this, changed);
+    if (properties)
+        connect(properties, &PropertiesModel::filled, this, changed);
     connect(model, &QAbstractItemModel::dataChanged, this, [this] { refit(); });
     changed();
 }

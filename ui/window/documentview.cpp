@@ -40,6 +40,7 @@
 #include <QSet>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -106,6 +107,8 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     , m_controller(controller)
     , m_context(context)
 {
+    QElapsedTimer building;
+    building.start();
     buildUi();
     connect(m_controller, &DocumentController::presentationReady, this,
         [this](std::shared_ptr<const Presentation> presentation) {
@@ -189,6 +192,8 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
                 m_controller->debug().etrecord.get());
         else
             m_properties->showDocument(*document, m_context.method);
+        // The view built, its first layout asked for (issue 27: part of every first paint).
+        timings::report("view", timings::millisecondsSince(building));
         request();
     } else if (document) {
         // Files without a graph (external data): their facts fill the tab. An ETDump shows its
@@ -201,7 +206,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
         for (QToolBar* toolbar : findChildren<QToolBar*>())
             toolbar->hide();
         if (document->kind == FileKind::ExternalData)
-            showAnalysis(m_size);
+            showAnalysis(size());
         if (document->etdump) {
             auto* page = new ETDumpPage(document, this);
             connect(page, &ETDumpPage::statusMessage, this, &DocumentView::statusMessage);
@@ -306,42 +311,14 @@ QWidget* DocumentView::buildPanes()
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_operators, tr("Operators"));
     m_sideTabs->addTab(m_search, tr("Search"));
-    m_heatmap = new HeatmapPanel(this);
-    m_sideTabs->addTab(m_heatmap, tr("Heatmap"));
-    connect(m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
-        m_scene->setHeat(m_heatmap->graphHeat());
-        m_graph->setHeatDescription(m_heatmap->graphColouringText());
-    });
-    connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_heatmap, &HeatmapPanel::divergenceRequested, this, &DocumentView::goToFirstDivergence);
-    m_loadCheck = new LoadCheckPanel(this);
-    m_sideTabs->addTab(m_loadCheck, tr("Load"));
-    m_sideTabs->setTabToolTip(m_sideTabs->indexOf(m_loadCheck),
+    // The Heatmap and Load panels are built when first needed (issue 27: building every panel
+    // here took about a third of a small program's first paint); empty pages hold their tabs.
+    m_heatmapPage = new QWidget(this);
+    m_sideTabs->addTab(m_heatmapPage, tr("Heatmap"));
+    m_loadCheckPage = new QWidget(this);
+    m_sideTabs->addTab(m_loadCheckPage, tr("Load"));
+    m_sideTabs->setTabToolTip(m_sideTabs->indexOf(m_loadCheckPage),
         tr("Will it load: every operator checked against the kernel lists a runtime links"));
-    connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
-    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
-        m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
-        // The badge's meaning in the legend while some node carries it.
-        const QColor colour = problemColour();
-        m_graph->setMarksDescription(marks.empty()
-                ? QString()
-                : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
-                     "Load tab's lists")
-                      .arg(colour.name(),
-                          colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
-    });
-    connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
-        m_operators->clearOpType(); // one operator highlighted at a time
-        m_scene->setHighlighted(keys);
-    });
-    connect(m_operators, &OperatorPanel::opTypeSelected, m_loadCheck, [this](const QString& opType) {
-        if (!opType.isEmpty())
-            m_loadCheck->clearActive();
-    });
-    connect(
-        this, &DocumentView::presentationShown, m_loadCheck, [this] { m_loadCheck->setPresentation(presentation()); });
-
     auto* side = new QSplitter(Qt::Vertical, this);
     side->addWidget(m_sideTabs);
     side->addWidget(m_propertiesView);
@@ -378,6 +355,9 @@ QWidget* DocumentView::buildPanes()
     connect(m_operators, &OperatorPanel::nextRequested, this, [this] { walkMatches(+1); });
     connect(m_operators, &OperatorPanel::previousRequested, this, [this] { walkMatches(-1); });
     connect(m_operators, &OperatorPanel::exportRequested, this, &DocumentView::exportTableInteractive);
+    // A placeholder brought to the front (a click on its tab) is replaced by its panel.
+    for (QTabWidget* tabs : { m_sideTabs, m_analysisTabs })
+        connect(tabs, &QTabWidget::currentChanged, this, [this, tabs](int index) { buildShownPage(tabs, index); });
     return split;
 }
 
@@ -390,7 +370,8 @@ void DocumentView::connectScene()
         if (!document)
             return;
         // The timeline's marks are the selection's: they go with it.
-        m_timeline->view()->showNode(NodeOrigin {});
+        if (m_timeline)
+            m_timeline->view()->showNode(NodeOrigin {});
         // In a delegate's tab, nothing selected means the delegate itself.
         if (m_context.delegateNode.valid())
             m_properties->showNode(*document, m_context.method, { m_context.delegateNode, NodeId::none() },
@@ -489,7 +470,9 @@ void DocumentView::setMinimapVisible(bool visible)
 void DocumentView::setEmbedded()
 {
     // Another view's marks (a comparison) are what the graph is about here: no kernel marks.
-    m_loadCheck->setMarksVisible(false);
+    m_kernelMarksVisible = false;
+    if (m_loadCheck)
+        m_loadCheck->setMarksVisible(false);
     if (auto* split = qobject_cast<QSplitter*>(m_panes)) {
         split->setCollapsible(1, true);
         split->widget(1)->setMinimumWidth(0);
@@ -525,8 +508,9 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     if (m_firstShow)
         m_awaitingFirstPaint = true;
     m_graph->updateLegend(presentation.get());
-    m_scene->setHeat(m_heatmap->graphHeat());
-    m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    // A heatmap not built yet has no table: no heat.
+    m_scene->setHeat(m_heatmap ? m_heatmap->graphHeat() : GraphHeat {});
+    m_graph->setHeatDescription(m_heatmap ? m_heatmap->graphColouringText() : QString());
     m_graph->minimap()->refit();
     applyDivergence(); // a closed group's box carries the mark of a divergence inside it
     if (m_firstShow) {
@@ -618,6 +602,7 @@ QStringList DocumentView::restoreState(const State& state, const Document& befor
         const QSignalBlocker blocker(m_methodBox);
         m_methodBox->setCurrentIndex(method);
         m_context.method = method;
+        m_lastSelected.reset();
         refreshOperatorTable();
         m_properties->showDocument(*document, method);
         refreshDebugData();
@@ -691,6 +676,7 @@ void DocumentView::showPlace(int method, const std::optional<NodeOrigin>& origin
         m_methodBox->setCurrentIndex(method);
     }
     m_expanded.clear();
+    m_lastSelected.reset();
     m_pending = origin;
     m_operators->clearOpType();
     m_matchType.clear();
@@ -827,12 +813,18 @@ void DocumentView::selectNode(const NodeOrigin& origin)
 void DocumentView::onNodeSelected(const NodeOrigin& origin)
 {
     Q_EMIT placeChanged();
+    // Panels not built yet are given it when they are.
+    m_lastSelected = origin;
+    m_lastSizeNode = std::make_pair(m_context.method, origin);
     // Also while the timeline is hidden: shown later, it must not mark an older selection.
-    if (m_analysisTabs->indexOf(m_timeline) >= 0)
+    if (m_timeline && m_analysisTabs->indexOf(m_timeline) >= 0)
         m_timeline->view()->showNode(origin);
-    m_size->showNode(m_context.method, origin);
-    m_loadCheck->showNode(origin);
-    m_memory->showNode(origin);
+    if (m_size)
+        m_size->showNode(m_context.method, origin);
+    if (m_loadCheck)
+        m_loadCheck->showNode(origin);
+    if (m_memory)
+        m_memory->showNode(origin);
     if (const auto presentation = this->presentation(); presentation && presentation->grouping && origin.group() >= 0) {
         m_properties->showGroup(*presentation->grouping, origin.group());
         return;
@@ -972,7 +964,7 @@ void DocumentView::refreshDebugData()
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
-    const bool nothing = m_controller->debug().empty() && m_heatmap->tableCount() == 0;
+    const bool nothing = m_controller->debug().empty() && (!m_heatmap || m_heatmap->tableCount() == 0);
     m_heatPending = !nothing;
     refreshAnalysis();
     if (nothing) {
@@ -983,13 +975,13 @@ void DocumentView::refreshDebugData()
     }
     // Built on a worker (a million-row Inspector table is read again for it): the heatmap
     // keeps what it shows until the new tables arrive, and says so (issue 27 #13).
-    m_heatmap->setNote(tr("Reading the debug data for this view…"));
+    heatmap()->setNote(tr("Reading the debug data for this view…"));
     const int method = m_context.method;
     m_controller->requestHeatTables(
         this, method, m_context.delegateNode, [this, method](std::shared_ptr<const HeatData> data) {
             m_heatPending = false;
             if (!data) {
-                m_heatmap->setNote(tr("Reading the debug data was stopped: the heatmap shows what it showed before. "
+                heatmap()->setNote(tr("Reading the debug data was stopped: the heatmap shows what it showed before. "
                                       "Switch methods or attach again to read it."));
                 Q_EMIT debugDataShown();
                 return;
@@ -1003,7 +995,7 @@ void DocumentView::refreshDebugData()
 void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
 {
     const auto document = m_controller->document();
-    m_heatmap->setNote({});
+    heatmap()->setNote({});
     m_heatData = data;
     m_heatMethod = m_context.method;
     const bool hadData = m_heatmap->tableCount() > 0;
@@ -1037,13 +1029,14 @@ void DocumentView::applyDivergence()
     const DivergenceSummary* summary
         = m_heatData && m_heatMethod == m_context.method && m_heatData->divergence ? &*m_heatData->divergence : nullptr;
     if (!summary) {
-        m_heatmap->setDivergence({}, false);
+        if (m_heatmap) // a heatmap built later starts so
+            m_heatmap->setDivergence({}, false);
         m_scene->setMarks(GraphScene::MarkLayer::Divergence, {});
         return;
     }
     const QString thresholds = QString::fromStdString(summary->thresholds);
     if (!summary->first) {
-        m_heatmap->setDivergence(
+        heatmap()->setDivergence(
             (summary->compared == 1 ? tr("No divergence: 1 row compared, none crosses %1.")
                                     : tr("No divergence: %1 rows compared, none crosses %2.").arg(summary->compared))
                 .arg(thresholds),
@@ -1057,7 +1050,7 @@ void DocumentView::applyDivergence()
     const NodeOrigin origin = first.runNode;
     // A delegate's tab shows only its own inner nodes.
     const bool here = origin.top.valid() && (!m_context.delegateNode.valid() || origin.top == m_context.delegateNode);
-    m_heatmap->setDivergence(tr("First divergence: %1 — %2").arg(path, crossing), here,
+    heatmap()->setDivergence(tr("First divergence: %1 — %2").arg(path, crossing), here,
         here ? tr("Select it on the graph (Go › First Divergence). Thresholds: %1; the CLI's "
                   "`etscope gap … --first-divergence --threshold METRIC=VALUE` sets others.")
                    .arg(thresholds)
@@ -1113,39 +1106,212 @@ bool DocumentView::goToFirstDivergence()
 
 void DocumentView::buildAnalysisPanels()
 {
-    // The timeline of an attached run (its tab exists only while a run is attached).
+    // What makes the file this big: for programs and .ptd files (computed when first shown).
+    if (const auto document = m_controller->document(); document && document->kind != FileKind::ETDump
+        && document->kind != FileKind::ETRecord && document->kind != FileKind::Unknown) {
+        m_sizePage = new QWidget(this);
+        m_analysisTabs->addTab(m_sizePage, tr("Size"));
+    }
+    // The memory plan of the method shown: for programs, in the method's own tab.
+    if (const auto document = m_controller->document(); document && document->program && !document->etrecord
+        && (document->kind == FileKind::Program || document->kind == FileKind::BundledProgram)
+        && !m_context.delegateNode.valid()) {
+        m_memoryPage = new QWidget(this);
+        m_analysisTabs->addTab(m_memoryPage, tr("Memory"));
+    }
+    // The timeline of an attached run has a tab only while a run is attached (refreshTimeline).
+}
+
+void DocumentView::replacePage(QTabWidget* tabs, QWidget*& placeholder, QWidget* panel)
+{
+    const int index = placeholder ? tabs->indexOf(placeholder) : -1;
+    if (index < 0)
+        return;
+    m_swappingPage = true;
+    const bool current = tabs->currentIndex() == index;
+    const QString tooltip = tabs->tabToolTip(index);
+    tabs->insertTab(index, panel, tabs->tabText(index));
+    tabs->setTabToolTip(index, tooltip);
+    // In front before the placeholder goes, so that no other page comes to the front meanwhile.
+    if (current)
+        tabs->setCurrentIndex(index);
+    tabs->removeTab(index + 1);
+    m_swappingPage = false;
+    placeholder->deleteLater();
+    placeholder = nullptr;
+}
+
+void DocumentView::buildShownPage(QTabWidget* tabs, int index)
+{
+    QWidget* page = tabs->widget(index);
+    if (m_swappingPage || !page)
+        return;
+    if (page == m_heatmapPage)
+        heatmap();
+    else if (page == m_loadCheckPage)
+        loadCheck();
+    else if (page == m_sizePage)
+        size();
+    else if (page == m_memoryPage)
+        memory();
+}
+
+HeatmapPanel* DocumentView::heatmap()
+{
+    if (m_heatmap)
+        return m_heatmap;
+    m_heatmap = new HeatmapPanel(this);
+    connect(m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
+        m_scene->setHeat(m_heatmap->graphHeat());
+        m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    });
+    connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_heatmap, &HeatmapPanel::divergenceRequested, this, &DocumentView::goToFirstDivergence);
+    // Until built, the only thing it was told is "no divergence" (applyDivergence): anything
+    // else builds it first.
+    if (m_analysisRefreshed)
+        m_heatmap->setDivergence({}, false);
+    replacePage(m_sideTabs, m_heatmapPage, m_heatmap);
+    return m_heatmap;
+}
+
+LoadCheckPanel* DocumentView::loadCheck()
+{
+    if (m_loadCheck)
+        return m_loadCheck;
+    m_loadCheck = new LoadCheckPanel(this);
+    connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
+    connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
+    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
+        m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
+        // The badge's meaning in the legend while some node carries it.
+        const QColor colour = problemColour();
+        m_graph->setMarksDescription(marks.empty()
+                ? QString()
+                : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
+                     "Load tab's lists")
+                      .arg(colour.name(),
+                          colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
+    });
+    connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
+        m_operators->clearOpType(); // one operator highlighted at a time
+        m_scene->setHighlighted(keys);
+    });
+    connect(m_operators, &OperatorPanel::opTypeSelected, m_loadCheck, [this](const QString& opType) {
+        if (!opType.isEmpty())
+            m_loadCheck->clearActive();
+    });
+    connect(
+        this, &DocumentView::presentationShown, m_loadCheck, [this] { m_loadCheck->setPresentation(presentation()); });
+
+    m_loadCheck->setMarksVisible(m_kernelMarksVisible);
+    replacePage(m_sideTabs, m_loadCheckPage, m_loadCheck);
+    // What it would have been given: the document (unless it waits for deferred inner graphs),
+    // the drawn graph and the node selected.
+    if (m_analysisRefreshed)
+        refreshLoadCheck();
+    if (const auto shown = presentation())
+        m_loadCheck->setPresentation(shown);
+    if (m_lastSelected)
+        m_loadCheck->showNode(*m_lastSelected);
+    return m_loadCheck;
+}
+
+TimelinePanel* DocumentView::timeline()
+{
+    if (m_timeline)
+        return m_timeline;
     m_timeline = new TimelinePanel(this);
     connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
     m_timeline->hide();
-    // What makes the file this big: for programs and .ptd files (computed when first shown).
+    return m_timeline;
+}
+
+SizePanel* DocumentView::size()
+{
+    if (m_size)
+        return m_size;
     m_size = new SizePanel(this);
     connect(m_size, &SizePanel::placeRequested, this, &DocumentView::showPlace);
     connect(m_size, &SizePanel::statusMessage, this, &DocumentView::statusMessage);
-    if (const auto document = m_controller->document(); document && document->kind != FileKind::ETDump
-        && document->kind != FileKind::ETRecord && document->kind != FileKind::Unknown) {
-        m_size->setDocument(document);
-        m_analysisTabs->addTab(m_size, tr("Size"));
-    } else {
+    if (m_sizePage)
+        m_size->setDocument(m_controller->document());
+    else
         m_size->hide();
-    }
-    // The memory plan of the method shown: for programs, in the method's own tab.
+    if (m_lastSizeNode)
+        m_size->showNode(m_lastSizeNode->first, m_lastSizeNode->second);
+    replacePage(m_analysisTabs, m_sizePage, m_size);
+    return m_size;
+}
+
+MemoryPanel* DocumentView::memory()
+{
+    if (m_memory)
+        return m_memory;
     m_memory = new MemoryPanel(this);
     connect(m_memory, &MemoryPanel::nodeRequested, this, &DocumentView::selectNode);
     connect(m_memory, &MemoryPanel::statusMessage, this, &DocumentView::statusMessage);
-    if (const auto document = m_controller->document(); document && document->program && !document->etrecord
-        && (document->kind == FileKind::Program || document->kind == FileKind::BundledProgram)
-        && !m_context.delegateNode.valid())
-        m_analysisTabs->addTab(m_memory, tr("Memory"));
-    else
+    if (!m_memoryPage)
         m_memory->hide();
+    // The method shown, then the node selected since it was (setMethod forgets older ones).
+    if (m_analysisRefreshed)
+        m_memory->setMethod(m_controller->document(), m_context.method);
+    if (m_lastSelected)
+        m_memory->showNode(*m_lastSelected);
+    replacePage(m_analysisTabs, m_memoryPage, m_memory);
+    return m_memory;
+}
+
+HeatmapPanel* DocumentView::heatmapPanel() const
+{
+    return const_cast<DocumentView*>(this)->heatmap();
+}
+
+LoadCheckPanel* DocumentView::loadCheckPanel() const
+{
+    return const_cast<DocumentView*>(this)->loadCheck();
+}
+
+TimelinePanel* DocumentView::timelinePanel() const
+{
+    return const_cast<DocumentView*>(this)->timeline();
+}
+
+SizePanel* DocumentView::sizePanel() const
+{
+    return const_cast<DocumentView*>(this)->size();
+}
+
+MemoryPanel* DocumentView::memoryPanel() const
+{
+    return const_cast<DocumentView*>(this)->memory();
+}
+
+bool DocumentView::isPanelBuilt(Panel panel) const
+{
+    switch (panel) {
+    case Panel::Heatmap:
+        return m_heatmap != nullptr;
+    case Panel::LoadCheck:
+        return m_loadCheck != nullptr;
+    case Panel::Timeline:
+        return m_timeline != nullptr;
+    case Panel::Size:
+        return m_size != nullptr;
+    case Panel::Memory:
+        return m_memory != nullptr;
+    }
+    return false;
 }
 
 void DocumentView::refreshAnalysis()
 {
+    m_analysisRefreshed = true;
     refreshTimeline();
     refreshLoadCheck();
-    m_memory->setMethod(m_controller->document(), m_context.method);
+    if (m_memory)
+        m_memory->setMethod(m_controller->document(), m_context.method);
 }
 
 void DocumentView::startDeferredWork()
@@ -1154,6 +1320,8 @@ void DocumentView::startDeferredWork()
         return;
     // Inner graphs the open deferred are decoded now, off the first paint's path.
     m_painted = true;
+    // The Load tab is built now, off the first paint's path (its check marks the graph).
+    QTimer::singleShot(0, this, [this] { loadCheck(); });
     m_controller->decodeDeferredGraphs();
     if (m_controller->decodingDeferredGraphs())
         return; // deferredDecodeFinished counts them
@@ -1168,18 +1336,21 @@ void DocumentView::refreshLoadCheck()
     // The check counts the operators inside delegates (the delegated share): like the operator
     // table it waits for the inner graphs the open deferred, decoded after the first paint.
     m_loadCheckWaiting = m_controller->graphsPending() && (!m_painted || m_controller->decodingDeferredGraphs());
-    if (!m_loadCheckWaiting)
+    // Not built yet: it is given the document when it is (loadCheck()).
+    if (!m_loadCheckWaiting && m_loadCheck)
         m_loadCheck->setDocument(m_controller->document(), m_context);
 }
 
 void DocumentView::showLoadCheck()
 {
-    m_sideTabs->setCurrentWidget(m_loadCheck);
+    m_sideTabs->setCurrentWidget(loadCheck());
 }
 
 void DocumentView::setKernelMarksVisible(bool visible)
 {
-    m_loadCheck->setMarksVisible(visible);
+    m_kernelMarksVisible = visible;
+    if (m_loadCheck)
+        m_loadCheck->setMarksVisible(visible);
 }
 
 void DocumentView::showAnalysis(QWidget* panel)
@@ -1211,9 +1382,10 @@ void DocumentView::refreshTimeline()
     if (haveRun && !current && m_heatPending)
         return;
     const auto timeline = haveRun && current ? m_heatData->timeline : nullptr;
-    const int index = m_analysisTabs->indexOf(m_timeline);
+    const int index = m_timeline ? m_analysisTabs->indexOf(m_timeline) : -1;
     if (!timeline) {
-        m_timeline->setTimeline(nullptr);
+        if (m_timeline)
+            m_timeline->setTimeline(nullptr);
         if (index >= 0) {
             m_analysisTabs->removeTab(index);
             if (m_analysisTabs->count() == 0)
@@ -1221,7 +1393,7 @@ void DocumentView::refreshTimeline()
         }
         return;
     }
-    m_timeline->setTimeline(timeline);
+    this->timeline()->setTimeline(timeline);
     if (index < 0) {
         // A run just attached: its timeline comes to the front.
         m_analysisTabs->insertTab(0, m_timeline, tr("Timeline"));
@@ -1231,7 +1403,7 @@ void DocumentView::refreshTimeline()
 
 void DocumentView::setHeatTable(HeatTable table)
 {
-    m_heatmap->setTable(std::move(table));
+    heatmap()->setTable(std::move(table));
     m_sideTabs->setCurrentWidget(m_heatmap);
 }
 

@@ -58,19 +58,26 @@ public:
     GraphScene* scene() const { return m_scene; }
     GraphView* graphView() const { return m_view; }
     OperatorPanel* operatorPanel() const { return m_operators; }
-    HeatmapPanel* heatmapPanel() const { return m_heatmap; }
+    /// The side and analysis panels below are built when first shown (their tab brought to the
+    /// front), when asked for here, or when they get something to show; until then their tab
+    /// holds an empty page. A panel built late shows what it would have shown (issue 27).
+    HeatmapPanel* heatmapPanel() const;
     /// The Load tab: will the program load with the chosen kernel lists (its marks on the graph).
-    LoadCheckPanel* loadCheckPanel() const { return m_loadCheck; }
+    /// Built after the first paint, its check then starts.
+    LoadCheckPanel* loadCheckPanel() const;
     /// Brings the Load tab to the front.
     void showLoadCheck();
     /// Marks on the nodes whose operator has no kernel (View › Mark Operators Without Kernel).
     void setKernelMarksVisible(bool visible);
     /// The attached run's timeline under the graph (hidden without a run).
-    TimelinePanel* timelinePanel() const { return m_timeline; }
+    TimelinePanel* timelinePanel() const;
     /// The file's size breakdown (a tab for programs and .ptd files; computed when first shown).
-    SizePanel* sizePanel() const { return m_size; }
+    SizePanel* sizePanel() const;
     /// The memory plan of the method shown (a tab for programs; computed when first shown).
-    MemoryPanel* memoryPanel() const { return m_memory; }
+    MemoryPanel* memoryPanel() const;
+    /// Whether a panel built on demand exists yet (tests: hidden panels cost nothing at open).
+    enum class Panel { Heatmap, LoadCheck, Timeline, Size, Memory };
+    bool isPanelBuilt(Panel panel) const;
     /// The analysis panels under the graph, one tab each (timeline, memory plan, size).
     QTabWidget* analysisTabs() const { return m_analysisTabs; }
     /// Shows the analysis area under the graph with `panel` (one of analysisTabs()' pages)
@@ -176,8 +183,18 @@ private:
     void refreshTimeline();
     /// The first-divergence line of the heatmap and its marks on the graph, from m_heatData.
     void applyDivergence();
-    /// The panels of the analysis area (built once) and their data for the method shown.
+    /// The analysis area's tabs, each with an empty page until its panel is built.
     void buildAnalysisPanels();
+    /// Each builds its panel once, connects it and gives it what was set before; then returns it.
+    HeatmapPanel* heatmap();
+    LoadCheckPanel* loadCheck();
+    TimelinePanel* timeline();
+    SizePanel* size();
+    MemoryPanel* memory();
+    /// Puts `panel` in `placeholder`'s tab (the same title, tooltip and place, in front if it was).
+    void replacePage(QTabWidget* tabs, QWidget*& placeholder, QWidget* panel);
+    /// The tab at `index` of `tabs` came to the front: builds its panel if it is a placeholder.
+    void buildShownPage(QTabWidget* tabs, int index);
     void refreshAnalysis();
     void onOpTypeSelected(const QString& opType);
     void walkMatches(int step);
@@ -207,11 +224,23 @@ private:
     SearchPanel* m_search = nullptr;
     QTabWidget* m_sideTabs = nullptr;
     OperatorPanel* m_operators = nullptr;
+    // Built on demand (nullptr until then); the placeholders hold their tabs meanwhile.
     HeatmapPanel* m_heatmap = nullptr;
     LoadCheckPanel* m_loadCheck = nullptr;
     TimelinePanel* m_timeline = nullptr;
     SizePanel* m_size = nullptr;
     MemoryPanel* m_memory = nullptr;
+    QWidget* m_heatmapPage = nullptr;
+    QWidget* m_loadCheckPage = nullptr;
+    QWidget* m_sizePage = nullptr;
+    QWidget* m_memoryPage = nullptr;
+    bool m_swappingPage = false;
+    bool m_analysisRefreshed = false; ///< refreshAnalysis ran: panels built later catch up
+    bool m_kernelMarksVisible = true; ///< for the Load panel, also before it is built
+    /// The node last selected since the method last changed: what the panels built later show.
+    std::optional<core::NodeOrigin> m_lastSelected;
+    /// The node last selected and its method, whatever happened since (the Size panel keeps it).
+    std::optional<std::pair<int, core::NodeOrigin>> m_lastSizeNode;
     QSplitter* m_graphColumn = nullptr; ///< the graph over the analysis tabs
     QTabWidget* m_analysisTabs = nullptr;
     PropertiesModel* m_properties = nullptr;
