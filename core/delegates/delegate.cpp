@@ -45,6 +45,10 @@ bool looksTosa(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 4, "TOSA");
 }
+bool looksMlx(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "MLX0");
+}
 bool looksCoreMlReference(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 0, "CMJR");
@@ -68,6 +72,7 @@ constexpr Decoder kDecoders[] = {
     { "QnnBackend", &looksQnn, &decodeQnn },
     { "OpenvinoBackend", nullptr, &decodeOpenvino },
     { "TOSABackend", &looksTosa, &decodeTosa },
+    { "MLXBackend", &looksMlx, &decodeMlx },
 };
 
 /// Runs one decoder on a copy of `info`. On failure only the warnings survive, plus, for the
