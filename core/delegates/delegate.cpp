@@ -49,6 +49,10 @@ bool looksMlx(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 4, "MLX0");
 }
+bool looksNativeGraph(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "NPTG");
+}
 bool looksCoreMlReference(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 0, "CMJR");
@@ -73,6 +77,7 @@ constexpr Decoder kDecoders[] = {
     { "OpenvinoBackend", nullptr, &decodeOpenvino },
     { "TOSABackend", &looksTosa, &decodeTosa },
     { "MLXBackend", &looksMlx, &decodeMlx },
+    { "NativeBackend", &looksNativeGraph, &decodeNativeGraph },
 };
 
 /// Runs one decoder on a copy of `info`. On failure only the warnings survive, plus, for the
