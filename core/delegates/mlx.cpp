@@ -155,6 +155,8 @@ std::string choiceText(
     if (type == fbm::VidOrTidTypeTable()) {
         if (t.GetField<std::uint8_t>(f2, 0))
             return "value " + std::to_string(structIndex(t, f0));
+        if (!t.CheckField(f1))
+            return "no tensor"; // a damaged or defaulted choice names nothing
         reads.push_back(structIndex(t, f1));
         return "tensor " + std::to_string(reads.back());
     }
@@ -165,6 +167,8 @@ std::string choiceText(
         case 1:
             return "value " + std::to_string(structIndex(t, f1));
         case 2:
+            if (!t.CheckField(f2))
+                return "no tensor";
             reads.push_back(structIndex(t, f2));
             return "tensor " + std::to_string(reads.back());
         default:

@@ -4,7 +4,9 @@
 // backends/mlx/serialization/mlx_graph_serialize.py and schema.fbs (commit cff6f4dd32e6): bytes
 // 0-3 zero, "MLX0" at 4, data segment offset (uint64 LE) at 8 and size at 16, the MLXGraph
 // FlatBuffer from byte 24; OpNode union tags (1-based: 0 is NONE, NoopNode 1) 3 AddmmNode,
-// 27 SiluNode, 36 SoftmaxNode, 47 ConcatenateNode; tensor ids below num_constant_tensors are constants named by named_slots.
+// 27 SiluNode, 36 SoftmaxNode, 47 ConcatenateNode; tensor ids below num_constant_tensors are constants named by
+// named_slots.
+#include "core/delegates/deferredpayload.h"
 #include "core/delegates/delegate.h"
 #include "core/writer/payloads/mlxpayloadwriter.h"
 #include "tests/common/graphchecks.h"
@@ -144,6 +146,51 @@ private slots:
         QCOMPARE(attribute(softmax, "axis"), std::string("-1"));
         QCOMPARE(attribute(concat, "tensors"), std::string("[tensor 5, tensor 3]"));
         QCOMPARE(attribute(concat, "axis"), std::string("(none)")); // 0 is the default: not stored
+    }
+
+    void tensorInsideAChoiceIsRead()
+    {
+        // RopeNode's offset is a VidOrTid; written with is_vid false and tid 1, so Rope reads
+        // tensors 0 (x) and 1 (positions), both call inputs, and writes tensor 2, the output.
+        MlxGraphSpec spec;
+        spec.inputTensors = 2;
+        spec.outputTensors = 1;
+        spec.tensorMeta = { { 6, { 1, 8, 64 } }, { 3, { 1 } }, { 6, { 1, 8, 64 } } };
+        spec.inputs = { 0, 1 };
+        spec.outputs = { 2 };
+        spec.instructions = { { MlxInstructionSpec::Kind::Rope, { 0, 1 }, { 2 }, 64 } };
+        const DelegateInfo info = describe(writeMlxPayload(spec));
+        QVERIFY(info.warnings.empty());
+        const Graph& g = *info.innerGraph;
+        const Node* rope = nodeLabelled(g, "Rope");
+        QVERIFY(hasEdge(g, nodeLabelled(g, "input 0"), rope, 0));
+        QVERIFY(hasEdge(g, nodeLabelled(g, "input 1"), rope, 1));
+        QVERIFY(hasEdge(g, rope, nodeLabelled(g, "output 0"), 2));
+        QCOMPARE(attribute(rope, "offset"), std::string("tensor 1"));
+        QCOMPARE(attribute(rope, "dims"), std::string("64"));
+        for (const Edge& edge : g.edges)
+            if (edge.value.value == 1)
+                QCOMPARE(edge.meta.dtype, std::string("INT")); // ScalarType 3
+    }
+
+    void deferredOpenGivesTheSameGraph()
+    {
+        static const Program empty = [] {
+            Program p;
+            p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
+            return p;
+        }();
+        const auto payload = writeMlxPayload(smallMlxGraph());
+        DelegateRef ref;
+        ref.backendId = "MLXBackend";
+        ref.payload = { 0, payload.size() };
+        const auto sources = std::make_shared<DeferredDecodeSources>(empty, std::span<const ExternalData* const> {});
+        const DelegateInfo deferred = describePayloadDeferred(empty, ref, payload, {}, "fixture", sources);
+        const DelegateInfo eager = describe(payload);
+        QCOMPARE(deferred.summary, eager.summary);
+        QCOMPARE(deferred.innerGraph.operatorCount(), std::size_t(4));
+        QCOMPARE(deferred.innerGraph->nodes.size(), eager.innerGraph->nodes.size());
+        QCOMPARE(deferred.innerGraph->edges.size(), eager.innerGraph->edges.size());
     }
 
     void recognisedByMagic()

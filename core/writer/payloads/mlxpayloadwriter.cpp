@@ -47,6 +47,14 @@ flatbuffers::Offset<fbm::Instruction> writeInstruction(flatbuffers::FlatBufferBu
         return fbm::CreateInstruction(
             b, fbm::OpNode::ConcatenateNode, fbm::CreateConcatenateNode(b, list, &out, op.axis).Union());
     }
+    case MlxInstructionSpec::Kind::Rope: {
+        const fbm::Tid x = tid(op.reads, 0);
+        const fbm::Tid out = tid(op.writes, 0);
+        const fbm::Tid positions = tid(op.reads, 1);
+        const auto offset = fbm::CreateVidOrTid(b, nullptr, &positions, false);
+        return fbm::CreateInstruction(
+            b, fbm::OpNode::RopeNode, fbm::CreateRopeNode(b, &x, &out, op.axis, offset).Union());
+    }
     case MlxInstructionSpec::Kind::RawTag: {
         const auto empty = fbm::CreateNoopNode(b);
         return fbm::CreateInstruction(b, static_cast<fbm::OpNode>(op.rawTag), empty.Union());

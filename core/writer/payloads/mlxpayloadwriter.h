@@ -14,6 +14,7 @@ struct MlxInstructionSpec {
         Silu, ///< reads[0] → writes[0]
         Softmax, ///< reads[0] → writes[0] along `axis`
         Concatenate, ///< all reads → writes[0] along `axis`
+        Rope, ///< reads[0] → writes[0], positions from tensor reads[1] (a VidOrTid naming a tensor), `axis` dims
         RawTag, ///< an empty table under union tag `rawTag` (an op this build may not know)
     };
     Kind kind = Kind::Silu;
