@@ -150,7 +150,9 @@ void NativeReader::argumentText(const fbn::NamedArgument& argument, Node& node, 
             out += ", … (" + std::to_string(list->size()) + ")";
         return out + "]";
     };
-    switch (arg.value_type()) {
+    // The verifier accepts a union whose type is set and whose table is absent.
+    const bool empty = arg.value() == nullptr && arg.value_type() != fbn::ArgumentValue::NONE;
+    switch (empty ? fbn::ArgumentValue::NONE : arg.value_type()) {
     case fbn::ArgumentValue::TensorArg:
         text = arg.value_as_TensorArg()->name()->str();
         reads.push_back(text);
@@ -208,7 +210,8 @@ void NativeReader::argumentText(const fbn::NamedArgument& argument, Node& node, 
         break;
     }
     case fbn::ArgumentValue::NONE:
-        text = "(empty)";
+        text = empty ? "(argument kind " + std::to_string(static_cast<int>(arg.value_type())) + " without its value)"
+                     : "(empty)";
         break;
     default:
         text = "argument kind " + std::to_string(static_cast<int>(arg.value_type())) + " (unknown to this build)";

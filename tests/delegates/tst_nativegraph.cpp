@@ -153,6 +153,25 @@ private slots:
             QVERIFY(!describe(prefix).summary.empty());
         }
     }
+    void everyByteFlipIsSafe()
+    {
+        // Each byte in turn set to 0xFF, 0x00, 0x01 and 0x80: described (decoded or not), every edge
+        // inside the graph, never crashing or reading outside (the verifier runs first).
+        const auto payload = writeNativeGraphPayload(smallNativeGraph());
+        for (std::size_t at = 0; at < payload.size(); ++at) {
+            for (const std::uint8_t value :
+                { std::uint8_t(0xFF), std::uint8_t(0x00), std::uint8_t(0x01), std::uint8_t(0x80) }) {
+                auto damaged = payload;
+                damaged[at] = value;
+                const DelegateInfo info = describe(damaged);
+                QVERIFY(!info.summary.empty());
+                if (info.innerGraph)
+                    for (const Edge& edge : info.innerGraph->edges)
+                        QVERIFY(edge.from.index() < info.innerGraph->nodes.size()
+                            && edge.to.index() < info.innerGraph->nodes.size());
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNativeGraph)
