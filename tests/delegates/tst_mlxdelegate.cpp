@@ -8,7 +8,10 @@
 // named_slots.
 #include "core/delegates/deferredpayload.h"
 #include "core/delegates/delegate.h"
+#include "core/document/document.h"
 #include "core/writer/payloads/mlxpayloadwriter.h"
+#include "core/writer/programwriter.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
@@ -191,6 +194,40 @@ private slots:
         QCOMPARE(deferred.innerGraph.operatorCount(), std::size_t(4));
         QCOMPARE(deferred.innerGraph->nodes.size(), eager.innerGraph->nodes.size());
         QCOMPARE(deferred.innerGraph->edges.size(), eager.innerGraph->edges.size());
+    }
+
+    void graphInsideAProgram()
+    {
+        // A program whose one method calls the MLX delegate with x and returns two outputs, and
+        // whose named data holds "w" (64 bytes, 4 × 4 floats) and "b" (16 bytes).
+        ProgramSpec spec;
+        MethodSpec& method = spec.addMethod("forward");
+        const auto tensor = [](std::vector<std::int32_t> sizes) {
+            TensorSpec t;
+            t.sizes = std::move(sizes);
+            return t;
+        };
+        const std::int32_t x = method.addTensor(tensor({ 1, 4 }));
+        const std::int32_t out0 = method.addTensor(tensor({ 1, 4 }));
+        const std::int32_t out1 = method.addTensor(tensor({ 2, 4 }));
+        method.inputs = { x };
+        method.outputs = { out0, out1 };
+        const std::int32_t delegate = method.addDelegate({ "MLXBackend", writeMlxPayload(smallMlxGraph()) });
+        method.addInstruction(InstructionSpec::delegate(delegate, { x, out0, out1 }));
+        spec.namedData.push_back({ "w", std::vector<std::uint8_t>(64, 1) });
+        spec.namedData.push_back({ "b", std::vector<std::uint8_t>(16, 2) });
+        const auto bytes = writeProgram(spec);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(*bytes, "mlx-fixture.pte");
+        QVERIFY(document);
+        const DelegateInfo& info = document->analysis(document->program->methods.front())->delegates.front();
+        QCOMPARE(info.format, std::string("mlx"));
+        QVERIFY(info.warnings.empty());
+        QCOMPARE(info.summary, std::string("MLX graph: 4 instructions, 1 input, 2 outputs"));
+        const Graph& g = *info.innerGraph;
+        QCOMPARE(attribute(nodeLabelled(g, "w"), "bytes"), std::string("64"));
+        QCOMPARE(attribute(nodeLabelled(g, "b"), "bytes"), std::string("16"));
+        QCOMPARE(g.operatorCount(), std::size_t(4));
     }
 
     void recognisedByMagic()
