@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
 constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
-    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml" };
+    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph" };
 
 void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
 {

@@ -3,7 +3,9 @@
 
 #include "core/writer/payloads/coremlpayloadwriter.h"
 #include "core/writer/payloads/coremlprogramwriter.h"
+#include "core/writer/payloads/mlxpayloadwriter.h"
 #include "core/writer/payloads/mpspayloadwriter.h"
+#include "core/writer/payloads/nativegraphwriter.h"
 #include "core/writer/payloads/qnnpayloadwriter.h"
 #include "core/writer/payloads/vulkanpayloadwriter.h"
 #include "fuzz/etrecordparts.h"
@@ -104,6 +106,13 @@ void writeMpsSeeds(SeedWriter& out)
     graph.constantIds = { 1 };
     graph.constantSegment = std::vector<std::uint8_t>(16, 0x40);
     writePayloadSeed(out, "mps", "synthetic", writeMpsPayload(graph));
+}
+
+/// The MLX and native_graph fixture graphs (core/writer/payloads).
+void writeNewerPayloadSeeds(SeedWriter& out)
+{
+    writePayloadSeed(out, "mlx", "synthetic.mlx0", writeMlxPayload(smallMlxGraph()));
+    writePayloadSeed(out, "nativegraph", "synthetic.nptg", writeNativeGraphPayload(smallNativeGraph()));
 }
 
 /// The calculate_numeric_gap DataFrame (facts sheet §7) as pandas writes it, in every form the
@@ -279,6 +288,7 @@ void writeSyntheticSeeds(SeedWriter& out)
     writeQnnSeeds(out);
     writeCoreMlSeeds(out);
     writeMpsSeeds(out);
+    writeNewerPayloadSeeds(out);
     writeInspectorSeeds(out);
     const std::vector<std::uint8_t> maps = syntheticETRecordMaps();
     out.write("etrecordjson", "synthetic.maps", maps);

@@ -45,6 +45,14 @@ bool looksTosa(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 4, "TOSA");
 }
+bool looksMlx(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "MLX0");
+}
+bool looksNativeGraph(std::span<const std::uint8_t> p)
+{
+    return magicAt(p, 4, "NPTG");
+}
 bool looksCoreMlReference(std::span<const std::uint8_t> p)
 {
     return magicAt(p, 0, "CMJR");
@@ -68,6 +76,8 @@ constexpr Decoder kDecoders[] = {
     { "QnnBackend", &looksQnn, &decodeQnn },
     { "OpenvinoBackend", nullptr, &decodeOpenvino },
     { "TOSABackend", &looksTosa, &decodeTosa },
+    { "MLXBackend", &looksMlx, &decodeMlx },
+    { "NativeBackend", &looksNativeGraph, &decodeNativeGraph },
 };
 
 /// Runs one decoder on a copy of `info`. On failure only the warnings survive, plus, for the

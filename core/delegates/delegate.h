@@ -23,7 +23,8 @@ namespace etscope::core {
 /// into an inner graph where the backend's format allows.
 struct DelegateInfo {
     std::string backendId;
-    std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "tosa", "opaque"
+    std::string format; ///< "xnnpack", "vulkan", "coreml", "ethos-u", "vgf", "qnn", "openvino", "mps", "tosa", "mlx",
+                        ///< "native_graph", "opaque"
     std::string summary; ///< one line for tooltips and printouts
     std::vector<Attribute> facts; ///< header facts, compile specs, sizes
     /// The decoded inside; false when the payload is not decodable. Deferred (decoded on first
@@ -163,5 +164,7 @@ bool decodeVgf(const DelegateContext& context, DelegateInfo& info);
 bool decodeQnn(const DelegateContext& context, DelegateInfo& info);
 bool decodeOpenvino(const DelegateContext& context, DelegateInfo& info);
 bool decodeTosa(const DelegateContext& context, DelegateInfo& info);
+bool decodeMlx(const DelegateContext& context, DelegateInfo& info);
+bool decodeNativeGraph(const DelegateContext& context, DelegateInfo& info);
 
 } // namespace etscope::core

@@ -461,6 +461,14 @@ bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
     const fbv::VkGraph* root = fbv::GetVkGraph(flatbuffer.data());
 
     info.format = "vulkan";
+    // ExecuTorch's WebGPU backend registers as "VulkanBackend" and runs this same payload (its
+    // VH00 header and VK00 graph: pytorch/executorch backends/webgpu/runtime/WebGPUBackend.cpp
+    // and WebGPUDelegateHeader.cpp, commit cff6f4dd32e6), so the payload cannot say which
+    // runtime it was lowered for; only WebGPU reads this compile spec.
+    for (const CompileSpec& spec : context.ref.compileSpecs)
+        if (spec.key == "webgpu_record_q4gsw_decode_route")
+            info.facts.push_back(
+                { "runtime hint", "compile spec " + spec.key + " is read only by the WebGPU backend" });
     VulkanReader reader(context, *root, bytes, unknownBytes);
     const int inputCount = reader.addInputs();
     reader.addOperators();

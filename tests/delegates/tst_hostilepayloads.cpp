@@ -22,7 +22,7 @@ Q_DECLARE_METATYPE(std::string)
 namespace {
 
 const char* const kBackends[] = { "XnnpackBackend", "VulkanBackend", "MPSBackend", "CoreMLBackend", "EthosUBackend",
-    "VgfBackend", "QnnBackend", "OpenvinoBackend", "TOSABackend", "SomeFutureBackend" };
+    "VgfBackend", "QnnBackend", "OpenvinoBackend", "TOSABackend", "MLXBackend", "NativeBackend", "SomeFutureBackend" };
 
 const char* const kSamples[] = { "djl-executorch-engine/spike_conv.pte", "executorch-numpy-runtime/quantized.pte",
     "cmsis-executorch/ethos_u_minimal_example_u55.pte", "djl-executorch-engine/openvino_tiny.pte",

@@ -257,6 +257,20 @@ private slots:
         QCOMPARE(crossing, 4);
     }
 
+    void webGpuCompileSpecIsNamed()
+    {
+        // WebGPU lowers to the same VulkanBackend id and VH00/VK00 payload; its one compile spec
+        // (a single byte, 1 = record the q4gsw decode route) is the only trace it leaves.
+        DelegateRef ref;
+        ref.backendId = "VulkanBackend";
+        ref.compileSpecs.push_back({ "webgpu_record_q4gsw_decode_route", { 1 } });
+        const DelegateInfo info = describeAlone(convGraph().write(), ref);
+        QCOMPARE(info.format, std::string("vulkan"));
+        QCOMPARE(fact(info, "runtime hint"),
+            std::string("compile spec webgpu_record_q4gsw_decode_route is read only by the WebGPU backend"));
+        QCOMPARE(fact(describe(convGraph().write()), "runtime hint"), std::string("(no fact 'runtime hint')"));
+    }
+
     void bareFlatbufferAndMagicSniffing()
     {
         VulkanWriteOptions bare;
