@@ -69,12 +69,14 @@ std::vector<std::uint8_t> writeMlxPayload(const MlxGraphSpec& spec)
 {
     flatbuffers::FlatBufferBuilder b;
     std::vector<flatbuffers::Offset<fbm::Instruction>> instructions;
+    instructions.reserve(spec.instructions.size());
     for (const MlxInstructionSpec& op : spec.instructions)
         instructions.push_back(writeInstruction(b, op));
     const auto chain = fbm::CreateInstructionChain(b, b.CreateVector(instructions));
     const auto chains = b.CreateVector(std::vector { chain });
     const auto slots = [&](const std::vector<std::uint32_t>& ids) {
         std::vector<flatbuffers::Offset<fbm::SlotVariant>> out;
+        out.reserve(ids.size());
         for (const std::uint32_t id : ids)
             out.push_back(fbm::CreateSlotVariant(b, id, fbm::SlotType::TensorSlot));
         return b.CreateVector(out);

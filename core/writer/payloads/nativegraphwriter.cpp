@@ -13,6 +13,7 @@ flatbuffers::Offset<fbn::TensorMeta> floatMeta(
     flatbuffers::FlatBufferBuilder& b, const std::vector<std::int64_t>& shape)
 {
     std::vector<flatbuffers::Offset<fbn::Dim>> dims;
+    dims.reserve(shape.size());
     for (const std::int64_t dim : shape)
         dims.push_back(fbn::CreateDim(b, dim, dim));
     return fbn::CreateTensorMeta(b, fbn::ScalarType::FLOAT, b.CreateVector(dims));
