@@ -76,15 +76,7 @@ std::optional<Document> openBytes(const std::vector<std::uint8_t>& bytes)
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
-    DelegateRef ref;
-    ref.backendId = "CoreMLBackend";
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, "CoreMLBackend");
 }
 
 /// forward = DelegateCall(CoreMLBackend, [x, out]) for a model of one input and one output.
@@ -123,14 +115,6 @@ std::vector<std::uint8_t> fixtureModel()
         if (file.path.ends_with("model.mlmodel"))
             return file.content;
     return {};
-}
-
-const Node* nodeLabelled(const Graph& graph, const std::string& label, NodeKind kind)
-{
-    for (const Node& node : graph.nodes)
-        if (node.label == label && node.kind == kind)
-            return &node;
-    return nullptr;
 }
 
 const Node* nodeWithAttribute(const Graph& graph, const std::string& name, const std::string& value)
