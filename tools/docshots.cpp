@@ -33,9 +33,12 @@
 #include <QImageWriter>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QProgressBar>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QThread>
@@ -143,6 +146,11 @@ bool save(const QImage& image, const QString& name)
 
 bool grab(QWidget& widget, const QString& name, const QRect& crop = {})
 {
+    // Nothing that depends on timing: no status message (they go after 5 s), no text caret.
+    if (auto* window = qobject_cast<QMainWindow*>(&widget))
+        window->statusBar()->clearMessage();
+    if (QWidget* focused = QApplication::focusWidget())
+        focused->clearFocus();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QCoreApplication::processEvents();
     QImage image = widget.grab().toImage();
@@ -188,6 +196,17 @@ struct Window {
         view()->showAnalysis(panel);
         if (auto* splitter = qobject_cast<QSplitter*>(view()->analysisTabs()->parentWidget()))
             splitter->setSizes({ static_cast<int>(kHeight * (1 - share)), static_cast<int>(kHeight * share) });
+    }
+    /// Gives the side panes (operators, search, heatmap, load; properties) `width` pixels.
+    void widenSide(int width)
+    {
+        for (QSplitter* splitter : view()->findChildren<QSplitter*>())
+            if (splitter->orientation() == Qt::Horizontal && splitter->count() == 2)
+                splitter->setSizes({ kWidth - width, width });
+        // The narrower graph keeps its left edge in view, not its centre.
+        settleFor(100);
+        QScrollBar* across = view()->graphView()->horizontalScrollBar();
+        across->setValue(across->minimum());
     }
     bool shot(const QString& name, const QRect& crop = {}) { return settle() && grab(window, name, crop); }
 };
@@ -405,6 +424,7 @@ std::vector<std::pair<QString, Shot>> shots()
                 if (!w.open({ mlp, mlpRun }))
                     return false;
                 w.showSideTab(QStringLiteral("Heatmap"));
+                w.widenSide(kWidth / 2);
                 return w.shot(QStringLiteral("heatmap"));
             } },
         { QStringLiteral("first-divergence"),
@@ -414,6 +434,7 @@ std::vector<std::pair<QString, Shot>> shots()
                 if (pair.isEmpty() || !w.open(QStringList { mlp } + pair))
                     return false;
                 w.showSideTab(QStringLiteral("Heatmap"));
+                w.widenSide(kWidth / 2);
                 if (!w.view()->goToFirstDivergence())
                     return false;
                 return w.shot(QStringLiteral("first-divergence"));
@@ -424,6 +445,7 @@ std::vector<std::pair<QString, Shot>> shots()
                 if (!w.open({ sample("executorch/arduino_KeywordSpotting_model.pte") }))
                     return false;
                 w.view()->showLoadCheck();
+                w.widenSide(kWidth / 2);
                 if (!waitUntil([&] { return w.view()->loadCheckPanel()->check() != nullptr; }))
                     return false;
                 return w.shot(QStringLiteral("load"));
