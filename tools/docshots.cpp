@@ -263,6 +263,21 @@ bool expandedDelegate(const QString& name, const QString& file, int method = -1)
     return w.shot(name);
 }
 
+/// Opens `file` and shows the analysis panel `panel` (Memory, Size) once it has computed.
+template <typename Panel>
+bool computedPanel(const QString& name, const QString& file, Panel* (DocumentView::*panel)() const)
+{
+    Window w;
+    if (!w.open({ file }))
+        return false;
+    Panel* shown = (w.view()->*panel)();
+    bool computed = false;
+    QObject::connect(shown, &Panel::computed, shown, [&] { computed = true; });
+    w.showAnalysis(shown);
+    waitUntil([&] { return computed; }, 20000);
+    return w.shot(name);
+}
+
 /// Writes the bundled demo (program + device/host ETDump pair) into the temporary folder.
 QString writeDemo()
 {
@@ -451,30 +466,13 @@ std::vector<std::pair<QString, Shot>> shots()
                 return w.shot(QStringLiteral("load"));
             } },
         { QStringLiteral("memory"),
-            [=] {
-                Window w;
+            [] {
                 // Activations planned in ping-pong over one arena.
-                if (!w.open({ sample("executorch/arduino_KeywordSpotting_model.pte") }))
-                    return false;
-                ui::MemoryPanel* panel = w.view()->memoryPanel();
-                bool computed = false;
-                QObject::connect(panel, &ui::MemoryPanel::computed, panel, [&] { computed = true; });
-                w.showAnalysis(panel);
-                waitUntil([&] { return computed; }, 20000);
-                return w.shot(QStringLiteral("memory"));
+                return computedPanel(QStringLiteral("memory"), sample("executorch/arduino_KeywordSpotting_model.pte"),
+                    &DocumentView::memoryPanel);
             } },
         { QStringLiteral("size"),
-            [=] {
-                Window w;
-                if (!w.open({ mlp }))
-                    return false;
-                ui::SizePanel* panel = w.view()->sizePanel();
-                bool computed = false;
-                QObject::connect(panel, &ui::SizePanel::computed, panel, [&] { computed = true; });
-                w.showAnalysis(panel);
-                waitUntil([&] { return computed; }, 20000);
-                return w.shot(QStringLiteral("size"));
-            } },
+            [=] { return computedPanel(QStringLiteral("size"), mlp, &DocumentView::sizePanel); } },
         { QStringLiteral("timeline"),
             [=] {
                 Window w;
