@@ -5,9 +5,6 @@
 // heat tables) waited for, then the window grabbed. NAMEs limit the run to those shots. Settings
 // go to a temporary folder: the user's are neither read nor changed. Not a test: a tool that
 // prints what it does (docs/HACKING.md, "Screenshots of the manual").
-#include "core/writer/demorun.h"
-#include "core/writer/programwriter.h"
-#include "core/writer/syntheticmodels.h"
 #include "ui/common/theme.h"
 #include "ui/compare/compareview.h"
 #include "ui/document/documentcontroller.h"
@@ -263,6 +260,13 @@ bool expandedDelegate(const QString& name, const QString& file, int method = -1)
     return w.shot(name);
 }
 
+/// Opens `files` and takes the window as it first shows them.
+bool plainShot(const QString& name, const QStringList& files)
+{
+    Window w;
+    return w.open(files) && w.shot(name);
+}
+
 /// Opens `file` and shows the analysis panel `panel` (Memory, Size) once it has computed.
 template <typename Panel>
 bool computedPanel(const QString& name, const QString& file, Panel* (DocumentView::*panel)() const)
@@ -278,23 +282,19 @@ bool computedPanel(const QString& name, const QString& file, Panel* (DocumentVie
     return w.shot(name);
 }
 
-/// Writes the bundled demo (program + device/host ETDump pair) into the temporary folder.
-QString writeDemo()
+/// The bundled demo (program + device/host ETDump pair, written by the build into
+/// ETSCOPE_DEMO_DIR), copied into the scratch folder so that the paths it shows are the same
+/// wherever the build tree is.
+QString copyDemo()
 {
-    using namespace etscope::core;
-    const std::string dir = g_scratch.path().toStdString() + "/";
-    auto program = writeProgram(makeDemoProgram());
-    if (!program)
-        return {};
-    const DemoTraces traces = makeDemoTraces();
-    const std::pair<const char*, const std::vector<std::uint8_t>*> files[]
-        = { { "demo.pte", &program.value() }, { "demo.etdp", &traces.run.etdump },
-              { "demo.debug.bin", &traces.run.debugBuffer }, { "demo.reference.etdp", &traces.reference.etdump },
-              { "demo.reference.debug.bin", &traces.reference.debugBuffer } };
-    for (const auto& [file, bytes] : files)
-        if (writeBytesToFile(dir + file, *bytes))
+    const QString from = QStringLiteral(ETSCOPE_DEMO_DIR);
+    for (const char* name :
+        { "demo.pte", "demo.etdp", "demo.debug.bin", "demo.reference.etdp", "demo.reference.debug.bin" }) {
+        const QString file = QString::fromLatin1(name);
+        if (!QFile::copy(QDir(from).filePath(file), g_scratch.filePath(file)) && !g_scratch.exists(file))
             return {};
-    return QString::fromStdString(dir + "demo.pte");
+    }
+    return g_scratch.filePath(QStringLiteral("demo.pte"));
 }
 
 /// The QNN pair of docs/diff.md: the stories260k sample and a copy of it whose QNN payload has
@@ -365,13 +365,7 @@ std::vector<std::pair<QString, Shot>> shots()
     const QString mlpRun = sample("generated/stress_mlp/stress_mlp.profile.etdp");
     const QString qnn = sample("executorch/stories260k_hybrid_llama_qnn.pte");
     return {
-        { QStringLiteral("graph"),
-            [=] {
-                Window w;
-                if (!w.open({ mlp }))
-                    return false;
-                return w.shot(QStringLiteral("graph"));
-            } },
+        { QStringLiteral("graph"), [=] { return plainShot(QStringLiteral("graph"), { mlp }); } },
         { QStringLiteral("delegate-ethosu"),
             [] {
                 return expandedDelegate(
@@ -483,13 +477,7 @@ std::vector<std::pair<QString, Shot>> shots()
                 w.showAnalysis(w.view()->timelinePanel(), 0.5);
                 return w.shot(QStringLiteral("timeline"));
             } },
-        { QStringLiteral("etdump"),
-            [=] {
-                Window w;
-                if (!w.open({ mlpRun }))
-                    return false;
-                return w.shot(QStringLiteral("etdump"));
-            } },
+        { QStringLiteral("etdump"), [=] { return plainShot(QStringLiteral("etdump"), { mlpRun }); } },
         { QStringLiteral("compare-qnn"),
             [=] {
                 const QString rebuilt = writeRebuiltQnn(qnn);
@@ -532,7 +520,7 @@ std::vector<std::pair<QString, Shot>> shots()
         { QStringLiteral("dark"),
             [] {
                 ui::applyTheme(ui::Theme::Dark);
-                const QString demo = writeDemo();
+                const QString demo = copyDemo();
                 Window w;
                 const bool done = !demo.isEmpty() && w.open({ demo }) && w.shot(QStringLiteral("dark"));
                 ui::applyTheme(ui::Theme::Light);
