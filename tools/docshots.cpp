@@ -175,7 +175,16 @@ struct Window {
         window.openFiles(files);
         if (!waitUntil([&] { return failed || (painted && window.pendingAttachments() == 0); }) || failed)
             return false;
-        return view() && waitSettled(window, view());
+        if (!view() || !waitSettled(window, view()))
+            return false;
+        // The first view is chosen when the graph is first shown: fitted or at a legible zoom,
+        // for the viewport of that moment, which the debug data's panels may shrink later.
+        // Chosen again once all is shown, the picture no longer depends on which came first.
+        if (view()->presentation()) {
+            view()->graphView()->showLegible();
+            settleFor(100);
+        }
+        return true;
     }
     DocumentView* view() const { return window.currentView(); }
     bool settle() { return waitSettled(window, view()); }
@@ -193,6 +202,9 @@ struct Window {
         view()->showAnalysis(panel);
         if (auto* splitter = qobject_cast<QSplitter*>(view()->analysisTabs()->parentWidget()))
             splitter->setSizes({ static_cast<int>(kHeight * (1 - share)), static_cast<int>(kHeight * share) });
+        // The smaller graph shows its start again (inputs first), as a first view does.
+        settleFor(100);
+        view()->graphView()->showLegible();
     }
     /// Gives the side panes (operators, search, heatmap, load; properties) `width` pixels.
     void widenSide(int width)
@@ -260,13 +272,6 @@ bool expandedDelegate(const QString& name, const QString& file, int method = -1)
     return w.shot(name);
 }
 
-/// Opens `files` and takes the window as it first shows them.
-bool plainShot(const QString& name, const QStringList& files)
-{
-    Window w;
-    return w.open(files) && w.shot(name);
-}
-
 /// Opens `file` and shows the analysis panel `panel` (Memory, Size) once it has computed.
 template <typename Panel>
 bool computedPanel(const QString& name, const QString& file, Panel* (DocumentView::*panel)() const)
@@ -326,6 +331,36 @@ QString writeRebuiltQnn(const QString& original)
     return path;
 }
 
+/// File › Compare… on the QNN pair: `qnn` against its copy with payload bytes inverted.
+bool compareShot(const QString& name, const QString& qnn)
+{
+    const QString rebuilt = writeRebuiltQnn(qnn);
+    if (rebuilt.isEmpty())
+        return false;
+    MainWindow window;
+    window.resize(kWidth, kHeight);
+    window.show();
+    auto* compare = new ui::CompareView(window.tabs());
+    if (window.tabs()->count() == 1) // the welcome page, as File › Compare… removes it
+        window.tabs()->removeTab(0);
+    bool ready = false;
+    QObject::connect(compare, &ui::CompareView::ready, compare, [&] { ready = true; });
+    QObject::connect(compare, &ui::CompareView::failed, compare,
+        [](const QString& why) { std::fprintf(stderr, "docshots: compare: %s\n", qUtf8Printable(why)); });
+    compare->compareFiles(qnn, rebuilt);
+    window.tabs()->setCurrentIndex(window.tabs()->addTab(compare, compare->title()));
+    if (!waitUntil([&] { return ready; }))
+        return false;
+    using Side = ui::CompareView::Side;
+    if (!waitUntil([&] {
+            return compare->view(Side::A) && compare->view(Side::B) && settled(compare->view(Side::A))
+                && settled(compare->view(Side::B)) && !showsWork(window);
+        }))
+        return false;
+    settleFor(500);
+    return grab(window, name);
+}
+
 /// A run that drifts from its reference half-way: the reference is stress_mlp's real run with
 /// its intermediate outputs (generated/stress_mlp), the run a copy of it in the temporary folder
 /// whose debug buffer has the top mantissa bit of every float flipped from its middle on (each
@@ -357,157 +392,107 @@ QStringList writeDivergentPair()
     return { run + QStringLiteral(".etdp"), reference + QStringLiteral(".etdp") };
 }
 
-using Shot = std::function<bool()>;
+/// Takes one picture, saved under the name it is given; false when it could not be taken.
+using Take = std::function<bool(const QString& name)>;
 
-std::vector<std::pair<QString, Shot>> shots()
+/// Opens `files` in a window, does `action` (when given), then takes the window.
+Take inWindow(const QStringList& files, const std::function<bool(Window&)>& action = {})
+{
+    return [=](const QString& name) {
+        Window w;
+        return w.open(files) && (!action || action(w)) && w.shot(name);
+    };
+}
+
+std::vector<std::pair<QString, Take>> shots()
 {
     const QString mlp = sample("djl-executorch-engine/stress_mlp.pte");
     const QString mlpRun = sample("generated/stress_mlp/stress_mlp.profile.etdp");
     const QString qnn = sample("executorch/stories260k_hybrid_llama_qnn.pte");
+    const QString training = sample("dnf-executorch/dnf_xnnpack_training.pte");
+    const QString kws = sample("executorch/arduino_KeywordSpotting_model.pte");
+    const auto expanded
+        = [](const QString& file) { return [file](const QString& name) { return expandedDelegate(name, file); }; };
+    const Take heatmap = [=](const QString& name) {
+        const QStringList pair = name == QStringLiteral("heatmap") ? QStringList { mlpRun } : writeDivergentPair();
+        return !pair.isEmpty() && inWindow(QStringList { mlp } + pair, [&name](Window& w) {
+            w.showSideTab(QStringLiteral("Heatmap"));
+            w.widenSide(kWidth / 2);
+            return name == QStringLiteral("heatmap") || w.view()->goToFirstDivergence();
+        })(name);
+    };
     return {
-        { QStringLiteral("graph"), [=] { return plainShot(QStringLiteral("graph"), { mlp }); } },
-        { QStringLiteral("delegate-ethosu"),
-            [] {
-                return expandedDelegate(
-                    QStringLiteral("delegate-ethosu"), sample("cmsis-executorch/ethos_u_minimal_example_u55.pte"));
-            } },
-        { QStringLiteral("delegate-coreml"),
-            [] {
-                return expandedDelegate(
-                    QStringLiteral("delegate-coreml"), sample("react-native-executorch/style_candy_640_coreml.pte"));
-            } },
-        { QStringLiteral("delegate-qnn"), [=] { return expandedDelegate(QStringLiteral("delegate-qnn"), qnn); } },
+        { QStringLiteral("graph"), inWindow({ mlp }) },
+        { QStringLiteral("delegate-ethosu"), expanded(sample("cmsis-executorch/ethos_u_minimal_example_u55.pte")) },
+        { QStringLiteral("delegate-coreml"), expanded(sample("react-native-executorch/style_candy_640_coreml.pte")) },
+        { QStringLiteral("delegate-qnn"), expanded(qnn) },
         { QStringLiteral("delegate-tab"),
-            [=] {
-                Window w;
-                if (!w.open({ mlp }))
-                    return false;
-                const auto delegate = largestDelegate(w.view());
-                if (!delegate)
-                    return false;
-                Q_EMIT w.view()->openDelegateRequested(w.view()->context().method, *delegate);
-                if (!waitUntil([&] { return w.view()->context().delegateNode.valid(); }))
-                    return false;
-                return w.shot(QStringLiteral("delegate-tab"));
-            } },
+            inWindow({ mlp },
+                [](Window& w) {
+                    const auto delegate = largestDelegate(w.view());
+                    if (!delegate)
+                        return false;
+                    Q_EMIT w.view()->openDelegateRequested(w.view()->context().method, *delegate);
+                    return waitUntil([&] { return w.view()->context().delegateNode.valid(); });
+                }) },
         { QStringLiteral("properties"),
-            [=] {
-                Window w;
-                if (!w.open({ sample("dnf-executorch/dnf_xnnpack_training.pte") }))
-                    return false;
-                // addmm: its arguments named from the schema (self, mat1, mat2, beta, alpha, out).
-                if (const auto node = firstOperator(w.view(), "addmm"))
-                    w.view()->selectNode({ *node, NodeId::none() });
-                return w.shot(QStringLiteral("properties"));
-            } },
+            inWindow({ training },
+                [](Window& w) {
+                    // addmm: its arguments named from the schema (self, mat1, mat2, beta, alpha, out).
+                    const auto node = firstOperator(w.view(), "addmm");
+                    if (node)
+                        w.view()->selectNode({ *node, NodeId::none() });
+                    return node.has_value();
+                }) },
         { QStringLiteral("operators"),
-            [=] {
-                Window w;
-                if (!w.open({ sample("dnf-executorch/dnf_xnnpack_training.pte") }))
-                    return false;
-                w.showSideTab(QStringLiteral("Operators"));
-                w.view()->expandAll();
-                w.settle();
-                // A row selected, as a click does: its nodes light up, inside delegates too.
-                auto* table = w.view()->operatorPanel()->findChild<QTableView*>();
-                for (int row = 0; table && row < table->model()->rowCount(); ++row)
-                    if (table->model()->index(row, 0).data().toString() == QStringLiteral("XNNMultiply"))
-                        table->selectRow(row);
-                return w.shot(QStringLiteral("operators"));
-            } },
+            inWindow({ training },
+                [](Window& w) {
+                    w.showSideTab(QStringLiteral("Operators"));
+                    w.view()->expandAll();
+                    w.settle();
+                    // A row selected, as a click does: its nodes light up, inside delegates too.
+                    auto* table = w.view()->operatorPanel()->findChild<QTableView*>();
+                    for (int row = 0; table && row < table->model()->rowCount(); ++row)
+                        if (table->model()->index(row, 0).data().toString() == QStringLiteral("XNNMultiply"))
+                            table->selectRow(row);
+                    return table != nullptr;
+                }) },
         { QStringLiteral("search"),
-            [=] {
-                Window w;
-                if (!w.open({ mlp }))
-                    return false;
-                w.showSideTab(QStringLiteral("Search"));
-                w.view()->searchEdit()->setText(QStringLiteral("FullyConnected"));
-                w.view()->runSearch(QStringLiteral("FullyConnected"));
-                settleFor(300);
-                w.view()->activateSearchResult(0);
-                return w.shot(QStringLiteral("search"));
-            } },
-        { QStringLiteral("heatmap"),
-            [=] {
-                Window w;
-                if (!w.open({ mlp, mlpRun }))
-                    return false;
-                w.showSideTab(QStringLiteral("Heatmap"));
-                w.widenSide(kWidth / 2);
-                return w.shot(QStringLiteral("heatmap"));
-            } },
-        { QStringLiteral("first-divergence"),
-            [=] {
-                const QStringList pair = writeDivergentPair();
-                Window w;
-                if (pair.isEmpty() || !w.open(QStringList { mlp } + pair))
-                    return false;
-                w.showSideTab(QStringLiteral("Heatmap"));
-                w.widenSide(kWidth / 2);
-                if (!w.view()->goToFirstDivergence())
-                    return false;
-                return w.shot(QStringLiteral("first-divergence"));
-            } },
+            inWindow({ mlp },
+                [](Window& w) {
+                    w.showSideTab(QStringLiteral("Search"));
+                    w.view()->searchEdit()->setText(QStringLiteral("FullyConnected"));
+                    w.view()->runSearch(QStringLiteral("FullyConnected"));
+                    settleFor(300);
+                    w.view()->activateSearchResult(0);
+                    return true;
+                }) },
+        // The latency of a real run, then the first divergence against a drifted copy of a run.
+        { QStringLiteral("heatmap"), heatmap },
+        { QStringLiteral("first-divergence"), heatmap },
         { QStringLiteral("load"),
-            [] {
-                Window w;
-                if (!w.open({ sample("executorch/arduino_KeywordSpotting_model.pte") }))
-                    return false;
-                w.view()->showLoadCheck();
-                w.widenSide(kWidth / 2);
-                if (!waitUntil([&] { return w.view()->loadCheckPanel()->check() != nullptr; }))
-                    return false;
-                return w.shot(QStringLiteral("load"));
-            } },
+            inWindow({ kws },
+                [](Window& w) {
+                    w.view()->showLoadCheck();
+                    w.widenSide(kWidth / 2);
+                    return waitUntil([&] { return w.view()->loadCheckPanel()->check() != nullptr; });
+                }) },
+        // Activations planned in ping-pong over one arena.
         { QStringLiteral("memory"),
-            [] {
-                // Activations planned in ping-pong over one arena.
-                return computedPanel(QStringLiteral("memory"), sample("executorch/arduino_KeywordSpotting_model.pte"),
-                    &DocumentView::memoryPanel);
-            } },
+            [=](const QString& name) { return computedPanel(name, kws, &DocumentView::memoryPanel); } },
         { QStringLiteral("size"),
-            [=] { return computedPanel(QStringLiteral("size"), mlp, &DocumentView::sizePanel); } },
+            [=](const QString& name) { return computedPanel(name, mlp, &DocumentView::sizePanel); } },
+        // Four XNNPACK delegates between portable kernels: a lane per delegate.
         { QStringLiteral("timeline"),
-            [=] {
-                Window w;
-                // Four XNNPACK delegates between portable kernels: a lane per delegate.
-                const QString training = sample("dnf-executorch/dnf_xnnpack_training.pte");
-                if (!w.open({ training, sample("generated/dnf_xnnpack_training/dnf_xnnpack_training.profile.etdp") }))
-                    return false;
-                w.showAnalysis(w.view()->timelinePanel(), 0.5);
-                return w.shot(QStringLiteral("timeline"));
-            } },
-        { QStringLiteral("etdump"), [=] { return plainShot(QStringLiteral("etdump"), { mlpRun }); } },
-        { QStringLiteral("compare-qnn"),
-            [=] {
-                const QString rebuilt = writeRebuiltQnn(qnn);
-                if (rebuilt.isEmpty())
-                    return false;
-                MainWindow window;
-                window.resize(kWidth, kHeight);
-                window.show();
-                auto* compare = new ui::CompareView(window.tabs());
-                if (window.tabs()->count() == 1) // the welcome page, as File › Compare… removes it
-                    window.tabs()->removeTab(0);
-                bool ready = false;
-                QObject::connect(compare, &ui::CompareView::ready, compare, [&] { ready = true; });
-                QObject::connect(compare, &ui::CompareView::failed, compare,
-                    [](const QString& why) { std::fprintf(stderr, "docshots: compare: %s\n", qUtf8Printable(why)); });
-                compare->compareFiles(qnn, rebuilt);
-                window.tabs()->setCurrentIndex(window.tabs()->addTab(compare, compare->title()));
-                if (!waitUntil([&] { return ready; }))
-                    return false;
-                using Side = ui::CompareView::Side;
-                if (!waitUntil([&] {
-                        return compare->view(Side::A) && compare->view(Side::B) && settled(compare->view(Side::A))
-                            && settled(compare->view(Side::B)) && !showsWork(window);
-                    }))
-                    return false;
-                settleFor(500);
-                return grab(window, QStringLiteral("compare-qnn"));
-            } },
+            inWindow({ training, sample("generated/dnf_xnnpack_training/dnf_xnnpack_training.profile.etdp") },
+                [](Window& w) {
+                    w.showAnalysis(w.view()->timelinePanel(), 0.5);
+                    return true;
+                }) },
+        { QStringLiteral("etdump"), inWindow({ mlpRun }) },
+        { QStringLiteral("compare-qnn"), [=](const QString& name) { return compareShot(name, qnn); } },
         { QStringLiteral("report"),
-            [=] {
+            [=](const QString& name) {
                 Window w;
                 if (!w.open({ mlp, mlpRun }))
                     return false;
@@ -515,14 +500,13 @@ std::vector<std::pair<QString, Shot>> shots()
                 dialog.setPath(QStringLiteral("/home/you/stress_mlp.report.html"));
                 dialog.show();
                 settleFor(500);
-                return grab(dialog, QStringLiteral("report"));
+                return grab(dialog, name);
             } },
         { QStringLiteral("dark"),
-            [] {
+            [](const QString& name) {
                 ui::applyTheme(ui::Theme::Dark);
                 const QString demo = copyDemo();
-                Window w;
-                const bool done = !demo.isEmpty() && w.open({ demo }) && w.shot(QStringLiteral("dark"));
+                const bool done = !demo.isEmpty() && inWindow({ demo })(name);
                 ui::applyTheme(ui::Theme::Light);
                 return done;
             } },
@@ -567,7 +551,7 @@ int main(int argc, char** argv)
     for (const auto& [name, take] : shots()) {
         if (!only.isEmpty() && !only.contains(name))
             continue;
-        if (!take()) {
+        if (!take(name)) {
             std::fprintf(stderr, "docshots: %s: not taken\n", qUtf8Printable(name));
             ++failed;
         }
