@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// Inspector tables as pandas and tabulate print them. Why one file: one reader (PrintedReader) whose
+// two families of tables (aligned, bordered) share the row assembly, the brackets left open and the
+// hand-over of wrapped blocks; the functions above it are its line and code-point scanners.
 #include "core/debug/printedtable.h"
 
 #include <algorithm>

@@ -7,6 +7,9 @@
 // dataRegion{offset,size}, children}]}), root holding model.mlpackage/, metadata.json
 // (inputNames, outputNames, identifier) and debug_info.json; or "CMJR" +
 // {"version","key","functionName"} naming a named-data blob.
+//
+// Why one file: one test class for the Core ML decoder; the container, the written model and the
+// protobuf field builders at the top serve every case, the damaged and hostile ones included.
 #include "core/debug/eventmapper.h"
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
