@@ -166,6 +166,9 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void connectController();
+    void showMethods(const core::Document& document);
+    void showWithoutGraph(const std::shared_ptr<const core::Document>& document);
     /// The visible operator rows, titled with the file and this tab.
     core::Table operatorTable() const;
     QToolBar* buildToolbar();

@@ -97,6 +97,16 @@ private:
     void watchDebugWork(DocumentController* controller);
     void updateWorkArea();
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildViewMenu();
+    /// The View settings remembered between sessions (addViewSetting).
+    void addViewSettings(QMenu* viewMenu);
+    void addThemeMenu(QMenu* viewMenu);
+    /// Each brings an analysis panel under the graph to the front.
+    void addAnalysisActions(QMenu* viewMenu);
+    void buildGoMenu();
+    void buildHelpMenu();
     /// An action on the current tab: menu text, shortcut (may be empty), what it does.
     struct ViewAction {
         const char* text; ///< untranslated (QT_TR_NOOP)
@@ -121,6 +131,11 @@ private:
     /// "Report written to PATH — Open" in the status bar; Open shows it in the desktop's viewer.
     void showReportWritten(const QString& path);
     void closeTab(int index);
+    struct ReloadTab;
+    /// File › Reload's tabs of the old read shown again on `controller` (the new read), each
+    /// where it stood where that still exists; returns what could not be kept.
+    QStringList reopenTabs(DocumentController* controller, const core::Document& before, const core::Document& after,
+        const std::vector<ReloadTab>& tabs);
     void onCurrentChanged();
     DocumentView* addView(DocumentController* controller, GraphContext context, int at = -1);
     void openDelegate(DocumentController* controller, int method, core::NodeId delegateNode);
