@@ -46,6 +46,21 @@ void logDelegatesOf(const core::Document& document)
     }
 }
 
+/// One line for an open that finished (etscope.open).
+void logOpened(const QString& path, double milliseconds, const core::Document& document, bool debugFound)
+{
+    qCDebug(logOpen).noquote() << QStringLiteral(
+        "open finished: %1 in %2 ms (read %3 ms, analyse %4 ms), %5 methods, %6 warnings, %7 debug artifacts "
+        "found beside it")
+                                      .arg(path)
+                                      .arg(milliseconds, 0, 'f', 1)
+                                      .arg(document.readMilliseconds, 0, 'f', 1)
+                                      .arg(document.analyseMilliseconds, 0, 'f', 1)
+                                      .arg(document.methods.size())
+                                      .arg(document.warnings.size())
+                                      .arg(debugFound ? QStringLiteral("some") : QStringLiteral("no"));
+}
+
 /// What the open worker hands back: the document and the debug artifacts found beside it.
 struct Opened {
     core::Result<core::Document> document;
@@ -134,7 +149,7 @@ double DocumentController::millisecondsSinceRequest() const
     return timings::millisecondsSince(m_requested);
 }
 
-void DocumentController::open(const QString& path, core::OpenOptions options)
+void DocumentController::open(const QString& path, OpenHandler done, core::OpenOptions options)
 {
     m_requested.start();
     m_graphTimed = false;
@@ -162,7 +177,7 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
     auto cancel = m_cancel; // keeps the flag alive for the worker
     whenFinished(
         this, QtConcurrent::run([path, options, cancel]() { return openOnWorker(path, options, *cancel); }),
-        [this, generation](Opened result) {
+        [this, generation, done](Opened result) {
             setBusy(-1);
             if (generation != m_generation) {
                 qCDebug(logOpen).noquote() << "open superseded by a newer one:" << m_path;
@@ -171,40 +186,40 @@ void DocumentController::open(const QString& path, core::OpenOptions options)
             if (!result.document) {
                 if (result.document.error().code == core::Error::Code::Cancelled) {
                     qCDebug(logOpen).noquote() << "open stopped:" << m_path;
+                    if (done)
+                        done(RequestOutcome::Stopped, {});
                     Q_EMIT stopped();
                 } else {
                     const QString message = QString::fromStdString(result.document.error().message());
                     qCDebug(logOpen).noquote() << "open failed after" << millisecondsSinceRequest() << "ms:" << message;
+                    if (done)
+                        done(RequestOutcome::Failed, message);
                     Q_EMIT failed(message);
                 }
                 return;
             }
             m_document = std::make_shared<const core::Document>(std::move(result.document).value());
             timings::report("open", m_document->readMilliseconds);
-            qCDebug(logOpen).noquote() << QStringLiteral(
-                "open finished: %1 in %2 ms (read %3 ms, analyse %4 ms), %5 methods, %6 warnings, %7 debug artifacts "
-                "found beside it")
-                                              .arg(m_path)
-                                              .arg(millisecondsSinceRequest(), 0, 'f', 1)
-                                              .arg(m_document->readMilliseconds, 0, 'f', 1)
-                                              .arg(m_document->analyseMilliseconds, 0, 'f', 1)
-                                              .arg(m_document->methods.size())
-                                              .arg(m_document->warnings.size())
-                                              .arg(result.debug.run || result.debug.etrecord ? QStringLiteral("some")
-                                                                                             : QStringLiteral("no"));
+            logOpened(m_path, millisecondsSinceRequest(), *m_document, result.debug.run || result.debug.etrecord);
             logDelegatesOf(*m_document);
             m_cache.clear();
             m_groupings.clear();
             m_debug = std::move(result.debug);
             m_debugWarnings = std::move(result.debugWarnings);
             dropHeatTables();
+            if (done)
+                done(RequestOutcome::Done, {});
             Q_EMIT opened();
         },
-        [this, generation, path](const QString& message) {
+        [this, generation, path, done](const QString& message) {
             setBusy(-1);
             qCDebug(logOpen).noquote() << "open failed:" << path << message;
-            if (generation == m_generation)
-                Q_EMIT failed(tr("%1: reading the file failed: %2").arg(path, message));
+            if (generation != m_generation)
+                return;
+            const QString text = tr("%1: reading the file failed: %2").arg(path, message);
+            if (done)
+                done(RequestOutcome::Failed, text);
+            Q_EMIT failed(text);
         });
 }
 

@@ -139,17 +139,23 @@ void DocumentController::dropHeatTables()
     updateDebugBusy();
 }
 
-void DocumentController::attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer)
+void DocumentController::attachArtifact(
+    AttachKind kind, const QString& path, AttachHandler done, const QString& debugBuffer)
 {
     if (!m_document || !m_document->program || m_document->etrecord) {
         const QString error = tr("%1: open a program first, then attach its debug artifacts").arg(path);
-        // Said after the caller has connected to the answer, as for any other attachment.
+        // Answered later, as any other attachment is (never from within this call).
         QMetaObject::invokeMethod(
-            this, [this, kind, path, error] { Q_EMIT attachFinished(kind, path, error); }, Qt::QueuedConnection);
+            this,
+            [done, error] {
+                if (done)
+                    done(RequestOutcome::Failed, error);
+            },
+            Qt::QueuedConnection);
         return;
     }
     qCDebug(logDebug).noquote() << "attach queued:" << path;
-    m_attachQueue.push_back({ kind, path, debugBuffer });
+    m_attachQueue.push_back({ kind, path, debugBuffer, std::move(done) });
     if (!m_attachRunning)
         startNextAttach();
 }
@@ -194,11 +200,11 @@ void DocumentController::startNextAttach()
                 return; // another file was opened meanwhile
             if (result.error && result.error->code == core::Error::Code::Cancelled) {
                 qCDebug(logDebug).noquote() << "attach stopped:" << job.path;
-                Q_EMIT attachStopped(job.kind, job.path);
+                job.answer(RequestOutcome::Stopped, {});
             } else if (result.error) {
                 const QString message = QString::fromStdString(result.error->message());
                 qCDebug(logDebug).noquote() << "attach failed after" << started->elapsed() << "ms:" << message;
-                Q_EMIT attachFinished(job.kind, job.path, message);
+                job.answer(RequestOutcome::Failed, message);
             } else {
                 takeArtifact(m_debug, job.kind, result.read);
                 // Chosen by the user: attached, but a record that does not fit is said so.
@@ -215,7 +221,7 @@ void DocumentController::startNextAttach()
                            .arg(started->elapsed())
                            .arg(result.mismatch ? QStringLiteral(", not this program's ETRecord") : QString());
                 Q_EMIT debugChanged();
-                Q_EMIT attachFinished(job.kind, job.path, QString());
+                job.answer(RequestOutcome::Done, {});
             }
             startNextAttach();
         },
@@ -223,7 +229,7 @@ void DocumentController::startNextAttach()
             if (generation != m_generation)
                 return;
             qCDebug(logDebug).noquote() << "attach failed:" << job.path << message;
-            Q_EMIT attachFinished(job.kind, job.path, tr("%1: reading it failed: %2").arg(job.path, message));
+            job.answer(RequestOutcome::Failed, tr("%1: reading it failed: %2").arg(job.path, message));
             startNextAttach();
         });
 }
@@ -233,7 +239,7 @@ void DocumentController::stopDebugWork()
     const auto queued = std::move(m_attachQueue);
     m_attachQueue.clear();
     for (const AttachJob& job : queued)
-        Q_EMIT attachStopped(job.kind, job.path);
+        job.answer(RequestOutcome::Stopped, {});
     if (m_attachCancel)
         m_attachCancel->store(true);
     for (const HeatEntry& entry : std::as_const(m_heat))

@@ -54,7 +54,7 @@ void DocumentController::stopLayout(QObject* requester)
     if (it == m_views.end() || !it->job)
         return;
     const quint64 job = it->job;
-    // The handler (run now or when the helper is killed) says layoutStopped to this view.
+    // The handler (run now or when the helper is killed) answers this view: stopped.
     LayoutService::instance()->cancel(job);
 }
 
@@ -67,7 +67,7 @@ std::shared_ptr<const core::Grouping> DocumentController::grouping(int method)
 }
 
 void DocumentController::requestPresentation(
-    QObject* requester, const GraphContext& context, const std::set<int>& expanded)
+    QObject* requester, const GraphContext& context, const std::set<int>& expanded, LayoutAnswer answer)
 {
     if (!m_document || !m_document->program)
         return;
@@ -97,7 +97,8 @@ void DocumentController::requestPresentation(
                                         .arg(presentation->request.edges.size());
     if (const auto it = m_cache.find(key); it != m_cache.end()) {
         qCDebug(logLayout).noquote() << "layout finished: drawn before, from the cache:" << describeView(context);
-        Q_EMIT presentationReady(*it);
+        if (answer.ready)
+            answer.ready(*it);
         return;
     }
     const auto laidOut = [this](const QString& key) {
@@ -114,12 +115,16 @@ void DocumentController::requestPresentation(
                                      << timings::millisecondsSince(closing) << "ms:" << describeView(context);
         presentation->layout = std::move(*layout);
         m_cache.insert(key, presentation);
-        Q_EMIT presentationReady(presentation);
+        if (answer.ready)
+            answer.ready(presentation);
         return;
     }
-    Q_EMIT layoutStarted(requester, context, tr("Laying out %1 nodes…").arg(presentation->request.nodes.size()));
+    const QString what = tr("Laying out %1 nodes…").arg(presentation->request.nodes.size());
+    if (answer.started)
+        answer.started(what);
+    Q_EMIT layoutStarted(requester, context, what);
     setBusy(+1);
-    Pending pending { presentation, m_generation, request, requester, {} };
+    Pending pending { presentation, m_generation, request, requester, std::move(answer), {} };
     pending.started.start();
     // One delegate or group more than a drawing already made: lay out its inside only and keep
     // the rest of that drawing where it was.
@@ -162,10 +167,14 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
                 if (layout.error().code == core::Error::Code::Cancelled) {
                     qCDebug(logLayout).noquote()
                         << "layout cancelled after" << timings::millisecondsSince(pending.started) << "ms";
+                    if (pending.answer.stopped)
+                        pending.answer.stopped();
                     Q_EMIT layoutStopped(pending.requester);
                 } else {
                     const QString message = QString::fromStdString(layout.error().message());
                     qCDebug(logLayout).noquote() << "layout failed:" << message;
+                    if (pending.answer.failed)
+                        pending.answer.failed(message);
                     Q_EMIT layoutFailed(pending.requester, message);
                 }
                 return;
@@ -177,7 +186,8 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
                                                           : QString());
             pending.presentation->layout = std::move(layout).value();
             m_cache.insert(pending.presentation->key(), pending.presentation);
-            Q_EMIT presentationReady(pending.presentation);
+            if (pending.answer.ready)
+                pending.answer.ready(pending.presentation);
         });
     // LayoutService answers later, never from within submit.
     if (const auto view = m_views.find(pending.requester); view != m_views.end() && view->latest == pending.request)

@@ -12,6 +12,7 @@
 #include "ui/heatmap/heatmappanel.h"
 #include "ui/operators/operatorpanel.h"
 #include "ui/properties/propertiesmodel.h"
+#include "ui/window/warningbanner.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -22,7 +23,28 @@ using namespace etscope::core;
 
 void DocumentView::request()
 {
-    m_controller->requestPresentation(this, m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded);
+    // Answered to this view alone: another tab's layout (a delegate's tab of this file) neither
+    // shows nor clears this one's "Laying out…" (issue 27 #15), and an answer superseded by this
+    // view's newer request never comes.
+    LayoutAnswer answer;
+    answer.started = [this](const QString& what) { showBusy(true, what); };
+    answer.ready
+        = [this](std::shared_ptr<const Presentation> presentation) { showPresentation(std::move(presentation)); };
+    answer.failed = [this](const QString& message) {
+        showBusy(false);
+        startDeferredWork(); // no first paint to wait for
+        Q_EMIT statusMessage(message);
+        std::vector<Warning> warnings = m_banner->warnings();
+        warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
+        m_banner->setWarnings(warnings);
+    };
+    answer.stopped = [this] {
+        showBusy(false);
+        startDeferredWork(); // no first paint to wait for
+        Q_EMIT statusMessage(tr("Layout stopped"));
+    };
+    m_controller->requestPresentation(
+        this, m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded, std::move(answer));
 }
 
 void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)

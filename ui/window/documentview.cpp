@@ -76,16 +76,11 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     }
 }
 
-/// What the document says about the work this tab waits for: layouts, deferred inner graphs,
-/// debug data.
+/// What happens to the document that this tab shows: its deferred inner graphs decoded, its
+/// debug data changed. (Answers to this tab's own requests come to request() and
+/// refreshDebugData().)
 void DocumentView::connectController()
 {
-    connect(m_controller, &DocumentController::presentationReady, this,
-        [this](std::shared_ptr<const Presentation> presentation) {
-            if (presentation->context == m_context
-                && presentation->expanded == (m_context.delegateNode.valid() ? std::set<int> {} : m_expanded))
-                showPresentation(std::move(presentation));
-        });
     connect(m_controller, &DocumentController::deferredDecodeFinished, this, [this] {
         // Problems found building the deferred inner graphs join the banner (the eager open
         // lists them among the document's warnings).
@@ -109,30 +104,6 @@ void DocumentView::connectController()
     connect(m_controller, &DocumentController::debugChanged, this, [this] {
         refreshOperatorTable();
         refreshDebugData();
-    });
-    // Layout signals name the view they are for: another tab's layout (a delegate's tab of
-    // this file) neither shows nor clears this one's "Laying out…" (issue 27 #15).
-    connect(m_controller, &DocumentController::layoutStarted, this,
-        [this](QObject* requester, const GraphContext& context, const QString& text) {
-            if (requester == this && context == m_context)
-                showBusy(true, text);
-        });
-    connect(m_controller, &DocumentController::layoutFailed, this, [this](QObject* requester, const QString& message) {
-        if (requester != this)
-            return;
-        showBusy(false);
-        startDeferredWork(); // no first paint to wait for
-        Q_EMIT statusMessage(message);
-        std::vector<Warning> warnings = m_banner->warnings();
-        warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
-        m_banner->setWarnings(warnings);
-    });
-    connect(m_controller, &DocumentController::layoutStopped, this, [this](QObject* requester) {
-        if (requester != this)
-            return;
-        showBusy(false);
-        startDeferredWork(); // no first paint to wait for
-        Q_EMIT statusMessage(tr("Layout stopped"));
     });
 }
 

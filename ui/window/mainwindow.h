@@ -88,6 +88,11 @@ private:
     /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
     void openProgram(
         const QString& path, const QString& titleNote, const QList<QPair<AttachKind, QString>>& attachments);
+    /// The opened file's view in place of its "Opening…" page (at `at`), then its attachments.
+    void showOpened(DocumentController* controller, int at, const QString& path,
+        const QList<QPair<AttachKind, QString>>& attachments);
+    /// The page saying why the file could not be opened, in place of its "Opening…" page.
+    void showOpenFailed(DocumentController* controller, int at, const QString& path, const QString& message);
     /// Attaches to the program of `view` (not necessarily the current tab); the outcome goes
     /// to the status bar, and to `done` (error text, empty on success; "stopped" when stopped).
     void attachTo(

@@ -154,33 +154,19 @@ void MainWindow::attachTo(
             done(error);
         return;
     }
-    DocumentController* controller = view->controller();
-    // One answer per attachment: the connections go with it (the same path attached twice in
-    // a row is answered in order, as the controller reads them).
-    auto connections = std::make_shared<std::pair<QMetaObject::Connection, QMetaObject::Connection>>();
-    const auto finish = [this, path, done, connections](const QString& error) {
-        QObject::disconnect(connections->first);
-        QObject::disconnect(connections->second);
-        statusBar()->showMessage(error.isEmpty() ? tr("Attached %1").arg(path)
-                : error == QLatin1String("stopped")
+    // Each attachment is answered once, to this handler (the same file attached twice in a row
+    // is answered twice, in order).
+    view->controller()->attachArtifact(kind, path, [this, path, done](RequestOutcome outcome, const QString& failure) {
+        const QString error = outcome == RequestOutcome::Stopped ? QStringLiteral("stopped") : failure;
+        statusBar()->showMessage(outcome == RequestOutcome::Done ? tr("Attached %1").arg(path)
+                : outcome == RequestOutcome::Stopped
                 ? tr("Attaching %1 was stopped; what was attached before stays").arg(path)
                 : error,
             8000);
         Q_EMIT attached(path, error);
         if (done)
             done(error);
-    };
-    connections->first = connect(controller, &DocumentController::attachFinished, this,
-        [path, finish](AttachKind, const QString& file, const QString& error) {
-            if (file == path)
-                finish(error);
-        });
-    connections->second = connect(
-        controller, &DocumentController::attachStopped, this, [path, finish](AttachKind, const QString& file) {
-            if (file == path)
-                finish(QStringLiteral("stopped"));
-        });
-    controller->attachArtifact(kind, path);
+    });
 }
 
 void MainWindow::openFile(const QString& path, const QString& titleNote)
@@ -269,47 +255,48 @@ void MainWindow::openProgram(
 
     auto* controller = new DocumentController(this);
     watchDebugWork(controller);
-    // The tab may be closed before the open finishes: closeTab then deletes the controller, so
-    // these handlers never run; the guard also drops a result whose page is already gone.
     QPointer<QWidget> placeholder = openingPage(controller, path);
     const int index = m_tabs->addTab(placeholder, QFileInfo(path).fileName());
     m_tabs->setCurrentIndex(index);
-    connect(controller, &DocumentController::opened, this, [this, controller, placeholder, path, attachments] {
-        if (!placeholder) {
-            controller->deleteLater();
-            return;
-        }
-        const int at = m_tabs->indexOf(placeholder);
-        m_tabs->removeTab(at);
-        placeholder->deleteLater();
-        qCDebug(logUi).noquote() << "tab" << at << "shows" << path;
-        attachAll(addView(controller, GraphContext {}, at), attachments);
-        addRecent(path);
-        updateStatus();
-        Q_EMIT documentOpened(path);
-    });
-    const auto fail = [this, controller, placeholder, path](const QString& message) {
-        controller->deleteLater();
-        if (!placeholder)
-            return;
-        const int at = m_tabs->indexOf(placeholder);
-        m_tabs->removeTab(at);
-        placeholder->deleteLater();
-        QWidget* page = errorPage(path, message, m_tabs);
-        m_tabs->insertTab(at, page, QFileInfo(path).fileName());
-        m_tabs->setTabIcon(at, style()->standardIcon(QStyle::SP_MessageBoxWarning));
-        m_tabs->setTabToolTip(at, message);
-        m_tabs->setCurrentIndex(at);
-        statusBar()->showMessage(message, 10000);
-        qCDebug(logUi).noquote() << "tab" << at << "shows the error opening" << path;
-        Q_EMIT documentFailed(path, message);
-    };
-    connect(controller, &DocumentController::failed, this, fail);
-    connect(controller, &DocumentController::stopped, this, [fail, controller] {
-        if (!controller->document())
-            fail(tr("Opening was cancelled."));
-    });
-    controller->open(path);
+    controller->open(
+        path, [this, controller, placeholder, path, attachments](RequestOutcome outcome, const QString& message) {
+            // The tab may have been closed meanwhile (closeTab stops the open): nothing to show.
+            const int at = placeholder ? m_tabs->indexOf(placeholder) : -1;
+            if (at < 0) {
+                controller->deleteLater();
+                return;
+            }
+            m_tabs->removeTab(at);
+            placeholder->deleteLater();
+            if (outcome == RequestOutcome::Done)
+                showOpened(controller, at, path, attachments);
+            else
+                showOpenFailed(
+                    controller, at, path, outcome == RequestOutcome::Stopped ? tr("Opening was cancelled.") : message);
+        });
+}
+
+void MainWindow::showOpened(
+    DocumentController* controller, int at, const QString& path, const QList<QPair<AttachKind, QString>>& attachments)
+{
+    qCDebug(logUi).noquote() << "tab" << at << "shows" << path;
+    attachAll(addView(controller, GraphContext {}, at), attachments);
+    addRecent(path);
+    updateStatus();
+    Q_EMIT documentOpened(path);
+}
+
+void MainWindow::showOpenFailed(DocumentController* controller, int at, const QString& path, const QString& message)
+{
+    controller->deleteLater();
+    QWidget* page = errorPage(path, message, m_tabs);
+    m_tabs->insertTab(at, page, QFileInfo(path).fileName());
+    m_tabs->setTabIcon(at, style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    m_tabs->setTabToolTip(at, message);
+    m_tabs->setCurrentIndex(at);
+    statusBar()->showMessage(message, 10000);
+    qCDebug(logUi).noquote() << "tab" << at << "shows the error opening" << path;
+    Q_EMIT documentFailed(path, message);
 }
 
 /// One tab of a file being reloaded: where it stood before.
@@ -339,16 +326,23 @@ void MainWindow::reload(DocumentView* current)
     auto* controller = new DocumentController(this);
     watchDebugWork(controller);
     statusBar()->showMessage(tr("Reloading %1…").arg(name));
-    connect(controller, &DocumentController::attachFinished, this,
-        [this](AttachKind, const QString&, const QString& error) {
-            if (!error.isEmpty())
-                statusBar()->showMessage(error, 8000);
-        });
-    connect(controller, &DocumentController::opened, this, [=, this] {
+    controller->open(path, [=, this](RequestOutcome outcome, const QString& message) {
+        if (outcome != RequestOutcome::Done) {
+            controller->deleteLater();
+            const QString text
+                = tr("Could not reload %1; the tab still shows the version read before. %2")
+                      .arg(name, outcome == RequestOutcome::Stopped ? tr("Reloading was cancelled.") : message);
+            statusBar()->showMessage(text, 15000);
+            Q_EMIT reloaded(path, text);
+            return;
+        }
         const auto after = controller->document();
         // Read again on the worker, in order; the views show them when they arrive.
         for (const auto& [kind, file] : attachments)
-            controller->attachArtifact(kind, file);
+            controller->attachArtifact(kind, file, [this](RequestOutcome, const QString& error) {
+                if (!error.isEmpty())
+                    statusBar()->showMessage(error, 8000);
+            });
         const QStringList lost = reopenTabs(controller, *before, *after, tabs);
         old->stop();
         old->deleteLater();
@@ -359,19 +353,6 @@ void MainWindow::reload(DocumentView* current)
         statusBar()->showMessage(summary, 15000);
         Q_EMIT reloaded(path, summary);
     });
-    const auto fail = [this, controller, name, path](const QString& message) {
-        controller->deleteLater();
-        const QString text
-            = tr("Could not reload %1; the tab still shows the version read before. %2").arg(name, message);
-        statusBar()->showMessage(text, 15000);
-        Q_EMIT reloaded(path, text);
-    };
-    connect(controller, &DocumentController::failed, this, fail);
-    connect(controller, &DocumentController::stopped, this, [fail, controller] {
-        if (!controller->document())
-            fail(tr("Reloading was cancelled."));
-    });
-    controller->open(path);
 }
 
 QStringList MainWindow::reopenTabs(DocumentController* controller, const core::Document& before,

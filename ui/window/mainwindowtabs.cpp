@@ -98,7 +98,7 @@ void MainWindow::closeTab(int index)
     m_tabs->removeTab(index);
     page->deleteLater();
     if (auto* opening = qobject_cast<DocumentController*>(page->property(kOpeningProperty).value<QObject*>())) {
-        // Closed while still opening: cancel the job and forget it; its result has no tab.
+        // Closed while still opening: cancel the job and forget it; its answer finds no tab.
         opening->disconnect(this);
         opening->stop();
         opening->deleteLater();
