@@ -25,7 +25,8 @@ class DocumentView;
 /// The application window: one tab per open graph (a file's method, or one of its delegates),
 /// menus with shortcuts, drag and drop, recent files, a status bar with the file's facts.
 /// Never blocks on a modal dialog for errors: a failed open becomes a page naming the file
-/// and the reason.
+/// and the reason. Implemented in parts: mainwindow.cpp (frame, status bar), mainwindowmenus.cpp,
+/// mainwindowopen.cpp (open, reload, attach), mainwindowtabs.cpp (tabs, navigation, drops).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -110,6 +111,8 @@ private:
     void addThemeMenu(QMenu* viewMenu);
     /// Each brings an analysis panel under the graph to the front.
     void addAnalysisActions(QMenu* viewMenu);
+    /// Brings `panel` to the front under the graph of `view`, or says `why` it has no tab there.
+    void showAnalysisPanel(DocumentView& view, QWidget* panel, const QString& why);
     void buildGoMenu();
     void buildHelpMenu();
     /// An action on the current tab: menu text, shortcut (may be empty), what it does.

@@ -275,25 +275,27 @@ void MainWindow::addAnalysisActions(QMenu* viewMenu)
                 [](DocumentView& view) { view.showLoadCheck(); } },
             { QT_TR_NOOP("&Memory Plan"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
                 [this](DocumentView& view) {
-                    if (view.analysisTabs()->indexOf(view.memoryPanel()) < 0)
-                        statusBar()->showMessage(
-                            tr("A memory plan needs a program (.pte) in its method's tab"), kStatusMilliseconds);
-                    else
-                        view.showAnalysis(view.memoryPanel());
+                    showAnalysisPanel(
+                        view, view.memoryPanel(), tr("A memory plan needs a program (.pte) in its method's tab"));
                 } },
             { QT_TR_NOOP("&Size Breakdown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
                 [](DocumentView& view) { view.showAnalysis(view.sizePanel()); } },
             { QT_TR_NOOP("&Timeline of the Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
                 [this](DocumentView& view) {
-                    if (view.analysisTabs()->indexOf(view.timelinePanel()) < 0)
-                        statusBar()->showMessage(
-                            tr("Attach the run's ETDump first (File › Attach Debug Data)"), kStatusMilliseconds);
-                    else
-                        view.showAnalysis(view.timelinePanel());
+                    showAnalysisPanel(
+                        view, view.timelinePanel(), tr("Attach the run's ETDump first (File › Attach Debug Data)"));
                 } },
             { QT_TR_NOOP("&Hide Analysis Panel"), QKeySequence(),
                 [](DocumentView& view) { view.showAnalysis(nullptr); } },
         });
+}
+
+void MainWindow::showAnalysisPanel(DocumentView& view, QWidget* panel, const QString& why)
+{
+    if (view.analysisTabs()->indexOf(panel) < 0)
+        statusBar()->showMessage(why, kStatusMilliseconds);
+    else
+        view.showAnalysis(panel);
 }
 
 void MainWindow::buildGoMenu()
