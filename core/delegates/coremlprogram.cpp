@@ -779,8 +779,9 @@ void MilReader::addOperations(
             return;
         }
         // Nested blocks were copied out of their operation: no model offset for them.
-        const std::optional<std::size_t> at
-            = inModel ? std::optional<std::size_t>(offsetIn(operations[i])) : std::nullopt;
+        std::optional<std::size_t> at; // written this way: GCC 12 in Release misreads `cond ? optional : nullopt`
+        if (inModel)
+            at = offsetIn(operations[i]);
         pb::CmlOperationView op;
         if (operations[i].size() > kMaxOperationBytes || !parseBounded(op, operations[i])) {
             // One damaged operation: a node saying so, and the walk goes on.
