@@ -23,11 +23,12 @@ namespace {
 constexpr std::string_view kHelp = R"(etscope — see what ExecuTorch really did with your model
 
 Usage:
-  etscope [FILE…]                      open the desktop app (the bundled demo without FILE)
+  etscope [--theme system|light|dark] [--log CATS] [--timings] [--quit-after-paint] [FILE…]
+                                       open the desktop app (the bundled demo without FILE)
   etscope info FILE [--json] [--data PTD] [--debug-buffer BIN]
   etscope ops FILE [--method NAME] [--etrecord R] [--format text|csv|tsv|md|html|json] [-o OUT]
-  etscope graph FILE [--method NAME] --format text|dot|json [-o OUT]
-  etscope graph PROGRAM --tosa FILE|auto [--delegate N] --format text|dot|json [-o OUT]
+  etscope graph FILE [--method NAME] [--format text|dot|json] [-o OUT]
+  etscope graph PROGRAM --tosa FILE|auto [--delegate N] [--format text|dot|json] [-o OUT]
   etscope export FILE -o OUT.png|OUT.svg|OUT.pdf [--method NAME] [--expand none|all|BACKEND_ID]
                  [--delegate N] [--open-at INSTRUCTION[,…]] [--timings]
   etscope gap PROGRAM --etdump A.etdp [--debug-buffer A.bin] [--run N]
@@ -252,6 +253,9 @@ Options:
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
   --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
                   size, profile, gap, baseline, warnings), comma-separated
+  --timings       the desktop app, export, report: how long each phase takes, to stderr
+  --theme T       the desktop app: system, light or dark for this run
+  --quit-after-paint  the desktop app: exit once the first file's view is painted (benchmarks)
   --log CATS      the desktop app: debug lines of these logging categories to stderr, for a
                   bug report (etscope.open, etscope.layout, etscope.delegates, etscope.debug,
                   etscope.ui, or all; QT_LOGGING_RULES works too), comma-separated
@@ -266,6 +270,37 @@ or with --baseline: a rule failed.
 std::string_view helpText()
 {
     return kHelp;
+}
+
+std::string subcommandHelp(std::string_view command)
+{
+    // kHelp's own shape: usage entries start "  etscope NAME " and go on in lines indented
+    // further; a subcommand's paragraph starts "  NAME " and goes on in lines of 10 spaces.
+    std::string usage;
+    std::string about;
+    enum class In { Nothing, Usage, About } in = In::Nothing;
+    const std::string usagePrefix = "  etscope " + std::string(command) + " ";
+    const std::string aboutPrefix = "  " + std::string(command) + " ";
+    std::size_t start = 0;
+    while (start < kHelp.size()) {
+        const std::size_t end = std::min(kHelp.find('\n', start), kHelp.size());
+        const std::string_view line = kHelp.substr(start, end - start);
+        start = end + 1;
+        const bool continued = line.starts_with("      ");
+        if (line.starts_with(usagePrefix))
+            in = In::Usage;
+        else if (line.starts_with(aboutPrefix))
+            in = In::About;
+        else if (!continued)
+            in = In::Nothing;
+        if (in == In::Usage)
+            (usage += line) += '\n';
+        else if (in == In::About)
+            (about += line) += '\n';
+    }
+    if (usage.empty())
+        return {};
+    return "Usage:\n" + usage + "\n" + about + "\nEvery option and the exit status: etscope --help\n";
 }
 
 bool isCliInvocation(int argc, char** argv)
@@ -314,7 +349,8 @@ int runCli(int argc, char** argv)
         return ExitUsage;
     }
     if (args.has("help")) {
-        std::cout << kHelp;
+        const std::string own = subcommandHelp(command);
+        std::cout << (own.empty() ? std::string(kHelp) : own);
         return ExitOk;
     }
     if (command == "info")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace etscope::app {
@@ -21,5 +22,9 @@ int runCli(int argc, char** argv);
 
 /// The full --help text (also the source of the man page).
 std::string_view helpText();
+
+/// `etscope COMMAND --help`: COMMAND's usage lines and paragraph from helpText(), and where the
+/// rest is; empty for a name that is no subcommand.
+std::string subcommandHelp(std::string_view command);
 
 } // namespace etscope::app

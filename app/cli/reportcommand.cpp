@@ -17,6 +17,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -143,6 +144,16 @@ int runReport(int argc, char** argv, const Arguments& args)
     if (reportFormatFor(output).empty()) {
         std::cerr << "etscope report: " << output << ": unknown report format (use .html, .md or .pdf)\n";
         return ExitUsage;
+    }
+    // Said before any work, and about the folder: the first file written used to be a picture
+    // beside the report, and its name was all the error gave.
+    if (const std::filesystem::path folder = std::filesystem::path(output).parent_path(); !folder.empty()) {
+        std::error_code error;
+        if (!std::filesystem::is_directory(folder, error)) {
+            std::cerr << "etscope report: " << output << ": the folder '" << folder.string()
+                      << "' does not exist (create it first)\n";
+            return ExitInput;
+        }
     }
     if (args.positional().empty()) {
         std::cerr << "etscope report: expected PROGRAM [ETDUMP…] [ETRECORD] [INSPECTOR_TABLE] (see etscope --help)\n";

@@ -43,6 +43,26 @@ private slots:
             QVERIFY2(help.out.contains(QLatin1String(word)), word);
     }
 
+    /// `etscope SUB --help` is SUB's part of --help: its usage lines and paragraph, none of the
+    /// other subcommands'; the desktop app's options are in --help.
+    void subcommandHelp()
+    {
+        const Run diff = run({ QStringLiteral("diff"), QStringLiteral("--help") });
+        QCOMPARE(diff.exitCode, 0);
+        QVERIFY2(diff.out.startsWith(QStringLiteral("Usage:\n  etscope diff A.pte B.pte")), qPrintable(diff.out));
+        QVERIFY(diff.out.contains(QStringLiteral("What changed between two programs A and B")));
+        QVERIFY(diff.out.contains(QStringLiteral("Exit status 0 whatever the")));
+        QVERIFY(!diff.out.contains(QStringLiteral("etscope info")));
+        QVERIFY(!diff.out.contains(QStringLiteral("Describe a program")));
+        QVERIFY(diff.out.contains(QStringLiteral("etscope --help")));
+        const Run gap = run({ QStringLiteral("gap"), QStringLiteral("-h") });
+        QCOMPARE(gap.out.count(QStringLiteral("  etscope gap ")), 3); // the three ways to call it
+        QVERIFY(!gap.out.contains(QStringLiteral("etscope profile")));
+        const Run all = run({ QStringLiteral("--help") });
+        for (const char* word : { "--theme", "--quit-after-paint", "--timings", "[--format text|dot|json]" })
+            QVERIFY2(all.out.contains(QLatin1String(word)), word);
+    }
+
     void usageErrors_data()
     {
         QTest::addColumn<QStringList>("arguments");

@@ -310,6 +310,8 @@ private slots:
             QStringLiteral("-o"), nowhere });
         QCOMPARE(run.exitCode, 2);
         QVERIFY(!QFile::exists(nowhere));
+        // The error names the missing folder, not a picture the report would have put in it.
+        QVERIFY2(run.err.contains(QStringLiteral("no/such/folder' does not exist")), qPrintable(run.err));
         // An existing report stays whole when the new one fails (a program that cannot be read).
         const QString kept = path(QStringLiteral("kept.html"));
         QFile file(kept);
