@@ -86,9 +86,9 @@ private slots:
             QVERIFY2(shown.size() == keys.size(), qPrintable(QStringLiteral("%1 chars:\n%2").arg(n).arg(all)));
         }
         // The differing part ("de", widened to its word) stays whole when it fits; the end reads
-        // on from it, the shared beginning gives way but for the whole words nearest the part;
-        // with less room the text reads on from the part and the overload gives way too.
-        QCOMPARE(elideDistinct(keys, 40)[9], QStringLiteral("…decomposed::dequantize_per_tensor.out"));
+        // on from it, the shared namespace gives way whole; with less room the text reads on from
+        // the part and the overload gives way too.
+        QCOMPARE(elideDistinct(keys, 40)[9], QStringLiteral("…dequantize_per_tensor.out"));
         QCOMPARE(elideDistinct(keys, 22)[9], QStringLiteral("…dequantize_per_tenso…"));
         QCOMPARE(elideDistinct({ QStringLiteral("a") }, 5), QStringList { QStringLiteral("a") });
         QVERIFY(elideDistinct({}, 5).isEmpty());

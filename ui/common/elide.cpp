@@ -188,13 +188,20 @@ QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
     // When the end does not fit whole, what is shared on both sides gives way and the text reads
     // on from the part ("…dequantize_per_tenso…", not "cortex_m::de…tensor.out", whose scraps of
     // namespace and overload every row repeats).
-    if (room < cost(0, tailRoom))
-        return (headRoom > 0 ? kEllipsis : QString()) + name.mid(start, core + (room - cost(0, 0))) + kEllipsis;
+    if (room < cost(0, tailRoom)) {
+        int kept = core + (room - cost(0, 0));
+        while (kept > core && separator(start + kept - 1)) // "…per_tensor…", not "…per_tensor.…"
+            --kept;
+        return (headRoom > 0 ? kEllipsis : QString()) + name.mid(start, kept) + kEllipsis;
+    }
     // The whole end fits, the whole beginning does not (else the name would): the words of the
     // beginning nearest the part, as many as room allows, so that the text reads as one piece
-    // and the shared start gives way ("…decomposed::dequantize_per_tensor.out",
-    // "…quantized_depthwise_conv2d.out" under "cortex_m::", never "c…quantize_per_tensor.out").
+    // and the shared start gives way ("…quantized_depthwise_conv2d.out" under "cortex_m::",
+    // never "c…quantize_per_tensor.out").
     int head = std::max(0, std::min(headRoom, room - tailRoom - 1));
+    // A namespace gives way whole: "…quantized_conv2d.out", not "…m::quantized_conv2d.out".
+    if (const auto colons = name.lastIndexOf(QLatin1String("::"), start - 1); colons >= 0 && colons + 2 <= start)
+        head = std::min(head, start - static_cast<int>(colons) - 2);
     while (head > 0 && (!separator(start - head - 1) || separator(start - head)))
         --head;
     return kEllipsis + name.mid(start - head, head + core + tailRoom);
