@@ -381,7 +381,10 @@ void MemoryPanel::updateSummary()
     if (arena->peakStep >= 0) {
         peakPart = static_cast<int>(parts.size());
         const MemoryStep& step = plan->steps[static_cast<std::size_t>(arena->peakStep)];
-        const QString where = m_chart->stepText(arena->peakStep).toHtmlEscaped();
+        // "#2 dim_order_ops::…" stays together when the line wraps (the node's own words may break).
+        QString where = m_chart->stepText(arena->peakStep).toHtmlEscaped();
+        if (const auto space = where.indexOf(QLatin1Char(' '), where.indexOf(QLatin1Char('#'))); space > 0)
+            where.replace(space, 1, QStringLiteral("&nbsp;"));
         parts << tr("peak live %1 at step %2 (%3)")
                      .arg(bytesText(arena->peakLiveBytes))
                      .arg(arena->peakStep)
