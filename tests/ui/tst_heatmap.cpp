@@ -7,6 +7,7 @@
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "tests/ui/attachwait.h"
+#include "ui/common/elidedelegate.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
@@ -15,6 +16,7 @@
 #include "ui/window/documentview.h"
 
 #include <QComboBox>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -171,6 +173,50 @@ private slots:
         QCOMPARE(texts,
             (QStringList { QStringLiteral("0.000000"), QStringLiteral("0.000672"), QStringLiteral("0.000060") }));
         QCOMPARE(panel.graphHeat().at({ 2, -1 }).label, QStringLiteral("0.000060"));
+    }
+
+    void namesKeepTheirWidthBesideManyColumns()
+    {
+        // A latency table has many metric columns; before, the node column stretched over what
+        // they left and read "dim_…_copy…". Names of stress_mlp.pte's kernels (the docs'
+        // heat map screenshot) beside seven columns of small numbers.
+        HeatTable table;
+        table.title = "Latency";
+        for (const char* name : { "p50 (ms)", "p90 (ms)", "avg (ms)", "min (ms)", "max (ms)", "span p50", "count" })
+            table.columns.push_back({ name, true, "" });
+        const QStringList names { QStringLiteral("dim_order_ops::_to_dim_order_copy.out"),
+            QStringLiteral("dim_order_ops::_clone_dim_order.out"), QStringLiteral("aten::select_copy.int_out"),
+            QStringLiteral("aten::clamp.out") };
+        for (int row = 0; row < names.size(); ++row)
+            table.rows.push_back({ { NodeId(row), NodeId::none() }, names[row].toStdString(),
+                std::vector<std::optional<double>>(table.columns.size(), 0.097995 * (row + 1)) });
+        HeatmapPanel panel;
+        panel.setTable(table);
+        auto* view = panel.findChild<QTableView*>(QStringLiteral("heatmapTable"));
+        QVERIFY(view);
+        auto* delegate = qobject_cast<DistinctNameDelegate*>(view->itemDelegateForColumn(0));
+        QVERIFY(delegate);
+        for (const int width : { 640, 480, 360 }) {
+            panel.resize(width, 600);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QTest::qWait(10);
+            const int column = view->horizontalHeader()->sectionSize(0);
+            QStringList shown;
+            for (int row = 0; row < names.size(); ++row)
+                shown << delegate->shownText(view->model()->index(row, 0), view->font(), column - 8);
+            const QString all = shown.join(QLatin1Char('\n'));
+            // The metric columns scroll; the names keep what they need, up to 60% of the view.
+            const int share = view->viewport()->width() * 6 / 10;
+            if (view->fontMetrics().horizontalAdvance(names[0]) + 16 <= share)
+                QCOMPARE(shown, names);
+            else
+                QVERIFY2(column >= share - 1,
+                    qPrintable(QStringLiteral("%1 px: node column %2 px\n%3").arg(width).arg(column).arg(all)));
+            QStringList distinct = shown;
+            distinct.removeDuplicates();
+            QVERIFY2(distinct.size() == names.size(), qPrintable(all));
+        }
     }
 };
 

@@ -150,10 +150,26 @@ QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
     const int size = static_cast<int>(name.size());
     if (size <= maxChars)
         return name;
-    const int start = std::clamp(part.first, 0, size);
-    const int end = std::clamp(part.second, start, size);
+    int start = std::clamp(part.first, 0, size);
+    int end = std::clamp(part.second, start, size);
     if (start == 0 && end == size)
         return elideName(name, maxChars);
+    // The part reaches to its words' ends: "dequantize" rather than the "de" that tells it from
+    // "quantize", "quantized_conv2d" rather than "d_c".
+    // Only when the words fit: a long word keeps the narrow part whole instead.
+    const auto separator = [&](int i) { return QStringView(u"_.: /").contains(name[i]); };
+    if (start < end) {
+        int wordStart = start;
+        int wordEnd = end;
+        while (wordStart > 0 && !separator(wordStart) && !separator(wordStart - 1))
+            --wordStart;
+        while (wordEnd < size && !separator(wordEnd - 1) && !separator(wordEnd))
+            ++wordEnd;
+        if (wordEnd - wordStart + (wordStart > 0 ? 1 : 0) + (wordEnd < size ? 1 : 0) <= maxChars) {
+            start = wordStart;
+            end = wordEnd;
+        }
+    }
     const int core = end - start;
     const int headRoom = start; // characters before the part
     const int tailRoom = size - end;
@@ -161,49 +177,34 @@ QString elideAround(const QString& name, std::pair<int, int> part, int maxChars)
         = [&](int head, int tail) { return head + tail + (head < headRoom ? 1 : 0) + (tail < tailRoom ? 1 : 0); };
     const int room = maxChars - core;
     if (room < cost(0, 0)) {
-        // The part alone is too long: keep its ends.
+        // The part alone is too long: keep its ends, an op's name after its namespace (elideName).
         const int inner = maxChars - cost(0, 0);
         if (inner < 3)
             return elideName(name, maxChars);
-        return (headRoom > 0 ? kEllipsis : QString()) + elideMiddle(name.mid(start, core), inner)
+        return (headRoom > 0 ? kEllipsis : QString()) + elideName(name.mid(start, core), inner)
             + (tailRoom > 0 ? kEllipsis : QString());
     }
-    // The rest of the room to the name's ends, the end first (an overload tells names apart):
-    // the whole end when it fits, read on from the part ("quantized_d…dequantize_per_tensor.out").
-    int head = 0;
-    int tail = 0;
-    if (room >= cost(0, tailRoom)) {
-        tail = tailRoom;
-        head = std::max(0, std::min(headRoom, room - tailRoom - 1));
-        if (cost(head, tail) > room)
-            head = std::max(0, room - tailRoom);
+    // The rest of the room to the name's ends, the end first (an overload tells names apart).
+    // When the end does not fit whole, what is shared on both sides gives way and the text reads
+    // on from the part ("…dequantize_per_tenso…", not "cortex_m::de…tensor.out", whose scraps of
+    // namespace and overload every row repeats).
+    if (room < cost(0, tailRoom)) {
+        int kept = core + (room - cost(0, 0));
+        while (kept > core && separator(start + kept - 1)) // "…per_tensor…", not "…per_tensor.…"
+            --kept;
+        return (headRoom > 0 ? kEllipsis : QString()) + name.mid(start, kept) + kEllipsis;
     }
-    for (bool grew = true; grew;) {
-        grew = false;
-        if (tail < tailRoom && cost(head, tail + 1) <= room) {
-            ++tail;
-            grew = true;
-        }
-        if (head < headRoom && cost(head + 1, tail) <= room) {
-            ++head;
-            grew = true;
-        }
-    }
-    // A cut end reads better from a word's start ("…_per_block", not "…uantized_per_block"):
-    // give the end's broken word to the beginning when that keeps at least half of the end.
-    if (tail > 0 && tail < tailRoom) {
-        int snapped = tail;
-        while (snapped > 0 && !QStringView(u"_.: /").contains(name[size - snapped - 1]))
-            --snapped;
-        if (snapped * 2 >= tail) {
-            head = std::min(headRoom, head + tail - snapped);
-            tail = snapped;
-            while (head > 0 && cost(head, tail) > room)
-                --head;
-        }
-    }
-    return name.left(head) + (head < headRoom ? kEllipsis : QString()) + name.mid(start, core)
-        + (tail < tailRoom ? kEllipsis : QString()) + name.right(tail);
+    // The whole end fits, the whole beginning does not (else the name would): the words of the
+    // beginning nearest the part, as many as room allows, so that the text reads as one piece
+    // and the shared start gives way ("…quantized_depthwise_conv2d.out" under "cortex_m::",
+    // never "c…quantize_per_tensor.out").
+    int head = std::max(0, std::min(headRoom, room - tailRoom - 1));
+    // A namespace gives way whole: "…quantized_conv2d.out", not "…m::quantized_conv2d.out".
+    if (const auto colons = name.lastIndexOf(QLatin1String("::"), start - 1); colons >= 0 && colons + 2 <= start)
+        head = std::min(head, start - static_cast<int>(colons) - 2);
+    while (head > 0 && (!separator(start - head - 1) || separator(start - head)))
+        --head;
+    return kEllipsis + name.mid(start - head, head + core + tailRoom);
 }
 
 QString elideAroundToWidth(const QString& name, std::pair<int, int> part, const QFontMetricsF& metrics, qreal width)

@@ -27,9 +27,12 @@ QString elideNameToWidth(const QString& name, const QFontMetricsF& metrics, qrea
 /// "debug symbol model_layer2_weight_to_fp16:const" gets the "1" and "2" around their place.
 std::vector<std::pair<int, int>> distinctParts(const QStringList& names);
 
-/// Shortens `name` to at most `maxChars` characters keeping [start, end) whole when it fits
-/// (then as much of the name's beginning and end as room allows, "…" where cut); a part too
-/// long loses its own middle. With the whole name as the part it is elideName.
+/// Shortens `name` to at most `maxChars` characters keeping [start, end), widened to its whole
+/// words, when it fits. The rest is shared with other names and gives way first: the text is one
+/// piece of the name around the part, the whole end when it fits and the words before the part
+/// that room allows, a namespace only whole ("…quantized_depthwise_conv2d.out" under
+/// "cortex_m::"), else reading on from the part ("…dequantize_per_tenso…"), "…" where cut. A
+/// part too long is shortened as elideName does. With the whole name as the part it is elideName.
 QString elideAround(const QString& name, std::pair<int, int> part, int maxChars);
 /// elideAround at the longest length whose text fits in `width` pixels of `metrics`.
 QString elideAroundToWidth(const QString& name, std::pair<int, int> part, const QFontMetricsF& metrics, qreal width);

@@ -11,6 +11,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleValidator>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QFormLayout>
@@ -27,6 +28,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace etscope::ui {
@@ -172,11 +174,12 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setDefaultSectionSize(20);
     // The names get the room: numbers share one format per column, so each column is as wide
-    // as its longest number (fitColumns) and the node column stretches over the rest.
+    // as its longest number (fitColumns) and the node column takes the rest, but never less than
+    // its names need (fitNameColumn): a latency table's many columns scroll instead.
     // Widths come from the table's range, not from ResizeToContents: that measured 1,000 rows
     // per column on every resize, tens of milliseconds each on a million-row table.
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view->viewport()->installEventFilter(this);
     m_view->setObjectName(QStringLiteral("heatmapTable"));
 
     m_scaleBox->addItems({ tr("linear"), tr("log") });
@@ -379,6 +382,45 @@ void HeatmapPanel::fitColumns()
             width = std::max(width, metrics.horizontalAdvance(text) + padding);
         m_view->horizontalHeader()->resizeSection(static_cast<int>(c) + 1, width);
     }
+    measureNames();
+    fitNameColumn();
+}
+
+void HeatmapPanel::measureNames()
+{
+    // The first rows stand for the rest: a million-row table repeats its node names.
+    constexpr int kMeasuredRows = 4000;
+    const QFontMetrics metrics(m_view->font());
+    const int padding = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+    int widest = m_view->horizontalHeader()->sectionSizeHint(0);
+    const int rows = std::min(m_model->rowCount(), kMeasuredRows);
+    for (int row = 0; row < rows; ++row)
+        widest = std::max(
+            widest, metrics.horizontalAdvance(m_model->index(row, 0).data(Qt::DisplayRole).toString()) + padding);
+    m_namesWidth = widest;
+}
+
+void HeatmapPanel::fitNameColumn()
+{
+    // Past this share of the view the names elide (keeping what tells them apart) rather than
+    // push every number out of sight.
+    constexpr double kNameShare = 0.6;
+    QHeaderView* header = m_view->horizontalHeader();
+    const int available = m_view->viewport()->width();
+    int others = 0;
+    for (int c = 1; c < header->count(); ++c)
+        others += header->sectionSize(c);
+    const int wanted = std::min(m_namesWidth, static_cast<int>(available * kNameShare));
+    const int width = std::max({ available - others, wanted, header->minimumSectionSize() });
+    if (header->sectionSize(0) != width)
+        header->resizeSection(0, width);
+}
+
+bool HeatmapPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitNameColumn();
+    return QWidget::eventFilter(watched, event);
 }
 
 int HeatmapPanel::graphColumn() const

@@ -90,8 +90,15 @@ Q_SIGNALS:
 
 private:
     void applyControls();
-    /// Each metric column as wide as its widest number or its header.
+    /// Each metric column as wide as its widest number or its header; the node column as
+    /// measured by measureNames.
     void fitColumns();
+    /// The width the node names need (the widest of the first rows), kept in m_namesWidth.
+    void measureNames();
+    /// The node column takes what the metric columns leave, but at least what its names need
+    /// (up to kNameShare of the view): many metric columns scroll instead of squeezing the names.
+    void fitNameColumn();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void updateLegend();
     /// Fills `legend` for the column `c` of the table shown (the panel's legend, an export's).
     void fillLegend(HeatLegend& legend, std::size_t c) const;
@@ -116,6 +123,7 @@ private:
     QPushButton* m_goToDivergence;
     QLabel* m_status;
     HeatLegend* m_legend;
+    int m_namesWidth = 0; ///< pixels the node names need, padding included
 };
 
 } // namespace etscope::ui

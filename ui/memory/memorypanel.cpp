@@ -26,6 +26,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -85,6 +86,9 @@ MemoryPanel::MemoryPanel(QWidget* parent)
     m_summary->setTextFormat(Qt::RichText);
     m_summary->setTextInteractionFlags(Qt::TextBrowserInteraction);
     m_summary->setMinimumWidth(100);
+    // The summary names the peak's node and can be longer than the room the buttons leave: it
+    // wraps rather than being cut (its tooltip repeats it whole).
+    m_summary->setWordWrap(true);
     m_chart = new MemoryChart(this);
 
     // Tool buttons: the summary beside them needs the width.
@@ -373,9 +377,14 @@ void MemoryPanel::updateSummary()
             ? tr("declared %1")
                   .arg(bytesText(static_cast<std::uint64_t>(std::max<std::int64_t>(0, *arena->declaredSize))))
             : tr("<b>not declared by the method</b>"));
+    int peakPart = -1;
     if (arena->peakStep >= 0) {
+        peakPart = static_cast<int>(parts.size());
         const MemoryStep& step = plan->steps[static_cast<std::size_t>(arena->peakStep)];
-        const QString where = m_chart->stepText(arena->peakStep).toHtmlEscaped();
+        // "#2 dim_order_ops::…" stays together when the line wraps (the node's own words may break).
+        QString where = m_chart->stepText(arena->peakStep).toHtmlEscaped();
+        if (const auto space = where.indexOf(QLatin1Char(' '), where.indexOf(QLatin1Char('#'))); space > 0)
+            where.replace(space, 1, QStringLiteral("&nbsp;"));
         parts << tr("peak live %1 at step %2 (%3)")
                      .arg(bytesText(arena->peakLiveBytes))
                      .arg(arena->peakStep)
@@ -384,6 +393,11 @@ void MemoryPanel::updateSummary()
     }
     parts << tr("fragmentation %1%").arg(arena->fragmentation * 100, 0, 'f', 1);
     parts << tr("%n tensor(s)", nullptr, static_cast<int>(arena->tensors.size()));
+    // Lines break between the parts, not inside the short ones ("fragmentation / 0.0%"); the
+    // peak names a node and may have to break itself.
+    for (int i = 0; i < parts.size(); ++i)
+        if (i != peakPart)
+            parts[i] = QStringLiteral("<span style=\"white-space:nowrap\">%1</span>").arg(parts[i]);
     QString text = parts.join(QStringLiteral(" · "));
     QString tip = tr("Arena %1: declared %2, highest end %3, peak of live bytes %4; fragmentation is the share of the "
                      "used extent (up to the highest end) idle even at the peak")
@@ -402,7 +416,9 @@ void MemoryPanel::updateSummary()
         tip += QStringLiteral("\n\n") + warnings.join(QLatin1Char('\n'));
     }
     m_summary->setText(text);
-    m_summary->setToolTip(tip);
+    QTextDocument plain;
+    plain.setHtml(text);
+    m_summary->setToolTip(plain.toPlainText() + QStringLiteral("\n\n") + tip);
 }
 
 void MemoryPanel::setTableVisible(bool visible)

@@ -12,10 +12,14 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QStyle>
+#include <QStyleOptionHeader>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace etscope::ui {
 
@@ -44,8 +48,10 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(22);
     m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::OpType, QHeaderView::Stretch);
-    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Delegated, QHeaderView::ResizeToContents);
-    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::NonDelegated, QHeaderView::ResizeToContents);
+    // Not ResizeToContents: that reserves the sort arrow's room in every title (fitCountColumns).
+    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Delegated, QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::NonDelegated, QHeaderView::Interactive);
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &OperatorPanel::fitCountColumns);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setObjectName(QStringLiteral("operatorTable"));
 
@@ -130,6 +136,29 @@ void OperatorPanel::setTable(const core::OperatorTable& table)
         lines << QString::fromStdString(line);
     m_summary->setText(lines.join(QLatin1Char('\n')));
     m_matches->clear();
+    fitCountColumns();
+}
+
+void OperatorPanel::fitCountColumns()
+{
+    // As QHeaderView measures a title (bold: a selected row highlights it), with the sort
+    // arrow's room only in the sorted column.
+    QHeaderView* header = m_view->horizontalHeader();
+    QFont bold = header->font();
+    bold.setBold(true);
+    QStyleOptionHeader option;
+    option.initFrom(header);
+    option.fontMetrics = QFontMetrics(bold);
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, &option, header);
+    for (const int column : { OperatorTableModel::Delegated, OperatorTableModel::NonDelegated }) {
+        option.section = column;
+        option.text = m_proxy->headerData(column, Qt::Horizontal).toString();
+        QSize title = header->style()->sizeFromContents(QStyle::CT_HeaderSection, &option, QSize(), header);
+        if (header->isSortIndicatorShown() && header->sortIndicatorSection() == column)
+            title.rwidth() += title.height() + margin;
+        header->resizeSection(
+            column, std::max(static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(column), title.width()));
+    }
 }
 
 void OperatorPanel::setTables(const core::OperatorTable& program, const std::optional<core::OperatorTable>& etrecord)

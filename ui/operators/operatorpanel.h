@@ -55,6 +55,9 @@ Q_SIGNALS:
 
 private:
     void showContextMenu(const QPoint& position);
+    /// Each count column as wide as its numbers or its short title (with room for the sort
+    /// arrow only where it shows): the op types take the rest.
+    void fitCountColumns();
     void copyAs(core::TableFormat format);
 
     OperatorTableModel* m_model;

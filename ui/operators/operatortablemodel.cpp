@@ -92,8 +92,9 @@ QVariant OperatorTableModel::data(const QModelIndex& index, int role) const
 
 QVariant OperatorTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    // Short titles on screen; the full get_delegation_info names in tooltips and exports.
-    static const char* const kShort[] = { "op_type", "delegated", "non-delegated" };
+    // Short titles on screen, so that the count columns stay as narrow as their numbers and the
+    // op types get the width; the full get_delegation_info names in tooltips and exports.
+    static const char* const kShort[] = { "op_type", "deleg.", "non-deleg." };
     static const char* const kFull[]
         = { "op_type", "occurrences_in_delegated_graphs", "occurrences_in_non_delegated_graphs" };
     if (orientation != Qt::Horizontal || section < 0 || section >= NUM_COLUMNS)
