@@ -3,10 +3,12 @@
 // main window opens FILE offscreen, and once its graph is painted and the work after the first
 // paint has settled, real mouse events go to the graph view and the search list:
 //   group-open       ⊕ of a closed group (the middle one of the method), when it has groups
-//   delegate-expand  ⊕ of the decoded delegate drawn nearest the centre of the view
+//   delegate-tab     a double-click on the decoded delegate drawn nearest the centre of the
+//                    view: its own tab painted (then back to the method's tab)
+//   delegate-expand  ⊕ of the same delegate, in place
 //   search-jump      a click on the last row of the search hits for the op type of the last
-//                    operator (in a long method, a node inside a group still closed)
-//   delegate-tab     a double-click on another decoded delegate: its own tab painted
+//                    operator (in a long method, a node inside a group still closed; when
+//                    everything is delegated, of an operator inside the last delegate)
 // Each prints "etscope timing: <phase> <ms> ms" and "<phase>-stall" (ui/graph/clicktiming.h)
 // to stderr; lines starting "bench:" on stdout name what was clicked. One run per process:
 // bench/click_timings.sh runs it several times and takes the medians.
@@ -24,6 +26,7 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QListView>
+#include <QTabWidget>
 #include <QTest>
 
 #include <cstdio>
@@ -135,6 +138,23 @@ int run(const QString& file, const QString& etscope)
         failures += awaitResult("group-open") ? 0 : 1;
     }
 
+    // delegate-tab: a double-click on the decoded delegate nearest the centre; then back to
+    // the method's tab for the next clicks.
+    if (NodeItem* delegate = delegateNearCentre(view)) {
+        say(QStringLiteral("delegate-tab: %1").arg(describe(view, delegate)));
+        const QPoint at = bringIntoView(graph, delegate, QPointF());
+        QTest::mouseDClick(graph->viewport(), Qt::LeftButton, {}, at);
+        failures += awaitResult("delegate-tab") ? 0 : 1;
+        for (QWidget* parent = view->parentWidget(); parent; parent = parent->parentWidget())
+            if (auto* tabs = qobject_cast<QTabWidget*>(parent)) {
+                tabs->setCurrentWidget(view);
+                break;
+            }
+        QTest::qWait(kSettleMs);
+    } else {
+        say(QStringLiteral("delegate-tab: no decoded delegate drawn"));
+    }
+
     // delegate-expand: ⊕ of the delegate nearest the centre (inside the group just opened).
     if (NodeItem* delegate = delegateNearCentre(view)) {
         say(QStringLiteral("delegate-expand: %1").arg(describe(view, delegate)));
@@ -151,6 +171,12 @@ int run(const QString& file, const QString& etscope)
     for (const Node& node : presentation->methodGraph().nodes)
         if (node.kind == NodeKind::Operator)
             text = QString::fromStdString(node.label);
+    // Everything delegated: an operator inside the last decoded delegate.
+    for (const Node& node : presentation->methodGraph().nodes)
+        if (text.isEmpty() && node.subgraph)
+            for (const Node& inner : node.subgraph->nodes)
+                if (inner.kind == NodeKind::Operator)
+                    text = QString::fromStdString(inner.label);
     view->focusSearch();
     view->searchEdit()->setText(text);
     auto* list = view->findChild<QListView*>(QStringLiteral("searchResults"));
@@ -174,15 +200,6 @@ int run(const QString& file, const QString& etscope)
         say(QStringLiteral("search-jump: no hits for \"%1\"").arg(text));
     }
 
-    // delegate-tab: a double-click on a closed decoded delegate.
-    if (NodeItem* delegate = delegateNearCentre(view)) {
-        say(QStringLiteral("delegate-tab: %1").arg(describe(view, delegate)));
-        const QPoint at = bringIntoView(graph, delegate, QPointF());
-        QTest::mouseDClick(graph->viewport(), Qt::LeftButton, {}, at);
-        failures += awaitResult("delegate-tab") ? 0 : 1;
-    } else {
-        say(QStringLiteral("delegate-tab: no decoded delegate drawn"));
-    }
     return failures == 0 ? 0 : 1;
 }
 
