@@ -43,8 +43,8 @@ constexpr int kScalarPerReaderFrom = 3;
 /// that opens a group or a delegate prepares the whole drawing again, and a long method repeats
 /// a few hundred distinct titles and subtitles over its boxes: shaping them again (HarfBuzz)
 /// was a third of preparing the presentation of a click on a 100k-instruction LLM (issue 27,
-/// bench/README.md "Click timings"). Bounded: past kMaxTexts texts of a font, the new ones are
-/// measured without being kept.
+/// bench/README.md "Click timings"). Bounded: past kMaxTexts texts of a font (a few MB), the new
+/// ones are measured without being kept.
 class TextWidths {
 public:
     explicit TextWidths(const QFont& font)
@@ -88,7 +88,7 @@ public:
     const QFontMetricsF& metrics() const { return m_metrics; }
 
 private:
-    static constexpr qsizetype kMaxTexts = 200000;
+    static constexpr qsizetype kMaxTexts = 20000;
     struct Known {
         QHash<QString, double> widths;
         QHash<QString, QString> elided; ///< room, U+001F, text → shortened text
