@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The CLI commands on debug data: gap (most of this file), profile, ops --etrecord, info
+// --debug-buffer. Why one file: they share opening a program with its ETRecord and ETDump and the
+// one-line errors (openTarget, openDump, openRecord, fail, usage).
 #include "app/cli/gap.h"
 #include "core/util/jsontext.h"
 

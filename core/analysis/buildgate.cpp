@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The CI gate (issue 25): rules parsed from `--budget`, each evaluated on numbers the other
 // analyses already compute, as a table of old, new, limit and verdict.
+//
+// Why one file: each rule kind's parsing, evaluation (one ...Row function each) and text sit side
+// by side, so a new rule touches one file; they share the number and byte formatting at the top.
 #include "core/analysis/buildgate.h"
 
 #include "core/analysis/programdiff.h"

@@ -11,6 +11,10 @@
 // - `op: add.out` in those files is ATen's: `aten::add.out`, the name the runtime looks up
 //   (runtime/executor/method.cpp resolves `name.overload` of each KernelCall's operator).
 // - Backend ids: the `Backend{"…", …}` registrations under backends/ at the same commit.
+//
+// Why one file: the built-in lists are data (about 120 lines of names), and the readers of the list
+// formats (selected_operators.yaml, functions.yaml, plain lists and runtime logs) share the line
+// splitting and the errors naming the file and line.
 #include "core/analysis/kernelcheck.h"
 
 #include "core/util/mappedfile.h"

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The memory plan of a method (`etscope memory`, the Memory tab). Why one file: one PlanBuilder walks
+// the instructions once, and every later step (tensors, elided views, loops, arenas, overlaps,
+// constants) reads what that walk recorded; Aliases and Coverage are its private helpers.
 #include "core/analysis/memoryplan.h"
 
 #include "core/document/document.h"

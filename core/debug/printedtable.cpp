@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// Inspector tables as pandas and tabulate print them. Why one file: one reader (PrintedReader) whose
+// two families of tables (aligned, bordered) share the row assembly, the brackets left open and the
+// hand-over of wrapped blocks; the functions above it are its line and code-point scanners.
 #include "core/debug/printedtable.h"
 
 #include <algorithm>
@@ -326,13 +329,16 @@ public:
     {
         Lines lines(text);
         Line line;
-        std::optional<Line> pending; // a row line, with the lines github broke out of it
+        // A row line, with the lines github broke out of it (a flag beside a Line rather than an
+        // optional: GCC 12's -Wmaybe-uninitialized misreads the optional's members in Release).
+        Line pending;
+        bool hasPending = false;
         std::string joined;
         const auto finishPending = [&]() -> std::optional<Error> {
-            if (!pending)
+            if (!hasPending)
                 return std::nullopt;
-            const Line row { joined, pending->number, pending->offset };
-            pending.reset();
+            const Line row { joined, pending.number, pending.offset };
+            hasPending = false;
             return borderedLine(row);
         };
         while (lines.next(line)) {
@@ -352,11 +358,12 @@ public:
                 if (auto error = finishPending())
                     return error;
                 pending = line;
+                hasPending = true;
                 joined.assign(line.text);
                 continue;
             }
             // github (no multi-line support in tabulate) leaves a cell's line breaks raw.
-            if (!pending)
+            if (!hasPending)
                 return corrupt(line, "a line of the bordered table that neither starts with '|' nor is a rule");
             joined += '\n';
             joined += line.text;

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The numeric gap between the runs of two builds (`etscope gap` across programs, the app's heatmap).
+// Why one file: pairing the logged outputs, their quantization, the divergence rule and the table are
+// the steps of compareProgramRuns and share its private helpers (logs by node, node texts).
 #include "core/debug/programgap.h"
 
 #include "core/debug/dumpcheck.h"

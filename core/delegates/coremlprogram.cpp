@@ -18,6 +18,9 @@
 // @ 2e27bd6631ae484da62d0b034d7ba461559a80d4): a blob value's offset points at a 64-byte
 // record: u32 sentinel 0xDEADBEEF, u32 data type (1 fp16, 2 fp32, 3 uint8, 4 int8), u64 size in
 // bytes, u64 offset of the data in the file, then reserved words.
+//
+// Why one file: the bounded wire walk, the MIL type and value printers and MilReader are the stages
+// of one reading of coreml_mil.proto; no other decoder includes the generated types they share.
 #include "core/delegates/coremlprogram.h"
 
 #include "core/delegates/decoderutil.h"
@@ -776,8 +779,9 @@ void MilReader::addOperations(
             return;
         }
         // Nested blocks were copied out of their operation: no model offset for them.
-        const std::optional<std::size_t> at
-            = inModel ? std::optional<std::size_t>(offsetIn(operations[i])) : std::nullopt;
+        std::optional<std::size_t> at; // written this way: GCC 12 in Release misreads `cond ? optional : nullopt`
+        if (inModel)
+            at = offsetIn(operations[i]);
         pb::CmlOperationView op;
         if (operations[i].size() > kMaxOperationBytes || !parseBounded(op, operations[i])) {
             // One damaged operation: a node saying so, and the walk goes on.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/delegates/delegate.h"
+#include "core/delegates/decoderutil.h"
 #include "core/delegates/deferredpayload.h"
 #include "core/util/guard.h"
 
@@ -145,6 +146,19 @@ void DelegateContext::warn(
     if (payloadOffset)
         offset = ref.payload.offset + *payloadOffset;
     info.warnings.push_back({ where + " (" + ref.backendId + "): " + reason, offset });
+}
+
+void DelegateContext::adoptInnerGraph(DelegateInfo& info, std::shared_ptr<Graph> graph, const std::string& summaryHead,
+    std::uint64_t units, const char* unitSingular, const char* unitPlural, int inputCount, int outputCount) const
+{
+    info.inputCount = inputCount;
+    info.outputCount = outputCount;
+    info.summary = summaryHead + ": " + detail::plural(units, unitSingular, unitPlural) + ", "
+        + detail::plural(static_cast<std::uint64_t>(inputCount), "input", "inputs") + ", "
+        + detail::plural(static_cast<std::uint64_t>(outputCount), "output", "outputs");
+    for (const Warning& w : graph->warnings)
+        info.warnings.push_back({ where + ": " + w.message, w.offset });
+    info.innerGraph = std::move(graph);
 }
 
 void addCommonFacts(const DelegateContext& context, DelegateInfo& info)

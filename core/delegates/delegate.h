@@ -105,6 +105,11 @@ struct DelegateContext {
     std::optional<std::span<const std::uint8_t>> namedData(const std::string& key) const;
     /// Adds a warning that names the delegate and, where known, the file offset of `payloadOffset`.
     void warn(DelegateInfo& info, const std::string& reason, std::optional<std::uint64_t> payloadOffset = {}) const;
+    /// The end of a decoder that built an inner graph: its input and output counts and a summary
+    /// "HEAD: N units, I inputs, O outputs" go into `info`, the graph's own warnings are copied
+    /// with this delegate's name in front, and the graph becomes `info.innerGraph`.
+    void adoptInnerGraph(DelegateInfo& info, std::shared_ptr<Graph> graph, const std::string& summaryHead,
+        std::uint64_t units, const char* unitSingular, const char* unitPlural, int inputCount, int outputCount) const;
 };
 
 /// What a decoder sets as its inner graph when it defers it (`DelegateContext::deferInnerGraph`):

@@ -87,54 +87,50 @@ template <typename T> std::string scalarListText(const flatbuffers::Table& table
     return text + "]";
 }
 
-std::string scalarText(const flatbuffers::Table& table, flatbuffers::voffset_t field, flatbuffers::ElementaryType type)
+/// Calls `f` with a value of the C++ integer type a FlatBuffers elementary type is stored as
+/// (booleans as bytes); `otherwise` for floating-point and non-scalar types.
+template <typename F> std::string withIntegerType(flatbuffers::ElementaryType type, F&& f, const char* otherwise)
 {
     switch (type) {
-    case flatbuffers::ET_BOOL:
-        return table.GetField<std::uint8_t>(field, 0) ? "true" : "false";
     case flatbuffers::ET_CHAR:
-        return std::to_string(table.GetField<std::int8_t>(field, 0));
+        return f(std::int8_t {});
+    case flatbuffers::ET_BOOL:
     case flatbuffers::ET_UCHAR:
     case flatbuffers::ET_UTYPE:
-        return std::to_string(table.GetField<std::uint8_t>(field, 0));
+        return f(std::uint8_t {});
     case flatbuffers::ET_SHORT:
-        return std::to_string(table.GetField<std::int16_t>(field, 0));
+        return f(std::int16_t {});
     case flatbuffers::ET_USHORT:
-        return std::to_string(table.GetField<std::uint16_t>(field, 0));
+        return f(std::uint16_t {});
     case flatbuffers::ET_INT:
-        return std::to_string(table.GetField<std::int32_t>(field, 0));
+        return f(std::int32_t {});
     case flatbuffers::ET_UINT:
-        return std::to_string(table.GetField<std::uint32_t>(field, 0));
+        return f(std::uint32_t {});
     case flatbuffers::ET_LONG:
-        return std::to_string(table.GetField<std::int64_t>(field, 0));
+        return f(std::int64_t {});
     case flatbuffers::ET_ULONG:
-        return std::to_string(table.GetField<std::uint64_t>(field, 0));
-    case flatbuffers::ET_FLOAT:
-        return detail::floatText(table.GetField<float>(field, 0));
-    case flatbuffers::ET_DOUBLE:
-        return detail::floatText(table.GetField<double>(field, 0));
+        return f(std::uint64_t {});
     default:
-        return "?";
+        return otherwise;
     }
+}
+
+std::string scalarText(const flatbuffers::Table& table, flatbuffers::voffset_t field, flatbuffers::ElementaryType type)
+{
+    if (type == flatbuffers::ET_BOOL)
+        return table.GetField<std::uint8_t>(field, 0) ? "true" : "false";
+    if (type == flatbuffers::ET_FLOAT)
+        return detail::floatText(table.GetField<float>(field, 0));
+    if (type == flatbuffers::ET_DOUBLE)
+        return detail::floatText(table.GetField<double>(field, 0));
+    return withIntegerType(
+        type, [&](auto kind) { return std::to_string(table.GetField<decltype(kind)>(field, 0)); }, "?");
 }
 
 std::string listText(const flatbuffers::Table& table, flatbuffers::voffset_t field, flatbuffers::ElementaryType type)
 {
-    switch (type) {
-    case flatbuffers::ET_CHAR:
-        return scalarListText<std::int8_t>(table, field);
-    case flatbuffers::ET_UCHAR:
-    case flatbuffers::ET_BOOL:
-        return scalarListText<std::uint8_t>(table, field);
-    case flatbuffers::ET_INT:
-        return scalarListText<std::int32_t>(table, field);
-    case flatbuffers::ET_UINT:
-        return scalarListText<std::uint32_t>(table, field);
-    case flatbuffers::ET_LONG:
-        return scalarListText<std::int64_t>(table, field);
-    default:
-        return "list";
-    }
+    return withIntegerType(
+        type, [&](auto kind) { return scalarListText<decltype(kind)>(table, field); }, "list");
 }
 
 /// "5", "value 3" or "tensor 7" for an IntOrVid / FloatOrVid / VidOrTid / IntOrVidOrTid table;
@@ -524,14 +520,8 @@ bool decodeMlx(const DelegateContext& context, DelegateInfo& info)
     const int inputCount = reader.addInputs();
     const std::size_t instructions = reader.addChain(*chains->Get(root->main_chain_idx()));
     const int outputCount = reader.addOutputs(inputCount);
-    info.inputCount = inputCount;
-    info.outputCount = outputCount;
-    info.summary = "MLX graph: " + detail::plural(instructions, "instruction", "instructions") + ", "
-        + detail::plural(inputCount, "input", "inputs") + ", " + detail::plural(outputCount, "output", "outputs");
-    auto graph = reader.graph();
-    for (const Warning& w : graph->warnings)
-        info.warnings.push_back({ context.where + ": " + w.message, w.offset });
-    info.innerGraph = std::move(graph);
+    context.adoptInnerGraph(
+        info, reader.graph(), "MLX graph", instructions, "instruction", "instructions", inputCount, outputCount);
     return true;
 }
 

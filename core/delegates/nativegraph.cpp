@@ -366,17 +366,10 @@ bool decodeNativeGraph(const DelegateContext& context, DelegateInfo& info)
     NativeReader reader(context, method);
     const std::size_t operators = reader.addNodes();
     const int outputCount = reader.addOutputs();
-    info.inputCount = reader.inputCount();
-    info.outputCount = outputCount;
-    info.summary = "native graph NPTG: " + detail::plural(operators, "operator", "operators") + ", "
-        + detail::plural(reader.inputCount(), "input", "inputs") + ", "
-        + detail::plural(outputCount, "output", "outputs");
+    context.adoptInnerGraph(info, reader.graph(), "native graph NPTG", operators, "operator", "operators",
+        reader.inputCount(), outputCount);
     if (methods->size() > 1)
         info.summary += " (method '" + method.name()->str() + "' of " + std::to_string(methods->size()) + ")";
-    auto inner = reader.graph();
-    for (const Warning& w : inner->warnings)
-        info.warnings.push_back({ context.where + ": " + w.message, w.offset });
-    info.innerGraph = std::move(inner);
     return true;
 }
 

@@ -21,6 +21,10 @@
 // per output, the id of the op node producing it: the only data flow stored. Op nodes store no
 // operator type (no "Conv2d", no package name: the section holds the compiled HTP kernels
 // instead) and no tensor names, so no other edge is drawn.
+//
+// Why one file: one Reader whose structs mirror the layout above, and the names of data types,
+// tensor types and operator families that only the graph built from it uses; no other decoder
+// includes qnncontext.fbs's generated types.
 #include "core/delegates/qnncontext.h"
 
 #include "core/delegates/decoderutil.h"

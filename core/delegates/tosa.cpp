@@ -5,6 +5,10 @@
 // (KhronosGroup/SPIRV-Headers include/spirv/unified1/extinst.tosa.001000.1.grammar.json, commit
 // 0d25db97cb9b8f725e4c95e4553001710e7fc39d): attribute operands first, then tensor operands.
 // CONST .. CONST_SHAPE (67..75) have no SPIR-V instruction; their operands follow the spec.
+//
+// Why one file: the operator table (operand names of every TOSA 1.0 op), the value printers and
+// TosaReader are one reading of tosa.fbs, whose generated types no other decoder includes; the
+// attribute text per operator (addAttributes) is much of the length.
 #include "core/delegates/tosa.h"
 
 #include "core/delegates/decoderutil.h"

@@ -21,6 +21,9 @@
 // (core/delegates/spirvgraph.h; graph constants are the VGF constants with that index, as the
 // ExecuTorch VGF runtime binds them: backends/arm/runtime/VGFSetup.cpp) or one node for the
 // segment (compute shaders, modules without code). Resources are the edges.
+//
+// Why one file: VgfReader's steps (header, module, sequence, resource and constant tables, then the
+// inner graph) share the verified sections it holds; no other decoder includes vgf.fbs's types.
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/spirvgraph.h"

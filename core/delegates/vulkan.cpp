@@ -476,14 +476,8 @@ bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
     reader.addFacts(info);
 
     const std::size_t calls = root->chain() ? root->chain()->size() : 0;
-    info.inputCount = inputCount;
-    info.outputCount = outputCount;
-    info.summary = "Vulkan graph VK00: " + detail::plural(calls, "operator call", "operator calls") + ", "
-        + detail::plural(inputCount, "input", "inputs") + ", " + detail::plural(outputCount, "output", "outputs");
-    auto graph = reader.graph();
-    for (const Warning& w : graph->warnings)
-        info.warnings.push_back({ context.where + ": " + w.message, w.offset });
-    info.innerGraph = std::move(graph);
+    context.adoptInnerGraph(
+        info, reader.graph(), "Vulkan graph VK00", calls, "operator call", "operator calls", inputCount, outputCount);
     return true;
 }
 

@@ -539,14 +539,8 @@ bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
     reader.checkFlags();
     reader.addFacts(info);
 
-    info.inputCount = inputCount;
-    info.outputCount = outputCount;
-    info.summary = "XNNPACK graph " + identifier + ": " + detail::plural(reader.nodeCount(), "node", "nodes") + ", "
-        + detail::plural(inputCount, "input", "inputs") + ", " + detail::plural(outputCount, "output", "outputs");
-    auto graph = reader.graph();
-    for (const Warning& w : graph->warnings)
-        info.warnings.push_back({ context.where + ": " + w.message, w.offset });
-    info.innerGraph = std::move(graph);
+    context.adoptInnerGraph(info, reader.graph(), "XNNPACK graph " + identifier, reader.nodeCount(), "node", "nodes",
+        inputCount, outputCount);
     return true;
 }
 

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// What each section of a report says (`etscope report`, File › Export Report…). Why one file: one
+// Builder with a method per section; the sections share its inputs, progress and cancel steps,
+// omissions and picture ids, so a section is added in one place.
 #include "core/fullreport/report.h"
 
 #include "core/analysis/programdiff.h"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Reads a .pte: size → identifier → extended header → Verifier → decode with semantic checks.
+//
+// Why one file: one ProgramDecoder whose steps (segments, tensor data, values, instructions,
+// methods) share the verified root, the segment table and the bounds checked so far.
 #include "core/pte/program.h"
 #include "core/pte/verify.h"
 #include "core/util/guard.h"

@@ -2,6 +2,9 @@
 // diffPrograms: every real program against itself, the writer's portable/XNNPACK pair with
 // numbers worked out by hand from its description, and real pairs checked against `etscope
 // info` / `etscope ops` by hand (the computations are in the comments).
+//
+// Why one file: one test class for diffPrograms; its cases share the helpers above and the writer
+// helpers of the class, and the hand computations of each real pair (in the comments) are much of it.
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/programdiff.h"

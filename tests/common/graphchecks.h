@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace etscope::test {
@@ -54,12 +56,49 @@ inline core::DelegateInfo describeAlone(const std::vector<std::uint8_t>& payload
     return core::describePayload(empty, ref, payload, {}, "fixture");
 }
 
+/// describeAlone for a payload of `backendId` with no compile specs.
+inline core::DelegateInfo describeAlone(const std::vector<std::uint8_t>& payload, const std::string& backendId)
+{
+    core::DelegateRef ref;
+    ref.backendId = backendId;
+    return describeAlone(payload, std::move(ref));
+}
+
+/// The first node labelled `label` (of `kind`, when given); nullptr when none is.
+inline const core::Node* nodeLabelled(
+    const core::Graph& graph, const std::string& label, std::optional<core::NodeKind> kind = {})
+{
+    for (const core::Node& node : graph.nodes)
+        if (node.label == label && (!kind || node.kind == *kind))
+            return &node;
+    return nullptr;
+}
+
+/// True when an edge runs from `from` to `to` (carrying value `value`, when given); false when
+/// either node is missing.
+inline bool hasEdge(
+    const core::Graph& graph, const core::Node* from, const core::Node* to, std::optional<std::int64_t> value = {})
+{
+    if (!from || !to)
+        return false;
+    for (const core::Edge& edge : graph.edges)
+        if (edge.from == from->id && edge.to == to->id && (!value || edge.value.value == *value))
+            return true;
+    return false;
+}
+
 /// A node attribute's value, or a text naming the missing attribute.
 inline std::string attribute(const core::Node& node, const std::string& name)
 {
     if (const auto value = node.attributes.find(name))
         return std::string(*value);
     return "(no attribute '" + name + "')";
+}
+
+/// As attribute(), for a node that may be missing.
+inline std::string attribute(const core::Node* node, const std::string& name)
+{
+    return node ? attribute(*node, name) : std::string("(no node)");
 }
 
 /// True when some warning contains `text`.

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The debug side of the CLI as a script would use it: `info` on ETDumps and ETRecords, `ops
 // --etrecord`, and every path of `gap` (exit codes 0/1/2, one-line errors naming the file).
+//
+// Why one file: one test class running the etscope binary's debug commands as a script would; its
+// cases share the runner, the sample paths and the duration parsing at the top.
 #include "tests/common/clirun.h"
 
 #include "core/debug/etdump.h"

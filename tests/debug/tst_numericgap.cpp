@@ -3,6 +3,10 @@
 // themselves and with the bundled program's expected outputs, and Inspector tables (the §7
 // DataFrame columns, as pandas writes or prints them and tabulate draws them) mapped onto real
 // programs. Perturbed runs written by the project's ETDump writer are in tst_debugfixtures.
+//
+// Why one file: one test class for the gap of one program's runs, whatever its source (two
+// ETDumps, the bundled expected outputs, an Inspector table); the Inspector tables quoted at the top
+// (kMlpCsv, kStackCsv) and the sample loaders serve most cases.
 #include "tests/common/graphchecks.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"

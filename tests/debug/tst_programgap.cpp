@@ -5,6 +5,9 @@
 // float-portable, quantized-portable and XNNPACK-delegated, with runs that agree up to a planted
 // divergence at the last addmm) and from small programs written here; real generated ETDumps
 // are compared with themselves.
+//
+// Why one file: one test class for compareProgramRuns and the divergence rule; the written MLP
+// builds and their runs (gapfixtures, reluRun) serve all of its cases.
 #include "tests/common/documentbytes.h"
 #include "tests/common/openedrun.h"
 #include "tests/common/require.h"

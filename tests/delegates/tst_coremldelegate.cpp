@@ -7,6 +7,9 @@
 // dataRegion{offset,size}, children}]}), root holding model.mlpackage/, metadata.json
 // (inputNames, outputNames, identifier) and debug_info.json; or "CMJR" +
 // {"version","key","functionName"} naming a named-data blob.
+//
+// Why one file: one test class for the Core ML decoder; the container, the written model and the
+// protobuf field builders at the top serve every case, the damaged and hostile ones included.
 #include "core/debug/eventmapper.h"
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
@@ -76,15 +79,7 @@ std::optional<Document> openBytes(const std::vector<std::uint8_t>& bytes)
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
-    DelegateRef ref;
-    ref.backendId = "CoreMLBackend";
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, "CoreMLBackend");
 }
 
 /// forward = DelegateCall(CoreMLBackend, [x, out]) for a model of one input and one output.
@@ -123,14 +118,6 @@ std::vector<std::uint8_t> fixtureModel()
         if (file.path.ends_with("model.mlmodel"))
             return file.content;
     return {};
-}
-
-const Node* nodeLabelled(const Graph& graph, const std::string& label, NodeKind kind)
-{
-    for (const Node& node : graph.nodes)
-        if (node.label == label && node.kind == kind)
-            return &node;
-    return nullptr;
 }
 
 const Node* nodeWithAttribute(const Graph& graph, const std::string& name, const std::string& value)

@@ -17,15 +17,7 @@ namespace {
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload)
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
-    DelegateRef ref;
-    ref.backendId = "MPSBackend";
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
+    return describeAlone(payload, "MPSBackend");
 }
 
 MpsGraphSpec smallGraph()

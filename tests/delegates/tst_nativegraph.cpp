@@ -19,41 +19,7 @@ namespace {
 
 DelegateInfo describe(const std::vector<std::uint8_t>& payload, const std::string& backend = "NativeBackend")
 {
-    static const Program empty = [] {
-        Program p;
-        p.file = MappedFile::fromBytes("empty", std::vector<std::uint8_t>(8, 0));
-        return p;
-    }();
-    DelegateRef ref;
-    ref.backendId = backend;
-    ref.payload = { 0, payload.size() };
-    return describePayload(empty, ref, payload, {}, "fixture");
-}
-
-const Node* nodeLabelled(const Graph& graph, const std::string& label)
-{
-    for (const Node& node : graph.nodes)
-        if (node.label == label)
-            return &node;
-    return nullptr;
-}
-
-bool hasEdge(const Graph& graph, const Node* from, const Node* to)
-{
-    if (!from || !to)
-        return false;
-    for (const Edge& edge : graph.edges)
-        if (edge.from == from->id && edge.to == to->id)
-            return true;
-    return false;
-}
-
-std::string attribute(const Node* node, const std::string& name)
-{
-    if (!node)
-        return "(no node)";
-    const auto value = node->attributes.find(name);
-    return value ? std::string(*value) : "(none)";
+    return describeAlone(payload, backend);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // Verifier rejects it or when it carries the layout of an older exporter.
 #include "core/delegates/delegate.h"
 #include "core/document/document.h"
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -11,16 +12,9 @@
 #include <flatbuffers/flatbuffers.h>
 
 using namespace etscope::core;
+using etscope::test::fact;
 
 namespace {
-
-std::string factOf(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& fact : info.facts)
-        if (fact.name == name)
-            return fact.value;
-    return "(missing)";
-}
 
 DelegateInfo describeSpec(std::vector<std::uint8_t> spec)
 {
@@ -78,27 +72,28 @@ private slots:
                 // The 200 bytes decoded by hand: SocInfo{57, HtpInfo{75, 8}}, BackendOptions{2,
                 // HTP{performance 2, slot 4 and 6 set}}, library_path "", log_level 1,
                 // saver_output_dir "saver_output", an empty op package list, use_mha2sha 1.
-                QCOMPARE(factOf(info, "compile spec soc_model"), std::string("SM8650 (57)"));
-                QCOMPARE(factOf(info, "compile spec htp_arch"), std::string("V75"));
-                QCOMPARE(factOf(info, "compile spec vtcm_size_in_mb"), std::string("8"));
-                QCOMPARE(factOf(info, "compile spec backend_type"), std::string("kHtpBackend"));
-                QCOMPARE(factOf(info, "compile spec htp performance_mode"), std::string("kHtpBurst"));
-                QCOMPARE(factOf(info, "compile spec htp precision"), std::string("kHtpQuantized"));
-                QCOMPARE(factOf(info, "compile spec htp pd_session"), std::string("kHtpUnsignedPd"));
-                QCOMPARE(factOf(info, "compile spec htp use_conv_hmx"), std::string("true"));
-                QCOMPARE(factOf(info, "compile spec htp use_dlbc"), std::string("false"));
-                QCOMPARE(factOf(info, "compile spec htp use_fold_relu"), std::string("true"));
-                QCOMPARE(factOf(info, "compile spec htp use_weight_sharing"), std::string("false"));
-                QCOMPARE(factOf(info, "compile spec library_path"), std::string("\"\""));
-                QCOMPARE(factOf(info, "compile spec log_level"), std::string("kLogLevelError"));
-                QCOMPARE(factOf(info, "compile spec profile_level"), std::string("kProfileOff"));
-                QCOMPARE(factOf(info, "compile spec shared_buffer"), std::string("false"));
-                QCOMPARE(factOf(info, "compile spec online_prepare"), std::string("false"));
-                QCOMPARE(factOf(info, "compile spec saver_output_dir"), std::string("\"saver_output\""));
-                QCOMPARE(factOf(info, "compile spec op packages"), std::string("0"));
-                QCOMPARE(factOf(info, "compile spec use_mha2sha"), std::string("true"));
-                QCOMPARE(factOf(info, "qnn_compile_spec not decoded"), std::string("(missing)"));
-                QVERIFY(factOf(info, "qnn_compile_spec (hex, 200 bytes)").starts_with("24000000"));
+                QCOMPARE(fact(info, "compile spec soc_model"), std::string("SM8650 (57)"));
+                QCOMPARE(fact(info, "compile spec htp_arch"), std::string("V75"));
+                QCOMPARE(fact(info, "compile spec vtcm_size_in_mb"), std::string("8"));
+                QCOMPARE(fact(info, "compile spec backend_type"), std::string("kHtpBackend"));
+                QCOMPARE(fact(info, "compile spec htp performance_mode"), std::string("kHtpBurst"));
+                QCOMPARE(fact(info, "compile spec htp precision"), std::string("kHtpQuantized"));
+                QCOMPARE(fact(info, "compile spec htp pd_session"), std::string("kHtpUnsignedPd"));
+                QCOMPARE(fact(info, "compile spec htp use_conv_hmx"), std::string("true"));
+                QCOMPARE(fact(info, "compile spec htp use_dlbc"), std::string("false"));
+                QCOMPARE(fact(info, "compile spec htp use_fold_relu"), std::string("true"));
+                QCOMPARE(fact(info, "compile spec htp use_weight_sharing"), std::string("false"));
+                QCOMPARE(fact(info, "compile spec library_path"), std::string("\"\""));
+                QCOMPARE(fact(info, "compile spec log_level"), std::string("kLogLevelError"));
+                QCOMPARE(fact(info, "compile spec profile_level"), std::string("kProfileOff"));
+                QCOMPARE(fact(info, "compile spec shared_buffer"), std::string("false"));
+                QCOMPARE(fact(info, "compile spec online_prepare"), std::string("false"));
+                QCOMPARE(fact(info, "compile spec saver_output_dir"), std::string("\"saver_output\""));
+                QCOMPARE(fact(info, "compile spec op packages"), std::string("0"));
+                QCOMPARE(fact(info, "compile spec use_mha2sha"), std::string("true"));
+                QCOMPARE(fact(info, "qnn_compile_spec not decoded"),
+                    std::string("(no fact 'qnn_compile_spec not decoded')"));
+                QVERIFY(fact(info, "qnn_compile_spec (hex, 200 bytes)").starts_with("24000000"));
             }
         QCOMPARE(seen, 2);
     }
@@ -106,11 +101,11 @@ private slots:
     void garbageKeepsHex()
     {
         const DelegateInfo info = describeSpec({ 0xFF, 0xFF, 0xFF, 0x7F, 1, 2, 3, 4 });
-        QCOMPARE(factOf(info, "qnn_compile_spec not decoded"),
+        QCOMPARE(fact(info, "qnn_compile_spec not decoded"),
             std::string("the FlatBuffers verifier rejected it as QnnExecuTorchOptions"));
-        QCOMPARE(factOf(info, "compile spec soc_model"), std::string("(missing)"));
-        QCOMPARE(factOf(info, "qnn_compile_spec (hex, 8 bytes)"), std::string("ffffff7f01020304"));
-        QCOMPARE(factOf(describeSpec({}), "qnn_compile_spec not decoded"), std::string("it is empty"));
+        QCOMPARE(fact(info, "compile spec soc_model"), std::string("(no fact 'compile spec soc_model')"));
+        QCOMPARE(fact(info, "qnn_compile_spec (hex, 8 bytes)"), std::string("ffffff7f01020304"));
+        QCOMPARE(fact(describeSpec({}), "qnn_compile_spec not decoded"), std::string("it is empty"));
     }
 
     void olderLayoutIsRefused()
@@ -119,16 +114,17 @@ private slots:
         // layout read now has log_level: an offset there is no log level.
         const auto old = rootTable({ { 2, 's', "forward" }, { 3, 's', "" }, { 4, 'i', "1" } });
         const DelegateInfo info = describeSpec(old);
-        QVERIFY(factOf(info, "qnn_compile_spec not decoded").starts_with("its values do not fit"));
-        QCOMPARE(factOf(info, "compile spec log_level"), std::string("(missing)"));
+        QVERIFY(fact(info, "qnn_compile_spec not decoded").starts_with("its values do not fit"));
+        QCOMPARE(fact(info, "compile spec log_level"), std::string("(no fact 'compile spec log_level')"));
         // The same fields in today's slots decode.
         const auto now = rootTable({ { 2, 's', "/vendor/lib" }, { 3, 'i', "3" }, { 6, 'i', "2" } });
         const DelegateInfo decoded = describeSpec(now);
-        QCOMPARE(factOf(decoded, "qnn_compile_spec not decoded"), std::string("(missing)"));
-        QCOMPARE(factOf(decoded, "compile spec library_path"), std::string("\"/vendor/lib\""));
-        QCOMPARE(factOf(decoded, "compile spec log_level"), std::string("kLogLevelInfo"));
-        QCOMPARE(factOf(decoded, "compile spec profile_level"), std::string("kProfileDetailed"));
-        QCOMPARE(factOf(decoded, "compile spec saver_output_dir"), std::string("(none)"));
+        QCOMPARE(
+            fact(decoded, "qnn_compile_spec not decoded"), std::string("(no fact 'qnn_compile_spec not decoded')"));
+        QCOMPARE(fact(decoded, "compile spec library_path"), std::string("\"/vendor/lib\""));
+        QCOMPARE(fact(decoded, "compile spec log_level"), std::string("kLogLevelInfo"));
+        QCOMPARE(fact(decoded, "compile spec profile_level"), std::string("kProfileDetailed"));
+        QCOMPARE(fact(decoded, "compile spec saver_output_dir"), std::string("(none)"));
     }
 };
 

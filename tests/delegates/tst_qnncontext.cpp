@@ -9,6 +9,7 @@
 #include "core/document/document.h"
 #include "core/util/text.h"
 #include "core/writer/payloads/qnnpayloadwriter.h"
+#include "tests/common/graphchecks.h"
 #include "tests/common/testsupport.h"
 
 #include <QTest>
@@ -18,16 +19,9 @@
 #include <thread>
 
 using namespace etscope::core;
+using etscope::test::fact;
 
 namespace {
-
-std::string factOf(const DelegateInfo& info, const std::string& name)
-{
-    for (const Attribute& fact : info.facts)
-        if (fact.name == name)
-            return fact.value;
-    return "(no fact '" + name + "')";
-}
 
 const Node* nodeLabelled(const Graph& graph, const std::string& label)
 {
@@ -156,19 +150,19 @@ private slots:
         for (const Warning& w : info.warnings)
             qWarning("%s", w.message.c_str());
         QVERIFY(info.warnings.empty());
-        QCOMPARE(factOf(info, "header size"), std::string("256 (ExecuTorch since 2026-03-06)"));
-        QCOMPARE(factOf(info, "context binary header"),
+        QCOMPARE(fact(info, "header size"), std::string("256 (ExecuTorch since 2026-03-06)"));
+        QCOMPARE(fact(info, "context binary header"),
             std::string("words 2.3.0.1; metadata 8232 bytes at 40; backend section 1318912 bytes at 12288"));
-        QCOMPARE(factOf(info, "QNN build id"), std::string("v2.37.0.250724175447_124859"));
-        QCOMPARE(factOf(info, "QNN backend id"), std::string("6 (HTP)"));
-        QCOMPARE(factOf(info, "context soc model"), std::string("57"));
-        QCOMPARE(factOf(info, "context graphs"),
+        QCOMPARE(fact(info, "QNN build id"), std::string("v2.37.0.250724175447_124859"));
+        QCOMPARE(fact(info, "QNN backend id"), std::string("6 (HTP)"));
+        QCOMPARE(fact(info, "context soc model"), std::string("57"));
+        QCOMPARE(fact(info, "context graphs"),
             std::string("2: kv_forward (13 inputs, 11 outputs, 1552 op nodes); prefill_forward (13 inputs, 11 "
                         "outputs, 1552 op nodes)"));
-        QCOMPARE(factOf(info, "shown graph"), std::string("kv_forward (named after the method)"));
-        QVERIFY(factOf(info, "inner graph").starts_with("read from the QNN context binary"));
-        QVERIFY(factOf(info, "inner graph").find("(metadata, the backend section agrees)") != std::string::npos);
-        QVERIFY(factOf(info, "inner graph").find("edges: 11, each from the op node") != std::string::npos);
+        QCOMPARE(fact(info, "shown graph"), std::string("kv_forward (named after the method)"));
+        QVERIFY(fact(info, "inner graph").starts_with("read from the QNN context binary"));
+        QVERIFY(fact(info, "inner graph").find("(metadata, the backend section agrees)") != std::string::npos);
+        QVERIFY(fact(info, "inner graph").find("edges: 11, each from the op node") != std::string::npos);
         QVERIFY(info.summary.find("1780651886543080982") != std::string::npos);
 
         QVERIFY(info.innerGraph);
@@ -229,7 +223,7 @@ private slots:
         QCOMPARE(attributeOf(*nodeLabelled(graph, "aten_squeeze_copy_dims_15"), "qnn node id"), std::string("4117"));
         QCOMPARE(opTypeCount(graph, "aten.convolution.default"), 101);
         QCOMPARE(opTypeCount(graph, "aten.mul.Tensor"), 251);
-        QVERIFY(factOf(info, "operator families").starts_with("20: aten.mul.Tensor 251, "));
+        QVERIFY(fact(info, "operator families").starts_with("20: aten.mul.Tensor 251, "));
 
         // The method graph's DelegateCall carries the inner graph, and each inner input or output
         // matches, by shape, the DelegateCall argument at its argPosition (the program's own
@@ -268,7 +262,7 @@ private slots:
         QVERIFY(method);
         const DelegateInfo& info = document->analysis(*method)->delegates.at(0);
         QVERIFY(info.warnings.empty());
-        QCOMPARE(factOf(info, "shown graph"), std::string("prefill_forward (named after the method)"));
+        QCOMPARE(fact(info, "shown graph"), std::string("prefill_forward (named after the method)"));
         QVERIFY(info.innerGraph);
         const Graph& graph = *info.innerGraph;
         QCOMPARE(attributeOf(*nodeLabelled(graph, "input_1_tokens@0"), "shape"), std::string("[1, 32]"));
@@ -305,8 +299,8 @@ private slots:
         const DelegateInfo prefillInfo
             = describeDelegate(program, prefillRef, {}, "method 'prefill_forward', delegate 0", &cache);
         QCOMPARE(cache.made(), std::size_t(1));
-        QCOMPARE(factOf(kvInfo, "shown graph"), std::string("kv_forward (named after the method)"));
-        QCOMPARE(factOf(prefillInfo, "shown graph"), std::string("prefill_forward (named after the method)"));
+        QCOMPARE(fact(kvInfo, "shown graph"), std::string("kv_forward (named after the method)"));
+        QCOMPARE(fact(prefillInfo, "shown graph"), std::string("prefill_forward (named after the method)"));
         QVERIFY(kvInfo.innerGraph && prefillInfo.innerGraph);
         QCOMPARE(kinds(*kvInfo.innerGraph).at(NodeKind::Operator), 1552);
         QCOMPARE(kinds(*prefillInfo.innerGraph).at(NodeKind::Operator), 1552);
@@ -345,9 +339,9 @@ private slots:
         for (const Warning& w : info.warnings)
             qWarning("%s", w.message.c_str());
         QVERIFY(info.warnings.empty());
-        QCOMPARE(factOf(info, "QNN build id"), std::string("v2.37.0.fixture"));
-        QCOMPARE(factOf(info, "shown graph"), std::string("prefill (named after the method)"));
-        QCOMPARE(factOf(info, "operator families"),
+        QCOMPARE(fact(info, "QNN build id"), std::string("v2.37.0.fixture"));
+        QCOMPARE(fact(info, "shown graph"), std::string("prefill (named after the method)"));
+        QCOMPARE(fact(info, "operator families"),
             std::string("5: aten.matmul.default 2, args 1, aten.add.Tensor 1, aten.convolution.default 1, "
                         "aten.squeeze_copy.dims 1 (from the node names; the binary stores no op types)"));
         QVERIFY(info.innerGraph);
@@ -375,7 +369,7 @@ private slots:
         // A method no graph is named after: the first graph, said so.
         const DelegateInfo other = describe(payload, "forward");
         QCOMPARE(
-            factOf(other, "shown graph"), std::string("decode (the first of 2; none is named after method 'forward')"));
+            fact(other, "shown graph"), std::string("decode (the first of 2; none is named after method 'forward')"));
     }
 
     // Issue 27 item 10: ExecuTorch wrote a 20-byte header from 2025-01-04 (3c83553a65) until
@@ -390,10 +384,10 @@ private slots:
         for (const Warning& w : info.warnings)
             qWarning("%s", w.message.c_str());
         QVERIFY(info.warnings.empty());
-        QCOMPARE(factOf(info, "header size"), std::string("20 (ExecuTorch 2025-01-04 to 2026-03-06)"));
-        QCOMPARE(factOf(info, "context binary size"),
+        QCOMPARE(fact(info, "header size"), std::string("20 (ExecuTorch 2025-01-04 to 2026-03-06)"));
+        QCOMPARE(fact(info, "context binary size"),
             std::to_string(payload.size() - 20) + " bytes (" + formatBytes(payload.size() - 20) + ")");
-        QVERIFY(factOf(info, "context binary first bytes").starts_with("00000002000000030000000000000001"));
+        QVERIFY(fact(info, "context binary first bytes").starts_with("00000002000000030000000000000001"));
         QVERIFY(info.innerGraph);
         QCOMPARE(kinds(*info.innerGraph).at(NodeKind::Operator), 6);
 
@@ -428,7 +422,7 @@ private slots:
         QVERIFY(info.warnings[0].message.find("verifier rejected the metadata") != std::string::npos);
         QCOMPARE(info.warnings[0].offset, std::optional<std::uint64_t>(4096 + 256 + 40));
         QVERIFY(!info.innerGraph);
-        QVERIFY(factOf(info, "context graphs").starts_with("2: decode (tensors not read, 6 op nodes)"));
+        QVERIFY(fact(info, "context graphs").starts_with("2: decode (tensors not read, 6 op nodes)"));
 
         // An unknown union tag of the metadata record.
         options = {};
@@ -442,7 +436,7 @@ private slots:
         options.words = { 2, 4, 0, 1 };
         info = describe(writeQnnPayload(fixtureGraphs(), options));
         QVERIFY(info.warnings.empty());
-        QVERIFY(factOf(info, "context binary header").starts_with("words 2.4.0.1 (the sample's: 2.3.0.1); "));
+        QVERIFY(fact(info, "context binary header").starts_with("words 2.4.0.1 (the sample's: 2.3.0.1); "));
         QVERIFY(info.innerGraph);
         QVERIFY(layout.metadataSize > 0);
     }

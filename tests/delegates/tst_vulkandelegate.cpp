@@ -31,17 +31,6 @@ const Node* operatorNamed(const Graph& graph, const std::string& name)
     return nullptr;
 }
 
-/// True when an edge carrying `value` runs from `from` to `to`.
-bool hasEdge(const Graph& graph, const Node* from, const Node* to, std::int32_t value)
-{
-    if (!from || !to)
-        return false;
-    for (const Edge& edge : graph.edges)
-        if (edge.from == from->id && edge.to == to->id && edge.value.value == value)
-            return true;
-    return false;
-}
-
 constexpr std::size_t kWeightBytes = 4 * 3 * 3 * 3 * 4;
 
 /// conv → add → split → custom (which also reads add's sym_size), with two graph inputs (values 0, 10) and two outputs

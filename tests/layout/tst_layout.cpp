@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Graphviz layout through core/layout: geometry is plain, y points down, clusters hold their
 // members, edges run from their source to their target.
+//
+// Why one file: one test class for core/layout (Graphviz layout, the opening and composed layouts,
+// edge routes, rank depth, the helper's wire format); its short cases share the geometry checks above.
 #include "core/layout/edgeroute.h"
 #include "core/layout/graphlayout.h"
 #include "core/layout/layoutwire.h"

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QTest>
 
+#include <memory>
 #include <optional>
 
 namespace etscope::test {
@@ -17,26 +18,17 @@ namespace etscope::test {
 inline QString attachAndWait(
     ui::DocumentController& controller, ui::AttachKind kind, const QString& path, int timeoutMs = 60000)
 {
-    std::optional<QString> answer;
-    const auto finished = QObject::connect(&controller, &ui::DocumentController::attachFinished,
-        [&](ui::AttachKind, const QString& file, const QString& error) {
-            if (file == path)
-                answer = error;
-        });
-    const auto stopped = QObject::connect(
-        &controller, &ui::DocumentController::attachStopped, [&](ui::AttachKind, const QString& file) {
-            if (file == path)
-                answer = QStringLiteral("stopped");
-        });
-    controller.attachArtifact(kind, path);
-    const bool answered = QTest::qWaitFor([&] { return answer.has_value(); }, timeoutMs);
-    QObject::disconnect(finished);
-    QObject::disconnect(stopped);
+    // Shared with the handler: an answer coming after a timeout must find it still there.
+    const auto answer = std::make_shared<std::optional<QString>>();
+    controller.attachArtifact(kind, path, [answer](ui::RequestOutcome outcome, const QString& error) {
+        *answer = outcome == ui::RequestOutcome::Stopped ? QStringLiteral("stopped") : error;
+    });
+    const bool answered = QTest::qWaitFor([&] { return answer->has_value(); }, timeoutMs);
     if (!answered)
         return QStringLiteral("no answer within %1 ms").arg(timeoutMs);
     if (!QTest::qWaitFor([&] { return !controller.debugBusy(); }, timeoutMs))
         return QStringLiteral("heat tables not built within %1 ms").arg(timeoutMs);
-    return *answer;
+    return **answer;
 }
 
 } // namespace etscope::test

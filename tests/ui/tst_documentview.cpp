@@ -2,6 +2,9 @@
 // The desktop app offscreen, as a user drives it: open samples, expand and collapse delegates,
 // open one in its own tab, sort/filter the operator table, select a row and see the nodes
 // highlighted, search, and export pictures and tables.
+//
+// Why one file: one test class driving a DocumentView or MainWindow offscreen; its cases share the
+// sample and written-program loaders and the Fixture (open a view, wait for its layout, relayout).
 #include "core/writer/demorun.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"

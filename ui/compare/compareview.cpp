@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// File › Compare…. Why one file: one widget whose parts (the summary, the two embedded
+// DocumentViews, their marks, the selection of a match on both sides) follow one diff and one
+// method; the tables under the graphs are in comparetables.cpp.
 #include "ui/compare/compareview.h"
 
 #include "core/util/text.h"

@@ -28,6 +28,33 @@ struct ReadStopped { };
 /// How often a streaming read looks at the cancel flag and reports its rows.
 constexpr std::size_t kRowsPerCheck = 4096;
 
+/// The first divergence of `gap` under the default thresholds.
+DivergenceSummary summariseDivergence(const GapReport& gap, const EventMapper& mapper)
+{
+    const DivergenceRule rule;
+    DivergenceSummary summary;
+    summary.rows = gap.rows.size();
+    summary.compared = static_cast<std::size_t>(std::count_if(gap.rows.begin(), gap.rows.end(), gapRowCompared));
+    summary.thresholds = describeThresholds(rule.thresholds());
+    summary.first = findFirstDivergence(gap, mapper, rule);
+    if (summary.first && summary.first->row < gap.rows.size())
+        summary.node = gap.rows[summary.first->row].label;
+    return summary;
+}
+
+/// The run's node latencies as a heat table (nullopt when no node was timed); the profile's
+/// problems go to `warnings`.
+std::optional<HeatTable> latencyTable(const ETDump& run, const EventMapper& mapper, std::vector<Warning>& warnings)
+{
+    const RuntimeProfile profile = buildRuntimeProfile(run, mapper);
+    warnings.insert(warnings.end(), profile.warnings.begin(), profile.warnings.end());
+    if (profile.nodes.empty())
+        return std::nullopt;
+    HeatTable table = timingHeatTable(profile);
+    table.title = "Latency — " + run.path();
+    return table;
+}
+
 } // namespace
 
 QStringList DebugSession::describe() const
@@ -101,18 +128,8 @@ std::optional<std::vector<HeatTable>> DebugSession::heatTables(const Document& d
         warnings.insert(warnings.end(), gap->warnings.begin(), gap->warnings.end());
         // Streamed Inspector rows are not kept as GapRows: its first divergence is the CLI's
         // (`etscope gap --inspector … --first-divergence`).
-        if (divergence && streamed.empty() && inspectorPath.isEmpty()) {
-            const DivergenceRule rule;
-            DivergenceSummary summary;
-            summary.rows = gap->rows.size();
-            summary.compared
-                = static_cast<std::size_t>(std::count_if(gap->rows.begin(), gap->rows.end(), gapRowCompared));
-            summary.thresholds = describeThresholds(rule.thresholds());
-            summary.first = findFirstDivergence(*gap, mapper, rule);
-            if (summary.first && summary.first->row < gap->rows.size())
-                summary.node = gap->rows[summary.first->row].label;
-            *divergence = std::move(summary);
-        }
+        if (divergence && streamed.empty() && inspectorPath.isEmpty())
+            *divergence = summariseDivergence(*gap, mapper);
         HeatTable table = gapHeatTable(*gap);
         if (!streamed.empty())
             table.rows = std::move(streamed);
@@ -127,15 +144,9 @@ std::optional<std::vector<HeatTable>> DebugSession::heatTables(const Document& d
         const auto fit = dumpFitWarnings(checkDumpFitsProgram(*run, mapper), "run " + run->path(), method.name);
         warnings.insert(warnings.end(), fit.begin(), fit.end());
     }
-    if (run) {
-        const RuntimeProfile profile = buildRuntimeProfile(*run, mapper);
-        warnings.insert(warnings.end(), profile.warnings.begin(), profile.warnings.end());
-        if (!profile.nodes.empty()) {
-            HeatTable table = timingHeatTable(profile);
-            table.title = "Latency — " + run->path();
-            tables.push_back(std::move(table));
-        }
-    }
+    if (run)
+        if (auto latency = latencyTable(*run, mapper, warnings))
+            tables.push_back(std::move(*latency));
     return tables;
 }
 

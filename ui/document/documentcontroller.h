@@ -36,21 +36,42 @@ struct HeatData {
     std::optional<DivergenceSummary> divergence;
 };
 
-/// One open file: opens it off the UI thread (progress, cancel), then lays out graph views on
-/// the single Graphviz worker, caching every layout. Stale results are dropped by generation.
-/// Debug data is read off the UI thread too: attaching an artifact and building a view's heat
-/// tables run on workers that report progress and stop when asked (issue 27 #13).
-///
-/// Each view owns its layout requests (issue 27 #15): a view's newer request supersedes only
-/// that view's older one, and the layout signals name the view (`requester`) they are for.
+/// How a request to a document ended: done, failed (with a message naming the file and the
+/// reason) or stopped.
+enum class RequestOutcome { Done, Failed, Stopped };
+
+/// How a layout request is answered, on the UI thread, to the view that asked: `started` when
+/// Graphviz has work to do (not for a drawing taken from the cache or closed from an earlier
+/// one), then one of `ready`, `failed`, `stopped`. Unset members are not called.
+struct LayoutAnswer {
+    std::function<void(const QString& what)> started;
+    std::function<void(std::shared_ptr<const Presentation> presentation)> ready;
+    std::function<void(const QString& message)> failed;
+    std::function<void()> stopped;
+};
+
+/// One open file, and the one owner of every request made of it (issue 26 #4): opening it,
+/// laying out a view's graph, building a view's heat tables, attaching debug data. Each request
+/// is answered on the UI thread to the one who asked (its handler), never broadcast; an answer
+/// whose requester is gone, or superseded by its newer request, is dropped:
+/// - open (the window): read on a worker with progress and cancel, then attachments found beside it;
+/// - requestPresentation (a view; issue 27 #15): each view owns its layout requests, a newer one
+///   supersedes only that view's older one; layouts run on the LayoutService and are cached;
+/// - requestHeatTables (a view): the debug data's analyses of its method, on a worker, cached;
+/// - attachArtifact (the window): read on a worker, one after another (issue 27 #13).
+/// Signals say what happened to the document (opened, debug data changed, inner graphs decoded)
+/// to everyone who shows it, and let observers (the status bar, tests) follow the work.
 class DocumentController : public QObject {
     Q_OBJECT
 public:
     explicit DocumentController(QObject* parent = nullptr);
     ~DocumentController() override;
 
-    /// Starts opening; emits progress…, then opened() or failed()/stopped().
-    void open(const QString& path, core::OpenOptions options = {});
+    /// Says how opening ended: Done (the document is there), Failed (message) or Stopped.
+    using OpenHandler = std::function<void(RequestOutcome outcome, const QString& message)>;
+    /// Starts opening; emits progress…, then answers `done` and emits opened() or
+    /// failed()/stopped() (for whoever else shows the file).
+    void open(const QString& path, OpenHandler done = {}, core::OpenOptions options = {});
     /// Adopts an already opened document (tests, a second view of the same file).
     void adopt(std::shared_ptr<const core::Document> document);
     /// Asks all current work (opening, every layout, debug data) to stop.
@@ -74,11 +95,13 @@ public:
     bool busy() const { return m_busy > 0; }
 
     const DebugSession& debug() const { return m_debug; }
+    /// Says how attaching ended: Done, Failed (the error names the file and the reason) or
+    /// Stopped (what was attached before stays).
+    using AttachHandler = std::function<void(RequestOutcome outcome, const QString& error)>;
     /// Attaches an ETDump, reference ETDump, ETRecord or Inspector table, read on a worker
-    /// after those asked before it: emits debugProgress…, then debugChanged and
-    /// attachFinished(…, "") on success, attachFinished(…, error naming the file and the reason)
-    /// on failure, or attachStopped when stopped (what was attached before stays).
-    void attachArtifact(AttachKind kind, const QString& path, const QString& debugBuffer = {});
+    /// after those asked before it: emits debugProgress…, then (attached) debugChanged, and
+    /// answers `done` once, in the order asked (the same file attached twice is answered twice).
+    void attachArtifact(AttachKind kind, const QString& path, AttachHandler done = {}, const QString& debugBuffer = {});
     /// What attachArtifact attached, in order (File › Reload attaches them again).
     const QList<QPair<AttachKind, QString>>& attachments() const { return m_attachments; }
     /// Attaching or building heat tables now.
@@ -95,10 +118,12 @@ public:
     /// Warnings from attaching and analysing debug artifacts.
     const std::vector<core::Warning>& debugWarnings() const { return m_debugWarnings; }
 
-    /// Emits presentationReady at once when cached, else lays out in the background for
-    /// `requester` (a view): layoutStarted/layoutStopped/layoutFailed name it. A newer request
-    /// of the same requester supersedes its older one; other requesters' requests go on.
-    void requestPresentation(QObject* requester, const GraphContext& context, const std::set<int>& expanded);
+    /// Prepares the presentation of `context` with `expanded` open and answers `requester` (a
+    /// view): at once when cached or closed from an earlier drawing, else once laid out in the
+    /// background. A newer request of the same requester supersedes its older one (whose answer
+    /// is dropped); other requesters' requests go on.
+    void requestPresentation(
+        QObject* requester, const GraphContext& context, const std::set<int>& expanded, LayoutAnswer answer);
     /// Whether `requester` waits for a layout.
     bool layingOut(QObject* requester) const;
 
@@ -108,8 +133,9 @@ Q_SIGNALS:
     void failed(const QString& message);
     /// Opening was stopped.
     void stopped();
+    /// For observers (tests): a layout of `requester` went to Graphviz, failed or was stopped;
+    /// the requester itself hears it through its LayoutAnswer.
     void layoutStarted(QObject* requester, const etscope::ui::GraphContext& context, const QString& what);
-    void presentationReady(std::shared_ptr<const etscope::ui::Presentation> presentation);
     void layoutFailed(QObject* requester, const QString& message);
     void layoutStopped(QObject* requester);
     void busyChanged(bool busy);
@@ -117,8 +143,6 @@ Q_SIGNALS:
     /// How far attaching or a heat table is; `percent` -1 when the end is not known.
     void debugProgress(int percent, const QString& text);
     void debugBusyChanged(bool busy);
-    void attachFinished(etscope::ui::AttachKind kind, const QString& path, const QString& error);
-    void attachStopped(etscope::ui::AttachKind kind, const QString& path);
     /// decodeDeferredGraphs ended: every inner graph is decoded, or (stopped) what is left
     /// decodes on first use.
     void deferredDecodeFinished();
@@ -130,6 +154,7 @@ private:
         quint64 generation = 0;
         quint64 request = 0;
         QObject* requester = nullptr; ///< the key into m_views (checked there before use)
+        LayoutAnswer answer; ///< the requester's
         QElapsedTimer started;
     };
     /// What one view waits for.
@@ -142,6 +167,12 @@ private:
         AttachKind kind;
         QString path;
         QString debugBuffer;
+        AttachHandler done;
+        void answer(RequestOutcome outcome, const QString& error) const
+        {
+            if (done)
+                done(outcome, error);
+        }
     };
     /// Heat tables of one (method, delegate) being built or built.
     struct HeatEntry {

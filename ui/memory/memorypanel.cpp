@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The Memory tab. Why one file: one panel; its widgets, the plan computed off the UI thread, the
+// table beside the chart, the links to the graph (node and tensors) and the export all read the
+// plan entry of the method shown (current()).
 #include "ui/memory/memorypanel.h"
 
 #include "core/document/document.h"

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The pictures and files of a report (HTML, Markdown, PDF). Why one file: every picture (graph,
+// memory chart, treemap, timeline) is drawn here into one DrawnPicture form that the three writers
+// below read; the PDF's pagination cuts those same pictures.
 #include "ui/report/reportrenderer.h"
 
 #include "core/graph/grouping.h"

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The Timeline of a run. Why one file: TimelineView paints and hit-tests its lanes with one geometry
+// (laneTop, eventRect, timeAt), and TimelinePanel is its frame (run picker, summary, export), used
+// with no other view.
 #include "ui/timeline/timelineview.h"
 
 #include "ui/common/axisticks.h"

@@ -42,7 +42,11 @@ class SizePanel;
 class WarningBanner;
 
 /// One tab: the graph of a method (or of one delegate), its operator table, properties,
-/// search, minimap and exports. Shares its DocumentController with the other tabs of the file.
+/// search, minimap and exports. Shares its DocumentController with the other tabs of the file,
+/// and asks it for its own layouts and heat tables (answered to this tab alone). Implemented in
+/// parts: documentview.cpp (construction, exports), documentgraph.cpp (layout requests and what
+/// they show), documentwiring.cpp (selection, marks, search, method changes between panels),
+/// documentpanels.cpp (panels built on demand), documentdebug.cpp (heat tables, divergence, timeline).
 class DocumentView : public QWidget {
     Q_OBJECT
 public:
@@ -166,6 +170,9 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    void connectController();
+    void showMethods(const core::Document& document);
+    void showWithoutGraph(const std::shared_ptr<const core::Document>& document);
     /// The visible operator rows, titled with the file and this tab.
     core::Table operatorTable() const;
     QToolBar* buildToolbar();

@@ -25,7 +25,8 @@ class DocumentView;
 /// The application window: one tab per open graph (a file's method, or one of its delegates),
 /// menus with shortcuts, drag and drop, recent files, a status bar with the file's facts.
 /// Never blocks on a modal dialog for errors: a failed open becomes a page naming the file
-/// and the reason.
+/// and the reason. Implemented in parts: mainwindow.cpp (frame, status bar), mainwindowmenus.cpp,
+/// mainwindowopen.cpp (open, reload, attach), mainwindowtabs.cpp (tabs, navigation, drops).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -88,6 +89,11 @@ private:
     /// Opens `path` and attaches `attachments` (AttachKind, path) once it has opened.
     void openProgram(
         const QString& path, const QString& titleNote, const QList<QPair<AttachKind, QString>>& attachments);
+    /// The opened file's view in place of its "Opening…" page (at `at`), then its attachments.
+    void showOpened(DocumentController* controller, int at, const QString& path,
+        const QList<QPair<AttachKind, QString>>& attachments);
+    /// The page saying why the file could not be opened, in place of its "Opening…" page.
+    void showOpenFailed(DocumentController* controller, int at, const QString& path, const QString& message);
     /// Attaches to the program of `view` (not necessarily the current tab); the outcome goes
     /// to the status bar, and to `done` (error text, empty on success; "stopped" when stopped).
     void attachTo(
@@ -97,6 +103,18 @@ private:
     void watchDebugWork(DocumentController* controller);
     void updateWorkArea();
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildViewMenu();
+    /// The View settings remembered between sessions (addViewSetting).
+    void addViewSettings(QMenu* viewMenu);
+    void addThemeMenu(QMenu* viewMenu);
+    /// Each brings an analysis panel under the graph to the front.
+    void addAnalysisActions(QMenu* viewMenu);
+    /// Brings `panel` to the front under the graph of `view`, or says `why` it has no tab there.
+    void showAnalysisPanel(DocumentView& view, QWidget* panel, const QString& why);
+    void buildGoMenu();
+    void buildHelpMenu();
     /// An action on the current tab: menu text, shortcut (may be empty), what it does.
     struct ViewAction {
         const char* text; ///< untranslated (QT_TR_NOOP)
@@ -121,6 +139,11 @@ private:
     /// "Report written to PATH — Open" in the status bar; Open shows it in the desktop's viewer.
     void showReportWritten(const QString& path);
     void closeTab(int index);
+    struct ReloadTab;
+    /// File › Reload's tabs of the old read shown again on `controller` (the new read), each
+    /// where it stood where that still exists; returns what could not be kept.
+    QStringList reopenTabs(DocumentController* controller, const core::Document& before, const core::Document& after,
+        const std::vector<ReloadTab>& tabs);
     void onCurrentChanged();
     DocumentView* addView(DocumentController* controller, GraphContext context, int at = -1);
     void openDelegate(DocumentController* controller, int method, core::NodeId delegateNode);
