@@ -85,7 +85,8 @@ int main(int argc, char** argv)
     const QCommandLineOption timingsOption(QStringLiteral("timings"),
         QStringLiteral("Print how long each phase of opening takes (startup, open, graph, layout, scene, first-paint, "
                        "etdump-page, attach: debug data named after the program shown, attach-stall, heat-table, "
-                       "longest-stall) to stderr"));
+                       "longest-stall) and, from a click to the paint of its result, group-open, delegate-expand, "
+                       "delegate-tab and search-jump (each with its longest stall, <phase>-stall) to stderr"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-paint"),
         QStringLiteral("Exit right after the first file's first view is painted and the debug data named with it is "
                        "shown (exit 1 when it cannot be opened)"));

@@ -10,6 +10,7 @@ namespace etscope::ui {
 
 namespace {
 std::atomic<bool> g_enabled { false };
+std::atomic<std::FILE*> g_output { nullptr };
 } // namespace
 
 namespace timings {
@@ -28,8 +29,14 @@ void report(const char* phase, double milliseconds)
 {
     if (!g_enabled)
         return;
-    std::fprintf(stderr, "etscope timing: %s %.1f ms\n", phase, milliseconds);
-    std::fflush(stderr);
+    std::FILE* output = g_output ? g_output.load() : stderr;
+    std::fprintf(output, "etscope timing: %s %.1f ms\n", phase, milliseconds);
+    std::fflush(output);
+}
+
+void setOutput(std::FILE* output)
+{
+    g_output = output;
 }
 
 double millisecondsSince(const QElapsedTimer& timer)

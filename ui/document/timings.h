@@ -4,6 +4,8 @@
 #include <QElapsedTimer>
 #include <QObject>
 
+#include <cstdio>
+
 class QTimer;
 
 namespace etscope::ui {
@@ -14,11 +16,14 @@ namespace etscope::ui {
 /// open the file to the first paint of its graph view), etdump-page (an ETDump alone: from the request to its filled
 /// page), heat-table (showing a view's prepared heat tables), attach (since start, until the debug data named with the
 /// file is shown), attach-stall (the longest stall from the end of the open until then), longest-stall (the app); open,
-/// graph, layout, scene, render (etscope export).
+/// graph, layout, scene, render (etscope export). The click phases (group-open, delegate-expand, delegate-tab,
+/// search-jump and their -stall) are measured in ui/graph/clicktiming.h.
 namespace timings {
 void setEnabled(bool on);
 bool enabled();
 void report(const char* phase, double milliseconds);
+/// Where report() writes (stderr unless set; tests give a file of their own, nullptr: stderr).
+void setOutput(std::FILE* output);
 /// Milliseconds elapsed on `timer`, with sub-millisecond precision.
 double millisecondsSince(const QElapsedTimer& timer);
 } // namespace timings

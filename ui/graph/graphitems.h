@@ -96,6 +96,7 @@ public:
 private:
     QGraphicsSimpleTextItem* m_label = nullptr;
     QPolygonF m_arrow;
+    QRectF m_bounds; ///< the path's control points, the hit width and the arrow
     int m_index = -1;
     bool m_inferred = false;
     bool m_emphasised = false;

@@ -2,6 +2,7 @@
 #include "ui/graph/graphscene.h"
 
 #include "core/util/text.h"
+#include "ui/graph/clicktiming.h"
 
 #include <QGraphicsSceneMouseEvent>
 #include <QPainterPath>
@@ -54,6 +55,21 @@ QString tooltipFor(const Presentation& presentation, const GraphAdjacency& adjac
     if (node.inferred)
         html += QStringLiteral("<br/><i>wiring inferred by a rule, not read from the file</i>");
     return html;
+}
+
+/// --timings of a double-click: a closed group opens in place, a decoded delegate of the
+/// top-level graph in its own tab (what DocumentView does with nodeActivated).
+void beginActivationTiming(const Presentation& shown, const NodeOrigin& origin)
+{
+    if (origin.group() >= 0) {
+        clicktiming::beginOpening(shown, origin);
+        return;
+    }
+    if (origin.inner.valid() || shown.context.delegateNode.valid())
+        return;
+    const Node& node = shown.methodGraph().node(origin.top);
+    if (node.kind == NodeKind::Delegate && node.subgraph)
+        clicktiming::beginTab(shown, origin.top);
 }
 
 QPainterPath pathOf(const LayoutResult::Edge& geometry)
@@ -268,8 +284,13 @@ void GraphScene::selectNode(const std::optional<NodeOrigin>& origin)
     m_quiet = true;
     clearSelection();
     if (origin)
-        if (NodeItem* item = itemFor(*origin))
+        if (NodeItem* item = itemFor(*origin)) {
             item->setSelected(true);
+            // A search hit selected again where it already is changes nothing on screen: still
+            // paint once, the paint that ends its search-jump timing.
+            if (clicktiming::waitingForSelection())
+                item->update();
+        }
     m_quiet = false;
     emphasiseEdgesOf(origin && m_presentation ? m_presentation->indexOf(*origin) : -1);
 }
@@ -358,6 +379,8 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
         for (QGraphicsItem* item : items(event->scenePos())) {
             if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
                 if (node->canExpand() && node->expandButtonRect().contains(node->mapFromScene(event->scenePos()))) {
+                    if (m_presentation)
+                        clicktiming::beginOpening(*m_presentation, node->origin());
                     Q_EMIT expandToggled(node->origin());
                     event->accept();
                     return;
@@ -380,6 +403,8 @@ void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
 {
     for (QGraphicsItem* item : items(event->scenePos())) {
         if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+            if (m_presentation)
+                beginActivationTiming(*m_presentation, node->origin());
             Q_EMIT nodeActivated(node->origin());
             event->accept();
             return;

@@ -2,6 +2,7 @@
 #include "ui/graph/graphview.h"
 
 #include "ui/common/theme.h"
+#include "ui/graph/clicktiming.h"
 
 #include <QGraphicsScene>
 #include <QMouseEvent>
@@ -121,6 +122,7 @@ void GraphView::zoomTo(const QRectF& rect)
 void GraphView::paintEvent(QPaintEvent* event)
 {
     QGraphicsView::paintEvent(event);
+    clicktiming::painted(*this);
     Q_EMIT painted();
 }
 

@@ -6,10 +6,13 @@
 #include "ui/common/nodestyle.h"
 
 #include <QFontMetricsF>
+#include <QHash>
+#include <QMutex>
 #include <QStringList>
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 
 namespace etscope::ui {
 
@@ -35,6 +38,67 @@ constexpr std::size_t kConstantPerReaderFromNodes = 250;
 /// every block: a curtain across the canvas), while a copy is one small box next to its reader.
 /// Two readers keep their edges: a short fork reads better than two copies.
 constexpr int kScalarPerReaderFrom = 3;
+
+/// The widths of texts measured before and the names shortened before, per font. Every click
+/// that opens a group or a delegate prepares the whole drawing again, and a long method repeats
+/// a few hundred distinct titles and subtitles over its boxes: shaping them again (HarfBuzz)
+/// was a third of preparing the presentation of a click on a 100k-instruction LLM (issue 27,
+/// bench/README.md "Click timings"). Bounded: past kMaxTexts texts of a font (a few MB), the new
+/// ones are measured without being kept.
+class TextWidths {
+public:
+    explicit TextWidths(const QFont& font)
+        : m_metrics(font)
+        , m_font(font.key())
+    {
+    }
+
+    double advance(const QString& text)
+    {
+        {
+            const QMutexLocker lock(&s_mutex);
+            const auto& widths = s_fonts[m_font].widths;
+            if (const auto it = widths.constFind(text); it != widths.constEnd())
+                return *it;
+        }
+        const double width = m_metrics.horizontalAdvance(text);
+        const QMutexLocker lock(&s_mutex);
+        if (auto& widths = s_fonts[m_font].widths; widths.size() < kMaxTexts)
+            widths.insert(text, width);
+        return width;
+    }
+
+    /// elideNameToWidth(text, metrics, room), remembered.
+    QString elided(const QString& text, double room)
+    {
+        const QString key = QString::number(room) + QLatin1Char('\x1f') + text;
+        {
+            const QMutexLocker lock(&s_mutex);
+            const auto& elided = s_fonts[m_font].elided;
+            if (const auto it = elided.constFind(key); it != elided.constEnd())
+                return *it;
+        }
+        QString shown = elideNameToWidth(text, m_metrics, room);
+        const QMutexLocker lock(&s_mutex);
+        if (auto& elided = s_fonts[m_font].elided; elided.size() < kMaxTexts)
+            elided.insert(key, shown);
+        return shown;
+    }
+
+    const QFontMetricsF& metrics() const { return m_metrics; }
+
+private:
+    static constexpr qsizetype kMaxTexts = 20000;
+    struct Known {
+        QHash<QString, double> widths;
+        QHash<QString, QString> elided; ///< room, U+001F, text → shortened text
+    };
+    static inline QMutex s_mutex;
+    static inline std::map<QString, Known> s_fonts; ///< by QFont::key()
+
+    QFontMetricsF m_metrics;
+    QString m_font;
+};
 
 QString nodeCount(std::size_t count)
 {
@@ -248,17 +312,19 @@ int Presentation::shownAt(const NodeOrigin& origin) const
     return origin.inner.valid() ? indexOf({ origin.top, NodeId::none() }) : -1;
 }
 
-QString presentationKey(const GraphContext& context, const std::set<int>& expanded)
+QString presentationKey(const GraphContext& context, const std::set<int>& expanded, bool smallConstantsInline)
 {
     QStringList parts { QString::number(context.method), QString::number(context.delegateNode.value) };
     for (const int id : expanded)
         parts << QString::number(id);
+    if (smallConstantsInline)
+        parts << QStringLiteral("inline");
     return parts.join(QLatin1Char(':'));
 }
 
 QString Presentation::key() const
 {
-    return presentationKey(context, expanded) + (smallConstantsInline ? QStringLiteral(":inline") : QString());
+    return presentationKey(context, expanded, smallConstantsInline);
 }
 
 namespace {
@@ -347,7 +413,10 @@ std::optional<OpeningPlan> planOpening(const Presentation& presentation,
     for (const int key : presentation.expanded) {
         std::set<int> fewer = presentation.expanded;
         fewer.erase(key);
-        auto base = laidOut(presentationKey(presentation.context, fewer));
+        // The same drawing options: with small constants inline (the app's default) the keys
+        // end in ":inline", and a lookup without it never found the drawing to open from, so
+        // every opening laid out the whole graph again (issue 27).
+        auto base = laidOut(presentationKey(presentation.context, fewer, presentation.smallConstantsInline));
         if (!laidOutWhole(base))
             continue;
         auto plan = describeOpening(*base, presentation, key);
@@ -372,7 +441,7 @@ std::optional<core::LayoutResult> layoutByClosing(const Presentation& presentati
         const int key = expandKeyOf(presentation.origins[i]);
         std::set<int> more = presentation.expanded;
         more.insert(key);
-        const auto opened = laidOut(presentationKey(presentation.context, more));
+        const auto opened = laidOut(presentationKey(presentation.context, more, presentation.smallConstantsInline));
         if (!laidOutWhole(opened))
             continue;
         const auto plan = describeOpening(presentation, *opened, key);
@@ -476,8 +545,10 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         presentation->indexByOrigin.try_emplace(
             { presentation->origins[i].top.value, presentation->origins[i].inner.value }, static_cast<int>(i));
 
-    const QFontMetricsF titleMetrics(titleFont());
-    const QFontMetricsF subtitleMetrics(subtitleFont());
+    TextWidths titleWidths(titleFont());
+    TextWidths subtitleWidths(subtitleFont());
+    const QFontMetricsF& titleMetrics = titleWidths.metrics();
+    const QFontMetricsF& subtitleMetrics = subtitleWidths.metrics();
     const Graph& graph = presentation->flat.graph;
     // Graphviz sizes cluster labels itself (pango): give it the font the title is drawn with.
     presentation->request.fontSize = titleFont().pixelSize();
@@ -514,8 +585,7 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         const Node& node = graph.nodes[i];
         const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
         nodeTitles[i] = nodeTitle(node);
-        if (titleMetrics.horizontalAdvance(nodeTitles[i])
-            > kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0)) {
+        if (titleWidths.advance(nodeTitles[i]) > kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0)) {
             tooWide.push_back(i);
             tooWideTitles << nodeTitles[i];
         }
@@ -533,12 +603,12 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         // is measured once when it fits (nearly always), and again only when shortened.
         const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
         double width = 0;
-        const auto fitted = [&](const QString& text, const QFontMetricsF& metrics) {
-            double advance = metrics.horizontalAdvance(text);
+        const auto fitted = [&](const QString& text, TextWidths& widths) {
+            double advance = widths.advance(text);
             QString shown = text;
             if (advance > room) {
-                shown = elideNameToWidth(text, metrics, room);
-                advance = metrics.horizontalAdvance(shown);
+                shown = widths.elided(text, room);
+                advance = widths.advance(shown);
             }
             width = std::max(width, advance);
             return shown;
@@ -546,17 +616,17 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
         QString title = nodeTitles[i];
         if (titleParts[i].first >= 0) {
             title = elideAroundToWidth(title, titleParts[i], titleMetrics, room);
-            width = std::max(width, titleMetrics.horizontalAdvance(title));
+            width = std::max(width, titleWidths.advance(title));
         } else {
-            title = fitted(title, titleMetrics);
+            title = fitted(title, titleWidths);
         }
         QString subtitle = fitted(
-            subtitleFor(*presentation, adjacency, i, methodAdjacency ? &*methodAdjacency : nullptr), subtitleMetrics);
+            subtitleFor(*presentation, adjacency, i, methodAdjacency ? &*methodAdjacency : nullptr), subtitleWidths);
         int lines = subtitle.isEmpty() ? 0 : 1;
         // Small constants read by this node, one line each, as Netron lists them.
         for (const std::string& constant : presentation->flat.inlined[i]) {
             subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
-                + fitted(QString::fromStdString(constant), subtitleMetrics);
+                + fitted(QString::fromStdString(constant), subtitleWidths);
             ++lines;
         }
         presentation->titles.push_back(title);

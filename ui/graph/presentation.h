@@ -68,12 +68,12 @@ struct Presentation {
     int shownAt(const core::NodeOrigin& origin) const;
     /// The closed group that hides a top-level node, -1 when none does.
     int closedGroupOf(core::NodeId topNode) const;
-    /// Cache key: method, delegate and expanded set.
+    /// Cache key: method, delegate, expanded set and drawing options (presentationKey).
     QString key() const;
 };
 
-/// Cache key of a presentation: method, delegate and expanded set.
-QString presentationKey(const GraphContext& context, const std::set<int>& expanded);
+/// Cache key of a presentation: method, delegate, expanded set and drawing options.
+QString presentationKey(const GraphContext& context, const std::set<int>& expanded, bool smallConstantsInline);
 
 /// A presentation whose expanded set is a laid-out one plus one delegate or group: only that
 /// one's inside needs Graphviz (`part.request`); composeOpening places it in `base`'s drawing.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/search/searchpanel.h"
 
+#include "ui/graph/clicktiming.h"
 #include "ui/search/searchmodel.h"
 
 #include <QLabel>
@@ -44,14 +45,17 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
     connect(m_edit, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, [this] { Q_EMIT searchRequested(m_edit->text()); });
     connect(m_edit, &QLineEdit::returnPressed, this, [this] {
+        m_pressed.start(); // search-jump (--timings) runs from the key press, the search included
         // Enter walks the hits; a fresh search only when the text changed since the last one.
         if (m_debounce->isActive() || m_edit->text() != m_searchedText) {
             m_debounce->stop();
             Q_EMIT searchRequested(m_edit->text());
             m_view->setCurrentIndex({});
         }
-        if (m_model->rowCount() == 0)
+        if (m_model->rowCount() == 0) {
+            m_pressed.invalidate();
             return;
+        }
         activate((m_view->currentIndex().row() + 1) % m_model->rowCount());
     });
     connect(m_view, &QListView::activated, this, [this](const QModelIndex& index) { activate(index.row()); });
@@ -88,7 +92,11 @@ void SearchPanel::activate(int row)
     if (row < 0 || row >= m_model->rowCount())
         return;
     m_view->setCurrentIndex(m_model->index(row));
-    Q_EMIT nodeRequested(m_model->hits()[static_cast<std::size_t>(row)].origin);
+    const core::NodeOrigin origin = m_model->hits()[static_cast<std::size_t>(row)].origin;
+    QElapsedTimer pressed = m_pressed;
+    m_pressed.invalidate();
+    clicktiming::beginJump(origin, pressed);
+    Q_EMIT nodeRequested(origin);
 }
 
 } // namespace etscope::ui

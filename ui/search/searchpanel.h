@@ -6,6 +6,7 @@
 
 #include "core/graph/grouping.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QLabel;
@@ -49,6 +50,7 @@ private:
     QLabel* m_status = nullptr;
     QTimer* m_debounce = nullptr;
     QString m_searchedText; ///< text of the hits shown: Enter walks them while it is unchanged
+    QElapsedTimer m_pressed; ///< since Enter was pressed, until the hit it goes to is asked for
 };
 
 } // namespace etscope::ui
