@@ -145,6 +145,20 @@ private:
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
+    /// stress_mlp's PDF report with both ETDumps, written once for the tests that read it (empty
+    /// when etscope failed, its error printed).
+    QString stressPdf() const
+    {
+        const QString pdf = path(QStringLiteral("stress.pdf"));
+        if (QFileInfo::exists(pdf))
+            return pdf;
+        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << pdf);
+        if (run.exitCode == 0)
+            return pdf;
+        qWarning("%s", qPrintable(run.err));
+        return {};
+    }
+
 private slots:
     void initTestCase()
     {
@@ -197,9 +211,8 @@ private slots:
     {
         REQUIRE_TOOL(pdftotext, "pdftotext");
         REQUIRE_TOOL(pdftoppm, "pdftoppm");
-        const QString pdf = path(QStringLiteral("stress.pdf"));
-        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << pdf);
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString pdf = stressPdf();
+        QVERIFY(!pdf.isEmpty());
         QVERIFY(etscope::test::readFile(pdf).startsWith("%PDF-"));
 
         // Page by page: the header and "Page N of M" on each, M the same everywhere.
@@ -250,13 +263,13 @@ private slots:
     /// three pages, the last nearly empty). Every page is at least half full but the last of a
     /// section (sections start pages), and no section takes a page more than its content needs:
     /// its pages' fills (measured on the rendered pages) add up to more than one page less.
+    /// (Main before this change: the Graphs section's pages filled 61%, 98%, 54%.)
     void pdfPagesAreFilled()
     {
         REQUIRE_TOOL(pdftotext, "pdftotext");
         REQUIRE_TOOL(pdftoppm, "pdftoppm");
-        const QString pdf = path(QStringLiteral("stress-pages.pdf"));
-        const auto run = runEtscope(stressInputs() << QStringLiteral("-o") << pdf);
-        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString pdf = stressPdf();
+        QVERIFY(!pdf.isEmpty());
         const std::vector<double> fills = pageFills(pdftoppm, pdf, path(QStringLiteral("fill")));
         QVERIFY(!fills.empty());
         const int pages = static_cast<int>(fills.size());
