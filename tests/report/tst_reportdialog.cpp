@@ -17,8 +17,6 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
-#include <QFileInfo>
-#include <QImage>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSettings>
@@ -30,7 +28,6 @@
 #include <QTimer>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 
 using namespace etscope;
@@ -293,60 +290,6 @@ private slots:
                 qPrintable(QStringLiteral("%1 px for %2").arg(size.width()).arg(again.pictures.front().width)));
         } else {
             QVERIFY(!again.pictures.front().failed.empty());
-        }
-    }
-
-    /// A chart wanted as a bitmap (Markdown here; an LLM's treemap and memory chart in HTML) is
-    /// only recorded on the GUI thread; finishReport, on the export's worker, paints it at twice
-    /// its size (the PNG contract of DrawnPicture), telling each picture before it, and paints
-    /// nothing once cancelled.
-    void chartsArePaintedWhenTheFileIsWritten()
-    {
-        core::ReportInputs inputs;
-        inputs.document = m_llm.get();
-        inputs.sections = { "memory", "size" };
-        core::Report report = core::buildReport(inputs);
-        ui::ReportDrawings drawings;
-        drawings.format = "md";
-        for (std::size_t index = 0; index < report.pictures.size(); ++index)
-            ui::drawReportPictureFor(report, index, m_llm, drawings);
-        QVERIFY(report.pictures.size() >= 2); // a memory chart and the treemap at least
-        QVERIFY(drawings.png.empty());
-        for (const core::ReportPicture& picture : report.pictures) {
-            const auto vector = drawings.vector.find(picture.id);
-            QVERIFY2(vector != drawings.vector.end() && vector->second.recorded, picture.id.c_str());
-            QCOMPARE(vector->second.scale, 2.0);
-        }
-
-        // Cancelled: nothing painted, nothing written.
-        std::atomic<bool> cancel { true };
-        int heard = 0;
-        const auto tell = [&heard](const QString&, int, int) { ++heard; };
-        std::vector<QString> written;
-        const QString path = m_dir.filePath(QStringLiteral("charts.md"));
-        QVERIFY(ui::finishReport(report, m_llm, path, drawings, &written, &cancel, tell));
-        QCOMPARE(heard, 0);
-        QVERIFY(written.empty());
-
-        cancel = false;
-        QStringList told;
-        const auto list = [&told](const QString& caption, int done, int total) {
-            told << QStringLiteral("%1/%2 %3").arg(done).arg(total).arg(caption);
-        };
-        const auto error = ui::finishReport(report, m_llm, path, drawings, &written, &cancel, list);
-        QVERIFY2(!error, error ? qPrintable(*error) : "");
-        QCOMPARE(told.size(), static_cast<int>(report.pictures.size()));
-        QVERIFY2(
-            told.front().startsWith(QStringLiteral("0/%1 ").arg(report.pictures.size())), qPrintable(told.front()));
-        for (const core::ReportPicture& picture : report.pictures) {
-            const QImage image(QFileInfo(path).dir().filePath(QString::fromStdString(picture.file)));
-            QCOMPARE(image.size(), QSize(picture.width * 2, picture.height * 2));
-            // Painted, not a blank sheet: some pixel is not white.
-            bool inked = false;
-            for (int y = 0; y < image.height() && !inked; y += 4)
-                for (int x = 0; x < image.width() && !inked; x += 4)
-                    inked = image.pixel(x, y) != qRgb(255, 255, 255);
-            QVERIFY2(inked, picture.id.c_str());
         }
     }
 

@@ -462,7 +462,7 @@ void ReportDialog::write(std::shared_ptr<Job> job)
                 return {};
             const auto painting = [&job, &writing, total](const QString& caption, int done, int count) {
                 const std::lock_guard lock(job->stepMutex);
-                job->step = QObject::tr("%1 painting picture %2 of %3: %4")
+                job->step = QObject::tr("%1 painting graph %2 of %3: %4")
                                 .arg(writing)
                                 .arg(done + 1)
                                 .arg(count)

@@ -24,7 +24,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QPicture>
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
@@ -90,26 +89,11 @@ QSize svgSize(const QByteArray& svg, QSize fallback)
 }
 
 /// A picture of `size` painted by `paint`, as SVG (text stays text) or PNG at twice the size.
-/// With `deferRaster`, a PNG is only recorded (QPicture: the painter's commands, quick to take
-/// on the GUI thread where the chart's widget lives) and painted into its bitmap by rasterise.
-DrawnPicture paintPicture(QSize size, PictureFormat format, const QString& title,
-    const std::function<void(QPainter&)>& paint, bool deferRaster = false)
+DrawnPicture paintPicture(
+    QSize size, PictureFormat format, const QString& title, const std::function<void(QPainter&)>& paint)
 {
     DrawnPicture drawn;
     drawn.size = size;
-    if (format == PictureFormat::Png && deferRaster) {
-        QPicture recording;
-        {
-            QPainter painter(&recording);
-            painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-            painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-            paint(painter);
-        }
-        drawn.bytes = QByteArray(recording.data(), static_cast<qsizetype>(recording.size()));
-        drawn.rasterScale = 2;
-        drawn.recorded = true;
-        return drawn;
-    }
     QBuffer buffer(&drawn.bytes);
     buffer.open(QIODevice::WriteOnly);
     if (format == PictureFormat::Svg) {
@@ -238,8 +222,7 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     return drawn;
 }
 
-DrawnPicture drawMemory(
-    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferRaster)
+DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture, PictureFormat format)
 {
     if (picture.method < 0 || static_cast<std::size_t>(picture.method) >= report.plans.size()
         || !report.plans[static_cast<std::size_t>(picture.method)])
@@ -249,13 +232,11 @@ DrawnPicture drawMemory(
     chart.resize(1000, 560);
     chart.setPlan(plan, picture.arena);
     const MemoryChart::Frame frame = chart.picture();
-    return paintPicture(
-        frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { chart.paintChart(painter, frame); }, deferRaster);
+    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { chart.paintChart(painter, frame); });
 }
 
-DrawnPicture drawTreemap(
-    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferRaster)
+DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& picture, PictureFormat format)
 {
     if (!report.size)
         return { {}, {}, QStringLiteral("no size breakdown") };
@@ -268,9 +249,8 @@ DrawnPicture drawTreemap(
     for (const core::SizeNode* leaf : core::sizeLeaves(report.size->main))
         if (leaf->bytes > 0)
             kinds.emplace(leaf->kind, leaf->backend);
-    return paintPicture(
-        QSize(mapSize.width(), mapSize.height() + kLegend), format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) {
+    return paintPicture(QSize(mapSize.width(), mapSize.height() + kLegend), format,
+        QString::fromStdString(picture.caption), [&](QPainter& painter) {
             map.paintMap(painter, mapSize);
             QFont font = painter.font();
             font.setPixelSize(12);
@@ -285,12 +265,10 @@ DrawnPicture drawTreemap(
                 painter.drawText(QPoint(x + 16, y + 11), label);
                 x += 16 + metrics.horizontalAdvance(label) + 14;
             }
-        },
-        deferRaster);
+        });
 }
 
-DrawnPicture drawTimeline(
-    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferRaster)
+DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& picture, PictureFormat format)
 {
     if (!report.timeline || report.timeline->runs.empty())
         return { {}, {}, QStringLiteral("no run in the ETDump") };
@@ -298,9 +276,8 @@ DrawnPicture drawTimeline(
     view.resize(1000, 400);
     view.setTimeline(report.timeline, 0);
     const TimelineView::Picture frame = view.picture();
-    return paintPicture(
-        frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); }, deferRaster);
+    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); });
 }
 
 std::size_t timelineEvents(const core::Report& report)
@@ -348,11 +325,11 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
     case ReportPicture::Kind::Graph:
         return drawGraph(picture, document, format, nullptr);
     case ReportPicture::Kind::MemoryArena:
-        return drawMemory(report, picture, format, false);
+        return drawMemory(report, picture, format);
     case ReportPicture::Kind::SizeTreemap:
-        return drawTreemap(report, picture, format, false);
+        return drawTreemap(report, picture, format);
     case ReportPicture::Kind::Timeline:
-        return drawTimeline(report, picture, format, false);
+        return drawTimeline(report, picture, format);
     }
     return { {}, {}, QStringLiteral("unknown picture") };
 }
@@ -363,20 +340,6 @@ namespace {
 /// onto a QImage). The same size and scale renderScene's PNG would have.
 QImage rasterise(const ReportDrawings::Vector& vector)
 {
-    if (vector.recorded) {
-        // A chart's recording, played back at the scale paintPicture's PNG would have.
-        QPicture recording;
-        if (vector.size.isEmpty() || vector.svg.isEmpty())
-            return {};
-        recording.setData(vector.svg.constData(), static_cast<uint>(vector.svg.size()));
-        QImage image(vector.size * vector.scale, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QPainter painter(&image);
-        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
-        painter.scale(vector.scale, vector.scale);
-        painter.drawPicture(0, 0, recording);
-        return image;
-    }
     QSvgRenderer renderer(vector.svg);
     const QSizeF size = renderer.viewBoxF().size();
     if (!renderer.isValid() || size.isEmpty())
@@ -738,23 +701,12 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
         return;
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
-    // A bitmap (Markdown, PDF; HTML's pictures too detailed for SVG) is painted later, by
-    // finishReport (a worker in the app): here a graph is drawn as far as SVG, a chart recorded.
-    DrawnPicture drawn;
-    switch (picture.kind) {
-    case ReportPicture::Kind::Graph:
-        drawn = drawGraph(picture, document, used, std::move(laidOut), true);
-        break;
-    case ReportPicture::Kind::MemoryArena:
-        drawn = drawMemory(report, picture, used, true);
-        break;
-    case ReportPicture::Kind::SizeTreemap:
-        drawn = drawTreemap(report, picture, used, true);
-        break;
-    case ReportPicture::Kind::Timeline:
-        drawn = drawTimeline(report, picture, used, true);
-        break;
-    }
+    // A graph's bitmap (Markdown, PDF, and HTML's graph too detailed for SVG) is painted later,
+    // by finishReport (a worker in the app).
+    const bool defer = picture.kind == ReportPicture::Kind::Graph;
+    const DrawnPicture drawn = picture.kind == ReportPicture::Kind::Graph
+        ? drawGraph(picture, document, used, std::move(laidOut), defer)
+        : drawReportPicture(report, picture, document, used);
     if (drawn.png)
         used = PictureFormat::Png;
     if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
@@ -764,7 +716,7 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     picture.width = drawn.size.width();
     picture.height = drawn.size.height();
     if (drawn.rasterScale > 0)
-        drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale, drawn.recorded, drawn.size };
+        drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale };
     else if (drawings.format == "html")
         picture.svg = used == PictureFormat::Svg
             ? drawn.bytes.toStdString()

@@ -33,11 +33,9 @@ struct DrawnPicture {
     /// PNG although SVG was asked for: a graph whose SVG would pass 6 MB (an LLM's group with
     /// its delegates expanded).
     bool png = false;
-    /// A picture asked for as a bitmap but left as SVG (a graph) or as a QPicture recording (a
-    /// chart, `recorded`) in `bytes`, to be rasterised at this many device pixels per CSS pixel
-    /// off the GUI thread (0: not deferred).
+    /// A graph asked for as a bitmap but left as SVG (`bytes`), to be rasterised at this many
+    /// device pixels per CSS pixel off the GUI thread (0: not deferred).
     double rasterScale = 0;
-    bool recorded = false;
 };
 
 /// Draws one picture of `report` (its data from `document` and the report's analyses).
@@ -50,16 +48,14 @@ struct ReportDrawings {
     /// Markdown and PDF: each drawn picture's PNG, by picture id (HTML keeps its pictures inline,
     /// in ReportPicture::svg).
     std::map<std::string, QByteArray> png;
-    /// The pictures wanted as bitmaps, by picture id, drawn on the GUI thread only as far as
-    /// SVG (graphs: the scene is a QGraphicsScene) or a QPicture recording (charts drawn through
-    /// their widgets: an LLM's treemap and memory chart) and rasterised by finishReport on its
-    /// worker, at DrawnPicture::rasterScale: painting a large graph's bitmap and encoding it took
-    /// about a second on the GUI thread, the 100k-instruction LLM's treemap 0.5 s (Debug).
+    /// The graphs wanted as bitmaps (Markdown, PDF; HTML: a graph whose SVG would pass 6 MB), by
+    /// picture id, drawn on the GUI thread only as far as SVG (the scene is a QGraphicsScene) and
+    /// rasterised by finishReport on its worker, at DrawnPicture::rasterScale: painting a large
+    /// graph's bitmap and encoding it took about a second on the GUI thread (HTML: 0.5 s for a
+    /// 100k-instruction LLM's largest group).
     struct Vector {
-        QByteArray svg; ///< SVG, or QPicture::data() when `recorded`
+        QByteArray svg;
         double scale = 1;
-        bool recorded = false;
-        QSize size; ///< recorded: the picture's size in CSS pixels
     };
     std::map<std::string, Vector> vector;
 };
