@@ -89,8 +89,9 @@ QSize svgSize(const QByteArray& svg, QSize fallback)
 }
 
 /// A picture of `size` painted by `paint`, as SVG (text stays text) or PNG at twice the size.
-DrawnPicture paintPicture(
-    QSize size, PictureFormat format, const QString& title, const std::function<void(QPainter&)>& paint)
+/// With `deferEncoding`, a PNG is left as the painted bitmap (DrawnPicture::bitmap).
+DrawnPicture paintPicture(QSize size, PictureFormat format, const QString& title,
+    const std::function<void(QPainter&)>& paint, bool deferEncoding = false)
 {
     DrawnPicture drawn;
     drawn.size = size;
@@ -116,7 +117,10 @@ DrawnPicture paintPicture(
             painter.scale(2, 2);
             paint(painter);
         }
-        image.save(&buffer, "PNG");
+        if (deferEncoding)
+            drawn.bitmap = image;
+        else
+            image.save(&buffer, "PNG");
     }
     return drawn;
 }
@@ -222,7 +226,8 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     return drawn;
 }
 
-DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawMemory(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (picture.method < 0 || static_cast<std::size_t>(picture.method) >= report.plans.size()
         || !report.plans[static_cast<std::size_t>(picture.method)])
@@ -232,11 +237,13 @@ DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture
     chart.resize(1000, 560);
     chart.setPlan(plan, picture.arena);
     const MemoryChart::Frame frame = chart.picture();
-    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { chart.paintChart(painter, frame); });
+    return paintPicture(
+        frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { chart.paintChart(painter, frame); }, deferEncoding);
 }
 
-DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawTreemap(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (!report.size)
         return { {}, {}, QStringLiteral("no size breakdown") };
@@ -249,8 +256,9 @@ DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& pictur
     for (const core::SizeNode* leaf : core::sizeLeaves(report.size->main))
         if (leaf->bytes > 0)
             kinds.emplace(leaf->kind, leaf->backend);
-    return paintPicture(QSize(mapSize.width(), mapSize.height() + kLegend), format,
-        QString::fromStdString(picture.caption), [&](QPainter& painter) {
+    return paintPicture(
+        QSize(mapSize.width(), mapSize.height() + kLegend), format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) {
             map.paintMap(painter, mapSize);
             QFont font = painter.font();
             font.setPixelSize(12);
@@ -265,10 +273,12 @@ DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& pictur
                 painter.drawText(QPoint(x + 16, y + 11), label);
                 x += 16 + metrics.horizontalAdvance(label) + 14;
             }
-        });
+        },
+        deferEncoding);
 }
 
-DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawTimeline(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (!report.timeline || report.timeline->runs.empty())
         return { {}, {}, QStringLiteral("no run in the ETDump") };
@@ -276,8 +286,10 @@ DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& pictu
     view.resize(1000, 400);
     view.setTimeline(report.timeline, 0);
     const TimelineView::Picture frame = view.picture();
-    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); });
+    return paintPicture(
+        frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); },
+        deferEncoding);
 }
 
 std::size_t timelineEvents(const core::Report& report)
@@ -325,11 +337,11 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
     case ReportPicture::Kind::Graph:
         return drawGraph(picture, document, format, nullptr);
     case ReportPicture::Kind::MemoryArena:
-        return drawMemory(report, picture, format);
+        return drawMemory(report, picture, format, false);
     case ReportPicture::Kind::SizeTreemap:
-        return drawTreemap(report, picture, format);
+        return drawTreemap(report, picture, format, false);
     case ReportPicture::Kind::Timeline:
-        return drawTimeline(report, picture, format);
+        return drawTimeline(report, picture, format, false);
     }
     return { {}, {}, QStringLiteral("unknown picture") };
 }
@@ -610,6 +622,8 @@ QByteArray pdfBytes(core::Report& report, const std::shared_ptr<const core::Docu
         QImage image;
         if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
             image = paint(picture);
+        } else if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+            image = bitmap->second;
         } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
             image.loadFromData(drawn->second, "PNG");
         } else {
@@ -702,14 +716,25 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
     // A graph's bitmap (Markdown, PDF, and HTML's graph too detailed for SVG) is painted later,
-    // by finishReport (a worker in the app).
-    const bool defer = picture.kind == ReportPicture::Kind::Graph;
-    const DrawnPicture drawn = picture.kind == ReportPicture::Kind::Graph
-        ? drawGraph(picture, document, used, std::move(laidOut), defer)
-        : drawReportPicture(report, picture, document, used);
+    // and a chart's PNG encoded later, by finishReport (a worker in the app).
+    DrawnPicture drawn;
+    switch (picture.kind) {
+    case ReportPicture::Kind::Graph:
+        drawn = drawGraph(picture, document, used, std::move(laidOut), true);
+        break;
+    case ReportPicture::Kind::MemoryArena:
+        drawn = drawMemory(report, picture, used, true);
+        break;
+    case ReportPicture::Kind::SizeTreemap:
+        drawn = drawTreemap(report, picture, used, true);
+        break;
+    case ReportPicture::Kind::Timeline:
+        drawn = drawTimeline(report, picture, used, true);
+        break;
+    }
     if (drawn.png)
         used = PictureFormat::Png;
-    if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
+    if (!drawn.error.isEmpty() || (drawn.bytes.isEmpty() && drawn.bitmap.isNull())) {
         picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
         return;
     }
@@ -717,6 +742,8 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     picture.height = drawn.size.height();
     if (drawn.rasterScale > 0)
         drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale };
+    else if (!drawn.bitmap.isNull())
+        drawings.bitmaps[picture.id] = drawn.bitmap;
     else if (drawings.format == "html")
         picture.svg = used == PictureFormat::Svg
             ? drawn.bytes.toStdString()
@@ -749,6 +776,13 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
     if (format == "html") {
         // A graph too detailed for SVG (drawGraph kept its SVG and the scale): inline as PNG.
         for (core::ReportPicture& picture : report.pictures) {
+            if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+                if (cancelled())
+                    return why;
+                picture.svg = inlinePng({ pngBytes(bitmap->second), QSize(picture.width, picture.height) },
+                    QString::fromStdString(picture.caption))
+                                  .toStdString();
+            }
             if (!drawings.vector.count(picture.id))
                 continue;
             const QImage image = paint(picture);
@@ -774,6 +808,8 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
                 png = pngBytes(paint(picture));
                 if (cancelled())
                     return why;
+            } else if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+                png = pngBytes(bitmap->second);
             } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
                 png = drawn->second;
             } else {
