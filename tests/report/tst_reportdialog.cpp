@@ -17,6 +17,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
+#include <QImage>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QSettings>
@@ -28,6 +30,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 using namespace etscope;
@@ -290,6 +293,47 @@ private slots:
                 qPrintable(QStringLiteral("%1 px for %2").arg(size.width()).arg(again.pictures.front().width)));
         } else {
             QVERIFY(!again.pictures.front().failed.empty());
+        }
+    }
+
+    void chartsArePaintedWhenTheFileIsWritten()
+    {
+        core::ReportInputs inputs;
+        inputs.document = m_llm.get();
+        inputs.sections = { "memory", "size" };
+        core::Report report = core::buildReport(inputs);
+        ui::ReportDrawings drawings;
+        drawings.format = "md";
+        for (std::size_t index = 0; index < report.pictures.size(); ++index)
+            ui::drawReportPictureFor(report, index, m_llm, drawings);
+        QVERIFY(report.pictures.size() >= 2); // a memory chart and the treemap at least
+        QVERIFY(drawings.png.empty());
+        for (const core::ReportPicture& picture : report.pictures) {
+            const auto bitmap = drawings.bitmaps.find(picture.id);
+            QVERIFY2(bitmap != drawings.bitmaps.end(), picture.id.c_str());
+            QCOMPARE(bitmap->second.size(), QSize(picture.width * 2, picture.height * 2));
+        }
+
+        // Cancelled: nothing written.
+        std::atomic<bool> cancel { true };
+        std::vector<QString> written;
+        const QString path = m_dir.filePath(QStringLiteral("charts.md"));
+        QVERIFY(ui::finishReport(report, m_llm, path, drawings, &written, &cancel));
+        QVERIFY(written.empty());
+
+        cancel = false;
+        const auto error = ui::finishReport(report, m_llm, path, drawings, &written, &cancel);
+        QVERIFY2(!error, error ? qPrintable(*error) : "");
+        QCOMPARE(written.size(), report.pictures.size() + 1); // the PNGs and the Markdown
+        for (const core::ReportPicture& picture : report.pictures) {
+            const QImage image(QFileInfo(path).dir().filePath(QString::fromStdString(picture.file)));
+            QCOMPARE(image.size(), QSize(picture.width * 2, picture.height * 2));
+            // Painted, not a blank sheet: some pixel is not white.
+            bool inked = false;
+            for (int y = 0; y < image.height() && !inked; y += 4)
+                for (int x = 0; x < image.width() && !inked; x += 4)
+                    inked = image.pixel(x, y) != qRgb(255, 255, 255);
+            QVERIFY2(inked, picture.id.c_str());
         }
     }
 

@@ -452,17 +452,34 @@ void ReportDialog::drawPicture(std::shared_ptr<Job> job, std::size_t index, std:
 void ReportDialog::write(std::shared_ptr<Job> job)
 {
     const int total = static_cast<int>(job->report.pictures.size()) + 1;
-    showStep(tr("Writing %1…").arg(QDir::toNativeSeparators(job->path)), total - 1, total);
+    const QString writing = tr("Writing %1…").arg(QDir::toNativeSeparators(job->path));
+    showStep(writing, total - 1, total);
+    // The graphs' bitmaps are painted on the worker too; the timer shows which one.
+    m_analysing->start();
     whenFinished(
-        this, QtConcurrent::run([job]() -> QString {
+        this, QtConcurrent::run([job, writing, total]() -> QString {
             if (job->cancelled)
                 return {};
-            const auto error
-                = finishReport(job->report, job->document, job->path, job->drawings, nullptr, &job->cancelled);
+            const auto painting = [&job, &writing, total](const QString& caption, int done, int count) {
+                const std::lock_guard lock(job->stepMutex);
+                job->step = QObject::tr("%1 painting graph %2 of %3: %4")
+                                .arg(writing)
+                                .arg(done + 1)
+                                .arg(count)
+                                .arg(caption.size() > 50 ? caption.left(49) + QChar(0x2026) : caption);
+                job->stepDone = total - 1;
+                job->stepTotal = total;
+            };
+            const auto error = finishReport(
+                job->report, job->document, job->path, job->drawings, nullptr, &job->cancelled, painting);
             return error ? *error : QString();
         }),
-        [this, job](const QString& error) { finish(job, job->cancelled ? QString() : error); },
+        [this, job](const QString& error) {
+            m_analysing->stop();
+            finish(job, job->cancelled ? QString() : error);
+        },
         [this, job](const QString& message) {
+            m_analysing->stop();
             finish(job, tr("%1: not written, writing failed: %2").arg(job->path, message));
         });
 }

@@ -8,15 +8,14 @@
 // lists the app's load check uses.
 //
 // Exporting keeps the window responsive: the analyses (core::buildReport) and the writing of the
-// file (finishReport: HTML/Markdown text, the PDF's layout) run on a worker; the pictures
-// are drawn on the GUI thread, one per event-loop turn, because the graph is drawn through a
-// QGraphicsScene (whose constructor registers it with the QApplication, unguarded) and the
-// charts through their widgets. The dialog shows which step runs (n of m) and Cancel stops the
-// export: nothing is written, an existing file is left as it was. A graph picture is itself
-// split: measured on the GUI thread (fonts), laid out on a worker (Graphviz), drawn on the GUI
-// thread. The analyses tell their step (a section of 12) and stop at the next step or method
-// when cancelled. A baseline program (remembered like the sections while it exists) adds the
-// changes against it; it is opened on the worker too.
+// file (finishReport: HTML/Markdown text, the PDF's layout, the graphs' bitmaps, the PNG
+// encoding) run on a worker; the pictures are drawn on the GUI thread, one per event-loop turn,
+// because the graph is drawn through a QGraphicsScene (whose constructor registers it with the
+// QApplication, unguarded) and the charts through their widgets. The dialog shows which step runs (n of m) and Cancel
+// stops the export: nothing is written, an existing file is left as it was. A graph picture is itself split: measured
+// on the GUI thread (fonts), laid out on a worker (Graphviz), drawn on the GUI thread. The analyses tell their step (a
+// section of 12) and stop at the next step or method when cancelled. A baseline program (remembered like the sections
+// while it exists) adds the changes against it; it is opened on the worker too.
 
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"

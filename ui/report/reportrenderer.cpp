@@ -27,7 +27,9 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QUrl>
 
 #include <algorithm>
@@ -87,8 +89,9 @@ QSize svgSize(const QByteArray& svg, QSize fallback)
 }
 
 /// A picture of `size` painted by `paint`, as SVG (text stays text) or PNG at twice the size.
-DrawnPicture paintPicture(
-    QSize size, PictureFormat format, const QString& title, const std::function<void(QPainter&)>& paint)
+/// With `deferEncoding`, a PNG is left as the painted bitmap (DrawnPicture::bitmap).
+DrawnPicture paintPicture(QSize size, PictureFormat format, const QString& title,
+    const std::function<void(QPainter&)>& paint, bool deferEncoding = false)
 {
     DrawnPicture drawn;
     drawn.size = size;
@@ -114,7 +117,10 @@ DrawnPicture paintPicture(
             painter.scale(2, 2);
             paint(painter);
         }
-        image.save(&buffer, "PNG");
+        if (deferEncoding)
+            drawn.bitmap = image;
+        else
+            image.save(&buffer, "PNG");
     }
     return drawn;
 }
@@ -201,8 +207,10 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
                     .arg(qRound(extent.height()))
                     .arg(scale * 100, 0, 'f', 1) };
         }
-        if (deferRaster && format == PictureFormat::Png) {
-            drawn.rasterScale = scale; // the same scale renderScene would draw the PNG at
+        if (deferRaster) {
+            // The same scale renderScene would draw the PNG at; the SVG (of any size: it is
+            // only read back) is painted by finishReport.
+            drawn.rasterScale = scale;
             return drawn;
         }
         drawn.png = true;
@@ -218,7 +226,8 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     return drawn;
 }
 
-DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawMemory(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (picture.method < 0 || static_cast<std::size_t>(picture.method) >= report.plans.size()
         || !report.plans[static_cast<std::size_t>(picture.method)])
@@ -228,11 +237,13 @@ DrawnPicture drawMemory(const core::Report& report, const ReportPicture& picture
     chart.resize(1000, 560);
     chart.setPlan(plan, picture.arena);
     const MemoryChart::Frame frame = chart.picture();
-    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { chart.paintChart(painter, frame); });
+    return paintPicture(
+        frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { chart.paintChart(painter, frame); }, deferEncoding);
 }
 
-DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawTreemap(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (!report.size)
         return { {}, {}, QStringLiteral("no size breakdown") };
@@ -245,8 +256,9 @@ DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& pictur
     for (const core::SizeNode* leaf : core::sizeLeaves(report.size->main))
         if (leaf->bytes > 0)
             kinds.emplace(leaf->kind, leaf->backend);
-    return paintPicture(QSize(mapSize.width(), mapSize.height() + kLegend), format,
-        QString::fromStdString(picture.caption), [&](QPainter& painter) {
+    return paintPicture(
+        QSize(mapSize.width(), mapSize.height() + kLegend), format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) {
             map.paintMap(painter, mapSize);
             QFont font = painter.font();
             font.setPixelSize(12);
@@ -261,10 +273,12 @@ DrawnPicture drawTreemap(const core::Report& report, const ReportPicture& pictur
                 painter.drawText(QPoint(x + 16, y + 11), label);
                 x += 16 + metrics.horizontalAdvance(label) + 14;
             }
-        });
+        },
+        deferEncoding);
 }
 
-DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& picture, PictureFormat format)
+DrawnPicture drawTimeline(
+    const core::Report& report, const ReportPicture& picture, PictureFormat format, bool deferEncoding)
 {
     if (!report.timeline || report.timeline->runs.empty())
         return { {}, {}, QStringLiteral("no run in the ETDump") };
@@ -272,8 +286,10 @@ DrawnPicture drawTimeline(const core::Report& report, const ReportPicture& pictu
     view.resize(1000, 400);
     view.setTimeline(report.timeline, 0);
     const TimelineView::Picture frame = view.picture();
-    return paintPicture(frame.size, format, QString::fromStdString(picture.caption),
-        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); });
+    return paintPicture(
+        frame.size, format, QString::fromStdString(picture.caption),
+        [&](QPainter& painter) { view.paintRun(painter, frame.size, frame.fromNs, frame.nsPerPixel, 0); },
+        deferEncoding);
 }
 
 std::size_t timelineEvents(const core::Report& report)
@@ -321,11 +337,11 @@ DrawnPicture drawReportPicture(const core::Report& report, const core::ReportPic
     case ReportPicture::Kind::Graph:
         return drawGraph(picture, document, format, nullptr);
     case ReportPicture::Kind::MemoryArena:
-        return drawMemory(report, picture, format);
+        return drawMemory(report, picture, format, false);
     case ReportPicture::Kind::SizeTreemap:
-        return drawTreemap(report, picture, format);
+        return drawTreemap(report, picture, format, false);
     case ReportPicture::Kind::Timeline:
-        return drawTimeline(report, picture, format);
+        return drawTimeline(report, picture, format, false);
     }
     return { {}, {}, QStringLiteral("unknown picture") };
 }
@@ -359,81 +375,218 @@ QByteArray pngBytes(const QImage& image)
 }
 
 /// The smallest scale a graph is shown at on a PDF page: its operator names (titleFont, 12 px
-/// = 9 pt at the writer's 96 dpi) stay at 6 pt at least.
-double minimumGraphScale()
+/// = 9 pt at the writer's 96 dpi) stay at `points` (6 pt: the smallest readable size) at least.
+double minimumGraphScale(double points = 6.0)
 {
-    constexpr double kMinimumPoints = 6.0;
     constexpr double kPointsPerPixel = 72.0 / 96.0;
     const int pixels = std::max(1, titleFont().pixelSize());
-    return std::min(1.0, kMinimumPoints / (pixels * kPointsPerPixel));
+    return std::min(1.0, points / (pixels * kPointsPerPixel));
 }
 
-/// How `picture` (drawn as `image`) goes on the PDF's pages, `maxWidth` × `maxHeight` CSS pixels
-/// for a picture each; its pieces' images are added to `images`. Empty: as one image, scaled
-/// down to fit the page. A picture taller than a page at the page's width (and not merely a bit)
-/// is cut into page-high pieces. A graph too wide to read at the page's width (its text under
-/// 6 pt) is cut into columns shown at a readable scale, each overlapping its neighbour by a
-/// tenth so that an edge cut through on one is whole on the next, each labelled "part i of n";
-/// a column taller than a page is cut again.
-std::vector<core::ReportPicturePiece> pdfPieces(const core::ReportPicture& picture, const QImage& image, int maxWidth,
-    int maxHeight, std::map<std::string, QImage>& images)
+/// The PDF's body text: DejaVu Sans at 8.5 pt.
+QFont pdfFont()
 {
-    std::vector<core::ReportPicturePiece> pieces;
-    if (picture.width <= 0 || picture.height <= 0)
-        return pieces;
-    const double pixelsPerCss = static_cast<double>(image.width()) / picture.width;
-    const double fitScale = std::min(1.0, static_cast<double>(maxWidth) / picture.width);
-    const double readable = minimumGraphScale();
-    // Columns: each `tile` CSS pixels of the picture wide, shown at the page's width.
-    int columns = 1;
-    double tile = picture.width;
-    double step = 0;
-    if (picture.kind == ReportPicture::Kind::Graph && fitScale < readable) {
-        tile = maxWidth / readable;
-        const double overlap = tile / 10;
-        columns = static_cast<int>(std::ceil((picture.width - overlap) / (tile - overlap)));
-        step = columns > 1 ? (picture.width - tile) / (columns - 1) : 0;
-    }
-    const double scale = std::min(1.0, maxWidth / tile);
-    const double shownHeight = picture.height * scale;
-    // Cut a column into rows when it is taller than a page (a lone picture: by more than half).
-    const int pageHeight = columns > 1 ? maxHeight - 24 : maxHeight; // room for the part's label
-    const int rows = shownHeight > pageHeight * (columns > 1 ? 1.0 : 1.5)
-        ? static_cast<int>(std::ceil(shownHeight / pageHeight))
-        : 1;
-    if (columns == 1 && rows == 1)
-        return pieces;
-    const int rowPixels = (image.height() + rows - 1) / rows;
-    for (int c = 0; c < columns; ++c) {
-        const int x = static_cast<int>(std::lround(c * step * pixelsPerCss));
-        const int width = std::min(image.width() - x, static_cast<int>(std::lround(tile * pixelsPerCss)));
-        for (int r = 0; r < rows; ++r) {
-            const int y = r * rowPixels;
-            const int height = std::min(rowPixels, image.height() - y);
-            if (width <= 0 || height <= 0)
+    QFont font(QStringLiteral("DejaVu Sans"));
+    font.setPointSizeF(8.5);
+    return font;
+}
+
+/// The rich text of the PDF's body, set up as the PDF lays it out: `html` on pages of `body`
+/// CSS pixels, its fonts measured on `device`, `images` as its resources. The same setup places
+/// the probes of cutPictureForPdf, so a place found there is the place on the page.
+void setUpPdfText(QTextDocument& text, QPaintDevice* device, const QSizeF& body,
+    const std::map<std::string, QImage>& images, const std::string& html)
+{
+    text.documentLayout()->setPaintDevice(device);
+    text.setDefaultFont(pdfFont());
+    text.setDocumentMargin(0);
+    text.setDefaultStyleSheet(QStringLiteral("h1{font-size:16pt} h2{font-size:13pt; color:#1f2328} "
+                                             "h3{font-size:10pt} th{background-color:#eef1f4} small{color:#59636e}"));
+    for (const auto& [name, image] : images)
+        text.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(name)), image);
+    text.setHtml(QString::fromStdString(html));
+    text.setPageSize(body);
+}
+
+/// The top of the line that holds image `name` in `text`, in the paged layout's coordinates
+/// (page i spans [i·h, (i+1)·h) for pages h high); -1 when the image is not there.
+double imageTop(const QTextDocument& text, const QString& name)
+{
+    for (QTextBlock block = text.begin(); block.isValid(); block = block.next()) {
+        for (auto part = block.begin(); !part.atEnd(); ++part) {
+            const QTextFragment fragment = part.fragment();
+            if (!fragment.charFormat().isImageFormat() || fragment.charFormat().toImageFormat().name() != name)
                 continue;
-            core::ReportPicturePiece piece;
-            piece.file = "picture:" + picture.id + "#" + std::to_string(c) + "." + std::to_string(r);
-            images[piece.file] = image.copy(x, y, width, height);
-            piece.width = std::max(1, static_cast<int>(std::lround(width / pixelsPerCss * scale)));
-            piece.height = std::max(1, static_cast<int>(std::lround(height / pixelsPerCss * scale)));
-            if (columns > 1) {
-                piece.label = "part " + std::to_string(c + 1) + " of " + std::to_string(columns) + " (x "
-                    + std::to_string(static_cast<int>(c * step)) + "–"
-                    + std::to_string(static_cast<int>(std::min<double>(c * step + tile, picture.width))) + " of "
-                    + std::to_string(picture.width) + " px"
-                    + (rows > 1 ? ", row " + std::to_string(r + 1) + " of " + std::to_string(rows) : std::string())
-                    + ")";
-            }
-            pieces.push_back(std::move(piece));
+            const QTextLine line = block.layout()->lineForTextPosition(fragment.position() - block.position());
+            return text.documentLayout()->blockBoundingRect(block).top() + (line.isValid() ? line.y() : 0.0);
         }
     }
-    return pieces;
+    return -1;
+}
+
+/// The page geometry cutPictureForPdf packs pictures into.
+struct PdfPage {
+    QSizeF body; ///< the text's page, CSS pixels
+    int maxWidth = 0; ///< room for a picture shown whole: the body's width…
+    int maxHeight = 0; ///< …and its height less the caption and spacing
+};
+
+/// The image line's descent below the picture and rounding: kept free at the foot of a page.
+constexpr double kPieceSlack = 8;
+/// Under the piece of a picture cut into columns: its "part i of n" line.
+constexpr double kLabelRoom = 24;
+/// A piece of a picture is not cut shorter than this (about 4 cm): with less room left on the
+/// page the picture goes on at the top of the next one.
+constexpr double kMinPieceHeight = 150;
+
+/// A graph may be shrunk below minimumGraphScale to save a page (a column's last piece, a tail
+/// of a few rows, fitted onto the pieces before it), down to this many points of text: 5 pt is
+/// the fine print of a data sheet, still read on paper without a loupe; the 4.2 pt that fitting
+/// stress_mlp's 1,466-px graph to the page's width gave was not.
+constexpr double kSavingPagePoints = 5.0;
+
+/// A picture cut for the PDF: its pieces, their images, and for each column of more than one
+/// piece the scale that would fit it in one piece less (where its pieces before the last are).
+struct PdfCut {
+    std::vector<core::ReportPicturePiece> pieces;
+    std::vector<QImage> images;
+    std::vector<double> fewerPiecesScales;
+};
+
+/// `picture` (drawn as `image`) shown at `scale` and cut into pieces down the pages: in columns
+/// when wider than the page at that scale (each overlapping its neighbour by a tenth, so that
+/// an edge cut through on one is whole on the next, each labelled "part i of n"), each column
+/// cut into pieces that fill the room left on their page (`probe` after the pieces so far).
+PdfCut cutAtScale(core::ReportPicture& picture, const QImage& image, const PdfPage& page, double scale,
+    const std::function<double()>& probe)
+{
+    PdfCut cut;
+    const double pixelsPerCss = static_cast<double>(image.width()) / picture.width;
+    const double tile = std::min<double>(picture.width, std::floor(page.maxWidth / scale));
+    const double overlap = tile / 10;
+    const int columns
+        = tile < picture.width ? static_cast<int>(std::ceil((picture.width - overlap) / (tile - overlap))) : 1;
+    const double step = columns > 1 ? (picture.width - tile) / (columns - 1) : 0;
+    const double label = columns > 1 ? kLabelRoom : 0;
+    const double shown = std::floor(picture.height * scale);
+    const double pageHeight = page.body.height();
+    // Room on a page of its own when the last one had too little left: the page less its
+    // paragraph's margins (12 px above and below), the slack and the label.
+    const double freshRoom = pageHeight - 2 * 12 - kPieceSlack - label;
+    const int tilePixels = static_cast<int>(std::lround(tile * pixelsPerCss));
+    for (int c = 0; c < columns; ++c) {
+        const int x = static_cast<int>(std::lround(c * step * pixelsPerCss));
+        const int width = std::min(image.width() - x, tilePixels);
+        if (width <= 0)
+            continue;
+        const std::size_t first = cut.pieces.size();
+        double filled = 0; // the rooms of the pieces before the last
+        for (double done = 0; done < shown;) {
+            picture.pieces = cut.pieces;
+            const double top = probe();
+            const double left
+                = top < 0 ? freshRoom : (std::floor(top / pageHeight) + 1) * pageHeight - top - kPieceSlack - label;
+            const double room = std::floor(left >= std::min(kMinPieceHeight, shown - done) ? left : freshRoom);
+            const double height = std::max(1.0, std::min(room, shown - done));
+            if (height < shown - done)
+                filled += room;
+            const int y = static_cast<int>(std::lround(done / scale * pixelsPerCss));
+            const int bottom
+                = std::min(image.height(), static_cast<int>(std::lround((done + height) / scale * pixelsPerCss)));
+            done += height;
+            if (bottom <= y)
+                continue;
+            core::ReportPicturePiece piece;
+            piece.file
+                = "picture:" + picture.id + "#" + std::to_string(c) + "." + std::to_string(cut.pieces.size() - first);
+            cut.images.push_back(image.copy(x, y, width, bottom - y));
+            piece.width = std::max(1, static_cast<int>(std::lround(width / pixelsPerCss * scale)));
+            piece.height = static_cast<int>(height);
+            // Probed with a provisional label of the same one line; the final one below.
+            piece.label = columns > 1 ? std::string("part") : std::string();
+            cut.pieces.push_back(std::move(piece));
+        }
+        const std::size_t rows = cut.pieces.size() - first;
+        if (rows > 1)
+            cut.fewerPiecesScales.push_back(scale * filled / shown);
+        for (std::size_t r = 0; columns > 1 && r < rows; ++r)
+            cut.pieces[first + r].label = "part " + std::to_string(c + 1) + " of " + std::to_string(columns) + " (x "
+                + std::to_string(static_cast<int>(c * step)) + "–"
+                + std::to_string(static_cast<int>(std::min<double>(c * step + tile, picture.width))) + " of "
+                + std::to_string(picture.width) + " px"
+                + (rows > 1 ? ", row " + std::to_string(r + 1) + " of " + std::to_string(rows) : std::string()) + ")";
+    }
+    picture.pieces.clear();
+    return cut;
+}
+
+/// How `picture` (drawn as `image`) goes on the PDF's pages; fills picture.pieces (empty: shown
+/// as one image, scaled down to fit a page by the writer) and adds their images to `images`.
+/// `probe()` lays the report out up to the picture's pieces so far and tells where the next
+/// piece would start (its top, in the paged layout's coordinates).
+///
+/// The pages are used, not left half empty: a piece that does not fit the rest of a page is
+/// cut at the room left there (when at least kMinPieceHeight) and the picture goes on at the
+/// top of the next page. A graph taller than a page is shown smaller to fit one page, but never
+/// below minimumGraphScale (its operator names at 6 pt, the smallest readable scale); below
+/// that it is cut at that scale. A graph that fits a page but not the rest of this one is cut
+/// too when this page would otherwise stay less than half full. A graph too wide to read at the
+/// page's width is cut into columns at the readable scale (cutAtScale). When a graph's columns
+/// end in a short tail on a page of their own, it is shrunk to fit them in a piece less if its
+/// text stays at kSavingPagePoints at least. Other pictures (charts) are cut only when taller
+/// than one and a half pages.
+void cutPictureForPdf(core::ReportPicture& picture, const QImage& image, const PdfPage& page,
+    const std::function<double()>& probe, std::map<std::string, QImage>& images)
+{
+    picture.pieces.clear();
+    if (picture.width <= 0 || picture.height <= 0 || image.isNull())
+        return;
+    const bool graph = picture.kind == ReportPicture::Kind::Graph;
+    const double readable = minimumGraphScale();
+    double scale = std::min(1.0, static_cast<double>(page.maxWidth) / picture.width);
+    if (graph && scale < readable)
+        scale = readable; // in columns
+    const double label = picture.width * scale > page.maxWidth ? kLabelRoom : 0;
+    if (graph && picture.height * scale > page.maxHeight - label)
+        scale = std::min(scale, std::max(readable, (page.maxHeight - label) / picture.height));
+    const double shown = std::floor(picture.height * scale);
+    if (picture.width * scale <= page.maxWidth) {
+        if (!graph && shown <= page.maxHeight * 1.5)
+            return; // a chart a little taller than a page: the writer fits it to one
+        if (graph && shown <= page.maxHeight) {
+            // Fits a page: cut only when it does not fit the rest of this one and that rest is
+            // more than half the page.
+            const double top = probe();
+            const double pageHeight = page.body.height();
+            const double left = (std::floor(top / pageHeight) + 1) * pageHeight - top - kPieceSlack;
+            if (top < 0 || left >= shown || left < pageHeight / 2)
+                return;
+        }
+    }
+    PdfCut cut = cutAtScale(picture, image, page, scale, probe);
+    // The largest scale that saves a piece first: a column shrunk to fit its pieces moves the
+    // columns after it, so each candidate is cut again and kept only if it has fewer pieces.
+    std::vector<double> candidates = cut.fewerPiecesScales;
+    std::sort(candidates.begin(), candidates.end(), std::greater<>());
+    const double saving = minimumGraphScale(kSavingPagePoints);
+    for (const double candidate : candidates) {
+        if (!graph || candidate < saving || candidate >= scale)
+            continue;
+        // Slightly under the exact fit: the pieces' heights are whole pixels.
+        PdfCut smaller = cutAtScale(picture, image, page, candidate * 0.995, probe);
+        if (smaller.pieces.size() < cut.pieces.size()) {
+            cut = std::move(smaller);
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < cut.pieces.size(); ++i)
+        images[cut.pieces[i].file] = cut.images[i];
+    picture.pieces = std::move(cut.pieces);
 }
 
 /// The PDF of a report whose pictures are drawn (as PNG, in `drawings`).
-QByteArray pdfBytes(
-    core::Report& report, const std::shared_ptr<const core::Document>& document, const ReportDrawings& drawings)
+QByteArray pdfBytes(core::Report& report, const std::shared_ptr<const core::Document>& document,
+    const ReportDrawings& drawings, const std::function<QImage(const ReportPicture&)>& paint)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -448,49 +601,59 @@ QByteArray pdfBytes(
     const QRect page = writer.pageLayout().paintRectPixels(writer.resolution());
     constexpr int kHeader = 28;
     constexpr int kFooter = 24;
-    const QSizeF body(page.width(), page.height() - kHeader - kFooter);
+    PdfPage geometry;
+    geometry.body = QSizeF(page.width(), page.height() - kHeader - kFooter);
     // Room for a picture on a page: the body less its caption and spacing.
-    const int maxWidth = static_cast<int>(body.width());
-    const int maxHeight = static_cast<int>(body.height()) - 60;
+    geometry.maxWidth = static_cast<int>(geometry.body.width());
+    geometry.maxHeight = static_cast<int>(geometry.body.height()) - 60;
+    const QSizeF body = geometry.body;
 
+    core::HtmlOptions options;
+    options.richText = true;
+    options.pictureMaxWidth = geometry.maxWidth;
+    options.pictureMaxHeight = geometry.maxHeight;
     std::map<std::string, QImage> images;
+    // The probe: a 1-px image put where a picture's next piece would go, the report laid out up
+    // to it (the text after it left out: it cannot move what comes before).
+    const std::string probeName = "picture:probe";
+    images[probeName] = QImage(1, 1, QImage::Format_RGB32);
+    images[probeName].fill(Qt::white);
     for (core::ReportPicture& picture : report.pictures) {
         QImage image;
         if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
-            image = rasterise(vector->second);
+            image = paint(picture);
+        } else if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+            image = bitmap->second;
         } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
             image.loadFromData(drawn->second, "PNG");
         } else {
             continue;
         }
-        picture.pieces = image.isNull() ? std::vector<core::ReportPicturePiece> {}
-                                        : pdfPieces(picture, image, maxWidth, maxHeight, images);
-        if (picture.pieces.empty()) {
-            picture.file = "picture:" + picture.id;
-            images[picture.file] = image;
-        }
+        picture.file = "picture:" + picture.id;
+        images[picture.file] = image;
+        const auto probe = [&]() -> double {
+            picture.pieces.push_back({ probeName, 1, 1, {} });
+            std::string html = core::reportHtml(report, options);
+            picture.pieces.pop_back();
+            if (const auto at = html.find("src=\"" + probeName + "\""); at != std::string::npos)
+                if (const auto end = html.find("</p>", at); end != std::string::npos)
+                    html.resize(end + 4);
+            QTextDocument text;
+            setUpPdfText(text, &writer, body, images, html);
+            return imageTop(text, QString::fromStdString(probeName));
+        };
+        cutPictureForPdf(picture, image, geometry, probe, images);
+        if (!picture.pieces.empty())
+            images.erase(picture.file); // only its pieces are shown
     }
+    images.erase(probeName);
 
     QTextDocument text;
-    text.documentLayout()->setPaintDevice(&writer);
-    QFont font(QStringLiteral("DejaVu Sans"));
-    font.setPointSizeF(8.5);
-    text.setDefaultFont(font);
-    text.setDocumentMargin(0);
-    text.setDefaultStyleSheet(QStringLiteral("h1{font-size:16pt} h2{font-size:13pt; color:#1f2328} "
-                                             "h3{font-size:10pt} th{background-color:#eef1f4} small{color:#59636e}"));
-    for (const auto& [name, image] : images)
-        text.addResource(QTextDocument::ImageResource, QUrl(QString::fromStdString(name)), image);
-    core::HtmlOptions options;
-    options.richText = true;
-    options.pictureMaxWidth = maxWidth;
-    options.pictureMaxHeight = maxHeight;
-    text.setHtml(QString::fromStdString(core::reportHtml(report, options)));
-    text.setPageSize(body);
+    setUpPdfText(text, &writer, body, images, core::reportHtml(report, options));
 
     const int pages = text.pageCount();
     QPainter painter(&writer);
-    QFont small = font;
+    QFont small = pdfFont();
     small.setPointSizeF(7.5);
     const QString title = QString::fromStdString(report.title);
     for (int index = 0; index < pages; ++index) {
@@ -532,7 +695,8 @@ QByteArray reportPdf(core::Report& report, const std::shared_ptr<const core::Doc
             progress(QString::fromStdString(report.pictures[index].id));
         drawReportPictureFor(report, index, document, drawings);
     }
-    return pdfBytes(report, document, drawings);
+    return pdfBytes(report, document, drawings,
+        [&drawings](const ReportPicture& picture) { return rasterise(drawings.vector.at(picture.id)); });
 }
 
 std::shared_ptr<Presentation> presentReportGraph(
@@ -551,14 +715,26 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
         return;
     core::ReportPicture& picture = report.pictures[index];
     PictureFormat used = formatOf(report, picture, drawings.format == "html" ? PictureFormat::Svg : PictureFormat::Png);
-    // Markdown and PDF: a graph's bitmap is painted later, by finishReport (a worker in the app).
-    const bool defer = drawings.format != "html" && picture.kind == ReportPicture::Kind::Graph;
-    const DrawnPicture drawn = picture.kind == ReportPicture::Kind::Graph
-        ? drawGraph(picture, document, used, std::move(laidOut), defer)
-        : drawReportPicture(report, picture, document, used);
+    // A graph's bitmap (Markdown, PDF, and HTML's graph too detailed for SVG) is painted later,
+    // and a chart's PNG encoded later, by finishReport (a worker in the app).
+    DrawnPicture drawn;
+    switch (picture.kind) {
+    case ReportPicture::Kind::Graph:
+        drawn = drawGraph(picture, document, used, std::move(laidOut), true);
+        break;
+    case ReportPicture::Kind::MemoryArena:
+        drawn = drawMemory(report, picture, used, true);
+        break;
+    case ReportPicture::Kind::SizeTreemap:
+        drawn = drawTreemap(report, picture, used, true);
+        break;
+    case ReportPicture::Kind::Timeline:
+        drawn = drawTimeline(report, picture, used, true);
+        break;
+    }
     if (drawn.png)
         used = PictureFormat::Png;
-    if (!drawn.error.isEmpty() || drawn.bytes.isEmpty()) {
+    if (!drawn.error.isEmpty() || (drawn.bytes.isEmpty() && drawn.bitmap.isNull())) {
         picture.failed = drawn.error.isEmpty() ? std::string("nothing was drawn") : drawn.error.toStdString();
         return;
     }
@@ -566,6 +742,8 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
     picture.height = drawn.size.height();
     if (drawn.rasterScale > 0)
         drawings.vector[picture.id] = { drawn.bytes, drawn.rasterScale };
+    else if (!drawn.bitmap.isNull())
+        drawings.bitmaps[picture.id] = drawn.bitmap;
     else if (drawings.format == "html")
         picture.svg = used == PictureFormat::Svg
             ? drawn.bytes.toStdString()
@@ -575,7 +753,8 @@ void drawReportPictureFor(core::Report& report, std::size_t index,
 }
 
 std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
-    const QString& path, const ReportDrawings& drawings, std::vector<QString>* written, const std::atomic<bool>* cancel)
+    const QString& path, const ReportDrawings& drawings, std::vector<QString>* written, const std::atomic<bool>* cancel,
+    const std::function<void(const QString&, int, int)>& progress)
 {
     // Checked before each file is written: a cancelled export writes nothing after it.
     const auto cancelled = [cancel] { return cancel && cancel->load(); };
@@ -583,7 +762,40 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
     if (format.empty() || format != drawings.format)
         return QStringLiteral("%1: unknown report format (use .html, .md or .pdf)").arg(path);
     const QString why = QStringLiteral("%1: not written, the export was cancelled").arg(path);
+    // The deferred graphs' bitmaps, each told before it is painted; none once cancelled.
+    int painted = 0;
+    const int toPaint = static_cast<int>(drawings.vector.size());
+    const auto paint = [&](const ReportPicture& picture) -> QImage {
+        if (cancelled())
+            return {};
+        if (progress)
+            progress(QString::fromStdString(picture.caption), painted, toPaint);
+        ++painted;
+        return rasterise(drawings.vector.at(picture.id));
+    };
     if (format == "html") {
+        // A graph too detailed for SVG (drawGraph kept its SVG and the scale): inline as PNG.
+        for (core::ReportPicture& picture : report.pictures) {
+            if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+                if (cancelled())
+                    return why;
+                picture.svg = inlinePng({ pngBytes(bitmap->second), QSize(picture.width, picture.height) },
+                    QString::fromStdString(picture.caption))
+                                  .toStdString();
+            }
+            if (!drawings.vector.count(picture.id))
+                continue;
+            const QImage image = paint(picture);
+            if (cancelled())
+                return why;
+            if (image.isNull()) {
+                picture.failed = "the graph's bitmap could not be painted";
+                continue;
+            }
+            picture.svg = inlinePng(
+                { pngBytes(image), QSize(picture.width, picture.height) }, QString::fromStdString(picture.caption))
+                              .toStdString();
+        }
         const QByteArray html = QByteArray::fromStdString(core::reportHtml(report));
         return cancelled() ? std::optional(why) : writeBytes(path, html, written);
     }
@@ -592,10 +804,12 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
         std::optional<QString> failure;
         for (core::ReportPicture& picture : report.pictures) {
             QByteArray png;
-            if (const auto vector = drawings.vector.find(picture.id); vector != drawings.vector.end()) {
+            if (drawings.vector.count(picture.id)) {
+                png = pngBytes(paint(picture));
                 if (cancelled())
                     return why;
-                png = pngBytes(rasterise(vector->second));
+            } else if (const auto bitmap = drawings.bitmaps.find(picture.id); bitmap != drawings.bitmaps.end()) {
+                png = pngBytes(bitmap->second);
             } else if (const auto drawn = drawings.png.find(picture.id); drawn != drawings.png.end()) {
                 png = drawn->second;
             } else {
@@ -618,7 +832,7 @@ std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<
         const QByteArray markdown = QByteArray::fromStdString(core::reportMarkdown(report));
         return cancelled() ? std::optional(why) : writeBytes(path, markdown, written);
     }
-    const QByteArray pdf = pdfBytes(report, document, drawings);
+    const QByteArray pdf = pdfBytes(report, document, drawings, paint);
     return cancelled() ? std::optional(why) : writeBytes(path, pdf, written);
 }
 

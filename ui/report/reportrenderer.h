@@ -9,6 +9,7 @@
 #include "core/fullreport/report.h"
 
 #include <QByteArray>
+#include <QImage>
 #include <QSize>
 #include <QString>
 
@@ -36,6 +37,9 @@ struct DrawnPicture {
     /// A graph asked for as a bitmap but left as SVG (`bytes`), to be rasterised at this many
     /// device pixels per CSS pixel off the GUI thread (0: not deferred).
     double rasterScale = 0;
+    /// A chart asked for as PNG, painted but not encoded yet (the encoding runs off the GUI
+    /// thread, in finishReport); `bytes` is then empty.
+    QImage bitmap;
 };
 
 /// Draws one picture of `report` (its data from `document` and the report's analyses).
@@ -48,15 +52,20 @@ struct ReportDrawings {
     /// Markdown and PDF: each drawn picture's PNG, by picture id (HTML keeps its pictures inline,
     /// in ReportPicture::svg).
     std::map<std::string, QByteArray> png;
-    /// Markdown and PDF: the graphs, by picture id, drawn on the GUI thread only as far as SVG
-    /// (the scene is a QGraphicsScene) and rasterised by finishReport on its worker, at
-    /// DrawnPicture::rasterScale: painting a large graph's bitmap and encoding it took about a
-    /// second on the GUI thread.
+    /// The graphs wanted as bitmaps (Markdown, PDF; HTML: a graph whose SVG would pass 6 MB), by
+    /// picture id, drawn on the GUI thread only as far as SVG (the scene is a QGraphicsScene) and
+    /// rasterised by finishReport on its worker, at DrawnPicture::rasterScale: painting a large
+    /// graph's bitmap and encoding it took about a second on the GUI thread (HTML: 0.5 s for a
+    /// 100k-instruction LLM's largest group).
     struct Vector {
         QByteArray svg;
         double scale = 1;
     };
     std::map<std::string, Vector> vector;
+    /// The charts wanted as PNG, by picture id, painted on the GUI thread (through their widgets)
+    /// and encoded by finishReport on its worker: painting the 100k-instruction LLM's treemap
+    /// takes 90 ms, encoding its PNG 160 ms more (Debug).
+    std::map<std::string, QImage> bitmaps;
 };
 
 /// Draws picture `index` of `report` as a file of drawings.format needs it. GUI thread only:
@@ -76,11 +85,14 @@ std::shared_ptr<Presentation> presentReportGraph(
 
 /// Writes `path` (atomically; Markdown: its PNG files beside it first) once every picture is in
 /// `drawings`. Safe on a worker thread: it paints only onto QImage and QPdfWriter and lays the
-/// PDF out with QTextDocument. Empty on success, else the reason naming the file. When `cancel`
-/// is set before a file is written, that file and the ones after it are not written.
+/// PDF out with QTextDocument; the graphs left as SVG (ReportDrawings::vector) are painted here.
+/// Empty on success, else the reason naming the file. When `cancel` is set before a file is
+/// written, that file and the ones after it are not written (and no further graph is painted).
+/// `progress` hears each graph's caption before its bitmap is painted, with the number of graphs
+/// painted before it and how many there are.
 std::optional<QString> finishReport(core::Report& report, const std::shared_ptr<const core::Document>& document,
     const QString& path, const ReportDrawings& drawings, std::vector<QString>* written = nullptr,
-    const std::atomic<bool>* cancel = nullptr);
+    const std::atomic<bool>* cancel = nullptr, const std::function<void(const QString&, int, int)>& progress = {});
 
 /// The report as PDF bytes: the rich-text HTML laid out by QTextDocument on A4 pages, the report
 /// title in the header and "page N of M" in the footer of every page, pictures as PNG.
