@@ -62,6 +62,10 @@ private:
     Program& m_program;
     const std::uint8_t* m_base;
     std::uint64_t m_fbSize;
+    /// Shapes and dim orders, one shared block per distinct contents (issue 27).
+    SharedVectorPool<std::int64_t> m_shapes;
+    SharedVectorPool<std::uint8_t> m_dimOrders;
+    std::vector<std::int64_t> m_shapeScratch;
 };
 
 std::optional<Error> ProgramDecoder::checkValueIndex(
@@ -267,7 +271,7 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
     case fbp::KernelTypes::StringValue:
         value.kind = Value::Kind::String;
         if (const auto* s = evalue->val_as_StringValue()->string_val())
-            value.stringValue = s->str();
+            value.setString(s->str());
         break;
     case fbp::KernelTypes::IntListValue:
         value.kind = Value::Kind::IntList;
@@ -275,13 +279,17 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         break;
     case fbp::KernelTypes::DoubleListValue:
         value.kind = Value::Kind::DoubleList;
-        value.doubles = vectorValues(evalue->val_as_DoubleListValue()->items());
+        value.setDoubles(vectorValues(evalue->val_as_DoubleListValue()->items()));
         break;
     case fbp::KernelTypes::BoolListValue:
         value.kind = Value::Kind::BoolList;
-        if (const auto* items = evalue->val_as_BoolListValue()->items())
+        if (const auto* items = evalue->val_as_BoolListValue()->items()) {
+            std::vector<bool> bools;
+            bools.reserve(items->size());
             for (const auto item : *items)
-                value.bools.push_back(item != 0);
+                bools.push_back(item != 0);
+            value.setBools(std::move(bools));
+        }
         break;
     case fbp::KernelTypes::TensorListValue:
         value.kind = Value::Kind::TensorList;
@@ -299,10 +307,12 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         TensorInfo& tensor = value.tensor;
         tensor.scalarType = t->scalar_type();
         tensor.storageOffset = t->storage_offset();
-        if (t->sizes())
-            tensor.sizes.assign(t->sizes()->begin(), t->sizes()->end());
+        if (t->sizes()) {
+            m_shapeScratch.assign(t->sizes()->begin(), t->sizes()->end());
+            tensor.sizes = m_shapes.intern(m_shapeScratch);
+        }
         if (t->dim_order())
-            tensor.dimOrder.assign(t->dim_order()->begin(), t->dim_order()->end());
+            tensor.dimOrder = m_dimOrders.intern(std::span(t->dim_order()->data(), t->dim_order()->size()));
         tensor.requiresGrad = t->requires_grad();
         tensor.dataBufferIndex = t->data_buffer_idx();
         if (const auto* allocation = t->allocation_info()) {
