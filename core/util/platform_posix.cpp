@@ -58,6 +58,11 @@ Result<FileMapping> mapFileReadOnly(const std::string& path)
     ::close(fd);
     if (addr == MAP_FAILED)
         return makeError(Error::Code::Io, path, "cannot map: " + systemReason(err));
+    // Readers jump to the tables and payloads they need; without this hint the kernel maps the
+    // neighbouring pages (or a whole huge page) of every read too, and the weights between the
+    // delegate payloads of an LLM became resident without being read (issue 27). Advice only:
+    // a failure changes nothing.
+    ::madvise(addr, size, MADV_RANDOM);
     return FileMapping { static_cast<const std::uint8_t*>(addr), size };
 }
 
