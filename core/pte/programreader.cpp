@@ -3,6 +3,7 @@
 #include "core/pte/program.h"
 #include "core/pte/verify.h"
 #include "core/util/guard.h"
+#include "core/util/platform.h"
 
 #include "core/util/text.h"
 #include "program_generated.h"
@@ -677,6 +678,9 @@ static Result<Program> readProgramUnguarded(
             "the FlatBuffers part of the program is " + std::to_string(flatbufferSize)
                 + " bytes, beyond what FlatBuffers can address");
 
+    // The verifier and the reader touch pages all over the FlatBuffers part: have it read ahead
+    // in bulk (mappings are random access, so a cold file would otherwise be read page by page).
+    platform::adviseWillNeed(base, static_cast<std::size_t>(flatbufferSize));
     if (!verifyFlatbuffer<fbp::Program>(base, flatbufferSize, fbp::ProgramIdentifier(), false))
         return makeError(Error::Code::Verifier, path,
             "the FlatBuffers verifier rejected the program (damaged or not an ExecuTorch program)");

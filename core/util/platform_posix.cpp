@@ -10,6 +10,7 @@
 #endif
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 
@@ -64,6 +65,16 @@ Result<FileMapping> mapFileReadOnly(const std::string& path)
     // a failure changes nothing.
     ::madvise(addr, size, MADV_RANDOM);
     return FileMapping { static_cast<const std::uint8_t*>(addr), size };
+}
+
+void adviseWillNeed(const std::uint8_t* data, std::size_t length)
+{
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    if (!data || length == 0 || page == 0)
+        return;
+    const auto start = reinterpret_cast<std::uintptr_t>(data) / page * page;
+    const std::size_t span = length + (reinterpret_cast<std::uintptr_t>(data) - start);
+    ::madvise(reinterpret_cast<void*>(start), span, MADV_WILLNEED);
 }
 
 void unmapFile(const FileMapping& mapping)
