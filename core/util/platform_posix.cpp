@@ -72,9 +72,8 @@ void adviseWillNeed(const std::uint8_t* data, std::size_t length)
     const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
     if (!data || length == 0 || page == 0)
         return;
-    const auto start = reinterpret_cast<std::uintptr_t>(data) / page * page;
-    const std::size_t span = length + (reinterpret_cast<std::uintptr_t>(data) - start);
-    ::madvise(reinterpret_cast<void*>(start), span, MADV_WILLNEED);
+    const std::size_t intoPage = reinterpret_cast<std::uintptr_t>(data) % page; // madvise wants a page start
+    ::madvise(const_cast<std::uint8_t*>(data - intoPage), length + intoPage, MADV_WILLNEED);
 }
 
 void unmapFile(const FileMapping& mapping)
