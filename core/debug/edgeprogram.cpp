@@ -193,11 +193,12 @@ TensorMeta parseTensorMeta(const json& entry)
     if (const auto dtype = meta.find("dtype"); dtype != meta.end() && dtype->is_number_integer())
         result.dtype = serializerScalarTypeName(dtype->get<int>());
     if (const auto sizes = meta.find("sizes"); sizes != meta.end() && sizes->is_array()) {
+        std::vector<std::int64_t> shape;
         for (const json& size : *sizes) {
             const auto [kind, value] = unionMember(size);
-            result.shape.push_back(
-                kind == "as_int" && value && value->is_number_integer() ? value->get<std::int64_t>() : -1);
+            shape.push_back(kind == "as_int" && value && value->is_number_integer() ? value->get<std::int64_t>() : -1);
         }
+        result.shape = std::move(shape);
     }
     return result;
 }

@@ -279,14 +279,14 @@ TensorMeta metaOf(const pb::CmlValueType& type)
     switch (type.kind_case()) {
     case pb::CmlValueType::kTensorType: {
         const pb::CmlTensorType& tensor = type.tensor_type();
-        TensorMeta meta { milTypeName(tensor.data_type()), {} };
+        std::vector<std::int64_t> shape;
         for (int d = 0; d < tensor.dimensions_size() && static_cast<std::size_t>(d) < kMaxShownDims; ++d) {
             const pb::CmlDimension& dim = tensor.dimensions(d);
-            meta.shape.push_back(dim.has_constant() && dim.constant().size() <= static_cast<std::uint64_t>(INT64_MAX)
+            shape.push_back(dim.has_constant() && dim.constant().size() <= static_cast<std::uint64_t>(INT64_MAX)
                     ? static_cast<std::int64_t>(dim.constant().size())
                     : -1);
         }
-        return meta;
+        return { milTypeName(tensor.data_type()), std::move(shape) };
     }
     case pb::CmlValueType::kListType:
         return { "list", {} };

@@ -308,8 +308,10 @@ TensorMeta MlxReader::metaOf(std::uint32_t tid) const
         return meta; // temporaries carry no metadata
     const fbm::TensorMeta* t = metas->Get(tid);
     meta.dtype = scalarTypeName(t->scalar_type());
+    std::vector<std::int64_t> shape;
     for (const fbm::ShapeDim* dim : *t->shape())
-        meta.shape.push_back(dim->value()); // -1: dynamic
+        shape.push_back(dim->value()); // -1: dynamic
+    meta.shape = std::move(shape);
     return meta;
 }
 

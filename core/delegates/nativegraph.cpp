@@ -36,9 +36,12 @@ TensorMeta metaOf(const fbn::TensorMeta* meta)
     if (!meta)
         return out;
     out.dtype = scalarTypeName(static_cast<int>(meta->dtype()));
-    if (const auto* sizes = meta->sizes())
+    if (const auto* sizes = meta->sizes()) {
+        std::vector<std::int64_t> shape;
         for (const fbn::Dim* dim : *sizes)
-            out.shape.push_back(dim->min() == dim->max() ? dim->min() : -1); // -1: dynamic
+            shape.push_back(dim->min() == dim->max() ? dim->min() : -1); // -1: dynamic
+        out.shape = std::move(shape);
+    }
     return out;
 }
 

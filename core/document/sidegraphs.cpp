@@ -165,10 +165,10 @@ std::pair<Shapes, Shapes> graphShapes(const Graph& graph)
             continue;
         if (node.kind == NodeKind::Input) {
             const auto out = graph.outEdges(node.id);
-            inputs.push_back(out.empty() ? std::vector<std::int64_t>() : out.front()->meta.shape);
+            inputs.push_back(out.empty() ? std::vector<std::int64_t>() : out.front()->meta.shape.vector());
         } else if (node.kind == NodeKind::Output) {
             const auto in = graph.inEdges(node.id);
-            outputs.push_back(in.empty() ? std::vector<std::int64_t>() : in.front()->meta.shape);
+            outputs.push_back(in.empty() ? std::vector<std::int64_t>() : in.front()->meta.shape.vector());
         }
     }
     return { std::move(inputs), std::move(outputs) };

@@ -2,6 +2,7 @@
 #include "core/graph/graph.h"
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 namespace etscope::core {
@@ -37,39 +38,57 @@ std::string_view nodeKindName(NodeKind kind)
     return "unknown";
 }
 
+std::uint32_t AttributeList::word(std::size_t index) const
+{
+    std::uint32_t value = 0;
+    std::memcpy(&value, m_data.data() + index * sizeof value, sizeof value);
+    return value;
+}
+
+std::size_t AttributeList::size() const
+{
+    return m_data.empty() ? 0 : word(0);
+}
+
 void AttributeList::add(std::string_view name, std::string_view value)
 {
-    m_text.append(name);
-    m_ends.push_back(static_cast<std::uint32_t>(m_text.size()));
-    m_text.append(value);
-    m_ends.push_back(static_cast<std::uint32_t>(m_text.size()));
+    constexpr std::size_t kWord = sizeof(std::uint32_t);
+    if (m_data.empty())
+        m_data.assign(kWord, '\0');
+    const std::size_t count = size();
+    const std::size_t textBegin = kWord * (1 + 2 * count);
+    const std::size_t textSize = m_data.size() - textBegin;
+    const std::uint32_t ends[2] = { static_cast<std::uint32_t>(textSize + name.size()),
+        static_cast<std::uint32_t>(textSize + name.size() + value.size()) };
+    m_data.insert(textBegin, reinterpret_cast<const char*>(ends), sizeof ends);
+    m_data.append(name);
+    m_data.append(value);
+    const auto newCount = static_cast<std::uint32_t>(count + 1);
+    std::memcpy(m_data.data(), &newCount, sizeof newCount);
 }
 
 void AttributeList::addFront(std::string_view name, std::string_view value)
 {
     AttributeList front;
-    front.m_text.reserve(name.size() + value.size() + m_text.size());
-    front.m_ends.reserve(m_ends.size() + 2);
+    front.m_data.reserve(
+        m_data.size() + 2 * sizeof(std::uint32_t) + name.size() + value.size() + sizeof(std::uint32_t));
     front.add(name, value);
-    front.m_text.append(m_text);
-    const auto shift = static_cast<std::uint32_t>(name.size() + value.size());
-    for (const std::uint32_t end : m_ends)
-        front.m_ends.push_back(end + shift);
+    for (const Entry entry : *this)
+        front.add(entry.name, entry.value);
     *this = std::move(front);
 }
 
 void AttributeList::shrink()
 {
-    m_text.shrink_to_fit();
-    m_ends.shrink_to_fit();
+    m_data.shrink_to_fit();
 }
 
 AttributeList::Entry AttributeList::operator[](std::size_t index) const
 {
-    const std::size_t nameBegin = index == 0 ? 0 : m_ends[2 * index - 1];
-    const std::size_t nameEnd = m_ends[2 * index];
-    const std::size_t valueEnd = m_ends[2 * index + 1];
-    const std::string_view text(m_text);
+    const std::size_t nameBegin = index == 0 ? 0 : word(2 * index);
+    const std::size_t nameEnd = word(2 * index + 1);
+    const std::size_t valueEnd = word(2 * index + 2);
+    const std::string_view text = std::string_view(m_data).substr(sizeof(std::uint32_t) * (1 + 2 * size()));
     return { text.substr(nameBegin, nameEnd - nameBegin), text.substr(nameEnd, valueEnd - nameEnd) };
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/util/ids.h"
 #include "core/util/result.h"
+#include "core/util/sharedvector.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +17,7 @@
 
 namespace etscope::core {
 
-enum class NodeKind {
+enum class NodeKind : std::uint8_t {
     Input, ///< a method input (or a delegate's external input, inside an inner graph)
     Output, ///< a method output (or a delegate's external output)
     Constant, ///< a tensor whose bytes are stored (program, named data, .ptd, delegate constants)
@@ -41,7 +42,8 @@ struct Attribute {
 
 /// A node's attributes, read as (name, value) views into one buffer. A 100,000-instruction
 /// LLM has about 1.2 million of them: as two std::strings each (64 bytes and up to two heap
-/// blocks) they held 149 MB; packed, one block of text and one of offsets per node.
+/// blocks) they held 149 MB; packed, one block per node holding the offsets and the text
+/// (issue 27: a block of text and another of offsets cost 56 bytes inline and two heap blocks).
 class AttributeList {
 public:
     struct Entry {
@@ -87,8 +89,8 @@ public:
     /// Gives back the spare capacity left by growing (called once the node is complete).
     void shrink();
 
-    std::size_t size() const { return m_ends.size() / 2; }
-    bool empty() const { return m_ends.empty(); }
+    std::size_t size() const;
+    bool empty() const { return m_data.empty(); }
     Entry operator[](std::size_t index) const;
     Entry back() const { return (*this)[size() - 1]; }
     const_iterator begin() const { return { this, 0 }; }
@@ -97,15 +99,18 @@ public:
     std::optional<std::string_view> find(std::string_view name) const;
 
 private:
-    std::string m_text; ///< name0 value0 name1 value1 … back to back
-    std::vector<std::uint32_t> m_ends; ///< end offset of each name and value in m_text
+    std::uint32_t word(std::size_t index) const;
+    /// Empty, or: the entry count N, then 2N end offsets (of each name and value, counted from
+    /// the start of the text), all std::uint32_t; then name0 value0 name1 value1 … back to back.
+    std::string m_data;
 };
 
 /// Shape and element type carried by an edge; dtype spelled by the format that defined it
-/// ("FLOAT" in programs, "fp32" inside XNNPACK, …).
+/// ("FLOAT" in programs, "fp32" inside XNNPACK, …). The shape is shared with the value it
+/// describes (issue 27: every edge and written value of a method graph held its own copy).
 struct TensorMeta {
     std::string dtype;
-    std::vector<std::int64_t> shape;
+    SharedVector<std::int64_t> shape;
     bool known() const { return !dtype.empty(); }
 };
 
@@ -161,26 +166,27 @@ private:
     std::shared_ptr<State> m_state;
 };
 
+/// Fields ordered to leave no padding (issue 27: 150,000 nodes in a 100,000-instruction LLM).
 struct Node {
     NodeId id;
     NodeKind kind = NodeKind::Operator;
-    std::string label; ///< text in the box
-    std::string opType; ///< the operator-table key ("aten::add.out", "XNNFullyConnected"); empty for non-ops
+    bool inferred = false; ///< existence or wiring guessed by a rule, not read
     InstructionId instruction; ///< position in the chain (top level)
     int chain = 0;
     ValueIndex value; ///< Input/Output/Constant/State/View: the value index in its graph
     DelegateIndex delegate; ///< Delegate nodes: index into the method's delegate table
     int argPosition = -1; ///< inner Input/Output: position in the outer DelegateCall's args
+    int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
+    std::string label; ///< text in the box
+    std::string opType; ///< the operator-table key ("aten::add.out", "XNNFullyConnected"); empty for non-ops
     std::optional<DebugHandle> debugHandle; ///< AOT debug handle when the format stores it
     /// Inner nodes: the backend's own id for runtime events (Vulkan OperatorCall.node_id, facts §2.3),
     /// matched against ETDump's delegate_debug_id_int.
     std::optional<std::int64_t> delegateDebugId;
-    bool inferred = false; ///< existence or wiring guessed by a rule, not read
     std::vector<std::int32_t> args; ///< Operator/Delegate at the top level: the instruction's argument values
     /// Operator/Delegate at the top level: the values the instruction writes (facts sheet §1.7)
     /// with their type and shape, in order — also those no other node reads, which no edge carries.
     std::vector<std::pair<std::int32_t, TensorMeta>> writes;
-    int inputCount = -1; ///< Delegate nodes: how many leading args are inputs
     AttributeList attributes;
     SubgraphRef subgraph; ///< Delegate nodes whose payload is decoded (or decodable: on first use)
 };

@@ -566,7 +566,7 @@ std::string describeValue(const Method& method, std::int32_t index)
     case Value::Kind::Double:
         return prefix + "Double " + numberText(v.doubleValue);
     case Value::Kind::String:
-        return prefix + "String \"" + v.stringValue + "\"";
+        return prefix + "String \"" + v.stringValue() + "\"";
     case Value::Kind::Null:
         return prefix + "None";
     case Value::Kind::IntList:
@@ -579,10 +579,10 @@ std::string describeValue(const Method& method, std::int32_t index)
         });
     case Value::Kind::DoubleList:
         return prefix + "DoubleList "
-            + listOf(v.doubles.size(), [&](std::size_t i) { return numberText(v.doubles[i]); });
+            + listOf(v.doubles().size(), [&](std::size_t i) { return numberText(v.doubles()[i]); });
     case Value::Kind::BoolList:
         return prefix + "BoolList "
-            + listOf(v.bools.size(), [&](std::size_t i) { return std::string(v.bools[i] ? "true" : "false"); });
+            + listOf(v.bools().size(), [&](std::size_t i) { return std::string(v.bools()[i] ? "true" : "false"); });
     case Value::Kind::TensorList:
     case Value::Kind::OptionalTensorList:
         return prefix + std::string(valueKindName(v.kind)) + " " + listOf(v.items.size(), [&](std::size_t i) {

@@ -81,6 +81,48 @@ std::string_view instructionKindName(Instruction::Kind kind)
     return "Unknown";
 }
 
+const std::string& Value::stringValue() const
+{
+    static const std::string none;
+    return m_rare ? m_rare->text : none;
+}
+
+const std::vector<double>& Value::doubles() const
+{
+    static const std::vector<double> none;
+    return m_rare ? m_rare->doubles : none;
+}
+
+const std::vector<bool>& Value::bools() const
+{
+    static const std::vector<bool> none;
+    return m_rare ? m_rare->bools : none;
+}
+
+Value::Rare& Value::rare()
+{
+    // Copies share the block: one being changed takes its own first.
+    auto own = m_rare ? std::make_shared<Rare>(*m_rare) : std::make_shared<Rare>();
+    Rare& rare = *own;
+    m_rare = std::move(own);
+    return rare;
+}
+
+void Value::setString(std::string text)
+{
+    rare().text = std::move(text);
+}
+
+void Value::setDoubles(std::vector<double> doubles)
+{
+    rare().doubles = std::move(doubles);
+}
+
+void Value::setBools(std::vector<bool> bools)
+{
+    rare().bools = std::move(bools);
+}
+
 std::uint64_t TensorInfo::elementCount() const
 {
     std::uint64_t count = 1;

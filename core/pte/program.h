@@ -3,6 +3,7 @@
 
 #include "core/util/mappedfile.h"
 #include "core/util/result.h"
+#include "core/util/sharedvector.h"
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +24,7 @@ struct ByteRange {
 };
 
 /// Where a tensor's bytes live (facts sheet §1.4, "Where a tensor's bytes live").
-enum class TensorStorage {
+enum class TensorStorage : std::uint8_t {
     Runtime, ///< provided at run time: method inputs, placeholders, dynamic-unbound outputs
     Planned, ///< memory-planned activation, no stored data
     Constant, ///< constant segment or legacy constant_buffer
@@ -34,25 +35,27 @@ enum class TensorStorage {
 
 std::string_view tensorStorageName(TensorStorage storage);
 
+/// One tensor value. Ordered and typed to stay small (issue 27: a 100,000-instruction LLM holds
+/// 150,000 of them): the shape and dim order are shared with every value of the same contents.
 struct TensorInfo {
+    SharedVector<std::int64_t> sizes;
+    SharedVector<std::uint8_t> dimOrder;
+    std::string fullyQualifiedName;
+    std::optional<ByteRange> data; ///< bytes inside the program file, when stored there
+    std::uint64_t memoryOffset = 0;
+    std::uint32_t memoryId = 0; ///< 1-based arena id
+    std::uint32_t dataBufferIndex = 0;
     int scalarType = 0;
     int storageOffset = 0;
-    std::vector<std::int64_t> sizes;
-    std::vector<std::uint8_t> dimOrder;
-    bool requiresGrad = false;
-    std::uint32_t dataBufferIndex = 0;
-    bool hasAllocation = false;
-    std::uint32_t memoryId = 0; ///< 1-based arena id
-    std::uint64_t memoryOffset = 0;
     int layout = 0;
     int shapeDynamism = 0; ///< 0 static, 1 dynamic bound, 2 dynamic unbound
-    bool hasExtraInfo = false;
-    std::string fullyQualifiedName;
     int dataLocation = 0; ///< 0 segment, 1 external
     int deviceType = 0;
     int deviceIndex = 0;
     TensorStorage storage = TensorStorage::Runtime;
-    std::optional<ByteRange> data; ///< bytes inside the program file, when stored there
+    bool requiresGrad = false;
+    bool hasAllocation = false;
+    bool hasExtraInfo = false;
 
     /// Product of sizes, saturating; negative sizes count as 0.
     std::uint64_t elementCount() const;
@@ -60,8 +63,11 @@ struct TensorInfo {
     std::uint64_t byteSize() const;
 };
 
+/// One entry of a method's value table. Kept small (issue 27: 168,772 of them in a 100,000-
+/// instruction LLM took 320 bytes each): the rare String / DoubleList / BoolList payloads are
+/// held apart, behind one pointer.
 struct Value {
-    enum class Kind {
+    enum class Kind : std::uint8_t {
         Null,
         Int,
         Bool,
@@ -77,14 +83,11 @@ struct Value {
         Missing, ///< no value table at all
     };
     Kind kind = Kind::Missing;
+    bool boolValue = false;
     int rawTag = 0;
     std::int64_t intValue = 0;
-    bool boolValue = false;
     double doubleValue = 0;
-    std::string stringValue;
     std::vector<std::int64_t> items; ///< IntList / TensorList / OptionalTensorList: value indices
-    std::vector<double> doubles;
-    std::vector<bool> bools;
     TensorInfo tensor;
 
     bool isTensor() const { return kind == Kind::Tensor; }
@@ -92,6 +95,24 @@ struct Value {
     {
         return kind == Kind::IntList || kind == Kind::TensorList || kind == Kind::OptionalTensorList;
     }
+    /// String: its text (empty for other kinds).
+    const std::string& stringValue() const;
+    /// DoubleList: its items (empty for other kinds).
+    const std::vector<double>& doubles() const;
+    /// BoolList: its items (empty for other kinds).
+    const std::vector<bool>& bools() const;
+    void setString(std::string text);
+    void setDoubles(std::vector<double> doubles);
+    void setBools(std::vector<bool> bools);
+
+private:
+    struct Rare {
+        std::string text;
+        std::vector<double> doubles;
+        std::vector<bool> bools;
+    };
+    Rare& rare();
+    std::shared_ptr<const Rare> m_rare; ///< String / DoubleList / BoolList only
 };
 
 std::string_view valueKindName(Value::Kind kind);

@@ -6,6 +6,7 @@
 #include "core/pte/program.h"
 #include "core/pte/verify.h"
 #include "core/util/guard.h"
+#include "core/util/platform.h"
 
 #include "core/util/text.h"
 #include "program_generated.h"
@@ -65,6 +66,10 @@ private:
     Program& m_program;
     const std::uint8_t* m_base;
     std::uint64_t m_fbSize;
+    /// Shapes and dim orders, one shared block per distinct contents (issue 27).
+    SharedVectorPool<std::int64_t> m_shapes;
+    SharedVectorPool<std::uint8_t> m_dimOrders;
+    std::vector<std::int64_t> m_shapeScratch;
 };
 
 std::optional<Error> ProgramDecoder::checkValueIndex(
@@ -270,7 +275,7 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
     case fbp::KernelTypes::StringValue:
         value.kind = Value::Kind::String;
         if (const auto* s = evalue->val_as_StringValue()->string_val())
-            value.stringValue = s->str();
+            value.setString(s->str());
         break;
     case fbp::KernelTypes::IntListValue:
         value.kind = Value::Kind::IntList;
@@ -278,13 +283,17 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         break;
     case fbp::KernelTypes::DoubleListValue:
         value.kind = Value::Kind::DoubleList;
-        value.doubles = vectorValues(evalue->val_as_DoubleListValue()->items());
+        value.setDoubles(vectorValues(evalue->val_as_DoubleListValue()->items()));
         break;
     case fbp::KernelTypes::BoolListValue:
         value.kind = Value::Kind::BoolList;
-        if (const auto* items = evalue->val_as_BoolListValue()->items())
+        if (const auto* items = evalue->val_as_BoolListValue()->items()) {
+            std::vector<bool> bools;
+            bools.reserve(items->size());
             for (const auto item : *items)
-                value.bools.push_back(item != 0);
+                bools.push_back(item != 0);
+            value.setBools(std::move(bools));
+        }
         break;
     case fbp::KernelTypes::TensorListValue:
         value.kind = Value::Kind::TensorList;
@@ -302,10 +311,12 @@ std::optional<Error> ProgramDecoder::decodeValue(const fbp::EValue* evalue, cons
         TensorInfo& tensor = value.tensor;
         tensor.scalarType = t->scalar_type();
         tensor.storageOffset = t->storage_offset();
-        if (t->sizes())
-            tensor.sizes.assign(t->sizes()->begin(), t->sizes()->end());
+        if (t->sizes()) {
+            m_shapeScratch.assign(t->sizes()->begin(), t->sizes()->end());
+            tensor.sizes = m_shapes.intern(m_shapeScratch);
+        }
         if (t->dim_order())
-            tensor.dimOrder.assign(t->dim_order()->begin(), t->dim_order()->end());
+            tensor.dimOrder = m_dimOrders.intern(std::span(t->dim_order()->data(), t->dim_order()->size()));
         tensor.requiresGrad = t->requires_grad();
         tensor.dataBufferIndex = t->data_buffer_idx();
         if (const auto* allocation = t->allocation_info()) {
@@ -670,6 +681,9 @@ static Result<Program> readProgramUnguarded(
             "the FlatBuffers part of the program is " + std::to_string(flatbufferSize)
                 + " bytes, beyond what FlatBuffers can address");
 
+    // The verifier and the reader touch pages all over the FlatBuffers part: have it read ahead
+    // in bulk (mappings are random access, so a cold file would otherwise be read page by page).
+    platform::adviseWillNeed(base, static_cast<std::size_t>(flatbufferSize));
     if (!verifyFlatbuffer<fbp::Program>(base, flatbufferSize, fbp::ProgramIdentifier(), false))
         return makeError(Error::Code::Verifier, path,
             "the FlatBuffers verifier rejected the program (damaged or not an ExecuTorch program)");

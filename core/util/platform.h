@@ -43,6 +43,12 @@ Result<FileMapping> mapFileReadOnly(const std::string& path);
 /// Releases a mapping returned by mapFileReadOnly.
 void unmapFile(const FileMapping& mapping);
 
+/// Asks the OS to read [data, data + length) of a mapping ahead, in large requests, without
+/// mapping it into the process: mappings are advised random access (only the pages read become
+/// resident), which alone would read a cold file one page per fault. Advice only: failures and
+/// memory that is not a file mapping change nothing.
+void adviseWillNeed(const std::uint8_t* data, std::size_t length);
+
 // --- Files written, then flushed ---------------------------------------------------------------
 
 /// An open file or stream: a file descriptor (POSIX; the C runtime's descriptors on Windows).

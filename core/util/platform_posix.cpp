@@ -10,6 +10,7 @@
 #endif
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 
@@ -58,7 +59,21 @@ Result<FileMapping> mapFileReadOnly(const std::string& path)
     ::close(fd);
     if (addr == MAP_FAILED)
         return makeError(Error::Code::Io, path, "cannot map: " + systemReason(err));
+    // Readers jump to the tables and payloads they need; without this hint the kernel maps the
+    // neighbouring pages (or a whole huge page) of every read too, and the weights between the
+    // delegate payloads of an LLM became resident without being read (issue 27). Advice only:
+    // a failure changes nothing.
+    ::madvise(addr, size, MADV_RANDOM);
     return FileMapping { static_cast<const std::uint8_t*>(addr), size };
+}
+
+void adviseWillNeed(const std::uint8_t* data, std::size_t length)
+{
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    if (!data || length == 0 || page == 0)
+        return;
+    const std::size_t intoPage = reinterpret_cast<std::uintptr_t>(data) % page; // madvise wants a page start
+    ::madvise(const_cast<std::uint8_t*>(data - intoPage), length + intoPage, MADV_WILLNEED);
 }
 
 void unmapFile(const FileMapping& mapping)

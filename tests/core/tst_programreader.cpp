@@ -233,6 +233,44 @@ private slots:
         QCOMPARE(testCase.expectedOutputs[0].kind, BundledValue::Kind::Tensor);
         QVERIFY(testCase.expectedOutputs[0].data.end() <= document->program->file->size());
     }
+
+    // Issue 27: values of one shape share one block. add.pte's forward (SOURCES.md; its graph
+    // reads "v0: Tensor FLOAT [1]", "v1: …", "v2: …", "v3: Int 1") holds three FLOAT [1]
+    // tensors with dim order [0] and the Int alpha.
+    void sharedShapes()
+    {
+        auto document = openDocument(etscope::test::samplePath("executorch/add.pte"));
+        QVERIFY(document);
+        const std::vector<Value>& values = document->program->methods[0].values;
+        QCOMPARE(values.size(), std::size_t(4));
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY(values[i].isTensor());
+            QVERIFY(values[i].tensor.sizes == std::vector<std::int64_t> { 1 });
+            QVERIFY(values[i].tensor.dimOrder == std::vector<std::uint8_t> { 0 });
+            QVERIFY(values[i].tensor.sizes.sharesWith(values[0].tensor.sizes));
+            QVERIFY(values[i].tensor.dimOrder.sharesWith(values[0].tensor.dimOrder));
+        }
+        QCOMPARE(values[3].kind, Value::Kind::Int);
+        QVERIFY(values[3].tensor.sizes.empty());
+        QVERIFY(!values[3].tensor.sizes.sharesWith(values[0].tensor.sizes));
+    }
+
+    // The rare String / list payloads are shared by copies until one of them is changed.
+    void rarePayloadCopies()
+    {
+        Value a;
+        a.kind = Value::Kind::String;
+        a.setString("first");
+        Value b = a;
+        b.setString("second");
+        QCOMPARE(a.stringValue(), std::string("first"));
+        QCOMPARE(b.stringValue(), std::string("second"));
+        b.setDoubles({ 1.5 });
+        QCOMPARE(b.stringValue(), std::string("second"));
+        QCOMPARE(b.doubles(), std::vector<double> { 1.5 });
+        QVERIFY(a.doubles().empty());
+        QVERIFY(Value().bools().empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestProgramReader)

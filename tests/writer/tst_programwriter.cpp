@@ -133,10 +133,10 @@ private slots:
         QCOMPARE(v[vBig].intValue, std::int64_t(1) << 40);
         QCOMPARE(v[vBool].boolValue, true);
         QCOMPARE(v[vDouble].doubleValue, 2.5);
-        QCOMPARE(v[vString].stringValue, std::string("hello"));
+        QCOMPARE(v[vString].stringValue(), std::string("hello"));
         QCOMPARE(v[vIntList].items, (std::vector<std::int64_t> { vInt, vBig }));
-        QCOMPARE(v[vDoubles].doubles, (std::vector<double> { 1.5, -2.0 }));
-        QCOMPARE(v[vBools].bools, (std::vector<bool> { true, false, true }));
+        QCOMPARE(v[vDoubles].doubles(), (std::vector<double> { 1.5, -2.0 }));
+        QCOMPARE(v[vBools].bools(), (std::vector<bool> { true, false, true }));
         QCOMPARE(v[vTensors].kind, Value::Kind::TensorList);
         QCOMPARE(v[vTensors].items, (std::vector<std::int64_t> { tInput, tPlanned }));
         QCOMPARE(v[vOptional].kind, Value::Kind::OptionalTensorList);
