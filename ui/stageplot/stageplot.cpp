@@ -36,10 +36,19 @@ QColor stageLineColour(std::size_t index)
     return colours[index % (sizeof colours / sizeof colours[0])];
 }
 
-StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric metric)
+namespace {
+
+// The finite extremes among the raw values.
+struct ValueRange {
+    double finiteMax = -std::numeric_limits<double>::infinity();
+    double finiteMin = std::numeric_limits<double>::infinity();
+    double positiveMin = std::numeric_limits<double>::infinity();
+};
+
+// The title, the value axis's label and one label per row (with the output index past the first).
+void labelStagePlot(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
 {
     using core::GapMetric;
-    StagePlotData data;
     const QString name = QString::fromUtf8(core::gapMetricName(metric).data());
     data.logAxis = metric == GapMetric::Mse || metric == GapMetric::L1 || metric == GapMetric::MaxAbs;
     data.axisLabel = metric == GapMetric::Snr ? QStringLiteral("snr (dB, higher is closer)")
@@ -52,11 +61,12 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
     for (const core::StageRow& row : report.rows)
         data.rowLabels.push_back(QString::fromStdString(row.label)
             + (row.outputIndex > 0 ? QStringLiteral(" [%1]").arg(row.outputIndex) : QString()));
+}
 
-    // Raw values, then the clamps.
-    double finiteMax = -std::numeric_limits<double>::infinity();
-    double finiteMin = std::numeric_limits<double>::infinity();
-    double positiveMin = std::numeric_limits<double>::infinity();
+// Each later stage's name, first divergence and raw values (NaN where it has none); their extremes.
+ValueRange collectStageValues(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
+{
+    ValueRange range;
     for (std::size_t s = 1; s < report.names.size(); ++s) {
         data.names.push_back(QString::fromStdString(report.names[s]));
         data.firstDivergence.push_back(
@@ -67,72 +77,88 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
             const double v = cell && cell->metrics ? cell->metrics->value(metric) : kNaN;
             line.push_back(v);
             if (std::isfinite(v)) {
-                finiteMax = std::max(finiteMax, v);
-                finiteMin = std::min(finiteMin, v);
+                range.finiteMax = std::max(range.finiteMax, v);
+                range.finiteMin = std::min(range.finiteMin, v);
                 if (v > 0)
-                    positiveMin = std::min(positiveMin, v);
+                    range.positiveMin = std::min(range.positiveMin, v);
             }
         }
         data.values.push_back(std::move(line));
     }
-    const bool anyFinite = std::isfinite(finiteMax);
-    if (data.logAxis) {
-        const double floor
-            = std::isfinite(positiveMin) ? std::pow(10.0, std::floor(std::log10(positiveMin)) - 1) : 1e-12;
-        bool clamped = false;
-        double top = std::isfinite(finiteMax) && finiteMax > 0 ? finiteMax : floor * 10;
-        for (auto& line : data.values)
-            for (double& v : line) {
-                if (std::isnan(v))
-                    continue;
-                if (v <= 0) {
-                    v = floor;
-                    clamped = true;
-                } else if (std::isinf(v)) {
-                    v = top * 10;
-                    data.ceiling = v;
-                }
-                v = std::log10(v);
+    return range;
+}
+
+// A log axis: zeros drawn a decade below the smallest positive value, +∞ a decade above the largest;
+// then every value as its log10.
+void clampToLogAxis(StagePlotData& data, const ValueRange& range)
+{
+    const double floor
+        = std::isfinite(range.positiveMin) ? std::pow(10.0, std::floor(std::log10(range.positiveMin)) - 1) : 1e-12;
+    bool clamped = false;
+    double top = std::isfinite(range.finiteMax) && range.finiteMax > 0 ? range.finiteMax : floor * 10;
+    for (auto& line : data.values)
+        for (double& v : line) {
+            if (std::isnan(v))
+                continue;
+            if (v <= 0) {
+                v = floor;
+                clamped = true;
+            } else if (std::isinf(v)) {
+                v = top * 10;
+                data.ceiling = v;
             }
-        if (clamped) {
-            data.floor = floor;
-            data.clampNote = QStringLiteral("0 (identical) drawn at ") + number(floor);
+            v = std::log10(v);
         }
-        data.low = std::log10(floor);
-        data.high = std::log10(data.ceiling.value_or(top));
-    } else {
-        double ceiling = metric == GapMetric::Snr
-            ? std::max(60.0, std::ceil(((anyFinite ? finiteMax : 50.0) + 10.0) / 10.0) * 10.0)
-            : (anyFinite ? finiteMax : 1.0);
-        double floor = anyFinite ? std::min(finiteMin, metric == GapMetric::Snr ? 0.0 : finiteMin) : 0.0;
-        if (metric == GapMetric::Cosine) {
-            ceiling = 1.0;
-            floor = anyFinite ? std::min(finiteMin, 0.9) : 0.0;
-        }
-        bool up = false;
-        bool down = false;
-        for (auto& line : data.values)
-            for (double& v : line) {
-                if (std::isinf(v)) {
-                    (v > 0 ? up : down) = true;
-                    v = v > 0 ? ceiling : floor;
-                }
-            }
-        if (up) {
-            data.ceiling = ceiling;
-            data.clampNote = metric == GapMetric::Snr ? QStringLiteral("∞ dB (identical) drawn at %1 dB").arg(ceiling)
-                                                      : QStringLiteral("+∞ drawn at ") + number(ceiling);
-        }
-        if (down) {
-            data.floor = floor;
-            data.clampNote += (data.clampNote.isEmpty() ? QString() : QStringLiteral("; "))
-                + QStringLiteral("−∞ drawn at ") + number(floor);
-        }
-        data.low = floor;
-        data.high = ceiling;
+    if (clamped) {
+        data.floor = floor;
+        data.clampNote = QStringLiteral("0 (identical) drawn at ") + number(floor);
     }
-    // The threshold the first divergences were found with, when it is on this metric and within
-    // reach of the axis (a dashed line).
+    data.low = std::log10(floor);
+    data.high = std::log10(data.ceiling.value_or(top));
+}
+
+// A linear axis: ±∞ drawn at a ceiling and floor chosen per metric (SNR's ∞ dB above its largest
+// finite value, cosine up to 1).
+void clampToLinearAxis(StagePlotData& data, const ValueRange& range, core::GapMetric metric)
+{
+    using core::GapMetric;
+    const bool anyFinite = std::isfinite(range.finiteMax);
+    double ceiling = metric == GapMetric::Snr
+        ? std::max(60.0, std::ceil(((anyFinite ? range.finiteMax : 50.0) + 10.0) / 10.0) * 10.0)
+        : (anyFinite ? range.finiteMax : 1.0);
+    double floor = anyFinite ? std::min(range.finiteMin, metric == GapMetric::Snr ? 0.0 : range.finiteMin) : 0.0;
+    if (metric == GapMetric::Cosine) {
+        ceiling = 1.0;
+        floor = anyFinite ? std::min(range.finiteMin, 0.9) : 0.0;
+    }
+    bool up = false;
+    bool down = false;
+    for (auto& line : data.values)
+        for (double& v : line) {
+            if (std::isinf(v)) {
+                (v > 0 ? up : down) = true;
+                v = v > 0 ? ceiling : floor;
+            }
+        }
+    if (up) {
+        data.ceiling = ceiling;
+        data.clampNote = metric == GapMetric::Snr ? QStringLiteral("∞ dB (identical) drawn at %1 dB").arg(ceiling)
+                                                  : QStringLiteral("+∞ drawn at ") + number(ceiling);
+    }
+    if (down) {
+        data.floor = floor;
+        data.clampNote += (data.clampNote.isEmpty() ? QString() : QStringLiteral("; ")) + QStringLiteral("−∞ drawn at ")
+            + number(floor);
+    }
+    data.low = floor;
+    data.high = ceiling;
+}
+
+// The threshold the first divergences were found with, when it is on this metric and within
+// reach of the axis (a dotted line); the axis widens to hold it.
+void addThreshold(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
+{
+    const QString name = QString::fromUtf8(core::gapMetricName(metric).data());
     for (const core::DivergenceThreshold& t : report.thresholds) {
         if (t.metric != core::gapMetricName(metric) || !std::isfinite(t.value) || (data.logAxis && t.value <= 0))
             continue;
@@ -140,11 +166,25 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
         data.threshold = v;
         data.thresholdNote = QStringLiteral("dotted: threshold ") + name
             + (core::gapHigherIsWorse(metric) ? QStringLiteral(" > ") : QStringLiteral(" < ")) + number(t.value)
-            + (metric == GapMetric::Snr ? QStringLiteral(" dB") : QString());
+            + (metric == core::GapMetric::Snr ? QStringLiteral(" dB") : QString());
         data.low = std::min(data.low, v);
         data.high = std::max(data.high, v);
         break;
     }
+}
+
+} // namespace
+
+StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric metric)
+{
+    StagePlotData data;
+    labelStagePlot(data, report, metric);
+    const ValueRange range = collectStageValues(data, report, metric); // raw values, then the clamps
+    if (data.logAxis)
+        clampToLogAxis(data, range);
+    else
+        clampToLinearAxis(data, range, metric);
+    addThreshold(data, report, metric);
     if (!(data.high > data.low)) {
         data.low -= 1;
         data.high += 1;
