@@ -105,6 +105,90 @@ QString nodeCount(std::size_t count)
     return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
 }
 
+/// The tensor on the first of `edges` (in or out of a node), or nothing without one.
+QString firstEdgeText(const Graph& graph, const std::vector<std::size_t>& edges)
+{
+    return edges.empty() ? QString() : metaText(graph.edges[edges.front()].meta);
+}
+
+/// A delegate call: its inner graph's operator count (or its format) and its payload's size.
+QString delegateSubtitle(const Presentation& presentation, const Node& node, const NodeOrigin& origin)
+{
+    const DelegateInfo* info = presentation.delegateInfo(origin.top);
+    const Method& method = presentation.method();
+    const auto index = static_cast<std::size_t>(node.delegate.value);
+    // No size when the payload is not in this file (an ETRecord's lowered modules).
+    const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
+        ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
+        : QString();
+    // The count is known without decoding a deferred inside (drawn before it is decoded).
+    if (info && info->innerGraph)
+        return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
+                              : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
+    return QStringLiteral("%1 · %2").arg(info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
+}
+
+/// A method output: the tensor it receives, or the value it returns as stored.
+QString outputSubtitle(const Graph& graph, const GraphAdjacency& adjacency, const Node& node)
+{
+    if (!adjacency.in[node.id.index()].empty())
+        return firstEdgeText(graph, adjacency.in[node.id.index()]);
+    // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
+    // returns "Int 128"), shown on the node rather than only in the properties.
+    for (const auto& [key, text] : node.attributes)
+        if (key == "value") {
+            const std::size_t colon = text.find(": ");
+            return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
+        }
+    return QString();
+}
+
+/// A closed group: how many operators, how many delegated, and its two most frequent families.
+QString groupSubtitle(const Presentation& presentation, const NodeOrigin& origin)
+{
+    const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
+    QStringList top;
+    for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
+        // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
+        QString name = QString::fromStdString(group.topOperators[i].first);
+        name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
+        name = name.left(name.indexOf(QLatin1Char('.')));
+        top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
+    }
+    const QString delegated = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
+    return QStringLiteral("%1 ops%2 · %3")
+        .arg(group.operators + group.delegates)
+        .arg(delegated, top.join(QStringLiteral(", ")));
+}
+
+/// An operator: its first output's tensor; for a scalar drawn beside its reader, the
+/// instruction that gives it; for one whose value is drawn beside its readers, how many read it.
+QString operatorSubtitle(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
+    const GraphAdjacency* methodAdjacency)
+{
+    const Graph& graph = presentation.flat.graph;
+    const Node& node = graph.nodes[index];
+    const NodeOrigin origin = presentation.origins[index];
+    const QString firstOut = firstEdgeText(graph, adjacency.out[node.id.index()]);
+    if (presentation.flat.copies[index] && !origin.inner.valid()) {
+        // A computed scalar beside its reader: what it is and which instruction gives it.
+        const Node& producer = presentation.methodGraph().node(origin.top);
+        return producer.instruction.valid()
+            ? QStringLiteral("%1 · from #%2").arg(firstOut).arg(producer.instruction.value)
+            : firstOut;
+    }
+    if (adjacency.out[node.id.index()].empty() && methodAdjacency && !origin.inner.valid()) {
+        // Its value is drawn beside each reader (or read inside closed groups): say what it
+        // is and how many read it, from the method's own edges.
+        const auto& out = methodAdjacency->out[origin.top.index()];
+        if (!out.empty())
+            return QStringLiteral("%1 · read by %2")
+                .arg(metaText(presentation.methodGraph().edges[out.front()].meta))
+                .arg(out.size());
+    }
+    return firstOut;
+}
+
 /// `methodAdjacency`: of the method's top-level graph (top-level views only, else nullptr).
 QString subtitleFor(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
     const GraphAdjacency* methodAdjacency)
@@ -112,83 +196,22 @@ QString subtitleFor(const Presentation& presentation, const GraphAdjacency& adja
     const Graph& graph = presentation.flat.graph;
     const Node& node = graph.nodes[index];
     const NodeOrigin origin = presentation.origins[index];
-    const auto firstOut = [&]() -> QString {
-        const auto& out = adjacency.out[node.id.index()];
-        return out.empty() ? QString() : metaText(graph.edges[out.front()].meta);
-    };
-    const auto firstIn = [&]() -> QString {
-        const auto& in = adjacency.in[node.id.index()];
-        return in.empty() ? QString() : metaText(graph.edges[in.front()].meta);
-    };
     switch (node.kind) {
-    case NodeKind::Delegate: {
-        const DelegateInfo* info = presentation.delegateInfo(origin.top);
-        const Method& method = presentation.method();
-        const auto index = static_cast<std::size_t>(node.delegate.value);
-        // No size when the payload is not in this file (an ETRecord's lowered modules).
-        const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
-            ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
-            : QString();
-        // The count is known without decoding a deferred inside (drawn before it is decoded).
-        if (info && info->innerGraph)
-            return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
-                                  : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
-        return QStringLiteral("%1 · %2").arg(
-            info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
-    }
-    case NodeKind::Output: {
-        if (!adjacency.in[node.id.index()].empty())
-            return firstIn();
-        // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
-        // returns "Int 128"), shown on the node rather than only in the properties.
-        for (const auto& [key, text] : node.attributes)
-            if (key == "value") {
-                const std::size_t colon = text.find(": ");
-                return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
-            }
-        return QString();
-    }
-    case NodeKind::Group: {
-        const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
-        QStringList top;
-        for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
-            // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
-            QString name = QString::fromStdString(group.topOperators[i].first);
-            name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
-            name = name.left(name.indexOf(QLatin1Char('.')));
-            top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
-        }
-        const QString delegated
-            = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
-        return QStringLiteral("%1 ops%2 · %3")
-            .arg(group.operators + group.delegates)
-            .arg(delegated, top.join(QStringLiteral(", ")));
-    }
+    case NodeKind::Delegate:
+        return delegateSubtitle(presentation, node, origin);
+    case NodeKind::Output:
+        return outputSubtitle(graph, adjacency, node);
+    case NodeKind::Group:
+        return groupSubtitle(presentation, origin);
     case NodeKind::Move:
     case NodeKind::Free:
     case NodeKind::JumpFalse:
     case NodeKind::Unknown:
         return node.instruction.valid() ? QStringLiteral("#%1").arg(node.instruction.value) : QString();
     case NodeKind::Operator:
-        if (presentation.flat.copies[index] && !origin.inner.valid()) {
-            // A computed scalar beside its reader: what it is and which instruction gives it.
-            const Node& producer = presentation.methodGraph().node(origin.top);
-            return producer.instruction.valid()
-                ? QStringLiteral("%1 · from #%2").arg(firstOut()).arg(producer.instruction.value)
-                : firstOut();
-        }
-        if (adjacency.out[node.id.index()].empty() && methodAdjacency && !origin.inner.valid()) {
-            // Its value is drawn beside each reader (or read inside closed groups): say what it
-            // is and how many read it, from the method's own edges.
-            const auto& out = methodAdjacency->out[origin.top.index()];
-            if (!out.empty())
-                return QStringLiteral("%1 · read by %2")
-                    .arg(metaText(presentation.methodGraph().edges[out.front()].meta))
-                    .arg(out.size());
-        }
-        return firstOut();
+        return operatorSubtitle(presentation, adjacency, index, methodAdjacency);
     default:
-        return firstOut();
+        return firstEdgeText(graph, adjacency.out[node.id.index()]);
     }
 }
 
