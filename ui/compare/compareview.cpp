@@ -104,75 +104,9 @@ void CompareView::buildUi()
     m_stack->addWidget(m_message);
 
     auto* page = new QWidget(this);
-    m_files = new QLabel(page);
-    m_files->setTextFormat(Qt::RichText);
-    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_methodBox = new QComboBox(page);
-    m_methodBox->setObjectName(QStringLiteral("compareMethod"));
-    m_methodBox->setToolTip(tr("The method compared (methods both files have); both graphs follow"));
-    m_methodBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_methodBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
-        [this](int index) { setMethod(m_methodBox->itemData(index).toString()); });
-    auto* exportButton = new QPushButton(tr("Export…"), page);
-    exportButton->setToolTip(
-        tr("Save the diff (Markdown, JSON, text), the table below (CSV, JSON) or a side's picture"));
-    auto* menu = new QMenu(exportButton);
-    const char* items[] = { QT_TR_NOOP("Diff as Markdown…"), QT_TR_NOOP("Diff as JSON…"), QT_TR_NOOP("Diff as Text…"),
-        QT_TR_NOOP("This Table as CSV…"), QT_TR_NOOP("This Table as JSON…"), QT_TR_NOOP("Picture of A…"),
-        QT_TR_NOOP("Picture of B…") };
-    for (int i = 0; i < static_cast<int>(std::size(items)); ++i) {
-        if (i == 3 || i == 5)
-            menu->addSeparator();
-        menu->addAction(tr(items[i]), this, [this, i] { exportInteractive(i); });
-    }
-    exportButton->setMenu(menu);
-
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_files, 1);
-    top->addWidget(new QLabel(tr("Method"), page));
-    top->addWidget(m_methodBox);
-    top->addWidget(exportButton);
-
-    m_summary = new QLabel(page);
-    m_summary->setObjectName(QStringLiteral("compareSummary"));
-    m_summary->setWordWrap(true);
-    m_summary->setTextFormat(Qt::RichText);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_notes = new QLabel(page);
-    m_notes->setObjectName(QStringLiteral("compareNotes"));
-    // One line, clipped at the window's edge (the tooltip has every note in full).
-    m_notes->setWordWrap(false);
-    m_notes->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* legend = new QLabel(page);
-    legend->setText(QStringList { chip(compareColour(MatchStatus::Changed), QStringLiteral("Δ"), tr("changed")),
-        chip(compareColour(MatchStatus::OnlyInA), QStringLiteral("−"), tr("only in A")),
-        chip(compareColour(MatchStatus::OnlyInB), QStringLiteral("+"), tr("only in B")),
-        chip(backendColour(QStringLiteral("XnnpackBackend")), QStringLiteral("→"),
-            tr("moved into or out of a delegate (its backend's colour)")),
-        tr("no mark: the same") }
-                        .join(QStringLiteral("&nbsp;&nbsp;&nbsp;")));
-    legend->setToolTip(tr("Hover a node for the reason; select a node to select its match on the other side"));
-
-    // Each side: its file over its graph (a DocumentView added once the documents are open).
-    const auto makeSide = [&](QLabel*& header) {
-        auto* side = new QWidget(page);
-        header = new QLabel(side);
-        header->setTextFormat(Qt::RichText);
-        header->setContentsMargins(6, 2, 6, 2);
-        auto* layout = new QVBoxLayout(side);
-        layout->setContentsMargins(0, 0, 0, 0);
-        layout->setSpacing(0);
-        layout->addWidget(header);
-        return side;
-    };
-    m_sideA = makeSide(m_headerA);
-    m_sideB = makeSide(m_headerB);
-    auto* graphs = new QSplitter(Qt::Horizontal, page);
-    graphs->addWidget(m_sideA);
-    graphs->addWidget(m_sideB);
-    graphs->setChildrenCollapsible(false);
-
+    QHBoxLayout* top = buildTopBar(page);
+    QLabel* legend = buildSummary(page);
+    QSplitter* graphs = buildSides(page);
     buildTables(page);
 
     auto* split = new QSplitter(Qt::Vertical, page);
@@ -195,6 +129,93 @@ void CompareView::buildUi()
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_stack);
+}
+
+QHBoxLayout* CompareView::buildTopBar(QWidget* page)
+{
+    m_files = new QLabel(page);
+    m_files->setTextFormat(Qt::RichText);
+    m_files->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_methodBox = new QComboBox(page);
+    m_methodBox->setObjectName(QStringLiteral("compareMethod"));
+    m_methodBox->setToolTip(tr("The method compared (methods both files have); both graphs follow"));
+    m_methodBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_methodBox, qOverload<int>(&QComboBox::currentIndexChanged), this,
+        [this](int index) { setMethod(m_methodBox->itemData(index).toString()); });
+    QPushButton* exportButton = buildExportButton(page);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_files, 1);
+    top->addWidget(new QLabel(tr("Method"), page));
+    top->addWidget(m_methodBox);
+    top->addWidget(exportButton);
+    return top;
+}
+
+QPushButton* CompareView::buildExportButton(QWidget* page)
+{
+    auto* exportButton = new QPushButton(tr("Export…"), page);
+    exportButton->setToolTip(
+        tr("Save the diff (Markdown, JSON, text), the table below (CSV, JSON) or a side's picture"));
+    auto* menu = new QMenu(exportButton);
+    const char* items[] = { QT_TR_NOOP("Diff as Markdown…"), QT_TR_NOOP("Diff as JSON…"), QT_TR_NOOP("Diff as Text…"),
+        QT_TR_NOOP("This Table as CSV…"), QT_TR_NOOP("This Table as JSON…"), QT_TR_NOOP("Picture of A…"),
+        QT_TR_NOOP("Picture of B…") };
+    for (int i = 0; i < static_cast<int>(std::size(items)); ++i) {
+        if (i == 3 || i == 5)
+            menu->addSeparator();
+        menu->addAction(tr(items[i]), this, [this, i] { exportInteractive(i); });
+    }
+    exportButton->setMenu(menu);
+    return exportButton;
+}
+
+QLabel* CompareView::buildSummary(QWidget* page)
+{
+    m_summary = new QLabel(page);
+    m_summary->setObjectName(QStringLiteral("compareSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes = new QLabel(page);
+    m_notes->setObjectName(QStringLiteral("compareNotes"));
+    // One line, clipped at the window's edge (the tooltip has every note in full).
+    m_notes->setWordWrap(false);
+    m_notes->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* legend = new QLabel(page);
+    legend->setText(QStringList { chip(compareColour(MatchStatus::Changed), QStringLiteral("Δ"), tr("changed")),
+        chip(compareColour(MatchStatus::OnlyInA), QStringLiteral("−"), tr("only in A")),
+        chip(compareColour(MatchStatus::OnlyInB), QStringLiteral("+"), tr("only in B")),
+        chip(backendColour(QStringLiteral("XnnpackBackend")), QStringLiteral("→"),
+            tr("moved into or out of a delegate (its backend's colour)")),
+        tr("no mark: the same") }
+                        .join(QStringLiteral("&nbsp;&nbsp;&nbsp;")));
+    legend->setToolTip(tr("Hover a node for the reason; select a node to select its match on the other side"));
+    return legend;
+}
+
+QSplitter* CompareView::buildSides(QWidget* page)
+{
+    // Each side: its file over its graph (a DocumentView added once the documents are open).
+    const auto makeSide = [&](QLabel*& header) {
+        auto* side = new QWidget(page);
+        header = new QLabel(side);
+        header->setTextFormat(Qt::RichText);
+        header->setContentsMargins(6, 2, 6, 2);
+        auto* layout = new QVBoxLayout(side);
+        layout->setContentsMargins(0, 0, 0, 0);
+        layout->setSpacing(0);
+        layout->addWidget(header);
+        return side;
+    };
+    m_sideA = makeSide(m_headerA);
+    m_sideB = makeSide(m_headerB);
+    auto* graphs = new QSplitter(Qt::Horizontal, page);
+    graphs->addWidget(m_sideA);
+    graphs->addWidget(m_sideB);
+    graphs->setChildrenCollapsible(false);
+    return graphs;
 }
 
 QString CompareView::title() const

@@ -16,8 +16,11 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QStackedWidget;
 class QTabWidget;
 class QTableView;
@@ -84,6 +87,14 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    /// The row over the graphs: both files, the method picker and the Export menu.
+    QHBoxLayout* buildTopBar(QWidget* page);
+    /// The Export… button and its menu of diffs, tables and pictures.
+    QPushButton* buildExportButton(QWidget* page);
+    /// The summary and notes labels, and the returned legend of the marks.
+    QLabel* buildSummary(QWidget* page);
+    /// Side A and side B, each its file's header over (later) its graph, in a splitter.
+    QSplitter* buildSides(QWidget* page);
     /// The tables under the graphs (comparetables.cpp).
     void buildTables(QWidget* page);
     /// The row of match `match` in the nodes table as shown (invalid when filtered out).

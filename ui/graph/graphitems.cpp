@@ -140,6 +140,22 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         fill = rampColour(*m_heat);
         header = fill;
     }
+    const double titleHeight = QFontMetricsF(titleFont()).height() + 6;
+    const double radius = paintBox(painter, box, fill, header, titleHeight);
+    if (lod < 0.25)
+        return; // too small to read: the box alone says enough
+    paintTexts(painter, box, fill, header, titleHeight);
+    if (m_flagged)
+        paintFlag(painter, box);
+    if (m_mark)
+        paintMark(painter, box, radius);
+    if (m_canExpand && !isReportRendering(*this))
+        paintExpandButton(painter, header);
+}
+
+double NodeItem::paintBox(
+    QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const
+{
     if (m_highlighted && !isReportRendering(*this)) { // screen state, like the selection
         painter->setPen(Qt::NoPen);
         painter->setBrush(QColor(0xf5, 0xb0, 0x00, 230));
@@ -160,9 +176,6 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const double radius = m_look.rounded ? box.height() / 2 : kRadius;
     painter->drawRoundedRect(box, radius, radius);
 
-    const QFont title = titleFont();
-    const QFont subtitle = subtitleFont();
-    const double titleHeight = QFontMetricsF(title).height() + 6;
     if (!m_subtitle.isEmpty() && header != fill && !m_look.rounded) {
         QPainterPath band;
         band.addRoundedRect(box, kRadius, kRadius);
@@ -172,13 +185,16 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setBrush(header);
         painter->drawPath(band.intersected(clip));
     }
-    if (lod < 0.25)
-        return; // too small to read: the box alone says enough
+    return radius;
+}
 
+void NodeItem::paintTexts(
+    QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const
+{
     const QColor titleColour
         = m_heat ? textOn(fill) : (header != fill && !m_subtitle.isEmpty() ? textOn(header) : m_look.text);
     painter->setPen(titleColour);
-    painter->setFont(title);
+    painter->setFont(titleFont());
     QRectF titleRect(
         box.left() + 6, box.top() + 3, box.width() - 12 - (m_canExpand ? kButton + 2 : 0), titleHeight - 6);
     if (m_subtitle.isEmpty())
@@ -186,49 +202,56 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawText(titleRect, Qt::AlignCenter, m_title);
     if (!m_subtitle.isEmpty()) {
         const bool value = m_heat && !m_heatLabel.isEmpty();
-        painter->setFont(value ? m_heatFont : subtitle);
+        painter->setFont(value ? m_heatFont : subtitleFont());
         painter->setPen(m_heat ? textOn(fill) : m_look.text);
         painter->drawText(
             QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
             Qt::AlignCenter, value ? m_heatText : m_subtitle);
     }
-    if (m_flagged) {
-        // Beyond the threshold: a mark in the corner, the colour of the tick on the colour bar.
-        const QRectF flag(box.left() - 5, box.top() - 5, 12, 12);
-        painter->setPen(QPen(Qt::white, 1.2));
-        painter->setBrush(attentionColour());
-        painter->drawEllipse(flag);
-        painter->setFont(subtitle);
-        painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
-    }
-    if (m_mark) {
-        painter->setPen(QPen(m_mark->colour, 3.0));
-        painter->setBrush(Qt::NoBrush);
-        painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), radius + 3, radius + 3);
-        if (!m_mark->badge.isEmpty()) {
-            painter->setFont(subtitle);
-            const QFontMetricsF metrics(subtitle);
-            const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
-            // Left of the ⊞ button of a delegate or group, which it would hide.
-            const double right = box.right() + 6 - (m_canExpand ? kButton + 8 : 0);
-            const QRectF badge(right - width, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
-            painter->setPen(Qt::NoPen);
-            painter->setBrush(m_mark->colour);
-            painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
-            painter->setPen(textOn(m_mark->colour));
-            painter->drawText(badge, Qt::AlignCenter, m_mark->badge);
-        }
-    }
-    if (m_canExpand && !isReportRendering(*this)) {
-        const QRectF button = expandButtonRect();
-        painter->setPen(QPen(textOn(header), 1.2));
-        painter->setBrush(Qt::NoBrush);
-        painter->drawRect(button);
-        painter->drawLine(
-            QPointF(button.left() + 3, button.center().y()), QPointF(button.right() - 3, button.center().y()));
-        painter->drawLine(
-            QPointF(button.center().x(), button.top() + 3), QPointF(button.center().x(), button.bottom() - 3));
-    }
+}
+
+void NodeItem::paintFlag(QPainter* painter, const QRectF& box) const
+{
+    // Beyond the threshold: a mark in the corner, the colour of the tick on the colour bar.
+    const QRectF flag(box.left() - 5, box.top() - 5, 12, 12);
+    painter->setPen(QPen(Qt::white, 1.2));
+    painter->setBrush(attentionColour());
+    painter->drawEllipse(flag);
+    painter->setFont(subtitleFont());
+    painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
+}
+
+void NodeItem::paintMark(QPainter* painter, const QRectF& box, double radius) const
+{
+    painter->setPen(QPen(m_mark->colour, 3.0));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), radius + 3, radius + 3);
+    if (m_mark->badge.isEmpty())
+        return;
+    const QFont subtitle = subtitleFont();
+    painter->setFont(subtitle);
+    const QFontMetricsF metrics(subtitle);
+    const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
+    // Left of the ⊞ button of a delegate or group, which it would hide.
+    const double right = box.right() + 6 - (m_canExpand ? kButton + 8 : 0);
+    const QRectF badge(right - width, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(m_mark->colour);
+    painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
+    painter->setPen(textOn(m_mark->colour));
+    painter->drawText(badge, Qt::AlignCenter, m_mark->badge);
+}
+
+void NodeItem::paintExpandButton(QPainter* painter, const QColor& header) const
+{
+    const QRectF button = expandButtonRect();
+    painter->setPen(QPen(textOn(header), 1.2));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(button);
+    painter->drawLine(
+        QPointF(button.left() + 3, button.center().y()), QPointF(button.right() - 3, button.center().y()));
+    painter->drawLine(
+        QPointF(button.center().x(), button.top() + 3), QPointF(button.center().x(), button.bottom() - 3));
 }
 
 EdgeItem::EdgeItem(

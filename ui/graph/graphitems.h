@@ -54,6 +54,20 @@ public:
     const QFont& heatLabelFont() const { return m_heatFont; }
 
 private:
+    /// The highlight behind, the box (a stack for a group) with its border, and the header band;
+    /// returns the box's corner radius.
+    double paintBox(
+        QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const;
+    /// The title, and the subtitle (or the heat value) under it.
+    void paintTexts(
+        QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const;
+    /// The "!" in the corner of a node beyond the heat threshold.
+    void paintFlag(QPainter* painter, const QRectF& box) const;
+    /// The mark's ring around the box and its badge.
+    void paintMark(QPainter* painter, const QRectF& box, double radius) const;
+    /// The ⊞ button of a delegate or group.
+    void paintExpandButton(QPainter* painter, const QColor& header) const;
+
     core::NodeOrigin m_origin;
     core::NodeKind m_kind;
     NodeLook m_look;

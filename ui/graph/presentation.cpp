@@ -105,6 +105,90 @@ QString nodeCount(std::size_t count)
     return count == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(count);
 }
 
+/// The tensor on the first of `edges` (in or out of a node), or nothing without one.
+QString firstEdgeText(const Graph& graph, const std::vector<std::size_t>& edges)
+{
+    return edges.empty() ? QString() : metaText(graph.edges[edges.front()].meta);
+}
+
+/// A delegate call: its inner graph's operator count (or its format) and its payload's size.
+QString delegateSubtitle(const Presentation& presentation, const Node& node, const NodeOrigin& origin)
+{
+    const DelegateInfo* info = presentation.delegateInfo(origin.top);
+    const Method& method = presentation.method();
+    const auto index = static_cast<std::size_t>(node.delegate.value);
+    // No size when the payload is not in this file (an ETRecord's lowered modules).
+    const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
+        ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
+        : QString();
+    // The count is known without decoding a deferred inside (drawn before it is decoded).
+    if (info && info->innerGraph)
+        return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
+                              : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
+    return QStringLiteral("%1 · %2").arg(info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
+}
+
+/// A method output: the tensor it receives, or the value it returns as stored.
+QString outputSubtitle(const Graph& graph, const GraphAdjacency& adjacency, const Node& node)
+{
+    if (!adjacency.in[node.id.index()].empty())
+        return firstEdgeText(graph, adjacency.in[node.id.index()]);
+    // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
+    // returns "Int 128"), shown on the node rather than only in the properties.
+    for (const auto& [key, text] : node.attributes)
+        if (key == "value") {
+            const std::size_t colon = text.find(": ");
+            return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
+        }
+    return QString();
+}
+
+/// A closed group: how many operators, how many delegated, and its two most frequent families.
+QString groupSubtitle(const Presentation& presentation, const NodeOrigin& origin)
+{
+    const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
+    QStringList top;
+    for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
+        // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
+        QString name = QString::fromStdString(group.topOperators[i].first);
+        name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
+        name = name.left(name.indexOf(QLatin1Char('.')));
+        top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
+    }
+    const QString delegated = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
+    return QStringLiteral("%1 ops%2 · %3")
+        .arg(group.operators + group.delegates)
+        .arg(delegated, top.join(QStringLiteral(", ")));
+}
+
+/// An operator: its first output's tensor; for a scalar drawn beside its reader, the
+/// instruction that gives it; for one whose value is drawn beside its readers, how many read it.
+QString operatorSubtitle(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
+    const GraphAdjacency* methodAdjacency)
+{
+    const Graph& graph = presentation.flat.graph;
+    const Node& node = graph.nodes[index];
+    const NodeOrigin origin = presentation.origins[index];
+    const QString firstOut = firstEdgeText(graph, adjacency.out[node.id.index()]);
+    if (presentation.flat.copies[index] && !origin.inner.valid()) {
+        // A computed scalar beside its reader: what it is and which instruction gives it.
+        const Node& producer = presentation.methodGraph().node(origin.top);
+        return producer.instruction.valid()
+            ? QStringLiteral("%1 · from #%2").arg(firstOut).arg(producer.instruction.value)
+            : firstOut;
+    }
+    if (adjacency.out[node.id.index()].empty() && methodAdjacency && !origin.inner.valid()) {
+        // Its value is drawn beside each reader (or read inside closed groups): say what it
+        // is and how many read it, from the method's own edges.
+        const auto& out = methodAdjacency->out[origin.top.index()];
+        if (!out.empty())
+            return QStringLiteral("%1 · read by %2")
+                .arg(metaText(presentation.methodGraph().edges[out.front()].meta))
+                .arg(out.size());
+    }
+    return firstOut;
+}
+
 /// `methodAdjacency`: of the method's top-level graph (top-level views only, else nullptr).
 QString subtitleFor(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
     const GraphAdjacency* methodAdjacency)
@@ -112,83 +196,22 @@ QString subtitleFor(const Presentation& presentation, const GraphAdjacency& adja
     const Graph& graph = presentation.flat.graph;
     const Node& node = graph.nodes[index];
     const NodeOrigin origin = presentation.origins[index];
-    const auto firstOut = [&]() -> QString {
-        const auto& out = adjacency.out[node.id.index()];
-        return out.empty() ? QString() : metaText(graph.edges[out.front()].meta);
-    };
-    const auto firstIn = [&]() -> QString {
-        const auto& in = adjacency.in[node.id.index()];
-        return in.empty() ? QString() : metaText(graph.edges[in.front()].meta);
-    };
     switch (node.kind) {
-    case NodeKind::Delegate: {
-        const DelegateInfo* info = presentation.delegateInfo(origin.top);
-        const Method& method = presentation.method();
-        const auto index = static_cast<std::size_t>(node.delegate.value);
-        // No size when the payload is not in this file (an ETRecord's lowered modules).
-        const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
-            ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
-            : QString();
-        // The count is known without decoding a deferred inside (drawn before it is decoded).
-        if (info && info->innerGraph)
-            return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
-                                  : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
-        return QStringLiteral("%1 · %2").arg(
-            info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
-    }
-    case NodeKind::Output: {
-        if (!adjacency.in[node.id.index()].empty())
-            return firstIn();
-        // Nothing computes it: a value the method returns as stored (an LLM's get_max_seq_len
-        // returns "Int 128"), shown on the node rather than only in the properties.
-        for (const auto& [key, text] : node.attributes)
-            if (key == "value") {
-                const std::size_t colon = text.find(": ");
-                return QString::fromUtf8(text.substr(colon == std::string_view::npos ? 0 : colon + 2));
-            }
-        return QString();
-    }
-    case NodeKind::Group: {
-        const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(origin.group())];
-        QStringList top;
-        for (std::size_t i = 0; i < group.topOperators.size() && i < 2; ++i) {
-            // "aten::view_copy.out" → "view_copy": the family is what tells blocks apart.
-            QString name = QString::fromStdString(group.topOperators[i].first);
-            name = name.mid(name.indexOf(QLatin1String("::")) + (name.contains(QLatin1String("::")) ? 2 : 0));
-            name = name.left(name.indexOf(QLatin1Char('.')));
-            top << QStringLiteral("%1 ×%2").arg(name).arg(group.topOperators[i].second);
-        }
-        const QString delegated
-            = group.delegates > 0 ? QStringLiteral(" · %1 delegated").arg(group.delegates) : QString();
-        return QStringLiteral("%1 ops%2 · %3")
-            .arg(group.operators + group.delegates)
-            .arg(delegated, top.join(QStringLiteral(", ")));
-    }
+    case NodeKind::Delegate:
+        return delegateSubtitle(presentation, node, origin);
+    case NodeKind::Output:
+        return outputSubtitle(graph, adjacency, node);
+    case NodeKind::Group:
+        return groupSubtitle(presentation, origin);
     case NodeKind::Move:
     case NodeKind::Free:
     case NodeKind::JumpFalse:
     case NodeKind::Unknown:
         return node.instruction.valid() ? QStringLiteral("#%1").arg(node.instruction.value) : QString();
     case NodeKind::Operator:
-        if (presentation.flat.copies[index] && !origin.inner.valid()) {
-            // A computed scalar beside its reader: what it is and which instruction gives it.
-            const Node& producer = presentation.methodGraph().node(origin.top);
-            return producer.instruction.valid()
-                ? QStringLiteral("%1 · from #%2").arg(firstOut()).arg(producer.instruction.value)
-                : firstOut();
-        }
-        if (adjacency.out[node.id.index()].empty() && methodAdjacency && !origin.inner.valid()) {
-            // Its value is drawn beside each reader (or read inside closed groups): say what it
-            // is and how many read it, from the method's own edges.
-            const auto& out = methodAdjacency->out[origin.top.index()];
-            if (!out.empty())
-                return QStringLiteral("%1 · read by %2")
-                    .arg(metaText(presentation.methodGraph().edges[out.front()].meta))
-                    .arg(out.size());
-        }
-        return firstOut();
+        return operatorSubtitle(presentation, adjacency, index, methodAdjacency);
     default:
-        return firstOut();
+        return firstEdgeText(graph, adjacency.out[node.id.index()]);
     }
 }
 
@@ -503,6 +526,176 @@ std::shared_ptr<const Grouping> firstViewGrouping(const Document& document, int 
     return std::make_shared<const Grouping>(groupMethodGraph(graph));
 }
 
+namespace {
+
+// A delegate's inner graph drawn alone: its origins point into the delegate.
+void flattenDelegate(Presentation& presentation, const GraphContext& context)
+{
+    const Node& delegate = presentation.methodGraph().node(context.delegateNode);
+    static const Graph empty;
+    const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
+    FlattenOptions options;
+    options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+    options.scalarPerReaderAbove = kScalarPerReaderFrom;
+    options.inlineSmallConstants = presentation.smallConstantsInline;
+    presentation.flat = flattenGraph(inner, options);
+    for (const NodeOrigin& origin : presentation.flat.origins)
+        presentation.origins.push_back({ context.delegateNode, origin.top });
+}
+
+// The method's graph with the expanded delegates and open groups drawn in place.
+void flattenMethod(Presentation& presentation, const Document& document, const GraphContext& context,
+    const std::set<int>& expanded, std::shared_ptr<const Grouping> grouping)
+{
+    const Graph& top = presentation.methodGraph();
+    presentation.expanded = expanded;
+    presentation.grouping = grouping ? std::move(grouping) : firstViewGrouping(document, context.method);
+    FlattenOptions options;
+    options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
+    options.grouping = presentation.grouping.get();
+    options.openGroup = [&](int group) { return expanded.count(expandKeyOfGroup(group)) > 0; };
+    std::size_t drawn = top.nodes.size();
+    for (const Node& node : top.nodes)
+        if (node.subgraph && expanded.count(node.id.value))
+            drawn += node.subgraph->nodes.size();
+    options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
+    options.scalarPerReaderAbove = kScalarPerReaderFrom;
+    options.inlineSmallConstants = presentation.smallConstantsInline;
+    presentation.flat = flattenGraph(top, options);
+    presentation.origins = presentation.flat.origins;
+}
+
+// Each cluster's title (with its operator count) and its place in the layout request.
+void addClusters(Presentation& presentation)
+{
+    // Graphviz sizes cluster labels itself (pango): give it the font the title is drawn with.
+    presentation.request.fontSize = titleFont().pixelSize();
+    presentation.request.fontName = titleFont().family().toStdString() + (titleFont().bold() ? " Bold" : "");
+    for (const Cluster& cluster : presentation.flat.clusters) {
+        QString title = QString::fromStdString(cluster.label);
+        if (cluster.group >= 0) {
+            const NodeGroup& group = presentation.grouping->groups[static_cast<std::size_t>(cluster.group)];
+            title += QStringLiteral(" · %1 ops").arg(group.operators + group.delegates);
+        } else if (const DelegateInfo* info = presentation.delegateInfo(cluster.owner); info && info->innerGraph) {
+            title += QStringLiteral(" · ") + nodeCount(info->innerGraph.operatorCount());
+        }
+        presentation.clusterTitles.push_back(title);
+        // Room for the collapse button after the title. Large delegates are laid out alone.
+        const bool separate = cluster.owner.valid() && cluster.members.size() > kSeparateClusterAbove;
+        presentation.request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
+    }
+}
+
+// Whether a node's box carries the ⊞ button (a delegate with an inner graph, a group).
+bool hasExpandButton(const Node& node)
+{
+    return (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
+}
+
+// Titles too wide for a box shorten keeping what tells them from the other too-wide titles
+// (group titles of repeated layers, quantize/dequantize): measured once, the few that do not
+// fit shortened together. Per node: the part to keep, or (-1, -1) when the title fits.
+std::vector<std::pair<int, int>> titlePartsToKeep(
+    const Graph& graph, const std::vector<QString>& nodeTitles, TextWidths& titleWidths)
+{
+    std::vector<std::size_t> tooWide;
+    QStringList tooWideTitles;
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+        const bool button = hasExpandButton(graph.nodes[i]);
+        if (titleWidths.advance(nodeTitles[i]) > kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0)) {
+            tooWide.push_back(i);
+            tooWideTitles << nodeTitles[i];
+        }
+    }
+    std::vector<std::pair<int, int>> titleParts(graph.nodes.size(), { -1, -1 });
+    const auto parts = distinctParts(tooWideTitles);
+    for (std::size_t k = 0; k < tooWide.size(); ++k)
+        titleParts[tooWide[k]] = parts[k];
+    return titleParts;
+}
+
+// What every node box is measured with, and the edges its subtitle counts.
+struct NodeText {
+    TextWidths& titleWidths;
+    TextWidths& subtitleWidths;
+    const GraphAdjacency& adjacency;
+    const GraphAdjacency* methodAdjacency;
+};
+
+// Node i's title, subtitle and inlined constants, fitted to the widest box, and its size
+// in the layout request.
+void addNodeBox(
+    Presentation& presentation, std::size_t i, const QString& nodeTitle, std::pair<int, int> titlePart, NodeText& text)
+{
+    const Node& node = presentation.flat.graph.nodes[i];
+    const bool button = hasExpandButton(node);
+    // The widest text a box holds; longer names shorten where they differ least. Each line
+    // is measured once when it fits (nearly always), and again only when shortened.
+    const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
+    double width = 0;
+    const auto fitted = [&](const QString& line, TextWidths& widths) {
+        double advance = widths.advance(line);
+        QString shown = line;
+        if (advance > room) {
+            shown = widths.elided(line, room);
+            advance = widths.advance(shown);
+        }
+        width = std::max(width, advance);
+        return shown;
+    };
+    QString title = nodeTitle;
+    if (titlePart.first >= 0) {
+        title = elideAroundToWidth(title, titlePart, text.titleWidths.metrics(), room);
+        width = std::max(width, text.titleWidths.advance(title));
+    } else {
+        title = fitted(title, text.titleWidths);
+    }
+    QString subtitle = fitted(subtitleFor(presentation, text.adjacency, i, text.methodAdjacency), text.subtitleWidths);
+    int lines = subtitle.isEmpty() ? 0 : 1;
+    // Small constants read by this node, one line each, as Netron lists them.
+    for (const std::string& constant : presentation.flat.inlined[i]) {
+        subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
+            + fitted(QString::fromStdString(constant), text.subtitleWidths);
+        ++lines;
+    }
+    presentation.titles.push_back(title);
+    presentation.subtitles.push_back(subtitle);
+    double height = text.titleWidths.metrics().height();
+    if (lines > 0)
+        height += text.subtitleWidths.metrics().height() * lines + 2;
+    if (button)
+        width += kExpandButtonWidth;
+    width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
+    height += 2 * kPaddingY;
+    presentation.request.nodes.push_back({ width, height, presentation.flat.clusterOf(node.id) });
+}
+
+// Every node's box: titles, subtitles and sizes.
+void addNodeBoxes(Presentation& presentation)
+{
+    TextWidths titleWidths(titleFont());
+    TextWidths subtitleWidths(subtitleFont());
+    const Graph& graph = presentation.flat.graph;
+    const GraphAdjacency adjacency = graph.adjacency();
+    // The method's own edges, only when an operator here has lost its out edges (its scalar is
+    // drawn beside each reader): its subtitle counts the readers.
+    std::optional<GraphAdjacency> methodAdjacency;
+    if (!presentation.context.delegateNode.valid())
+        for (std::size_t i = 0; i < graph.nodes.size() && !methodAdjacency; ++i)
+            if (graph.nodes[i].kind == NodeKind::Operator && adjacency.out[i].empty()
+                && !presentation.origins[i].inner.valid())
+                methodAdjacency = presentation.methodGraph().adjacency();
+    std::vector<QString> nodeTitles(graph.nodes.size());
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+        nodeTitles[i] = nodeTitle(graph.nodes[i]);
+    const std::vector<std::pair<int, int>> titleParts = titlePartsToKeep(graph, nodeTitles, titleWidths);
+    NodeText text { titleWidths, subtitleWidths, adjacency, methodAdjacency ? &*methodAdjacency : nullptr };
+    for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+        addNodeBox(presentation, i, nodeTitles[i], titleParts[i], text);
+}
+
+} // namespace
+
 std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document> document, const GraphContext& context,
     const std::set<int>& expanded, std::shared_ptr<const Grouping> grouping)
 {
@@ -510,137 +703,19 @@ std::shared_ptr<Presentation> preparePresentation(std::shared_ptr<const Document
     presentation->document = document;
     presentation->context = context;
     presentation->smallConstantsInline = smallConstantsInline();
-    const Graph& top = presentation->methodGraph();
-    if (context.delegateNode.valid()) {
-        const Node& delegate = top.node(context.delegateNode);
-        static const Graph empty;
-        const Graph& inner = delegate.subgraph ? *delegate.subgraph : empty;
-        FlattenOptions options;
-        options.constantPerReaderAbove = inner.nodes.size() > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
-        options.scalarPerReaderAbove = kScalarPerReaderFrom;
-        options.inlineSmallConstants = presentation->smallConstantsInline;
-        presentation->flat = flattenGraph(inner, options);
-        for (const NodeOrigin& origin : presentation->flat.origins)
-            presentation->origins.push_back({ context.delegateNode, origin.top });
-    } else {
-        presentation->expanded = expanded;
-        presentation->grouping = grouping ? std::move(grouping) : firstViewGrouping(*document, context.method);
-        FlattenOptions options;
-        options.expand = [&](const Node& node) { return expanded.count(node.id.value) > 0; };
-        options.grouping = presentation->grouping.get();
-        options.openGroup = [&](int group) { return expanded.count(expandKeyOfGroup(group)) > 0; };
-        std::size_t drawn = top.nodes.size();
-        for (const Node& node : top.nodes)
-            if (node.subgraph && expanded.count(node.id.value))
-                drawn += node.subgraph->nodes.size();
-        options.constantPerReaderAbove = drawn > kConstantPerReaderFromNodes ? kConstantPerReaderAbove : 0;
-        options.scalarPerReaderAbove = kScalarPerReaderFrom;
-        options.inlineSmallConstants = presentation->smallConstantsInline;
-        presentation->flat = flattenGraph(top, options);
-        presentation->origins = presentation->flat.origins;
-    }
+    if (context.delegateNode.valid())
+        flattenDelegate(*presentation, context);
+    else
+        flattenMethod(*presentation, *document, context, expanded, std::move(grouping));
 
     for (std::size_t i = 0; i < presentation->origins.size(); ++i)
         // A constant drawn again in each group that reads it is found at its first place.
         presentation->indexByOrigin.try_emplace(
             { presentation->origins[i].top.value, presentation->origins[i].inner.value }, static_cast<int>(i));
 
-    TextWidths titleWidths(titleFont());
-    TextWidths subtitleWidths(subtitleFont());
-    const QFontMetricsF& titleMetrics = titleWidths.metrics();
-    const QFontMetricsF& subtitleMetrics = subtitleWidths.metrics();
-    const Graph& graph = presentation->flat.graph;
-    // Graphviz sizes cluster labels itself (pango): give it the font the title is drawn with.
-    presentation->request.fontSize = titleFont().pixelSize();
-    presentation->request.fontName = titleFont().family().toStdString() + (titleFont().bold() ? " Bold" : "");
-    for (const Cluster& cluster : presentation->flat.clusters) {
-        QString title = QString::fromStdString(cluster.label);
-        if (cluster.group >= 0) {
-            const NodeGroup& group = presentation->grouping->groups[static_cast<std::size_t>(cluster.group)];
-            title += QStringLiteral(" · %1 ops").arg(group.operators + group.delegates);
-        } else if (const DelegateInfo* info = presentation->delegateInfo(cluster.owner); info && info->innerGraph) {
-            title += QStringLiteral(" · ") + nodeCount(info->innerGraph.operatorCount());
-        }
-        presentation->clusterTitles.push_back(title);
-        // Room for the collapse button after the title. Large delegates are laid out alone.
-        const bool separate = cluster.owner.valid() && cluster.members.size() > kSeparateClusterAbove;
-        presentation->request.clusters.push_back({ title.toStdString() + "      ", cluster.parent, separate });
-    }
-    const GraphAdjacency adjacency = graph.adjacency();
-    // The method's own edges, only when an operator here has lost its out edges (its scalar is
-    // drawn beside each reader): its subtitle counts the readers.
-    std::optional<GraphAdjacency> methodAdjacency;
-    if (!context.delegateNode.valid())
-        for (std::size_t i = 0; i < graph.nodes.size() && !methodAdjacency; ++i)
-            if (graph.nodes[i].kind == NodeKind::Operator && adjacency.out[i].empty()
-                && !presentation->origins[i].inner.valid())
-                methodAdjacency = top.adjacency();
-    // Titles too wide for a box shorten keeping what tells them from the other too-wide titles
-    // (group titles of repeated layers, quantize/dequantize): measured once, the few that do
-    // not fit shortened together.
-    std::vector<QString> nodeTitles(graph.nodes.size());
-    std::vector<std::size_t> tooWide;
-    QStringList tooWideTitles;
-    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-        const Node& node = graph.nodes[i];
-        const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
-        nodeTitles[i] = nodeTitle(node);
-        if (titleWidths.advance(nodeTitles[i]) > kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0)) {
-            tooWide.push_back(i);
-            tooWideTitles << nodeTitles[i];
-        }
-    }
-    std::vector<std::pair<int, int>> titleParts(graph.nodes.size(), { -1, -1 });
-    {
-        const auto parts = distinctParts(tooWideTitles);
-        for (std::size_t k = 0; k < tooWide.size(); ++k)
-            titleParts[tooWide[k]] = parts[k];
-    }
-    for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
-        const Node& node = graph.nodes[i];
-        const bool button = (node.kind == NodeKind::Delegate && node.subgraph) || node.kind == NodeKind::Group;
-        // The widest text a box holds; longer names shorten where they differ least. Each line
-        // is measured once when it fits (nearly always), and again only when shortened.
-        const double room = kMaxWidth - 2 * kPaddingX - (button ? kExpandButtonWidth : 0);
-        double width = 0;
-        const auto fitted = [&](const QString& text, TextWidths& widths) {
-            double advance = widths.advance(text);
-            QString shown = text;
-            if (advance > room) {
-                shown = widths.elided(text, room);
-                advance = widths.advance(shown);
-            }
-            width = std::max(width, advance);
-            return shown;
-        };
-        QString title = nodeTitles[i];
-        if (titleParts[i].first >= 0) {
-            title = elideAroundToWidth(title, titleParts[i], titleMetrics, room);
-            width = std::max(width, titleWidths.advance(title));
-        } else {
-            title = fitted(title, titleWidths);
-        }
-        QString subtitle = fitted(
-            subtitleFor(*presentation, adjacency, i, methodAdjacency ? &*methodAdjacency : nullptr), subtitleWidths);
-        int lines = subtitle.isEmpty() ? 0 : 1;
-        // Small constants read by this node, one line each, as Netron lists them.
-        for (const std::string& constant : presentation->flat.inlined[i]) {
-            subtitle += (subtitle.isEmpty() ? QString() : QStringLiteral("\n"))
-                + fitted(QString::fromStdString(constant), subtitleWidths);
-            ++lines;
-        }
-        presentation->titles.push_back(title);
-        presentation->subtitles.push_back(subtitle);
-        double height = titleMetrics.height();
-        if (lines > 0)
-            height += subtitleMetrics.height() * lines + 2;
-        if (button)
-            width += kExpandButtonWidth;
-        width = std::clamp(width + 2 * kPaddingX, kMinWidth, kMaxWidth);
-        height += 2 * kPaddingY;
-        presentation->request.nodes.push_back({ width, height, presentation->flat.clusterOf(node.id) });
-    }
-    for (const Edge& edge : graph.edges)
+    addClusters(*presentation);
+    addNodeBoxes(*presentation);
+    for (const Edge& edge : presentation->flat.graph.edges)
         presentation->request.edges.push_back({ edge.from.value, edge.to.value });
     orderGroupFrames(*presentation);
     return presentation;

@@ -127,20 +127,7 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     if (!document.program) {
         if (document.etrecord) // no graph could be read: the record's facts alone
             addETRecordFacts(*document.etrecord, file);
-        for (const ExternalData& data : document.externalData) {
-            addRow(file, tr("size"), q(formatBytes(data.file->size())));
-            addRow(file, tr("identifier"), QStringLiteral("FT01 (FH01 header, %1 bytes)").arg(data.header.length));
-            addRow(file, tr("layout"), q(std::string(data.layoutName())));
-            addRow(file, tr("segments"), QString::number(data.segments.size()));
-            QStandardItem* entries = addGroup(tr("Entries (%1)").arg(data.entries.size()));
-            for (const NamedDataEntry& entry : data.entries) {
-                QString value = q(formatBytes(entry.data.size)) + tr(" in segment %1").arg(entry.segmentIndex);
-                if (entry.layout)
-                    value += QStringLiteral(" · ") + q(scalarTypeName(entry.layout->scalarType)) + QLatin1Char(' ')
-                        + q(formatShape(entry.layout->sizes));
-                addRow(entries, q(entry.key), value);
-            }
-        }
+        addExternalDataFacts(document, file);
         return;
     }
     const Program& program = *document.program;
@@ -151,6 +138,32 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
         addETRecordFacts(*document.etrecord, file);
         return;
     }
+    addProgramFacts(document, file);
+    if (methodIndex >= 0 && static_cast<std::size_t>(methodIndex) < program.methods.size())
+        addMethodFacts(program.methods[static_cast<std::size_t>(methodIndex)]);
+}
+
+void PropertiesModel::addExternalDataFacts(const Document& document, QStandardItem* file)
+{
+    for (const ExternalData& data : document.externalData) {
+        addRow(file, tr("size"), q(formatBytes(data.file->size())));
+        addRow(file, tr("identifier"), QStringLiteral("FT01 (FH01 header, %1 bytes)").arg(data.header.length));
+        addRow(file, tr("layout"), q(std::string(data.layoutName())));
+        addRow(file, tr("segments"), QString::number(data.segments.size()));
+        QStandardItem* entries = addGroup(tr("Entries (%1)").arg(data.entries.size()));
+        for (const NamedDataEntry& entry : data.entries) {
+            QString value = q(formatBytes(entry.data.size)) + tr(" in segment %1").arg(entry.segmentIndex);
+            if (entry.layout)
+                value += QStringLiteral(" · ") + q(scalarTypeName(entry.layout->scalarType)) + QLatin1Char(' ')
+                    + q(formatShape(entry.layout->sizes));
+            addRow(entries, q(entry.key), value);
+        }
+    }
+}
+
+void PropertiesModel::addProgramFacts(const Document& document, QStandardItem* file)
+{
+    const Program& program = *document.program;
     if (program.header)
         addRow(file, tr("extended header"),
             QStringLiteral("eh00, %1 bytes; program %2 bytes; segments at %3 (%4 bytes)")
@@ -168,43 +181,48 @@ void PropertiesModel::showDocument(const Document& document, int methodIndex)
     if (document.bundled)
         for (const BundledTestSuite& suite : document.bundled->suites)
             addRow(file, tr("test suite"), q(suite.methodName) + QStringLiteral(": %1 cases").arg(suite.cases.size()));
-    if (methodIndex >= 0 && static_cast<std::size_t>(methodIndex) < program.methods.size()) {
-        const Method& method = program.methods[static_cast<std::size_t>(methodIndex)];
-        QStandardItem* group = addGroup(tr("Method %1").arg(q(method.name)));
-        const InstructionCounts c = method.instructionCounts();
-        addRow(group, tr("values"), QString::number(method.values.size()));
-        addRow(group, tr("inputs / outputs"),
-            QStringLiteral("%1 / %2").arg(method.inputs.size()).arg(method.outputs.size()));
-        addRow(group, tr("instructions"),
-            QStringLiteral("%1 (kernel %2, delegate %3, move %4, jump_false %5, free %6)")
-                .arg(c.total())
-                .arg(c.kernel)
-                .arg(c.delegate)
-                .arg(c.move)
-                .arg(c.jumpFalse)
-                .arg(c.free));
-        addRow(group, tr("input spec"), q(method.inputSpec));
-        addRow(group, tr("output spec"), q(method.outputSpec));
-        for (std::size_t i = 1; i < method.nonConstBufferSizes.size(); ++i)
-            addRow(group, tr("arena %1").arg(i),
-                q(formatBytes(static_cast<std::uint64_t>(method.nonConstBufferSizes[i]))));
-        // The specs read: each input and output with its type and where the pytree puts it.
-        // Leaf paths are only trusted when the spec has one leaf per value.
-        const auto inputPaths = pytreeLeafPaths(method.inputSpec, true);
-        const auto outputPaths = pytreeLeafPaths(method.outputSpec);
-        const auto fits = [](const auto& paths, std::size_t count) { return paths && paths->size() == count; };
-        if (!method.inputs.empty()) {
-            QStandardItem* inputs = addGroup(tr("Inputs (%1)").arg(method.inputs.size()));
-            const auto* paths = fits(inputPaths, method.inputs.size()) ? &*inputPaths : nullptr;
-            for (std::size_t i = 0; i < method.inputs.size(); ++i)
-                addRow(inputs, tr("input %1").arg(i), ioText(method, method.inputs[i], paths, i));
-        }
-        if (!method.outputs.empty()) {
-            QStandardItem* outputs = addGroup(tr("Outputs (%1)").arg(method.outputs.size()));
-            const auto* paths = fits(outputPaths, method.outputs.size()) ? &*outputPaths : nullptr;
-            for (std::size_t i = 0; i < method.outputs.size(); ++i)
-                addRow(outputs, tr("output %1").arg(i), ioText(method, method.outputs[i], paths, i));
-        }
+}
+
+void PropertiesModel::addMethodFacts(const Method& method)
+{
+    QStandardItem* group = addGroup(tr("Method %1").arg(q(method.name)));
+    const InstructionCounts c = method.instructionCounts();
+    addRow(group, tr("values"), QString::number(method.values.size()));
+    addRow(
+        group, tr("inputs / outputs"), QStringLiteral("%1 / %2").arg(method.inputs.size()).arg(method.outputs.size()));
+    addRow(group, tr("instructions"),
+        QStringLiteral("%1 (kernel %2, delegate %3, move %4, jump_false %5, free %6)")
+            .arg(c.total())
+            .arg(c.kernel)
+            .arg(c.delegate)
+            .arg(c.move)
+            .arg(c.jumpFalse)
+            .arg(c.free));
+    addRow(group, tr("input spec"), q(method.inputSpec));
+    addRow(group, tr("output spec"), q(method.outputSpec));
+    for (std::size_t i = 1; i < method.nonConstBufferSizes.size(); ++i)
+        addRow(group, tr("arena %1").arg(i), q(formatBytes(static_cast<std::uint64_t>(method.nonConstBufferSizes[i]))));
+    addMethodIo(method);
+}
+
+void PropertiesModel::addMethodIo(const Method& method)
+{
+    // The specs read: each input and output with its type and where the pytree puts it.
+    // Leaf paths are only trusted when the spec has one leaf per value.
+    const auto inputPaths = pytreeLeafPaths(method.inputSpec, true);
+    const auto outputPaths = pytreeLeafPaths(method.outputSpec);
+    const auto fits = [](const auto& paths, std::size_t count) { return paths && paths->size() == count; };
+    if (!method.inputs.empty()) {
+        QStandardItem* inputs = addGroup(tr("Inputs (%1)").arg(method.inputs.size()));
+        const auto* paths = fits(inputPaths, method.inputs.size()) ? &*inputPaths : nullptr;
+        for (std::size_t i = 0; i < method.inputs.size(); ++i)
+            addRow(inputs, tr("input %1").arg(i), ioText(method, method.inputs[i], paths, i));
+    }
+    if (!method.outputs.empty()) {
+        QStandardItem* outputs = addGroup(tr("Outputs (%1)").arg(method.outputs.size()));
+        const auto* paths = fits(outputPaths, method.outputs.size()) ? &*outputPaths : nullptr;
+        for (std::size_t i = 0; i < method.outputs.size(); ++i)
+            addRow(outputs, tr("output %1").arg(i), ioText(method, method.outputs[i], paths, i));
     }
 }
 
@@ -308,6 +326,39 @@ void PropertiesModel::showNode(
     const Graph& graph = inner ? *topNode.subgraph : top;
     const Node& node = inner ? graph.node(origin.inner) : topNode;
 
+    addNodeFacts(method, graph, node, topNode, inner);
+    // A value node of the method: its memory plan has a group of its own (below), so the
+    // attributes leave out what it shows.
+    const bool planned = !inner && node.value.valid() && !tensorPlan(method, node.value.value).empty();
+    if (!node.attributes.empty()) {
+        QStandardItem* attributes
+            = addGroup(node.kind == NodeKind::Operator && !inner ? tr("Arguments") : tr("Attributes"));
+        for (const auto attribute : node.attributes)
+            if (!planned
+                || (attribute.name != "bytes" && attribute.name != "allocation" && attribute.name != "dim order"))
+                addRow(attributes, q(attribute.name), q(attribute.value));
+    }
+    if (planned)
+        addMemoryPlan(method, node.value.value);
+    addNodeEdges(graph, node);
+    if (!inner && node.kind == NodeKind::Delegate && node.delegate.valid()
+        && node.delegate.index() < analysis.delegates.size())
+        addDelegatePayload(analysis.delegates[node.delegate.index()]);
+    if (!inner)
+        addStackTrace(method, node);
+    if (record && !document.etrecord) {
+        std::vector<DebugHandle> handles;
+        if (inner && node.debugHandle && node.debugHandle->value != 65535)
+            handles.push_back(*node.debugHandle);
+        else if (!inner && node.instruction.valid())
+            handles = record->handlesOf(method.name, node.instruction.value);
+        showSource(*record, method.name, handles);
+    }
+}
+
+void PropertiesModel::addNodeFacts(
+    const Method& method, const Graph& graph, const Node& node, const Node& topNode, bool inner)
+{
     QStandardItem* group = addGroup(tr("Node"));
     addRow(group, tr("label"), q(node.label));
     addRow(group, tr("kind"), q(std::string(nodeKindName(node.kind))));
@@ -328,20 +379,10 @@ void PropertiesModel::showNode(
         addRow(group, tr("debug handle"), QString::number(node.debugHandle->value));
     if (node.inferred)
         addRow(group, tr("inferred"), tr("wiring found by a rule, not stored in the file"));
+}
 
-    // A value node of the method: its memory plan has a group of its own (below), so the
-    // attributes leave out what it shows.
-    const bool planned = !inner && node.value.valid() && !tensorPlan(method, node.value.value).empty();
-    if (!node.attributes.empty()) {
-        QStandardItem* attributes
-            = addGroup(node.kind == NodeKind::Operator && !inner ? tr("Arguments") : tr("Attributes"));
-        for (const auto attribute : node.attributes)
-            if (!planned
-                || (attribute.name != "bytes" && attribute.name != "allocation" && attribute.name != "dim order"))
-                addRow(attributes, q(attribute.name), q(attribute.value));
-    }
-    if (planned)
-        addMemoryPlan(method, node.value.value);
+void PropertiesModel::addNodeEdges(const Graph& graph, const Node& node)
+{
     const auto in = graph.inEdges(node.id);
     if (!in.empty()) {
         QStandardItem* inputs = addGroup(tr("Inputs"));
@@ -360,43 +401,37 @@ void PropertiesModel::showNode(
                     .arg(meta(edge->meta), q(graph.node(edge->to).label),
                         edge->inferred ? tr(" (inferred)") : QString()));
     }
-    if (!inner && node.kind == NodeKind::Delegate && node.delegate.valid()
-        && node.delegate.index() < analysis.delegates.size()) {
-        const DelegateInfo& info = analysis.delegates[node.delegate.index()];
-        QStandardItem* delegate = addGroup(tr("Delegate payload"));
-        addRow(delegate, tr("format"), q(info.format));
-        addRow(delegate, tr("summary"), q(info.summary));
-        for (const Attribute& fact : info.facts)
-            addRow(delegate, q(fact.name), q(fact.value));
-        // With those found building a deferred inner graph, once it is decoded.
-        std::vector<Warning> all = info.warnings;
-        for (Warning& warning : info.innerGraph.warnings())
-            all.push_back(std::move(warning));
-        if (!all.empty()) {
-            QStandardItem* warnings = addGroup(tr("Decoding warnings"));
-            for (const Warning& warning : all)
-                addRow(
-                    warnings, warning.offset ? tr("at byte %1").arg(*warning.offset) : QString(), q(warning.message));
-        }
+}
+
+void PropertiesModel::addDelegatePayload(const DelegateInfo& info)
+{
+    QStandardItem* delegate = addGroup(tr("Delegate payload"));
+    addRow(delegate, tr("format"), q(info.format));
+    addRow(delegate, tr("summary"), q(info.summary));
+    for (const Attribute& fact : info.facts)
+        addRow(delegate, q(fact.name), q(fact.value));
+    // With those found building a deferred inner graph, once it is decoded.
+    std::vector<Warning> all = info.warnings;
+    for (Warning& warning : info.innerGraph.warnings())
+        all.push_back(std::move(warning));
+    if (!all.empty()) {
+        QStandardItem* warnings = addGroup(tr("Decoding warnings"));
+        for (const Warning& warning : all)
+            addRow(warnings, warning.offset ? tr("at byte %1").arg(*warning.offset) : QString(), q(warning.message));
     }
+}
+
+void PropertiesModel::addStackTrace(const Method& method, const Node& node)
+{
     // Stack traces are only stored when the exporter asked for them, one list per instruction.
-    if (!inner && node.instruction.valid() && static_cast<std::size_t>(node.chain) < method.chains.size()) {
-        const Chain& chain = method.chains[static_cast<std::size_t>(node.chain)];
-        if (chain.stacktrace.size() == chain.instructions.size()
-            && !chain.stacktrace[node.instruction.index()].empty()) {
-            QStandardItem* trace = addGroup(tr("Stack trace"));
-            for (const Frame& frame : chain.stacktrace[node.instruction.index()])
-                addRow(trace, q(frame.function),
-                    QStringLiteral("%1:%2  %3").arg(q(frame.filename)).arg(frame.line).arg(q(frame.context)));
-        }
-    }
-    if (record && !document.etrecord) {
-        std::vector<DebugHandle> handles;
-        if (inner && node.debugHandle && node.debugHandle->value != 65535)
-            handles.push_back(*node.debugHandle);
-        else if (!inner && node.instruction.valid())
-            handles = record->handlesOf(method.name, node.instruction.value);
-        showSource(*record, method.name, handles);
+    if (!node.instruction.valid() || static_cast<std::size_t>(node.chain) >= method.chains.size())
+        return;
+    const Chain& chain = method.chains[static_cast<std::size_t>(node.chain)];
+    if (chain.stacktrace.size() == chain.instructions.size() && !chain.stacktrace[node.instruction.index()].empty()) {
+        QStandardItem* trace = addGroup(tr("Stack trace"));
+        for (const Frame& frame : chain.stacktrace[node.instruction.index()])
+            addRow(trace, q(frame.function),
+                QStringLiteral("%1:%2  %3").arg(q(frame.filename)).arg(frame.line).arg(q(frame.context)));
     }
 }
 

@@ -46,6 +46,23 @@ private:
     void addMemoryPlan(const core::Method& method, std::int32_t value);
     /// An ETRecord's entries (size, role) and how many instructions its maps cover.
     void addETRecordFacts(const core::ETRecord& record, QStandardItem* file);
+    /// showDocument without a program: each external data file's layout and its entries.
+    void addExternalDataFacts(const core::Document& document, QStandardItem* file);
+    /// The program's header, segments, methods, external data and test suites.
+    void addProgramFacts(const core::Document& document, QStandardItem* file);
+    /// The "Method" group: counts, specs and arenas, then its inputs and outputs.
+    void addMethodFacts(const core::Method& method);
+    /// The "Inputs" and "Outputs" groups of a method, each with where the pytree spec puts it.
+    void addMethodIo(const core::Method& method);
+    /// The "Node" group: label, kind, op type and where the node sits.
+    void addNodeFacts(const core::Method& method, const core::Graph& graph, const core::Node& node,
+        const core::Node& topNode, bool inner);
+    /// The node's edges in and out, each with its tensor and the node at the other end.
+    void addNodeEdges(const core::Graph& graph, const core::Node& node);
+    /// A delegate call's payload: format, summary, facts and decoding warnings.
+    void addDelegatePayload(const core::DelegateInfo& info);
+    /// The instruction's stack trace, when the exporter stored one.
+    void addStackTrace(const core::Method& method, const core::Node& node);
     QStandardItem* addGroup(const QString& title);
     static void addRow(QStandardItem* group, const QString& name, const QString& value);
 };

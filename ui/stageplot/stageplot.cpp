@@ -36,10 +36,19 @@ QColor stageLineColour(std::size_t index)
     return colours[index % (sizeof colours / sizeof colours[0])];
 }
 
-StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric metric)
+namespace {
+
+// The finite extremes among the raw values.
+struct ValueRange {
+    double finiteMax = -std::numeric_limits<double>::infinity();
+    double finiteMin = std::numeric_limits<double>::infinity();
+    double positiveMin = std::numeric_limits<double>::infinity();
+};
+
+// The title, the value axis's label and one label per row (with the output index past the first).
+void labelStagePlot(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
 {
     using core::GapMetric;
-    StagePlotData data;
     const QString name = QString::fromUtf8(core::gapMetricName(metric).data());
     data.logAxis = metric == GapMetric::Mse || metric == GapMetric::L1 || metric == GapMetric::MaxAbs;
     data.axisLabel = metric == GapMetric::Snr ? QStringLiteral("snr (dB, higher is closer)")
@@ -52,11 +61,12 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
     for (const core::StageRow& row : report.rows)
         data.rowLabels.push_back(QString::fromStdString(row.label)
             + (row.outputIndex > 0 ? QStringLiteral(" [%1]").arg(row.outputIndex) : QString()));
+}
 
-    // Raw values, then the clamps.
-    double finiteMax = -std::numeric_limits<double>::infinity();
-    double finiteMin = std::numeric_limits<double>::infinity();
-    double positiveMin = std::numeric_limits<double>::infinity();
+// Each later stage's name, first divergence and raw values (NaN where it has none); their extremes.
+ValueRange collectStageValues(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
+{
+    ValueRange range;
     for (std::size_t s = 1; s < report.names.size(); ++s) {
         data.names.push_back(QString::fromStdString(report.names[s]));
         data.firstDivergence.push_back(
@@ -67,72 +77,88 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
             const double v = cell && cell->metrics ? cell->metrics->value(metric) : kNaN;
             line.push_back(v);
             if (std::isfinite(v)) {
-                finiteMax = std::max(finiteMax, v);
-                finiteMin = std::min(finiteMin, v);
+                range.finiteMax = std::max(range.finiteMax, v);
+                range.finiteMin = std::min(range.finiteMin, v);
                 if (v > 0)
-                    positiveMin = std::min(positiveMin, v);
+                    range.positiveMin = std::min(range.positiveMin, v);
             }
         }
         data.values.push_back(std::move(line));
     }
-    const bool anyFinite = std::isfinite(finiteMax);
-    if (data.logAxis) {
-        const double floor
-            = std::isfinite(positiveMin) ? std::pow(10.0, std::floor(std::log10(positiveMin)) - 1) : 1e-12;
-        bool clamped = false;
-        double top = std::isfinite(finiteMax) && finiteMax > 0 ? finiteMax : floor * 10;
-        for (auto& line : data.values)
-            for (double& v : line) {
-                if (std::isnan(v))
-                    continue;
-                if (v <= 0) {
-                    v = floor;
-                    clamped = true;
-                } else if (std::isinf(v)) {
-                    v = top * 10;
-                    data.ceiling = v;
-                }
-                v = std::log10(v);
+    return range;
+}
+
+// A log axis: zeros drawn a decade below the smallest positive value, +∞ a decade above the largest;
+// then every value as its log10.
+void clampToLogAxis(StagePlotData& data, const ValueRange& range)
+{
+    const double floor
+        = std::isfinite(range.positiveMin) ? std::pow(10.0, std::floor(std::log10(range.positiveMin)) - 1) : 1e-12;
+    bool clamped = false;
+    double top = std::isfinite(range.finiteMax) && range.finiteMax > 0 ? range.finiteMax : floor * 10;
+    for (auto& line : data.values)
+        for (double& v : line) {
+            if (std::isnan(v))
+                continue;
+            if (v <= 0) {
+                v = floor;
+                clamped = true;
+            } else if (std::isinf(v)) {
+                v = top * 10;
+                data.ceiling = v;
             }
-        if (clamped) {
-            data.floor = floor;
-            data.clampNote = QStringLiteral("0 (identical) drawn at ") + number(floor);
+            v = std::log10(v);
         }
-        data.low = std::log10(floor);
-        data.high = std::log10(data.ceiling.value_or(top));
-    } else {
-        double ceiling = metric == GapMetric::Snr
-            ? std::max(60.0, std::ceil(((anyFinite ? finiteMax : 50.0) + 10.0) / 10.0) * 10.0)
-            : (anyFinite ? finiteMax : 1.0);
-        double floor = anyFinite ? std::min(finiteMin, metric == GapMetric::Snr ? 0.0 : finiteMin) : 0.0;
-        if (metric == GapMetric::Cosine) {
-            ceiling = 1.0;
-            floor = anyFinite ? std::min(finiteMin, 0.9) : 0.0;
-        }
-        bool up = false;
-        bool down = false;
-        for (auto& line : data.values)
-            for (double& v : line) {
-                if (std::isinf(v)) {
-                    (v > 0 ? up : down) = true;
-                    v = v > 0 ? ceiling : floor;
-                }
-            }
-        if (up) {
-            data.ceiling = ceiling;
-            data.clampNote = metric == GapMetric::Snr ? QStringLiteral("∞ dB (identical) drawn at %1 dB").arg(ceiling)
-                                                      : QStringLiteral("+∞ drawn at ") + number(ceiling);
-        }
-        if (down) {
-            data.floor = floor;
-            data.clampNote += (data.clampNote.isEmpty() ? QString() : QStringLiteral("; "))
-                + QStringLiteral("−∞ drawn at ") + number(floor);
-        }
-        data.low = floor;
-        data.high = ceiling;
+    if (clamped) {
+        data.floor = floor;
+        data.clampNote = QStringLiteral("0 (identical) drawn at ") + number(floor);
     }
-    // The threshold the first divergences were found with, when it is on this metric and within
-    // reach of the axis (a dashed line).
+    data.low = std::log10(floor);
+    data.high = std::log10(data.ceiling.value_or(top));
+}
+
+// A linear axis: ±∞ drawn at a ceiling and floor chosen per metric (SNR's ∞ dB above its largest
+// finite value, cosine up to 1).
+void clampToLinearAxis(StagePlotData& data, const ValueRange& range, core::GapMetric metric)
+{
+    using core::GapMetric;
+    const bool anyFinite = std::isfinite(range.finiteMax);
+    double ceiling = metric == GapMetric::Snr
+        ? std::max(60.0, std::ceil(((anyFinite ? range.finiteMax : 50.0) + 10.0) / 10.0) * 10.0)
+        : (anyFinite ? range.finiteMax : 1.0);
+    double floor = anyFinite ? std::min(range.finiteMin, metric == GapMetric::Snr ? 0.0 : range.finiteMin) : 0.0;
+    if (metric == GapMetric::Cosine) {
+        ceiling = 1.0;
+        floor = anyFinite ? std::min(range.finiteMin, 0.9) : 0.0;
+    }
+    bool up = false;
+    bool down = false;
+    for (auto& line : data.values)
+        for (double& v : line) {
+            if (std::isinf(v)) {
+                (v > 0 ? up : down) = true;
+                v = v > 0 ? ceiling : floor;
+            }
+        }
+    if (up) {
+        data.ceiling = ceiling;
+        data.clampNote = metric == GapMetric::Snr ? QStringLiteral("∞ dB (identical) drawn at %1 dB").arg(ceiling)
+                                                  : QStringLiteral("+∞ drawn at ") + number(ceiling);
+    }
+    if (down) {
+        data.floor = floor;
+        data.clampNote += (data.clampNote.isEmpty() ? QString() : QStringLiteral("; ")) + QStringLiteral("−∞ drawn at ")
+            + number(floor);
+    }
+    data.low = floor;
+    data.high = ceiling;
+}
+
+// The threshold the first divergences were found with, when it is on this metric and within
+// reach of the axis (a dotted line); the axis widens to hold it.
+void addThreshold(StagePlotData& data, const core::StageGapReport& report, core::GapMetric metric)
+{
+    const QString name = QString::fromUtf8(core::gapMetricName(metric).data());
     for (const core::DivergenceThreshold& t : report.thresholds) {
         if (t.metric != core::gapMetricName(metric) || !std::isfinite(t.value) || (data.logAxis && t.value <= 0))
             continue;
@@ -140,11 +166,25 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
         data.threshold = v;
         data.thresholdNote = QStringLiteral("dotted: threshold ") + name
             + (core::gapHigherIsWorse(metric) ? QStringLiteral(" > ") : QStringLiteral(" < ")) + number(t.value)
-            + (metric == GapMetric::Snr ? QStringLiteral(" dB") : QString());
+            + (metric == core::GapMetric::Snr ? QStringLiteral(" dB") : QString());
         data.low = std::min(data.low, v);
         data.high = std::max(data.high, v);
         break;
     }
+}
+
+} // namespace
+
+StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric metric)
+{
+    StagePlotData data;
+    labelStagePlot(data, report, metric);
+    const ValueRange range = collectStageValues(data, report, metric); // raw values, then the clamps
+    if (data.logAxis)
+        clampToLogAxis(data, range);
+    else
+        clampToLinearAxis(data, range, metric);
+    addThreshold(data, report, metric);
     if (!(data.high > data.low)) {
         data.low -= 1;
         data.high += 1;
@@ -152,82 +192,115 @@ StagePlotData stagePlotData(const core::StageGapReport& report, core::GapMetric 
     return data;
 }
 
-void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& data)
+namespace {
+
+constexpr double kRowLabelWidth = 160; // a row's label is elided to this many pixels
+constexpr double kCos45 = 0.7072; // a label leaning at 45° spans this much of its length
+
+// Where the plot's parts go inside the area.
+struct PlotLayout {
+    QRectF plot;
+    double legendWidth = 0;
+    bool labelEveryRow = false;
+};
+
+// Room for the leaning row labels below, the legend to the right and the value ticks to the left.
+PlotLayout layOutStagePlot(const QFontMetricsF& metrics, const QRectF& area, const StagePlotData& data)
 {
-    painter.save();
-    painter.fillRect(area, Qt::white);
-    QFont font = painter.font();
-    font.setPixelSize(12);
-    painter.setFont(font);
-    const QFontMetricsF metrics(font);
+    PlotLayout layout;
     const std::size_t rows = data.rowLabels.size();
-    const bool labelEveryRow = rows > 0 && rows <= 40;
+    layout.labelEveryRow = rows > 0 && rows <= 40;
     double labelDepth = metrics.height() + 8;
-    if (labelEveryRow) {
+    if (layout.labelEveryRow) {
         double widest = 0;
         for (const QString& label : data.rowLabels)
-            widest = std::max(widest, metrics.horizontalAdvance(metrics.elidedText(label, Qt::ElideRight, 160)));
-        labelDepth = widest * 0.7072 + metrics.height() + 8;
+            widest = std::max(
+                widest, metrics.horizontalAdvance(metrics.elidedText(label, Qt::ElideRight, kRowLabelWidth)));
+        labelDepth = widest * kCos45 + metrics.height() + 8;
     }
-    const double legendWidth = [&] {
-        double w = std::max(metrics.horizontalAdvance(data.clampNote), metrics.horizontalAdvance(data.thresholdNote));
-        for (const QString& name : data.names)
-            w = std::max(w, metrics.horizontalAdvance(name) + 28);
-        return std::min(w + 24, area.width() * 0.35);
-    }();
+    double w = std::max(metrics.horizontalAdvance(data.clampNote), metrics.horizontalAdvance(data.thresholdNote));
+    for (const QString& name : data.names)
+        w = std::max(w, metrics.horizontalAdvance(name) + 28);
+    layout.legendWidth = std::min(w + 24, area.width() * 0.35);
     double widestLabel = 0; // the first row's label leans left of the plot
-    if (labelEveryRow)
-        widestLabel = metrics.horizontalAdvance(metrics.elidedText(data.rowLabels.front(), Qt::ElideRight, 160));
-    const double left = std::max(70.0, widestLabel * 0.7072 + 12);
-    const QRectF plot(area.left() + left, area.top() + 36, area.width() - left - legendWidth - 16,
+    if (layout.labelEveryRow)
+        widestLabel
+            = metrics.horizontalAdvance(metrics.elidedText(data.rowLabels.front(), Qt::ElideRight, kRowLabelWidth));
+    const double left = std::max(70.0, widestLabel * kCos45 + 12);
+    layout.plot = QRectF(area.left() + left, area.top() + 36, area.width() - left - layout.legendWidth - 16,
         area.height() - 36 - labelDepth - metrics.height() - 12);
-    painter.setPen(Qt::black);
-    painter.drawText(QRectF(area.left() + 8, area.top() + 6, area.width() - 16, 24), Qt::AlignLeft | Qt::AlignVCenter,
-        metrics.elidedText(data.title, Qt::ElideRight, area.width() - 16));
-    if (plot.width() < 20 || plot.height() < 20) {
-        painter.restore();
-        return;
-    }
-    const auto xOf = [&](std::size_t row) {
-        return rows <= 1 ? plot.center().x() : plot.left() + plot.width() * double(row) / double(rows - 1);
-    };
-    // The value axis: from a tick below the lowest value to a tick above the highest, and a
-    // margin so points on the extremes stay off the frame.
-    // (A log axis ticks whole decades.)
-    const double step = data.logAxis ? std::max(1.0, std::ceil((data.high - data.low) / 6.0))
-                                     : niceStep((data.high - data.low) / 6.0);
-    const double low = std::floor(data.low / step + 1e-9) * step;
-    const double high = std::ceil(data.high / step - 1e-9) * step;
-    const double pad = (high - low) * 0.04;
-    const auto yOf = [&](double v) { return plot.bottom() - plot.height() * (v - low + pad) / (high - low + 2 * pad); };
+    return layout;
+}
 
-    // Value ticks and grid.
+// Rows and values to pixels inside the plot.
+struct PlotScale {
+    QRectF plot;
+    std::size_t rows = 0;
+    double low = 0;
+    double high = 0;
+    double step = 1;
+    double pad = 0;
+
+    double xOf(std::size_t row) const
+    {
+        return rows <= 1 ? plot.center().x() : plot.left() + plot.width() * double(row) / double(rows - 1);
+    }
+    double yOf(double v) const { return plot.bottom() - plot.height() * (v - low + pad) / (high - low + 2 * pad); }
+};
+
+// The value axis: from a tick below the lowest value to a tick above the highest, and a margin so
+// points on the extremes stay off the frame. (A log axis ticks whole decades.)
+PlotScale scaleStagePlot(const QRectF& plot, const StagePlotData& data)
+{
+    PlotScale scale;
+    scale.plot = plot;
+    scale.rows = data.rowLabels.size();
+    scale.step = data.logAxis ? std::max(1.0, std::ceil((data.high - data.low) / 6.0))
+                              : niceStep((data.high - data.low) / 6.0);
+    scale.low = std::floor(data.low / scale.step + 1e-9) * scale.step;
+    scale.high = std::ceil(data.high / scale.step - 1e-9) * scale.step;
+    scale.pad = (scale.high - scale.low) * 0.04;
+    return scale;
+}
+
+// Value ticks, their grid lines and the dotted threshold.
+void paintValueAxis(QPainter& painter, const QRectF& area, const PlotScale& scale, const StagePlotData& data)
+{
+    const QRectF& plot = scale.plot;
     QPen grid(QColor(225, 225, 225));
     grid.setCosmetic(true);
-    for (double v = low; v <= high + step * 1e-9; v += step) {
-        const double y = yOf(v);
+    for (double v = scale.low; v <= scale.high + scale.step * 1e-9; v += scale.step) {
+        const double y = scale.yOf(v);
         painter.setPen(grid);
         painter.drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
         painter.setPen(Qt::black);
-        const QString text
-            = data.logAxis ? QStringLiteral("1e%1").arg(std::lround(v)) : number(std::abs(v) < step * 1e-9 ? 0.0 : v);
+        const QString text = data.logAxis ? QStringLiteral("1e%1").arg(std::lround(v))
+                                          : number(std::abs(v) < scale.step * 1e-9 ? 0.0 : v);
         painter.drawText(QRectF(area.left(), y - 10, 64, 20), Qt::AlignRight | Qt::AlignVCenter, text);
     }
     if (data.threshold) {
         QPen dotted(QColor(120, 120, 120), 1.5, Qt::DotLine);
         painter.setPen(dotted);
-        painter.drawLine(QPointF(plot.left(), yOf(*data.threshold)), QPointF(plot.right(), yOf(*data.threshold)));
+        painter.drawLine(
+            QPointF(plot.left(), scale.yOf(*data.threshold)), QPointF(plot.right(), scale.yOf(*data.threshold)));
     }
-    // Row ticks: every row's node when there are few, else row numbers.
+}
+
+// Row ticks (every row's node when there are few, else row numbers), both axis titles and the frame.
+void paintRowAxis(QPainter& painter, const QFontMetricsF& metrics, const QRectF& area, const PlotScale& scale,
+    bool labelEveryRow, const StagePlotData& data)
+{
+    const QRectF& plot = scale.plot;
+    const std::size_t rows = scale.rows;
     painter.setPen(Qt::black);
     if (labelEveryRow) {
         for (std::size_t r = 0; r < rows; ++r) {
-            const double x = xOf(r);
+            const double x = scale.xOf(r);
             painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
             painter.save();
             painter.translate(x, plot.bottom() + 8);
             painter.rotate(-45);
-            const QString text = metrics.elidedText(data.rowLabels[r], Qt::ElideRight, 160);
+            const QString text = metrics.elidedText(data.rowLabels[r], Qt::ElideRight, kRowLabelWidth);
             painter.drawText(QRectF(-metrics.horizontalAdvance(text) - 2, -metrics.height() / 2,
                                  metrics.horizontalAdvance(text) + 2, metrics.height()),
                 Qt::AlignRight | Qt::AlignVCenter, text);
@@ -236,7 +309,7 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
     } else if (rows > 1) {
         const double rowStep = std::max(1.0, niceStep(double(rows) / 10.0));
         for (double r = 0; r < double(rows); r += rowStep) {
-            const double x = xOf(static_cast<std::size_t>(r));
+            const double x = scale.xOf(static_cast<std::size_t>(r));
             painter.drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 4));
             painter.drawText(QRectF(x - 40, plot.bottom() + 6, 80, metrics.height()), Qt::AlignHCenter,
                 QString::number(static_cast<long long>(r)));
@@ -251,55 +324,73 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
     painter.restore();
     painter.setPen(QPen(Qt::black, 1));
     painter.drawRect(plot);
+}
 
-    // The lines (broken where a stage has no value), their points, and first-divergence marks.
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    for (std::size_t line = 0; line < data.values.size(); ++line) {
-        const QColor colour = stageLineColour(line);
-        const std::vector<double>& values = data.values[line];
-        if (line < data.firstDivergence.size() && data.firstDivergence[line] && *data.firstDivergence[line] < rows) {
-            QPen mark(colour, 1.5, Qt::DashLine);
-            painter.setPen(mark);
-            const double x = xOf(*data.firstDivergence[line]);
-            painter.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
-        }
-        QPainterPath path;
-        bool open = false;
-        for (std::size_t r = 0; r < values.size() && r < rows; ++r) {
-            if (std::isnan(values[r])) {
-                open = false;
-                continue;
-            }
-            const QPointF p(xOf(r), yOf(values[r]));
-            if (open)
-                path.lineTo(p);
-            else
-                path.moveTo(p);
-            open = true;
-        }
-        // Earlier lines wider, so a later line drawn over one with the same values leaves it
-        // showing on both sides.
-        const double width = 2.5 + 2.0 * double(data.values.size() - 1 - line);
-        painter.setPen(QPen(colour, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawPath(path);
-        painter.setBrush(colour);
-        painter.setPen(Qt::NoPen);
-        // Points on every row when they fit; else only where a point has no line to either side.
-        const auto isolated = [&](std::size_t r) {
-            return (r == 0 || std::isnan(values[r - 1])) && (r + 1 >= values.size() || std::isnan(values[r + 1]));
-        };
-        for (std::size_t r = 0; r < values.size() && r < rows; ++r)
-            if (!std::isnan(values[r]) && (rows <= 60 || isolated(r)))
-                painter.drawEllipse(QPointF(xOf(r), yOf(values[r])), width / 2 + 1.5, width / 2 + 1.5);
+// Earlier lines wider, so a later line drawn over one with the same values leaves it showing on
+// both sides.
+double stageLineWidth(std::size_t line, std::size_t lines)
+{
+    return 2.5 + 2.0 * double(lines - 1 - line);
+}
+
+// One stage's line (broken where it has no value), its points and its first-divergence mark.
+void paintStageLine(QPainter& painter, const PlotScale& scale, const StagePlotData& data, std::size_t line)
+{
+    const std::size_t rows = scale.rows;
+    const QColor colour = stageLineColour(line);
+    const std::vector<double>& values = data.values[line];
+    if (line < data.firstDivergence.size() && data.firstDivergence[line] && *data.firstDivergence[line] < rows) {
+        QPen mark(colour, 1.5, Qt::DashLine);
+        painter.setPen(mark);
+        const double x = scale.xOf(*data.firstDivergence[line]);
+        painter.drawLine(QPointF(x, scale.plot.top()), QPointF(x, scale.plot.bottom()));
     }
-    painter.setRenderHint(QPainter::Antialiasing, false);
+    QPainterPath path;
+    bool open = false;
+    for (std::size_t r = 0; r < values.size() && r < rows; ++r) {
+        if (std::isnan(values[r])) {
+            open = false;
+            continue;
+        }
+        const QPointF p(scale.xOf(r), scale.yOf(values[r]));
+        if (open)
+            path.lineTo(p);
+        else
+            path.moveTo(p);
+        open = true;
+    }
+    const double width = stageLineWidth(line, data.values.size());
+    painter.setPen(QPen(colour, width, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawPath(path);
+    painter.setBrush(colour);
+    painter.setPen(Qt::NoPen);
+    // Points on every row when they fit; else only where a point has no line to either side.
+    const auto isolated = [&](std::size_t r) {
+        return (r == 0 || std::isnan(values[r - 1])) && (r + 1 >= values.size() || std::isnan(values[r + 1]));
+    };
+    for (std::size_t r = 0; r < values.size() && r < rows; ++r)
+        if (!std::isnan(values[r]) && (rows <= 60 || isolated(r)))
+            painter.drawEllipse(QPointF(scale.xOf(r), scale.yOf(values[r])), width / 2 + 1.5, width / 2 + 1.5);
+}
 
-    // Legend, right of the plot.
-    double y = plot.top();
-    const double x = plot.right() + 16;
+// Every stage's line, antialiased.
+void paintStageLines(QPainter& painter, const PlotScale& scale, const StagePlotData& data)
+{
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (std::size_t line = 0; line < data.values.size(); ++line)
+        paintStageLine(painter, scale, data, line);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+}
+
+// The legend right of the plot: a swatch per stage, then the clamp, threshold and mark notes.
+void paintLegend(QPainter& painter, const QFontMetricsF& metrics, const PlotLayout& layout, const StagePlotData& data)
+{
+    const double legendWidth = layout.legendWidth;
+    double y = layout.plot.top();
+    const double x = layout.plot.right() + 16;
     for (std::size_t line = 0; line < data.names.size(); ++line) {
-        const double width = 2.5 + 2.0 * double(data.names.size() - 1 - line); // as the line is drawn
+        const double width = stageLineWidth(line, data.names.size()); // as the line is drawn
         painter.fillRect(QRectF(x, y + (metrics.height() - width) / 2, 20, width), stageLineColour(line));
         painter.setPen(Qt::black);
         painter.drawText(QRectF(x + 26, y, legendWidth - 26, metrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
@@ -325,6 +416,31 @@ void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& 
         painter.drawText(
             QRectF(x, y, legendWidth, metrics.height() * 2), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
     }
+}
+
+} // namespace
+
+void paintStagePlot(QPainter& painter, const QRectF& area, const StagePlotData& data)
+{
+    painter.save();
+    painter.fillRect(area, Qt::white);
+    QFont font = painter.font();
+    font.setPixelSize(12);
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    const PlotLayout layout = layOutStagePlot(metrics, area, data);
+    painter.setPen(Qt::black);
+    painter.drawText(QRectF(area.left() + 8, area.top() + 6, area.width() - 16, 24), Qt::AlignLeft | Qt::AlignVCenter,
+        metrics.elidedText(data.title, Qt::ElideRight, area.width() - 16));
+    if (layout.plot.width() < 20 || layout.plot.height() < 20) {
+        painter.restore();
+        return;
+    }
+    const PlotScale scale = scaleStagePlot(layout.plot, data);
+    paintValueAxis(painter, area, scale, data);
+    paintRowAxis(painter, metrics, area, scale, layout.labelEveryRow, data);
+    paintStageLines(painter, scale, data);
+    paintLegend(painter, metrics, layout, data);
     painter.restore();
 }
 

@@ -233,86 +233,113 @@ TimelineView::Picture TimelineView::picture() const
 void TimelineView::paintRun(QPainter& painter, QSize size, double fromNs, double nsPerPixel, int top) const
 {
     const TimelineRun* run = currentRun();
-    const QPalette palette = this->palette();
-    painter.fillRect(QRect(QPoint(0, 0), size), palette.base());
+    painter.fillRect(QRect(QPoint(0, 0), size), palette().base());
     if (!run)
         return;
-    const int left = m_gutter + kMargin;
-    const double toNs = fromNs + (size.width() - left) * nsPerPixel;
-    const QFontMetrics metrics(painter.font());
+    RunFrame frame;
+    frame.size = size;
+    frame.fromNs = fromNs;
+    frame.nsPerPixel = nsPerPixel;
+    frame.left = m_gutter + kMargin;
+    frame.toNs = fromNs + (size.width() - frame.left) * nsPerPixel;
+    frame.top = top;
+    paintEvents(painter, *run, frame);
+    paintLaneTitles(painter, *run, frame);
+    paintTimeAxis(painter, *run, frame);
+}
 
-    // Events, lane by lane, clipped to the area right of the titles.
+void TimelineView::paintEvents(QPainter& painter, const TimelineRun& run, const RunFrame& frame) const
+{
+    const QSize size = frame.size;
     painter.save();
     painter.setClipRect(QRect(m_gutter, kAxisHeight, size.width() - m_gutter, size.height() - kAxisHeight));
-    for (std::size_t l = 0; l < run->lanes.size(); ++l) {
-        const TimelineLane& lane = run->lanes[l];
-        const int laneY = laneTop(static_cast<int>(l)) - top;
-        const int laneHeight = (lane.maxDepth + 1) * kRowHeight;
-        if (laneY > size.height() || laneY + laneHeight < kAxisHeight)
+    for (std::size_t l = 0; l < run.lanes.size(); ++l)
+        paintLaneEvents(painter, run, l, frame);
+    paintMarks(painter, run, frame);
+    painter.restore();
+}
+
+void TimelineView::paintLaneEvents(
+    QPainter& painter, const TimelineRun& run, std::size_t l, const RunFrame& frame) const
+{
+    const QSize size = frame.size;
+    const QPalette palette = this->palette();
+    const QFontMetrics metrics(painter.font());
+    const TimelineLane& lane = run.lanes[l];
+    const int laneY = laneTop(static_cast<int>(l)) - frame.top;
+    const int laneHeight = (lane.maxDepth + 1) * kRowHeight;
+    if (laneY > size.height() || laneY + laneHeight < kAxisHeight)
+        return;
+    painter.fillRect(
+        QRect(m_gutter, laneY, size.width() - m_gutter, laneHeight), l % 2 ? palette.alternateBase() : palette.base());
+    std::vector<double> lastEnd(static_cast<std::size_t>(lane.maxDepth + 1), -1e9);
+    for (std::size_t e = 0; e < lane.events.size(); ++e) {
+        const TimelineEvent& event = lane.events[e];
+        const double start = static_cast<double>(event.startNs - run.startNs);
+        if (start > frame.toNs)
+            break; // sorted by start
+        if (start + static_cast<double>(event.durationNs) < frame.fromNs)
             continue;
-        painter.fillRect(QRect(m_gutter, laneY, size.width() - m_gutter, laneHeight),
-            l % 2 ? palette.alternateBase() : palette.base());
-        std::vector<double> lastEnd(static_cast<std::size_t>(lane.maxDepth + 1), -1e9);
-        for (std::size_t e = 0; e < lane.events.size(); ++e) {
-            const TimelineEvent& event = lane.events[e];
-            const double start = static_cast<double>(event.startNs - run->startNs);
-            if (start > toNs)
-                break; // sorted by start
-            if (start + static_cast<double>(event.durationNs) < fromNs)
-                continue;
-            const double x = left + (start - fromNs) / nsPerPixel;
-            const double width = std::max(1.0, static_cast<double>(event.durationNs) / nsPerPixel);
-            const auto depth = static_cast<std::size_t>(std::clamp(event.depth, 0, lane.maxDepth));
-            // Boxes narrower than a pixel that fall on the pixel already drawn add nothing.
-            if (width <= 1.0 && std::floor(x) <= lastEnd[depth])
-                continue;
-            lastEnd[depth] = std::floor(x + width);
-            const QRectF rect(x, laneY + static_cast<double>(depth) * kRowHeight + 1, width, kRowHeight - 2);
-            painter.fillRect(rect, eventColour(event, lane));
-            if (width >= 4) {
-                painter.setPen(QColor(0, 0, 0, 70));
-                painter.drawRect(rect.adjusted(0, 0, -0.5, -0.5));
-            }
-            // The name stays readable on boxes wider than the view: it sits in their visible part.
-            const QRectF textRect
-                = rect.intersected(QRectF(left, rect.top(), size.width() - left, rect.height())).adjusted(3, 0, -3, 0);
-            if (textRect.width() > 18) {
-                painter.setPen(Qt::black);
-                painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
-                    metrics.elidedText(
-                        QString::fromStdString(event.name), Qt::ElideMiddle, static_cast<int>(textRect.width())));
-            }
+        const double x = frame.left + (start - frame.fromNs) / frame.nsPerPixel;
+        const double width = std::max(1.0, static_cast<double>(event.durationNs) / frame.nsPerPixel);
+        const auto depth = static_cast<std::size_t>(std::clamp(event.depth, 0, lane.maxDepth));
+        // Boxes narrower than a pixel that fall on the pixel already drawn add nothing.
+        if (width <= 1.0 && std::floor(x) <= lastEnd[depth])
+            continue;
+        lastEnd[depth] = std::floor(x + width);
+        const QRectF rect(x, laneY + static_cast<double>(depth) * kRowHeight + 1, width, kRowHeight - 2);
+        painter.fillRect(rect, eventColour(event, lane));
+        if (width >= 4) {
+            painter.setPen(QColor(0, 0, 0, 70));
+            painter.drawRect(rect.adjusted(0, 0, -0.5, -0.5));
+        }
+        // The name stays readable on boxes wider than the view: it sits in their visible part.
+        const QRectF textRect
+            = rect.intersected(QRectF(frame.left, rect.top(), size.width() - frame.left, rect.height()))
+                  .adjusted(3, 0, -3, 0);
+        if (textRect.width() > 18) {
+            painter.setPen(Qt::black);
+            painter.drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                metrics.elidedText(
+                    QString::fromStdString(event.name), Qt::ElideMiddle, static_cast<int>(textRect.width())));
         }
     }
-    // Marks on top: the events of the selected node, then the selected event.
+}
+
+void TimelineView::paintMarks(QPainter& painter, const TimelineRun& run, const RunFrame& frame) const
+{
     const auto outline = [&](const std::pair<int, int>& which, const QColor& colour, qreal width) {
-        const TimelineLane& lane = run->lanes[static_cast<std::size_t>(which.first)];
+        const TimelineLane& lane = run.lanes[static_cast<std::size_t>(which.first)];
         const TimelineEvent& event = lane.events[static_cast<std::size_t>(which.second)];
-        const double x = left + (static_cast<double>(event.startNs - run->startNs) - fromNs) / nsPerPixel;
-        const double y = laneTop(which.first) - top + event.depth * kRowHeight + 1;
+        const double x
+            = frame.left + (static_cast<double>(event.startNs - run.startNs) - frame.fromNs) / frame.nsPerPixel;
+        const double y = laneTop(which.first) - frame.top + event.depth * kRowHeight + 1;
         painter.setPen(QPen(colour, width));
         painter.setBrush(Qt::NoBrush);
         painter.drawRect(
-            QRectF(x, y, std::max(2.0, static_cast<double>(event.durationNs) / nsPerPixel), kRowHeight - 2));
+            QRectF(x, y, std::max(2.0, static_cast<double>(event.durationNs) / frame.nsPerPixel), kRowHeight - 2));
     };
     for (const auto& marked : m_marked)
         outline(marked, attentionColour(), 2);
     if (m_selected)
-        outline(*m_selected, palette.highlight().color(), 2.5);
-    painter.restore();
+        outline(*m_selected, palette().highlight().color(), 2.5);
+}
 
-    // Lane titles.
+void TimelineView::paintLaneTitles(QPainter& painter, const TimelineRun& run, const RunFrame& frame) const
+{
+    const QSize size = frame.size;
+    const QPalette palette = this->palette();
     painter.fillRect(QRect(0, kAxisHeight, m_gutter, size.height() - kAxisHeight), palette.window());
     painter.setPen(palette.windowText().color());
     // Titles too long for the gutter keep what tells them from the other lanes.
     QStringList titles;
-    for (const TimelineLane& lane : run->lanes)
+    for (const TimelineLane& lane : run.lanes)
         titles << QString::fromStdString(lane.title);
     const auto parts = distinctParts(titles);
     const QFontMetricsF titleMetrics(painter.font());
-    for (std::size_t l = 0; l < run->lanes.size(); ++l) {
-        const TimelineLane& lane = run->lanes[l];
-        const int laneY = laneTop(static_cast<int>(l)) - top;
+    for (std::size_t l = 0; l < run.lanes.size(); ++l) {
+        const TimelineLane& lane = run.lanes[l];
+        const int laneY = laneTop(static_cast<int>(l)) - frame.top;
         if (laneY + kRowHeight < kAxisHeight || laneY > size.height())
             continue;
         const QRect titleRect(kMargin, laneY, m_gutter - 2 * kMargin, kRowHeight);
@@ -323,15 +350,20 @@ void TimelineView::paintRun(QPainter& painter, QSize size, double fromNs, double
         painter.drawLine(0, separator, size.width(), separator);
         painter.setPen(palette.windowText().color());
     }
+}
 
-    // The time axis, from the start of the run.
+void TimelineView::paintTimeAxis(QPainter& painter, const TimelineRun& run, const RunFrame& frame) const
+{
+    const QSize size = frame.size;
+    const QPalette palette = this->palette();
+    const QFontMetrics metrics(painter.font());
     painter.fillRect(QRect(0, 0, size.width(), kAxisHeight), palette.window());
-    const double step = niceStep(100 * nsPerPixel);
+    const double step = niceStep(100 * frame.nsPerPixel);
     painter.setPen(palette.windowText().color());
     painter.drawText(QRect(kMargin, 0, m_gutter - kMargin, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        tr("run %1").arg(run->index));
-    for (double t = std::ceil(fromNs / step) * step; t <= toNs; t += step) {
-        const double x = left + (t - fromNs) / nsPerPixel;
+        tr("run %1").arg(run.index));
+    for (double t = std::ceil(frame.fromNs / step) * step; t <= frame.toNs; t += step) {
+        const double x = frame.left + (t - frame.fromNs) / frame.nsPerPixel;
         if (x < m_gutter)
             continue;
         painter.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight));

@@ -85,6 +85,27 @@ private:
     int laneTop(int lane) const; ///< in content coordinates
     QString describe(const core::TimelineEvent& event, const core::TimelineLane& lane) const;
 
+    /// What paintRun draws over: the target's size, the time range and where the events start.
+    struct RunFrame {
+        QSize size;
+        double fromNs = 0;
+        double toNs = 0;
+        double nsPerPixel = 1;
+        int left = 0; ///< x of fromNs
+        int top = 0; ///< content y at the top of the target
+    };
+    /// The boxes of every lane in view, clipped right of the titles, with the marks on top.
+    void paintEvents(QPainter& painter, const core::TimelineRun& run, const RunFrame& frame) const;
+    /// One lane's band and the boxes of its events in the time range.
+    void paintLaneEvents(
+        QPainter& painter, const core::TimelineRun& run, std::size_t lane, const RunFrame& frame) const;
+    /// Outlines of the events of the selected node, then of the selected event.
+    void paintMarks(QPainter& painter, const core::TimelineRun& run, const RunFrame& frame) const;
+    /// The lane titles in the gutter and the lines between lanes.
+    void paintLaneTitles(QPainter& painter, const core::TimelineRun& run, const RunFrame& frame) const;
+    /// The time axis along the top, from the start of the run.
+    void paintTimeAxis(QPainter& painter, const core::TimelineRun& run, const RunFrame& frame) const;
+
     std::shared_ptr<const core::Timeline> m_timeline;
     int m_run = 0;
     double m_nsPerPixel = 1;
