@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// A method's instructions as a graph (nodes, edges with their tensors, argument names from the
+// schemas). Why one file: one builder class whose steps share its maps of values to producers and
+// readers; the per-value descriptions at the end are what its nodes' attributes say.
 #include "core/methodgraph/graphbuilder.h"
 
 #include "core/opschema/opschema.h"

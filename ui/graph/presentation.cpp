@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// A graph view's drawing before layout: which boxes, clusters and titles a method or delegate
+// shows for its expanded set. Why one file: the steps of preparePresentation share the flat graph
+// and the cached text widths; the layout and the scene read only the Presentation it returns.
 #include "ui/graph/presentation.h"
 
 #include "core/util/text.h"

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+// The Heatmap tab: its table, legend, controls and exports. Why one file: one panel whose parts
+// (the cell delegate, the legend, the column fitting) all follow the table and scale shown;
+// what the tables hold is built off the UI thread in ui/document/debugsession.cpp.
 #include "ui/heatmap/heatmappanel.h"
 
 #include "ui/common/elidedelegate.h"
