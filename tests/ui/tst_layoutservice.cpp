@@ -112,6 +112,44 @@ private slots:
         QTRY_COMPARE(value, 42);
     }
 
+    void backgroundLayoutsGiveWay()
+    {
+        // Layouts made ahead of a click (issue 27) wait behind every other, run one at a time
+        // and only in a helper: the layout someone waits for finds a helper of its own.
+        ui::LayoutService service;
+        service.setWorker(QStringLiteral(ETSCOPE_BINARY), {}, /*startNow=*/false);
+        QObject context;
+        Outcome slowAhead, smallAhead, waitedFor;
+        const auto submitAhead = [&](LayoutRequest request, Outcome& outcome) {
+            return service.submit(
+                std::move(request), &context,
+                [&outcome](Result<LayoutResult> result) { outcome.result.emplace(std::move(result)); },
+                /*background=*/true);
+        };
+        const quint64 slow = submitAhead(slowRequest(), slowAhead);
+        submitAhead(smallRequest(), smallAhead); // queued: one background layout at a time
+        submit(service, smallRequest(), &context, waitedFor);
+        QTRY_VERIFY_WITH_TIMEOUT(waitedFor.result.has_value(), 20000);
+        QVERIFY(*waitedFor.result);
+        QCOMPARE(service.workerCount(), 2);
+        QVERIFY(!slowAhead.result && !smallAhead.result);
+        service.cancel(slow);
+        QTRY_VERIFY_WITH_TIMEOUT(slowAhead.result.has_value(), 20000);
+        QCOMPARE(slowAhead.result->error().code, Error::Code::Cancelled);
+        QTRY_VERIFY_WITH_TIMEOUT(smallAhead.result.has_value(), 20000);
+        QVERIFY(*smallAhead.result);
+
+        // No helper program: never on the in-process thread small layouts need; answered Cancelled.
+        ui::LayoutService inProcess;
+        Outcome none;
+        inProcess.submit(
+            smallRequest(), &context, [&none](Result<LayoutResult> result) { none.result.emplace(std::move(result)); },
+            /*background=*/true);
+        QVERIFY(!none.result);
+        QTRY_VERIFY(none.result.has_value());
+        QCOMPARE(none.result->error().code, Error::Code::Cancelled);
+    }
+
     void helperGivesTheSameLayout()
     {
         ui::LayoutService service;

@@ -114,6 +114,8 @@ DocumentController::~DocumentController()
     for (const ViewRequests& view : std::as_const(m_views))
         if (view.job)
             LayoutService::instance()->cancel(view.job);
+    for (const Ahead& ahead : std::as_const(m_ahead))
+        LayoutService::instance()->cancel(ahead.job); // m_closing: their answers are dropped
 }
 
 void DocumentController::setBusy(int delta)
@@ -130,6 +132,7 @@ void DocumentController::adopt(std::shared_ptr<const core::Document> document)
     m_deferredDecode = DeferredDecode::NotStarted;
     m_path = m_document ? QString::fromStdString(m_document->path) : QString();
     m_cache.clear();
+    dropAhead();
     m_groupings.clear();
     ++m_generation;
     dropHeatTables();
@@ -142,6 +145,7 @@ void DocumentController::stop()
     stopDebugWork();
     for (QObject* requester : m_views.keys())
         stopLayout(requester);
+    dropAhead();
 }
 
 double DocumentController::millisecondsSinceRequest() const
@@ -203,6 +207,7 @@ void DocumentController::open(const QString& path, OpenHandler done, core::OpenO
             logOpened(m_path, millisecondsSinceRequest(), *m_document, result.debug.run || result.debug.etrecord);
             logDelegatesOf(*m_document);
             m_cache.clear();
+            dropAhead();
             m_groupings.clear();
             m_debug = std::move(result.debug);
             m_debugWarnings = std::move(result.debugWarnings);

@@ -126,6 +126,15 @@ public:
         QObject* requester, const GraphContext& context, const std::set<int>& expanded, LayoutAnswer answer);
     /// Whether `requester` waits for a layout.
     bool layingOut(QObject* requester) const;
+    /// Lays out, in the background and quietly (no busy state, no timings, no signals), what a
+    /// click on `shown` (a top-level drawing, laid out) most likely asks for next and Graphviz
+    /// needs long for: the biggest decoded delegate insides drawn closed in it, each as its own
+    /// tab (a double click) and opened in place (its toggle). A request for one of them finds it
+    /// in the cache, or waits for its layout instead of starting another (issue 27: the Ethos-U
+    /// delegate's 669 boxes took 400 ms to show after the click).
+    void layOutAhead(const std::shared_ptr<const Presentation>& shown);
+    /// Layouts ahead submitted and not finished (for observers: tests).
+    int layoutsAhead() const { return static_cast<int>(m_ahead.size()); }
 
 Q_SIGNALS:
     void progress(int percent, const QString& phase);
@@ -161,6 +170,14 @@ private:
     struct ViewRequests {
         quint64 latest = 0; ///< its newest layout request; older answers are dropped
         quint64 job = 0; ///< its LayoutService job, 0 when none runs
+        QString ahead; ///< the key of the layout ahead it waits for, empty when none
+    };
+    /// A layout asked for ahead of the click (layOutAhead), and the requests waiting for it.
+    struct Ahead {
+        std::shared_ptr<Presentation> presentation;
+        std::shared_ptr<const OpeningPlan> plan; ///< set when only the opened part is laid out
+        quint64 job = 0;
+        std::vector<Pending> waiters;
     };
     /// An attachment waiting for, or being read by, the worker.
     struct AttachJob {
@@ -201,6 +218,15 @@ private:
     /// Lays out the whole presentation, or only the inside of what `plan` opens.
     void runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan);
     void setBusy(int delta);
+    /// Prepares and submits the layout ahead of `key` (layOutAhead), one per event-loop turn.
+    void startAhead(const GraphContext& context, const std::set<int>& expanded);
+    void finishAhead(const QString& key, quint64 generation, core::Result<core::LayoutResult> layout);
+    /// Makes `pending` (its view's newest request) wait for the layout ahead of `key`.
+    void waitForAhead(const QString& key, Pending pending);
+    /// Stops waiting for a layout ahead: `requester`'s waiter leaves (stopped: answered so).
+    void leaveAhead(QObject* requester, bool stopped);
+    /// Cancels every layout ahead (another file, the document closing); waiters get no answer.
+    void dropAhead();
     /// The method's grouping, computed once per document.
     std::shared_ptr<const core::Grouping> grouping(int method);
 
@@ -216,6 +242,7 @@ private:
     QList<QPair<AttachKind, QString>> m_attachments;
     quint64 m_generation = 0;
     QHash<QObject*, ViewRequests> m_views; ///< per requester
+    QHash<QString, Ahead> m_ahead; ///< layouts ahead running, by presentation key
     quint64 m_layoutRequest = 0; ///< counts layout requests (ids)
     std::deque<AttachJob> m_attachQueue;
     std::shared_ptr<std::atomic<bool>> m_attachCancel;

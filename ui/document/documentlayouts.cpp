@@ -34,6 +34,7 @@ DocumentController::ViewRequests& DocumentController::viewRequests(QObject* requ
             const quint64 job = it->job;
             // Forgotten first: the cancellation, answered at once, must find no view to tell
             // (the view is half destroyed by now).
+            leaveAhead(requester, /*stopped=*/false);
             m_views.erase(it);
             m_heatRequests.remove(requester);
             if (job)
@@ -45,11 +46,12 @@ DocumentController::ViewRequests& DocumentController::viewRequests(QObject* requ
 bool DocumentController::layingOut(QObject* requester) const
 {
     const auto it = m_views.find(requester);
-    return it != m_views.end() && it->job != 0;
+    return it != m_views.end() && (it->job != 0 || !it->ahead.isEmpty());
 }
 
 void DocumentController::stopLayout(QObject* requester)
 {
+    leaveAhead(requester, /*stopped=*/true);
     const auto it = m_views.find(requester);
     if (it == m_views.end() || !it->job)
         return;
@@ -85,6 +87,7 @@ void DocumentController::requestPresentation(
     const quint64 request = ++m_layoutRequest;
     ViewRequests& view = viewRequests(requester);
     view.latest = request;
+    leaveAhead(requester, /*stopped=*/false);
     if (view.job) {
         const quint64 old = view.job;
         view.job = 0;
@@ -126,6 +129,11 @@ void DocumentController::requestPresentation(
     setBusy(+1);
     Pending pending { presentation, m_generation, request, requester, std::move(answer), {} };
     pending.started.start();
+    // Laid out ahead of this click (layOutAhead) and not ready yet: wait for it.
+    if (m_ahead.contains(key)) {
+        waitForAhead(key, std::move(pending));
+        return;
+    }
     // One delegate or group more than a drawing already made: lay out its inside only and keep
     // the rest of that drawing where it was.
     if (auto plan = planOpening(*presentation, laidOut)) {

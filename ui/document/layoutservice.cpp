@@ -105,14 +105,24 @@ int LayoutService::workerCount() const
     return static_cast<int>(m_workers.size());
 }
 
-quint64 LayoutService::submit(core::LayoutRequest request, QObject* context, Handler handler)
+quint64 LayoutService::submit(core::LayoutRequest request, QObject* context, Handler handler, bool background)
 {
     auto job = std::make_shared<Job>();
     job->id = m_nextId++;
     job->request = std::make_shared<core::LayoutRequest>(std::move(request));
     job->context = context;
     job->handler = std::move(handler);
-    m_queue.push_back(job);
+    job->background = background;
+    if (background && m_program.isEmpty()) { // never on the in-process thread small layouts need
+        QMetaObject::invokeMethod(
+            this, [job] { deliver(job, cancelledError()); }, Qt::QueuedConnection);
+        return job->id;
+    }
+    // Someone waits for this one: it goes before every layout laid out ahead.
+    const auto firstBackground = background
+        ? m_queue.end()
+        : std::find_if(m_queue.begin(), m_queue.end(), [](const auto& queued) { return queued->background; });
+    m_queue.insert(firstBackground, job);
     dispatch();
     return job->id;
 }
@@ -153,12 +163,15 @@ void LayoutService::dispatch()
 {
     while (!m_queue.empty()) {
         const auto& next = m_queue.front();
+        // Only background layouts are left: one at a time, leaving the other helper free.
+        if (next->background && backgroundRunning())
+            return;
         // Only a graph without clusters stays here: Graphviz's known crashes are in its ordering
         // code with clusters (see boundedAttributes), and a crash in this process ends the
         // user's session, where a helper's crash is retried with safer attributes.
         const bool small
             = static_cast<qsizetype>(next->request->nodes.size()) < m_inProcessBelow && next->request->clusters.empty();
-        if (m_program.isEmpty() || small) {
+        if (m_program.isEmpty() || (small && !next->background)) {
             auto job = m_queue.front();
             m_queue.pop_front();
             runInProcess(std::move(job));
@@ -180,6 +193,12 @@ void LayoutService::dispatch()
         // the pipe takes now, without waiting; the rest follows from the event loop.
         worker->process->waitForBytesWritten(0);
     }
+}
+
+bool LayoutService::backgroundRunning() const
+{
+    return std::any_of(
+        m_workers.begin(), m_workers.end(), [](const auto& worker) { return worker->job && worker->job->background; });
 }
 
 LayoutService::Worker* LayoutService::idleWorker()

@@ -61,7 +61,10 @@ public:
 
     /// Queues a layout; `handler` runs on this object's thread with the layout, the error, or
     /// Error::Code::Cancelled, unless `context` is gone by then. Returns the job's id.
-    quint64 submit(core::LayoutRequest request, QObject* context, Handler handler);
+    /// A `background` layout (one laid out ahead of a click nobody made yet) waits behind every
+    /// other, runs only in a helper and one at a time, so that a layout someone waits for
+    /// always finds a helper of its own; without a helper program it is answered Cancelled.
+    quint64 submit(core::LayoutRequest request, QObject* context, Handler handler, bool background = false);
     /// Stops a job: dropped when queued, its helper killed when running. No-op for finished jobs.
     void cancel(quint64 job);
     /// Helper processes alive now (busy or idle).
@@ -75,6 +78,7 @@ private:
         Handler handler;
         bool retried = false;
         bool warmUp = false; ///< warmUp()'s layout: nobody waits for its answer
+        bool background = false; ///< submit()'s `background`
         std::atomic<bool> cancelled { false }; ///< read by the in-process layout thread
     };
     struct Worker {
@@ -86,6 +90,7 @@ private:
     void dispatch();
     void runInProcess(std::shared_ptr<Job> job);
     Worker* idleWorker();
+    bool backgroundRunning() const;
     bool warmingUp() const;
     Worker* startWorker();
     void readFrom(QProcess* process);

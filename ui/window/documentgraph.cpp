@@ -103,6 +103,13 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     Q_EMIT statusMessage(
         tr("%1 nodes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
     Q_EMIT presentationShown();
+    layOutAhead();
+}
+
+void DocumentView::layOutAhead()
+{
+    if (m_painted && !m_controller->decodingDeferredGraphs())
+        m_controller->layOutAhead(presentation());
 }
 
 std::optional<QPointF> DocumentView::anchorPosition(const NodeOrigin& owner) const

@@ -251,7 +251,8 @@ void DocumentView::startDeferredWork()
     QTimer::singleShot(0, this, [this] { loadCheck(); });
     m_controller->decodeDeferredGraphs();
     if (m_controller->decodingDeferredGraphs())
-        return; // deferredDecodeFinished counts them
+        return; // deferredDecodeFinished counts them and lays out ahead
+    layOutAhead();
     if (m_operatorsWaiting)
         refreshOperatorTable();
     if (m_loadCheckWaiting)

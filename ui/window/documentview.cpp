@@ -98,6 +98,7 @@ void DocumentView::connectController()
         }
         if (m_operatorsWaiting)
             refreshOperatorTable();
+        layOutAhead();
         if (m_loadCheckWaiting)
             refreshLoadCheck();
     });

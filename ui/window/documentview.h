@@ -179,6 +179,9 @@ private:
     QWidget* buildPanes();
     void connectScene();
     void request();
+    /// Has the document lay out in the background what a click on this drawing most likely
+    /// asks for next (DocumentController::layOutAhead), once painted and its insides decoded.
+    void layOutAhead();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
     /// Gives the load check the document, unless it waits for deferred inner graphs.
