@@ -20,6 +20,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -47,7 +48,7 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     , m_answer(new WrappedLabel(this))
     , m_hint(new WrappedLabel(this))
     , m_preset(new QComboBox(this))
-    , m_builtinRow(new QHBoxLayout)
+    , m_builtinRow(new QGridLayout)
     , m_fileRow(new QVBoxLayout)
     , m_problems(new WrappedLabel(this))
     , m_filter(new QLineEdit(this))
@@ -155,12 +156,13 @@ void LoadCheckPanel::buildLayout()
     walkRow->addWidget(m_previous);
     walkRow->addWidget(m_next);
     walkRow->addWidget(exportButton);
-    auto* listsTitle = new QLabel(tr("Kernel lists the runtime links:"), this);
+    // The runtime above its lists, the lists three to a row: in one row they made the panel
+    // ~560 px wide, and the scroll area cut the verdict, hint and boxes at the pane's right
+    // edge (a 1400 px window gives the pane ~420 px).
     auto* presetRow = new QHBoxLayout;
-    presetRow->addWidget(listsTitle);
-    presetRow->addStretch(1);
     presetRow->addWidget(new QLabel(tr("Runtime:"), this));
-    presetRow->addWidget(m_preset);
+    presetRow->addWidget(m_preset, 1);
+    auto* listsTitle = new QLabel(tr("Kernel lists the runtime links:"), this);
     // Everything sits in a scroll area: the wrapped verdict, the list boxes and the table need
     // about 570 px together, and as a minimum that kept the window from being 700 px tall.
     auto* scroll = new QScrollArea(this);
@@ -179,6 +181,7 @@ void LoadCheckPanel::buildLayout()
     layout->addWidget(m_hint);
     layout->addSpacing(6);
     layout->addLayout(presetRow);
+    layout->addWidget(listsTitle);
     layout->addLayout(m_builtinRow);
     layout->addLayout(m_fileRow);
     layout->addWidget(m_problems);
@@ -219,7 +222,11 @@ void LoadCheckPanel::buildListControls()
             lists << QString::fromLatin1(list.data(), static_cast<qsizetype>(list.size()));
         KernelListChoice::instance().setBuiltins(lists);
     });
-    m_builtinRow->setSpacing(10);
+    // Long runtime titles ("executor_runner with portable kernels") shorten with the pane.
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_preset->setMinimumContentsLength(12);
+    m_builtinRow->setHorizontalSpacing(10);
+    constexpr int kListsPerRow = 3;
     for (const std::string_view name : builtinKernelListNames()) {
         const QString text = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
         auto* box = new QCheckBox(text, this);
@@ -235,10 +242,11 @@ void LoadCheckPanel::buildListControls()
         }
         box->setToolTip(tip);
         connect(box, &QCheckBox::toggled, this, [text](bool on) { KernelListChoice::instance().setBuiltin(text, on); });
-        m_builtinRow->addWidget(box);
+        const int at = static_cast<int>(m_builtinBoxes.size());
+        m_builtinRow->addWidget(box, at / kListsPerRow, at % kListsPerRow);
         m_builtinBoxes.push_back(box);
     }
-    m_builtinRow->addStretch(1);
+    m_builtinRow->setColumnStretch(kListsPerRow, 1);
     auto* add = new QPushButton(tr("Add list file…"), this);
     add->setObjectName(QStringLiteral("addKernelList"));
     add->setToolTip(tr("A selected_operators.yaml of a selective build, a functions.yaml, or a plain list of operator "

@@ -19,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QHBoxLayout;
 class QVBoxLayout;
 class QLabel;
@@ -152,7 +153,7 @@ private:
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
     QComboBox* m_preset; ///< runtime presets: choosing one ticks its lists
-    QHBoxLayout* m_builtinRow;
+    QGridLayout* m_builtinRow; ///< the built-in lists' boxes, three to a row
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;
     std::vector<QCheckBox*> m_fileBoxes;

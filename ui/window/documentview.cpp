@@ -63,6 +63,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     building.start();
     buildUi();
     connectController();
+    connect(this, &DocumentView::statusMessage, this, [this](const QString& text) { m_lastStatus = text; });
 
     const auto document = m_controller->document();
     // An ETRecord whose graphs could not be read has a program without methods: no graph.

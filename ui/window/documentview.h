@@ -58,6 +58,9 @@ public:
     const std::set<int>& expanded() const { return m_expanded; }
     std::shared_ptr<const Presentation> presentation() const;
     QString title() const;
+    /// The last statusMessage this view gave ("669 nodes, 1719 edges"): a view built from a
+    /// cached drawing gives it before anyone is connected to hear it.
+    QString lastStatus() const { return m_lastStatus; }
 
     GraphScene* scene() const { return m_scene; }
     GraphView* graphView() const { return m_view; }
@@ -222,6 +225,7 @@ private:
     std::vector<core::NodeOrigin> m_matches;
     int m_matchIndex = -1;
     QString m_matchType;
+    QString m_lastStatus; ///< see lastStatus()
 
     GraphPanel* m_graph = nullptr;
     QWidget* m_panes = nullptr; ///< graph | side tabs and properties

@@ -51,6 +51,10 @@ DocumentView* MainWindow::addView(DocumentController* controller, GraphContext c
         [this, controller](const GraphContext& parent) { showParent(controller, parent); });
     connect(view, &DocumentView::statusMessage, this,
         [this](const QString& text) { statusBar()->showMessage(text, 5000); });
+    // Drawn from the cache (a delegate's tab laid out ahead, or opened before), the view has
+    // said its size already; the parent's message would stay otherwise.
+    if (!view->lastStatus().isEmpty())
+        statusBar()->showMessage(view->lastStatus(), 5000);
     connect(view, &DocumentView::titleChanged, this,
         [this, view](const QString& text) { m_tabs->setTabText(m_tabs->indexOf(view), text); });
     connect(view, &DocumentView::firstPainted, this, [this, controller] { Q_EMIT firstPainted(controller->path()); });
