@@ -13,6 +13,7 @@
 #include "core/debug/eventmapper.h"
 #include "core/document/document.h"
 #include "core/report/reports.h"
+#include "core/util/atomicfile.h"
 #include "ui/stageplot/stageplot.h"
 
 #include <QFileInfo>
@@ -139,6 +140,11 @@ int runStageGap(const Arguments& args)
         const QString suffix = QFileInfo(plotPath).suffix().toLower();
         if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg"))
             return stageUsage("--plot " + args.value("plot") + ": give a file ending in .png or .svg");
+        // The plot is written with QFile, whose error does not name the folder (issue 27).
+        if (const auto error = checkFolderFor(args.value("plot"))) {
+            std::cerr << "etscope gap: " << error->message() << "\n";
+            return ExitInput;
+        }
     }
 
     // Open every stage: its ETRecord first (the program's delegate output counts come from it).
