@@ -36,7 +36,7 @@ struct FileMapping {
 };
 
 /// Maps the whole regular file at `path` read-only. Errors name `path`: Error::Io with "cannot
-/// open: …", "cannot stat: …", "is a directory, not a file", "is not a regular file" or "cannot
+/// open: …", "cannot stat: …", "is a folder, not a file", "is not a regular file" or "cannot
 /// map: …" (… the OS's reason); Error::Empty with "the file is empty".
 Result<FileMapping> mapFileReadOnly(const std::string& path);
 

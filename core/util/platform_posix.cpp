@@ -43,7 +43,7 @@ Result<FileMapping> mapFileReadOnly(const std::string& path)
     }
     if (S_ISDIR(st.st_mode)) {
         ::close(fd);
-        return makeError(Error::Code::Io, path, "is a directory, not a file");
+        return makeError(Error::Code::Io, path, "is a folder, not a file");
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);

@@ -143,7 +143,7 @@ private slots:
                                  << QStringLiteral("cannot open: No such file or directory");
         QTest::addRow("corrupt sample") << sample("djl-executorch-engine/corrupt.pte")
                                         << QStringLiteral("not an ExecuTorch file");
-        QTest::addRow("directory") << sample("executorch") << QStringLiteral("is a directory");
+        QTest::addRow("folder") << sample("executorch") << QStringLiteral("is a folder, not a file");
     }
 
     void inputErrors()
@@ -157,6 +157,33 @@ private slots:
             QVERIFY2(result.err.contains(reason), qPrintable(result.err));
             QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
             QVERIFY(result.out.isEmpty());
+        }
+    }
+
+    void unusableFiles()
+    {
+        // issue 27: an empty file, a folder and a file that cannot be read each give one line
+        // naming the file and why, exit 2.
+        QTemporaryDir dir;
+        openToOthers(dir);
+        const auto empty = etscope::test::writeTestFile(dir, QStringLiteral("empty.pte"), {});
+        QVERIFY(empty);
+        const QString folder = dir.filePath(QStringLiteral("folder.pte"));
+        QVERIFY(QDir().mkdir(folder));
+        const auto locked = etscope::test::writeTestFile(
+            dir, QStringLiteral("locked.pte"), etscope::test::readFile(sample("executorch/add.pte")));
+        QVERIFY(locked);
+        QVERIFY(QFile::setPermissions(*locked, QFile::WriteOwner));
+        const QList<std::pair<QString, QString>> cases { { *empty, QStringLiteral("the file is empty") },
+            { folder, QStringLiteral("is a folder, not a file") },
+            { *locked, QStringLiteral("cannot open: Permission denied") } };
+        for (const auto& [path, reason] : cases) {
+            const auto result = runUnprivileged({ QStringLiteral("info"), path });
+            if (!result)
+                QSKIP("running as root without setpriv: a file cannot be made unreadable");
+            QCOMPARE(result->exitCode, 2);
+            QCOMPARE(result->err, QStringLiteral("etscope info: ") + path + QStringLiteral(": ") + reason + "\n");
+            QVERIFY(result->out.isEmpty());
         }
     }
 

@@ -65,7 +65,7 @@ private Q_SLOTS:
 
         result = platform::mapFileReadOnly(dir.path().toStdString());
         QVERIFY(!result);
-        QCOMPARE(result.error().message(), dir.path().toStdString() + ": is a directory, not a file");
+        QCOMPARE(result.error().message(), dir.path().toStdString() + ": is a folder, not a file");
 
         const std::string empty = dir.filePath(QStringLiteral("empty.pte")).toStdString();
         std::ofstream(empty).close();
