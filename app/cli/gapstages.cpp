@@ -140,7 +140,7 @@ int runStageGap(const Arguments& args)
         const QString suffix = QFileInfo(plotPath).suffix().toLower();
         if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg"))
             return stageUsage("--plot " + args.value("plot") + ": give a file ending in .png or .svg");
-        // The plot is written with QFile, whose error does not name the folder (issue 27).
+        // The plot is written last, after every stage is read: a folder that cannot take it is said first.
         if (const auto error = checkFolderFor(args.value("plot"))) {
             std::cerr << "etscope gap: " << error->message() << "\n";
             return ExitInput;

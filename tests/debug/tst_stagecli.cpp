@@ -10,6 +10,8 @@
 #include "core/writer/debug/gapfixtures.h"
 #include "core/writer/programwriter.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
@@ -217,6 +219,26 @@ private slots:
                 m_stage["quantized"], QStringLiteral("--plot"), m_dir.filePath(QStringLiteral("p.gif")) });
         QCOMPARE(plot.exitCode, 1);
         QVERIFY(plot.err.contains(QStringLiteral("give a file ending in .png or .svg")));
+    }
+
+    /// --plot onto a name a folder holds: the atomic writer's error (the temporary file renamed
+    /// over a folder: rename(2) EISDIR), no temporary file left beside it, the folder untouched.
+    /// Written with QFile it said "cannot write: " with Qt's text instead, as no export does.
+    void plotOntoAFolder()
+    {
+        const QString taken = m_dir.filePath(QStringLiteral("taken.png"));
+        QVERIFY(QDir().mkpath(taken));
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+            QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--plot"), taken });
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(QStringLiteral("etscope gap: ") + taken
+                     + QStringLiteral(": cannot replace the file: Is a directory\n")),
+            qPrintable(result.err));
+        QVERIFY(QFileInfo(taken).isDir());
+        const QStringList beside = QDir(m_dir.path())
+                                       .entryList({ QStringLiteral("*taken.png*") },
+                                           QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+        QCOMPARE(beside, QStringList { QStringLiteral("taken.png") });
     }
 
     /// A stage whose program is another model (the generated add against the MLP): a warning
