@@ -241,6 +241,25 @@ private slots:
         QCOMPARE(beside, QStringList { QStringLiteral("taken.png") });
     }
 
+    /// A stage given another model's ETRecord: the warning ops, gap and profile give (issue 27),
+    /// naming that stage's files; the stage with its own record says nothing. etrecord.bin is a
+    /// mul model's (its edge graph: one aten.mul.Tensor, SOURCES.md); the quantized MLP runs
+    /// addmm, relu and the quantize ops (gapfixtures.h), none of them mul.
+    void stageWithAnotherModelsRecord()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        const QString record = sample("executorch/etrecord.bin");
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable+record"],
+            QStringLiteral("--stage"), m_stage["quantized"] + QLatin1Char(':') + record });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.err.contains(QStringLiteral("etscope gap: warning: ") + record
+                     + QStringLiteral(" does not look like the ETRecord of ")
+                     + m_dir.filePath(QStringLiteral("quantized.pte"))
+                     + QStringLiteral(": its edge graph of 'forward' shares no operator with the program's kernels\n")),
+            qPrintable(result.err));
+        QCOMPARE(result.err.count(QStringLiteral("does not look like the ETRecord")), 1);
+    }
+
     /// A stage whose program is another model (the generated add against the MLP): a warning
     /// naming its files, empty cells, exit 0.
     void stageOfAnotherModel()
