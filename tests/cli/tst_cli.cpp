@@ -107,6 +107,16 @@ private slots:
                                         << QStringLiteral("no method named 'nope' (methods: forward)");
         QTest::addRow("option without value") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
             QStringLiteral("--method") } << QStringLiteral("needs a value");
+        // Kernel lists are check's: ops used to print its table as if they were not given.
+        QTest::addRow("ops with kernel lists")
+            << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"), QStringLiteral("--kernels"),
+                   QStringLiteral("portable"), QStringLiteral("--kernels"), QStringLiteral("my.txt") }
+            << QStringLiteral("etscope ops: ops does not take --kernels; did you mean `etscope check ")
+                + sample("executorch/add.pte") + QStringLiteral(" --kernels portable --kernels my.txt`?");
+        QTest::addRow("ops with a preset") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
+            QStringLiteral("--preset"), QStringLiteral("portable") }
+                                           << QStringLiteral("ops does not take --preset; did you mean `etscope check ")
+                + sample("executorch/add.pte") + QStringLiteral(" --preset portable`?");
         QTest::addRow("mistyped subcommand") << QStringList { QStringLiteral("inof"), sample("executorch/add.pte") }
                                              << QStringLiteral("unknown subcommand 'inof'");
     }
