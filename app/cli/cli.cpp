@@ -355,8 +355,21 @@ int runCli(int argc, char** argv)
     }
     if (command == "info")
         return args.has("debug-buffer") ? runInfoWithDebugBuffer(args) : runInfo(args);
-    if (command == "ops")
+    if (command == "ops") {
+        // Kernel lists answer "will it load", which is check's table; ops lists what the program
+        // runs. Given to ops they were read by nobody and the table came as if they were not there.
+        for (const char* option : { "kernels", "preset" })
+            if (args.has(option)) {
+                std::string lists;
+                for (const std::string& value : args.values(option))
+                    lists += std::string(" --") + option + " " + value;
+                std::cerr << "etscope ops: ops does not take --" << option << "; did you mean `etscope check "
+                          << (args.positional().empty() ? std::string("PROGRAM") : args.positional().front()) << lists
+                          << "`? (see etscope --help)\n";
+                return ExitUsage;
+            }
         return args.has("etrecord") ? runOpsWithETRecord(args) : runOps(args);
+    }
     if (command == "gap")
         return runGap(args);
     if (command == "profile")

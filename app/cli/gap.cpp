@@ -17,6 +17,7 @@
 #include "core/debug/programgap.h"
 #include "core/debug/runtimeprofile.h"
 #include "core/document/document.h"
+#include "core/document/etrecordgraphs.h"
 #include "core/report/reports.h"
 
 #include <cmath>
@@ -25,6 +26,16 @@
 namespace etscope::app {
 
 using namespace etscope::core;
+
+void warnOfForeignETRecord(const std::string& command, const ETRecord& record, const Document& document)
+{
+    // Another program's ETRecord still gives a table, with the wrong names (issue 27): said as
+    // the app says it when such a record is attached; the command goes on, as the app does.
+    if (document.program)
+        if (const auto why = etrecordMismatch(record, *document.program))
+            std::cerr << "etscope " << command << ": warning: " << record.path << " does not look like the ETRecord of "
+                      << document.path << ": " << *why << "\n";
+}
 
 namespace {
 
@@ -63,6 +74,8 @@ std::optional<Document> openProgram(
             = usage(command, document->path + ": is not a program (" + std::string(fileKindName(document->kind)) + ")");
         return std::nullopt;
     }
+    if (record)
+        warnOfForeignETRecord(command, *record, *document);
     exitCode = ExitOk;
     return std::move(document).value();
 }

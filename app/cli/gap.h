@@ -3,7 +3,18 @@
 
 #include "app/cli/arguments.h"
 
+#include <string>
+
+namespace etscope::core {
+struct Document;
+struct ETRecord;
+} // namespace etscope::core
+
 namespace etscope::app {
+
+/// On stderr, "etscope COMMAND: warning: R does not look like the ETRecord of P: WHY" when
+/// core::etrecordMismatch finds `record` is another program's (ops, gap, profile, gap --stage).
+void warnOfForeignETRecord(const std::string& command, const core::ETRecord& record, const core::Document& document);
 
 /// `etscope gap PROGRAM --etdump A.etdp (--reference B.etdp | --inspector-table T | --bundled-reference) …`:
 /// the per-node numeric gap table of one Execute block (--run, --reference-run) or test case

@@ -13,6 +13,7 @@
 #include "core/debug/eventmapper.h"
 #include "core/document/document.h"
 #include "core/report/reports.h"
+#include "core/util/atomicfile.h"
 #include "ui/stageplot/stageplot.h"
 
 #include <QFileInfo>
@@ -139,6 +140,11 @@ int runStageGap(const Arguments& args)
         const QString suffix = QFileInfo(plotPath).suffix().toLower();
         if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg"))
             return stageUsage("--plot " + args.value("plot") + ": give a file ending in .png or .svg");
+        // The plot is written last, after every stage is read: a folder that cannot take it is said first.
+        if (const auto error = checkFolderFor(args.value("plot"))) {
+            std::cerr << "etscope gap: " << error->message() << "\n";
+            return ExitInput;
+        }
     }
 
     // Open every stage: its ETRecord first (the program's delegate output counts come from it).
@@ -166,6 +172,8 @@ int runStageGap(const Arguments& args)
             return stageUsage("--stage " + text + ": " + document->path + " is not a program ("
                 + std::string(fileKindName(document->kind)) + ")");
         stage.document = std::move(document).value();
+        if (stage.record)
+            warnOfForeignETRecord("gap", *stage.record, *stage.document);
         const std::string wanted = opened.size() == 1 ? args.value("method") : opened.front().method->name;
         stage.method = selectMethod(*stage.document->program, wanted);
         if (!stage.method || (opened.size() > 1 && stage.method->name != wanted)) {

@@ -9,6 +9,7 @@
 #include "core/document/document.h"
 #include "core/fullreport/report.h"
 #include "core/report/reports.h"
+#include "core/util/atomicfile.h"
 #include "core/util/mappedfile.h"
 #include "ui/document/timings.h"
 #include "ui/report/reportrenderer.h"
@@ -17,7 +18,6 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <set>
@@ -145,15 +145,11 @@ int runReport(int argc, char** argv, const Arguments& args)
         std::cerr << "etscope report: " << output << ": unknown report format (use .html, .md or .pdf)\n";
         return ExitUsage;
     }
-    // Said before any work, and about the folder: the first file written used to be a picture
-    // beside the report, and its name was all the error gave.
-    if (const std::filesystem::path folder = std::filesystem::path(output).parent_path(); !folder.empty()) {
-        std::error_code error;
-        if (!std::filesystem::is_directory(folder, error)) {
-            std::cerr << "etscope report: " << output << ": the folder '" << folder.string()
-                      << "' does not exist (create it first)\n";
-            return ExitInput;
-        }
+    // Said before any work: every written file names its folder when that is the problem
+    // (core), but the first one here is a picture beside the report, written after the analyses.
+    if (const auto error = checkFolderFor(output)) {
+        std::cerr << "etscope report: " << error->message() << "\n";
+        return ExitInput;
     }
     if (args.positional().empty()) {
         std::cerr << "etscope report: expected PROGRAM [ETDUMP…] [ETRECORD] [INSPECTOR_TABLE] (see etscope --help)\n";

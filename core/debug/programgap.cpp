@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -43,6 +44,29 @@ std::string number(double value)
     return out.str();
 }
 
+/// A metric's value in a line of prose, with the precision a reader uses (issue 27; tables keep
+/// one format per column): snr to 0.1 dB ("8.4"); cosine to the second significant digit of its
+/// distance from 1, at least 3 decimals ("0.981", "0.99987"), so a cosine short of 1 never reads
+/// as 1; every other measure (mse, l1, maxabs, rel, jump, max |a|) to 3 significant digits.
+std::string metricNumber(const std::string& metric, double value)
+{
+    if (!std::isfinite(value))
+        return number(value);
+    std::ostringstream out;
+    if (metric == "snr") {
+        out << std::fixed << std::setprecision(1) << value;
+    } else if (metric == "cosine") {
+        const double distance = std::abs(1.0 - value);
+        if (distance == 0)
+            return "1";
+        const int decimals = std::clamp(1 - static_cast<int>(std::floor(std::log10(distance))), 3, 16);
+        out << std::fixed << std::setprecision(decimals) << value;
+    } else {
+        out << std::setprecision(3) << value;
+    }
+    return out.str();
+}
+
 bool higherIsWorse(const std::string& metric)
 {
     if (metric == "rel" || metric == "jump")
@@ -61,6 +85,24 @@ bool crossesLimit(const std::string& metric, double value, double limit)
     if (std::isnan(value))
         return true;
     return higherIsWorse(metric) ? value > limit : value < limit;
+}
+
+/// metricNumber of a value that crosses `limit`, with more digits when the rounded value would
+/// not show the crossing ("snr 20.0 dB < 20 dB" for 19.96 becomes "snr 19.96 dB < 20 dB").
+std::string crossingNumber(const std::string& metric, double value, double limit)
+{
+    const auto shown = [](const std::string& text) {
+        double parsed = 0;
+        std::from_chars(text.data(), text.data() + text.size(), parsed);
+        return parsed;
+    };
+    std::string text = metricNumber(metric, value);
+    for (int digits = 4; digits <= 17 && !crossesLimit(metric, shown(text), limit); ++digits) {
+        std::ostringstream out;
+        out << std::setprecision(digits) << value;
+        text = out.str();
+    }
+    return text;
 }
 
 // --- logged outputs per node ------------------------------------------------------------------
@@ -469,12 +511,15 @@ std::optional<Crossing> DivergenceRule::crosses(const GapRow& row) const
         crossing.metric = t.metric;
         crossing.value = *value;
         crossing.threshold = t.value;
-        if (t.metric == "jump")
-            crossing.text = "gap " + number(*imported) + " is " + number(*value) + " × the table's median gap "
-                + number(*jumpBaseline()) + " (> " + number(t.value) + ")";
-        else
-            crossing.text = t.metric + " " + number(*value) + unit(t.metric) + (higherIsWorse(t.metric) ? " > " : " < ")
-                + number(t.value) + unit(t.metric);
+        if (t.metric == "jump") {
+            const std::string gapMetric(m_imported ? gapMetricName(*m_imported) : "mse");
+            crossing.text = "gap " + metricNumber(gapMetric, *imported) + " is "
+                + crossingNumber("jump", *value, t.value) + " × the table's median gap "
+                + metricNumber(gapMetric, *jumpBaseline()) + " (> " + number(t.value) + ")";
+        } else {
+            crossing.text = t.metric + " " + crossingNumber(t.metric, *value, t.value) + unit(t.metric)
+                + (higherIsWorse(t.metric) ? " > " : " < ") + number(t.value) + unit(t.metric);
+        }
         return crossing;
     }
     return std::nullopt;
@@ -1018,9 +1063,10 @@ std::vector<std::string> firstDivergenceLines(const std::optional<FirstDivergenc
         facts += ", " + row.runtimeOp;
     lines.push_back(facts);
     if (row.metrics)
-        lines.push_back("  mse " + number(row.metrics->mse) + ", snr " + number(row.metrics->snr) + " dB, cosine "
-            + number(row.metrics->cosine) + ", maxabs " + number(row.metrics->maxAbs) + " (reference max |a| "
-            + number(row.metrics->referenceMaxAbs) + ")");
+        lines.push_back("  mse " + metricNumber("mse", row.metrics->mse) + ", snr "
+            + metricNumber("snr", row.metrics->snr) + " dB, cosine " + metricNumber("cosine", row.metrics->cosine)
+            + ", maxabs " + metricNumber("maxabs", row.metrics->maxAbs) + " (reference max |a| "
+            + metricNumber("maxabs", row.metrics->referenceMaxAbs) + ")");
     if (pair && !pair->dequantized.empty())
         lines.push_back("  " + pair->dequantized);
     if (!row.problem.empty())

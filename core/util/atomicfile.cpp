@@ -93,4 +93,11 @@ std::optional<Error> writeFileAtomically(const std::string& path, std::string_vi
     return file.commit();
 }
 
+std::optional<Error> checkFolderFor(const std::string& path)
+{
+    if (auto problem = platform::folderProblem(path))
+        return makeError(Error::Code::Io, path, "cannot write: " + *problem);
+    return std::nullopt;
+}
+
 } // namespace etscope::core

@@ -37,4 +37,9 @@ private:
 /// existing file untouched.
 std::optional<Error> writeFileAtomically(const std::string& path, std::string_view contents);
 
+/// The error writing `path` would meet because of its folder (missing, not a folder, not
+/// writable: platform::folderProblem), found without writing: for commands that say so before
+/// long work. The same words AtomicFileWriter gives.
+std::optional<Error> checkFolderFor(const std::string& path);
+
 } // namespace etscope::core

@@ -36,7 +36,7 @@ struct FileMapping {
 };
 
 /// Maps the whole regular file at `path` read-only. Errors name `path`: Error::Io with "cannot
-/// open: …", "cannot stat: …", "is a directory, not a file", "is not a regular file" or "cannot
+/// open: …", "cannot stat: …", "is a folder, not a file", "is not a regular file" or "cannot
 /// map: …" (… the OS's reason); Error::Empty with "the file is empty".
 Result<FileMapping> mapFileReadOnly(const std::string& path);
 
@@ -61,8 +61,16 @@ struct NewFile {
     FileHandle handle = kNoFile;
     std::string path;
 };
-/// Creates the file NewFile describes; on failure the OS's reason.
+/// Creates the file NewFile describes. On failure, when the folder is the reason (folderProblem),
+/// "cannot write: " and that; otherwise "cannot create a temporary file beside it: " and the
+/// OS's reason. Errors name `target`.
 Result<NewFile> createFileBeside(const std::string& target);
+
+/// Why no new file can be made in the folder of `target`, as far as the OS tells without making
+/// one: "the folder 'F' does not exist", "… cannot exist: a part of its path is a file", "'F' is
+/// not a folder", "the folder 'F' is not writable", "… is on a read-only file system" (F as
+/// given in `target`, "." when it names none); nullopt when none of these holds.
+OsError folderProblem(const std::string& target);
 
 /// Writes all of `bytes`, retrying interrupted and partial writes.
 OsError writeAll(FileHandle file, std::string_view bytes);

@@ -43,7 +43,7 @@ Result<FileMapping> mapFileReadOnly(const std::string& path)
     }
     if (S_ISDIR(st.st_mode)) {
         ::close(fd);
-        return makeError(Error::Code::Io, path, "is a directory, not a file");
+        return makeError(Error::Code::Io, path, "is a folder, not a file");
     }
     if (!S_ISREG(st.st_mode)) {
         ::close(fd);
@@ -90,9 +90,42 @@ Result<NewFile> createFileBeside(const std::string& target)
     NewFile file;
     file.path = (folder / ("." + targetPath.filename().string() + ".XXXXXX")).string();
     file.handle = ::mkstemp(file.path.data());
-    if (file.handle < 0)
-        return makeError(Error::Code::Io, target, "cannot create a temporary file beside it: " + systemReason(errno));
+    if (file.handle < 0) {
+        const int err = errno;
+        // The folder is the usual reason, and the one a user can act on: name it (issue 27).
+        if (auto problem = folderProblem(target))
+            return makeError(Error::Code::Io, target, "cannot write: " + *problem);
+        return makeError(Error::Code::Io, target, "cannot create a temporary file beside it: " + systemReason(err));
+    }
     return file;
+}
+
+OsError folderProblem(const std::string& target)
+{
+    namespace fs = std::filesystem;
+    const fs::path parent = fs::path(target).parent_path();
+    const std::string folder = parent.empty() ? std::string(".") : parent.string();
+    struct stat st { };
+    if (::stat(folder.c_str(), &st) != 0) {
+        const int err = errno;
+        if (err == ENOENT)
+            return "the folder '" + folder + "' does not exist";
+        if (err == ENOTDIR)
+            return "the folder '" + folder + "' cannot exist: a part of its path is a file";
+        return "the folder '" + folder + "' cannot be reached: " + systemReason(err);
+    }
+    if (!S_ISDIR(st.st_mode))
+        return "'" + folder + "' is not a folder";
+    // AT_EACCESS: the effective user's permissions, which are the ones mkstemp meets.
+    if (::faccessat(AT_FDCWD, folder.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+        const int err = errno;
+        if (err == EROFS)
+            return "the folder '" + folder + "' is on a read-only file system";
+        if (err == EACCES || err == EPERM)
+            return "the folder '" + folder + "' is not writable";
+        return "the folder '" + folder + "' cannot be written: " + systemReason(err);
+    }
+    return std::nullopt;
 }
 
 OsError writeAll(FileHandle file, std::string_view bytes)

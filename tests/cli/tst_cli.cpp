@@ -4,8 +4,11 @@
 #include "tests/common/clirun.h"
 
 #include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using nlohmann::json;
 
@@ -23,6 +26,30 @@ Run run(const QStringList& arguments, const etscope::test::CliOptions& options =
 QString sample(const std::string& relative)
 {
     return etscope::test::sampleArgument(relative);
+}
+
+/// Runs etscope without root's right to read and write any file: as this user, or as nobody
+/// (setpriv) when the test runs as root. Files it is to reach must be readable by others.
+/// nullopt when root and setpriv is not installed.
+std::optional<Run> runUnprivileged(const QStringList& arguments)
+{
+    if (::geteuid() != 0)
+        return run(arguments);
+    const QString setpriv = QStandardPaths::findExecutable(QStringLiteral("setpriv"));
+    if (setpriv.isEmpty())
+        return std::nullopt;
+    return etscope::test::runProgram(setpriv,
+        QStringList { QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+            QStringLiteral("--clear-groups"), QStringLiteral(ETSCOPE_BINARY) }
+            + arguments);
+}
+
+/// A temporary folder others may enter (QTemporaryDir makes it 0700), for runUnprivileged.
+void openToOthers(const QTemporaryDir& dir)
+{
+    QFile::setPermissions(dir.path(),
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup
+            | QFile::ExeGroup);
 }
 
 } // namespace
@@ -80,6 +107,16 @@ private slots:
                                         << QStringLiteral("no method named 'nope' (methods: forward)");
         QTest::addRow("option without value") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
             QStringLiteral("--method") } << QStringLiteral("needs a value");
+        // Kernel lists are check's: ops used to print its table as if they were not given.
+        QTest::addRow("ops with kernel lists")
+            << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"), QStringLiteral("--kernels"),
+                   QStringLiteral("portable"), QStringLiteral("--kernels"), QStringLiteral("my.txt") }
+            << QStringLiteral("etscope ops: ops does not take --kernels; did you mean `etscope check ")
+                + sample("executorch/add.pte") + QStringLiteral(" --kernels portable --kernels my.txt`?");
+        QTest::addRow("ops with a preset") << QStringList { QStringLiteral("ops"), sample("executorch/add.pte"),
+            QStringLiteral("--preset"), QStringLiteral("portable") }
+                                           << QStringLiteral("ops does not take --preset; did you mean `etscope check ")
+                + sample("executorch/add.pte") + QStringLiteral(" --preset portable`?");
         QTest::addRow("mistyped subcommand") << QStringList { QStringLiteral("inof"), sample("executorch/add.pte") }
                                              << QStringLiteral("unknown subcommand 'inof'");
     }
@@ -116,7 +153,7 @@ private slots:
                                  << QStringLiteral("cannot open: No such file or directory");
         QTest::addRow("corrupt sample") << sample("djl-executorch-engine/corrupt.pte")
                                         << QStringLiteral("not an ExecuTorch file");
-        QTest::addRow("directory") << sample("executorch") << QStringLiteral("is a directory");
+        QTest::addRow("folder") << sample("executorch") << QStringLiteral("is a folder, not a file");
     }
 
     void inputErrors()
@@ -131,6 +168,82 @@ private slots:
             QCOMPARE(result.err.count(QLatin1Char('\n')), 1);
             QVERIFY(result.out.isEmpty());
         }
+    }
+
+    void unusableFiles()
+    {
+        // issue 27: an empty file, a folder and a file that cannot be read each give one line
+        // naming the file and why, exit 2.
+        QTemporaryDir dir;
+        openToOthers(dir);
+        const auto empty = etscope::test::writeTestFile(dir, QStringLiteral("empty.pte"), {});
+        QVERIFY(empty);
+        const QString folder = dir.filePath(QStringLiteral("folder.pte"));
+        QVERIFY(QDir().mkdir(folder));
+        const auto locked = etscope::test::writeTestFile(
+            dir, QStringLiteral("locked.pte"), etscope::test::readFile(sample("executorch/add.pte")));
+        QVERIFY(locked);
+        QVERIFY(QFile::setPermissions(*locked, QFile::WriteOwner));
+        const QList<std::pair<QString, QString>> cases { { *empty, QStringLiteral("the file is empty") },
+            { folder, QStringLiteral("is a folder, not a file") },
+            { *locked, QStringLiteral("cannot open: Permission denied") } };
+        for (const auto& [path, reason] : cases) {
+            const auto result = runUnprivileged({ QStringLiteral("info"), path });
+            if (!result)
+                QSKIP("running as root without setpriv: a file cannot be made unreadable");
+            QCOMPARE(result->exitCode, 2);
+            QCOMPARE(result->err, QStringLiteral("etscope info: ") + path + QStringLiteral(": ") + reason + "\n");
+            QVERIFY(result->out.isEmpty());
+        }
+    }
+
+    void outputFolderProblems()
+    {
+        // issue 27: every command that writes -o names the folder when the folder is the reason,
+        // not only report (the OS alone says "No such file or directory").
+        QTemporaryDir dir;
+        openToOthers(dir);
+        const QString program = sample("executorch/add.pte");
+        const QList<QStringList> commands {
+            { QStringLiteral("graph"), program, QStringLiteral("--format"), QStringLiteral("dot") },
+            { QStringLiteral("export"), program },
+            { QStringLiteral("size"), program, QStringLiteral("--format"), QStringLiteral("json") },
+            { QStringLiteral("ops"), program, QStringLiteral("--format"), QStringLiteral("csv") },
+        };
+        const QStringList outputs { QStringLiteral("g.dot"), QStringLiteral("x.svg"), QStringLiteral("s.json"),
+            QStringLiteral("o.csv") };
+        for (qsizetype i = 0; i < commands.size(); ++i) {
+            // Relative, as typed: the folder is named as the user named it.
+            const QString output = QStringLiteral("missing/") + outputs[i];
+            const Run result
+                = run(commands[i] + QStringList { QStringLiteral("-o"), output }, { .workingDirectory = dir.path() });
+            QCOMPARE(result.exitCode, 2);
+            QCOMPARE(result.err,
+                QStringLiteral("etscope ") + commands[i].front() + QStringLiteral(": ") + output
+                    + QStringLiteral(": cannot write: the folder 'missing' does not exist\n"));
+        }
+        // gap --plot writes with QFile, not through core: said before the stages are read.
+        const QString etdump = sample("generated/add/add.intermediates.etdp");
+        const QString stage = program + QStringLiteral(":") + etdump;
+        const Run plot = run({ QStringLiteral("gap"), QStringLiteral("--stage"), stage, QStringLiteral("--stage"),
+                                 stage, QStringLiteral("--plot"), QStringLiteral("missing/p.png") },
+            { .workingDirectory = dir.path() });
+        QCOMPARE(plot.exitCode, 2);
+        QCOMPARE(plot.err,
+            QStringLiteral("etscope gap: missing/p.png: cannot write: the folder 'missing' does not exist\n"));
+        // A folder that exists but takes no new file.
+        const QString locked = dir.filePath(QStringLiteral("locked"));
+        QVERIFY(QDir().mkdir(locked));
+        QVERIFY(QFile::setPermissions(locked, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
+        const auto result = runUnprivileged({ QStringLiteral("graph"), program, QStringLiteral("--format"),
+            QStringLiteral("dot"), QStringLiteral("-o"), locked + QStringLiteral("/g.dot") });
+        if (!result)
+            QSKIP("running as root without setpriv: every folder is writable");
+        QCOMPARE(result->exitCode, 2);
+        QCOMPARE(result->err,
+            QStringLiteral("etscope graph: ") + locked + QStringLiteral("/g.dot: cannot write: the folder '") + locked
+                + QStringLiteral("' is not writable\n"));
+        QVERIFY(QDir(locked).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot));
     }
 
     void dataFileGivenButUnusable()

@@ -152,8 +152,8 @@ private slots:
 
         QTest::addRow("missing file") << std::string() << std::string("missing.pte") << 0
                                       << std::string("cannot open: No such file") << std::optional<std::uint64_t>();
-        QTest::addRow("directory") << std::string() << std::string("folder.pte") << 1 << std::string("is a directory")
-                                   << std::optional<std::uint64_t>();
+        QTest::addRow("directory") << std::string() << std::string("folder.pte") << 1
+                                   << std::string("is a folder, not a file") << std::optional<std::uint64_t>();
         QTest::addRow("empty") << std::string() << std::string("empty.pte") << 2 << std::string("the file is empty")
                                << std::optional<std::uint64_t>();
         QTest::addRow("ten bytes") << std::string("executorch/add.pte") << std::string("ten.pte") << 3

@@ -65,7 +65,7 @@ private Q_SLOTS:
 
         result = platform::mapFileReadOnly(dir.path().toStdString());
         QVERIFY(!result);
-        QCOMPARE(result.error().message(), dir.path().toStdString() + ": is a directory, not a file");
+        QCOMPARE(result.error().message(), dir.path().toStdString() + ": is a folder, not a file");
 
         const std::string empty = dir.filePath(QStringLiteral("empty.pte")).toStdString();
         std::ofstream(empty).close();
@@ -116,11 +116,35 @@ private Q_SLOTS:
     void atomicReplaceErrors()
     {
         QTemporaryDir dir;
-        const std::string missingFolder = dir.filePath(QStringLiteral("missing/out.csv")).toStdString();
-        auto error = writeFileAtomically(missingFolder, "x");
+        // The folder is named when it is the reason (issue 27: the OS's "No such file or
+        // directory" left the user guessing which part was missing).
+        const std::string missing = dir.filePath(QStringLiteral("missing")).toStdString();
+        auto error = writeFileAtomically(missing + "/out.csv", "x");
         QVERIFY(error);
-        QCOMPARE(
-            error->message(), missingFolder + ": cannot create a temporary file beside it: No such file or directory");
+        QCOMPARE(error->message(), missing + "/out.csv: cannot write: the folder '" + missing + "' does not exist");
+        // Asked before writing, the same words; a folder that exists is no problem.
+        QCOMPARE(checkFolderFor(missing + "/out.csv")->message(), error->message());
+        QVERIFY(!checkFolderFor(dir.filePath(QStringLiteral("out.csv")).toStdString()));
+        QVERIFY(!platform::folderProblem("relative.csv")); // the working folder
+        // A file where the folder should be, and a path through a file.
+        const std::string plain = dir.filePath(QStringLiteral("plain.txt")).toStdString();
+        std::ofstream(plain).close();
+        error = writeFileAtomically(plain + "/out.csv", "x");
+        QVERIFY(error);
+        QCOMPARE(error->message(), plain + "/out.csv: cannot write: '" + plain + "' is not a folder");
+        QCOMPARE(*platform::folderProblem(plain + "/sub/out.csv"),
+            "the folder '" + plain + "/sub' cannot exist: a part of its path is a file");
+        // A folder without write permission (checked as root too in tst_cli, running as nobody).
+        const std::string locked = dir.filePath(QStringLiteral("locked")).toStdString();
+        QVERIFY(std::filesystem::create_directory(locked));
+        std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+        if (!std::ofstream(locked + "/probe")) { // root writes here anyway
+            error = writeFileAtomically(locked + "/out.csv", "x");
+            QVERIFY(error);
+            QCOMPARE(error->message(), locked + "/out.csv: cannot write: the folder '" + locked + "' is not writable");
+        }
+        std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
+        std::filesystem::remove(locked + "/probe");
 
         // rename(2) over an existing directory fails with EISDIR ("Is a directory"); the temporary
         // file is removed.
@@ -130,7 +154,7 @@ private Q_SLOTS:
         QVERIFY(error);
         QCOMPARE(error->message(), folder + ": cannot replace the file: Is a directory");
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
-            QStringList { QStringLiteral("out.csv") });
+            (QStringList { QStringLiteral("locked"), QStringLiteral("out.csv"), QStringLiteral("plain.txt") }));
     }
 
     void thisProcess()

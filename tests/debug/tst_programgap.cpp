@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <memory>
@@ -183,6 +184,32 @@ private slots:
         QVERIFY(crossing);
         QCOMPARE(crossing->metric, std::string("snr"));
         QVERIFY(std::abs(crossing->value - 10 * std::log10(7.5)) < 1e-12);
+        // Said with the precision a reader uses (issue 27: "snr 8.75061 dB"): snr to 0.1 dB.
+        QCOMPARE(crossing->text, std::string("snr 8.8 dB < 20 dB"));
+        // The row's measures: mse 1; cosine = (1+4+9+24)/√(30·50) = 38/√1500 = 0.98116, 1 − it =
+        // 0.0188, so 3 decimals; maxabs 2; reference max |a| 4.
+        FirstDivergence first;
+        first.crossing = *crossing;
+        first.path = { "forward", "#0 aten::relu.out" };
+        const GapRow diverging = row({ 1, 2, 3, 6 });
+        auto lines = firstDivergenceLines(first, &diverging, 1, 1, rule, nullptr);
+        QVERIFY(std::find(lines.begin(), lines.end(), "  snr 8.8 dB < 20 dB (thresholds: snr < 20 dB or rel > 0.1)")
+            != lines.end());
+        QVERIFY(
+            std::find(lines.begin(), lines.end(), "  mse 1, snr 8.8 dB, cosine 0.981, maxabs 2 (reference max |a| 4)")
+            != lines.end());
+        // Off by 0.2: cosine 30.8/√(30·31.64) = 0.9997050, 1 − it = 2.95e-4: shown to its second
+        // significant digit (5 decimals), not as 1; mse 0.2²/4 = 0.01; snr 28.75 dB.
+        const GapRow close = row({ 1, 2, 3, 4.2 });
+        lines = firstDivergenceLines(first, &close, 1, 1, rule, nullptr);
+        QVERIFY(std::find(lines.begin(), lines.end(),
+                    "  mse 0.01, snr 28.8 dB, cosine 0.99970, maxabs 0.2 (reference max |a| 4)")
+            != lines.end());
+        // A value that rounds onto the threshold keeps the digits that show the crossing: mse 1
+        // against a user's snr < 8.751 (the row's snr is 8.7506).
+        const auto near = DivergenceRule({ { "snr", 8.751 } }).crosses(diverging);
+        QVERIFY(near);
+        QCOMPARE(near->text, std::string("snr 8.7506 dB < 8.751 dB"));
         // Only rel: reference [100, 100, 100, 1], run off by 15 in the first element: mse 56.25,
         // mean(a²) 7500.25 → snr 21.25 dB (within), rel 15/100 = 0.15 > 0.1.
         GapRow relRow;

@@ -10,6 +10,8 @@
 #include "core/writer/debug/gapfixtures.h"
 #include "core/writer/programwriter.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
@@ -217,6 +219,45 @@ private slots:
                 m_stage["quantized"], QStringLiteral("--plot"), m_dir.filePath(QStringLiteral("p.gif")) });
         QCOMPARE(plot.exitCode, 1);
         QVERIFY(plot.err.contains(QStringLiteral("give a file ending in .png or .svg")));
+    }
+
+    /// --plot onto a name a folder holds: the atomic writer's error (the temporary file renamed
+    /// over a folder: rename(2) EISDIR), no temporary file left beside it, the folder untouched.
+    /// Written with QFile it said "cannot write: " with Qt's text instead, as no export does.
+    void plotOntoAFolder()
+    {
+        const QString taken = m_dir.filePath(QStringLiteral("taken.png"));
+        QVERIFY(QDir().mkpath(taken));
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable"],
+            QStringLiteral("--stage"), m_stage["quantized"], QStringLiteral("--plot"), taken });
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains(QStringLiteral("etscope gap: ") + taken
+                     + QStringLiteral(": cannot replace the file: Is a directory\n")),
+            qPrintable(result.err));
+        QVERIFY(QFileInfo(taken).isDir());
+        const QStringList beside = QDir(m_dir.path())
+                                       .entryList({ QStringLiteral("*taken.png*") },
+                                           QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
+        QCOMPARE(beside, QStringList { QStringLiteral("taken.png") });
+    }
+
+    /// A stage given another model's ETRecord: the warning ops, gap and profile give (issue 27),
+    /// naming that stage's files; the stage with its own record says nothing. etrecord.bin is a
+    /// mul model's (its edge graph: one aten.mul.Tensor, SOURCES.md); the quantized MLP runs
+    /// addmm, relu and the quantize ops (gapfixtures.h), none of them mul.
+    void stageWithAnotherModelsRecord()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        const QString record = sample("executorch/etrecord.bin");
+        const CliRun result = runEtscope({ QStringLiteral("gap"), QStringLiteral("--stage"), m_stage["portable+record"],
+            QStringLiteral("--stage"), m_stage["quantized"] + QLatin1Char(':') + record });
+        QVERIFY2(result.exitCode == 0, qPrintable(result.err));
+        QVERIFY2(result.err.contains(QStringLiteral("etscope gap: warning: ") + record
+                     + QStringLiteral(" does not look like the ETRecord of ")
+                     + m_dir.filePath(QStringLiteral("quantized.pte"))
+                     + QStringLiteral(": its edge graph of 'forward' shares no operator with the program's kernels\n")),
+            qPrintable(result.err));
+        QCOMPARE(result.err.count(QStringLiteral("does not look like the ETRecord")), 1);
     }
 
     /// A stage whose program is another model (the generated add against the MLP): a warning

@@ -2,9 +2,9 @@
 #include "ui/stageplot/stageplot.h"
 
 #include "ui/common/axisticks.h"
+#include "ui/common/exports.h"
 
 #include <QBuffer>
-#include <QFile>
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
@@ -472,10 +472,9 @@ std::optional<QString> writeStagePlot(const StagePlotData& data, const QString& 
         if (!image.save(&buffer, "PNG"))
             return path + QStringLiteral(": the PNG could not be encoded");
     }
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
-        return path + QStringLiteral(": cannot write: ") + file.errorString();
-    return std::nullopt;
+    // Atomically, as every export: a failed write leaves an older plot whole, and the error
+    // names the folder when the folder is why (issue 27; QFile's did neither).
+    return exportBytes(path, bytes);
 }
 
 } // namespace etscope::ui
