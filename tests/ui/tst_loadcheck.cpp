@@ -22,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -315,6 +316,17 @@ private slots:
         saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset.png"));
         f.view->resize(1024, 700);
         saveShot(*f.view, QStringLiteral("loadcheck-mv2-ethosu-preset-1024.png"));
+        // The page fits its pane: the runtime, its title and five list boxes on one row made it
+        // ~560 px wide, and the scroll area cut the verdict and the hint at the pane's edge.
+        // Down to a window of nine tenths of a 1024×700 screen (MainWindow's first size there).
+        f.view->resize(900, 600);
+        const auto* scroll = f.panel->findChild<QScrollArea*>();
+        QVERIFY(scroll && scroll->widget());
+        QTest::qWait(100); // the layouts the resize asked for
+        QVERIFY2(scroll->widget()->width() <= scroll->viewport()->width(),
+            qPrintable(QStringLiteral("page %1 px in a %2 px pane")
+                           .arg(scroll->widget()->width())
+                           .arg(scroll->viewport()->width())));
     }
 
     void markBadgeStaysInsideItsItem()

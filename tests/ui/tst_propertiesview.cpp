@@ -268,6 +268,17 @@ private slots:
         // A narrow pane: the key column stays within its share, the values keep their room.
         QVERIFY(view.header()->sectionSize(0) <= view.viewport()->width() * PropertiesView::kMaxKeyShare + 1);
         QVERIFY(view.viewport()->width() - view.header()->sectionSize(0) >= PropertiesView::kMinValueWidth);
+        // A pane of a 1024 px window (~290 px): the keys whole ("identifier" read "ide…ier").
+        PropertiesModel file;
+        file.showDocument(*add, 0);
+        PropertiesView narrow;
+        narrow.setModel(&file);
+        narrow.resize(290, 400);
+        narrow.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&narrow));
+        const int keys = static_cast<const QAbstractItemView&>(narrow).sizeHintForColumn(0); // public there
+        QVERIFY2(narrow.header()->sectionSize(0) >= keys,
+            qPrintable(QStringLiteral("%1 < %2").arg(narrow.header()->sectionSize(0)).arg(keys)));
 
         const int plan = groupRow(model, QStringLiteral("Memory plan"));
         QVERIFY(plan >= 0);

@@ -30,6 +30,7 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -226,7 +227,6 @@ void LoadCheckPanel::buildListControls()
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(12);
     m_builtinRow->setHorizontalSpacing(10);
-    constexpr int kListsPerRow = 3;
     for (const std::string_view name : builtinKernelListNames()) {
         const QString text = QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
         auto* box = new QCheckBox(text, this);
@@ -242,11 +242,9 @@ void LoadCheckPanel::buildListControls()
         }
         box->setToolTip(tip);
         connect(box, &QCheckBox::toggled, this, [text](bool on) { KernelListChoice::instance().setBuiltin(text, on); });
-        const int at = static_cast<int>(m_builtinBoxes.size());
-        m_builtinRow->addWidget(box, at / kListsPerRow, at % kListsPerRow);
         m_builtinBoxes.push_back(box);
     }
-    m_builtinRow->setColumnStretch(kListsPerRow, 1);
+    arrangeListBoxes();
     auto* add = new QPushButton(tr("Add list file…"), this);
     add->setObjectName(QStringLiteral("addKernelList"));
     add->setToolTip(tr("A selected_operators.yaml of a selective build, a functions.yaml, or a plain list of operator "
@@ -255,6 +253,33 @@ void LoadCheckPanel::buildListControls()
     connect(add, &QPushButton::clicked, this, &LoadCheckPanel::addFileInteractive);
     m_fileRow->setSpacing(2);
     m_fileRow->addWidget(add, 0, Qt::AlignLeft);
+}
+
+void LoadCheckPanel::arrangeListBoxes()
+{
+    int widest = 1;
+    for (const QCheckBox* box : m_builtinBoxes)
+        widest = std::max(widest, box->sizeHint().width());
+    const int room = width() - 2 * style()->pixelMetric(QStyle::PM_ScrollBarExtent) - 8;
+    const int perRow
+        = std::clamp((room + m_builtinRow->horizontalSpacing()) / (widest + m_builtinRow->horizontalSpacing()), 1,
+            std::max(1, static_cast<int>(m_builtinBoxes.size())));
+    if (perRow == m_boxesPerRow)
+        return;
+    if (m_boxesPerRow > 0)
+        m_builtinRow->setColumnStretch(m_boxesPerRow, 0);
+    m_boxesPerRow = perRow;
+    for (QCheckBox* box : m_builtinBoxes)
+        m_builtinRow->removeWidget(box);
+    for (std::size_t i = 0; i < m_builtinBoxes.size(); ++i)
+        m_builtinRow->addWidget(m_builtinBoxes[i], static_cast<int>(i) / perRow, static_cast<int>(i) % perRow);
+    m_builtinRow->setColumnStretch(perRow, 1);
+}
+
+void LoadCheckPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrangeListBoxes();
 }
 
 void LoadCheckPanel::syncListControls()

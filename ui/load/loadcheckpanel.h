@@ -91,8 +91,11 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    /// The built-in lists' boxes, as many to a row as the panel's width takes.
+    void arrangeListBoxes();
     struct Row {
         bool backend = false;
         std::string name;
@@ -153,7 +156,8 @@ private:
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
     QComboBox* m_preset; ///< runtime presets: choosing one ticks its lists
-    QGridLayout* m_builtinRow; ///< the built-in lists' boxes, three to a row
+    QGridLayout* m_builtinRow; ///< the built-in lists' boxes (arrangeListBoxes)
+    int m_boxesPerRow = 0;
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file
     std::vector<QCheckBox*> m_builtinBoxes;
     std::vector<QCheckBox*> m_fileBoxes;

@@ -51,6 +51,10 @@ public:
         setText(text);
         fit();
     }
+    /// Narrow: an operator name longer than the pane (a hint's
+    /// "quantized_decomposed::dequantize_per_tensor.out") is cut at the pane's edge rather than
+    /// widening the scrolled page past it, which cut every other line too.
+    QSize minimumSizeHint() const override { return { fontMetrics().averageCharWidth() * 12, minimumHeight() }; }
     /// As tall as its lines at its width (fit() keeps the minimum there); QLabel's own hint is a
     /// taller, narrower box that the layout would honour.
     QSize sizeHint() const override

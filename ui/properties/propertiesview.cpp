@@ -82,8 +82,11 @@ void PropertiesView::refit()
     if (m_userKeyWidth >= 0)
         width = std::min(m_userKeyWidth, available - kMinValueWidth);
     else
+        // Values keep kFittedValueWidth where the pane allows it, but never by eliding keys of
+        // up to kShortKeyWidth (in a 1024 px window that rule elided "identifier" and
+        // "segments" to "ide…ier" and "se…nts", to give room to values elided anyway).
         width = std::min({ sizeHintForColumn(0), static_cast<int>(available * kMaxKeyShare),
-            std::max(available - kFittedValueWidth, available / 3) });
+            std::max(available - kFittedValueWidth, kShortKeyWidth), available - kMinValueWidth });
     width = std::max(width, header()->minimumSectionSize());
     if (width == header()->sectionSize(0))
         return;

@@ -19,6 +19,9 @@ public:
     static constexpr int kMinValueWidth = 120;
     /// Fitted (not dragged) keys leave the values at least this much where the pane allows it.
     static constexpr int kFittedValueWidth = 200;
+    /// Fitted keys up to this wide stay whole whenever the values keep kMinValueWidth (the
+    /// file's and method's facts, "extended header" two levels in).
+    static constexpr int kShortKeyWidth = 160;
 
     explicit PropertiesView(QWidget* parent = nullptr);
 

@@ -12,10 +12,12 @@
 
 #include <QCloseEvent>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -82,7 +84,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentChanged);
     buildMenus();
     m_tabs->addTab(welcomePage(), tr("Welcome"));
-    resize(kWindowSize);
+    // 1400×900, or nine tenths of a smaller screen: on a 1024×700 screen the window reached past
+    // its right and bottom edges, the side panes off screen.
+    const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
+    const QSize room = screen ? screen->availableGeometry().size() * 9 / 10 : kWindowSize;
+    resize(kWindowSize.boundedTo(room));
 }
 
 MainWindow::~MainWindow() = default;
