@@ -19,6 +19,7 @@
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <map>
@@ -40,7 +41,9 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_tabs(new QTabWidget(this))
     , m_facts(new QLabel(this))
+    , m_settingsWriter(new QThreadPool(this))
 {
+    m_settingsWriter->setMaxThreadCount(1);
     setWindowTitle(QStringLiteral("ETScope"));
     setAcceptDrops(true);
     m_tabs->setTabsClosable(true);

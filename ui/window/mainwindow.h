@@ -16,6 +16,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTabWidget;
+class QThreadPool;
 
 namespace etscope::ui {
 
@@ -156,7 +157,9 @@ private:
 
     QTabWidget* m_tabs;
     QMenu* m_recentMenu = nullptr;
+    QStringList m_recent; ///< recent files, newest first (the settings are written off the UI thread)
     QLabel* m_facts;
+    QThreadPool* m_settingsWriter; ///< one thread: the recent files written in order
     QWidget* m_work = nullptr; ///< progress of attaching / heat tables, with Cancel
     QLabel* m_workText = nullptr;
     QProgressBar* m_workBar = nullptr;
