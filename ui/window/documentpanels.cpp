@@ -110,6 +110,11 @@ HeatmapPanel* DocumentView::heatmap()
         // else builds it first.
         if (m_analysisRefreshed)
             heatmap->setDivergence({}, false);
+        // What it was not given while unbuilt: the tables of the method shown, the note on
+        // reading them.
+        if (m_heatData && m_heatMethod == m_context.method)
+            heatmap->setTables(m_heatData->tables);
+        heatmap->setNote(m_heatNote);
         replacePage(m_sideTabs, m_heatmapPage, heatmap);
     });
 }

@@ -193,6 +193,8 @@ private:
     void startDeferredWork();
     void refreshDebugData();
     void showHeatData(std::shared_ptr<const HeatData> data);
+    /// What the heatmap says about reading the debug data (kept for a heatmap built later).
+    void setHeatNote(const QString& text);
     void refreshTimeline();
     /// The first-divergence line of the heatmap and its marks on the graph, from m_heatData.
     void applyDivergence();
@@ -260,6 +262,7 @@ private:
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
     std::shared_ptr<const HeatData> m_heatData; ///< shown in the heatmap
+    QString m_heatNote; ///< the heatmap's note on reading the debug data
     bool m_heatPending = false; ///< heat tables asked for and not yet shown
     int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
