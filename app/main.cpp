@@ -211,6 +211,10 @@ int main(int argc, char** argv)
         });
     const QStringList files = parser.positionalArguments();
     window.openFiles(files);
+    // The window is shown once the file is drawn: meanwhile, while a worker reads it, its
+    // backing store is made ready (issue 27).
+    if (!files.isEmpty())
+        window.prepareFirstPaint();
     if (files.isEmpty()) {
         const QString demo = etscope::app::demoProgramPath();
         if (!demo.isEmpty())

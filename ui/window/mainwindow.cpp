@@ -10,10 +10,12 @@
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindowshared.h"
 
+#include <QBackingStore>
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -89,6 +91,26 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::prepareFirstPaint()
+{
+    if (isVisible())
+        return;
+    create(); // the native window, and with it the backing store (not mapped until shown)
+    QBackingStore* store = backingStore();
+    if (!store)
+        return;
+    // The size it is first painted at; a window manager giving another one makes the store
+    // allocate again then, as it would have anyway.
+    const QRect all(QPoint(), size());
+    store->resize(all.size());
+    store->beginPaint(all);
+    {
+        QPainter painter(store->paintDevice());
+        painter.fillRect(all, palette().window());
+    }
+    store->endPaint(); // not flushed: nothing reaches the screen
+}
 
 QWidget* MainWindow::welcomePage()
 {
