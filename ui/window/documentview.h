@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -185,6 +186,11 @@ private:
     /// Has the document lay out in the background what a click on this drawing most likely
     /// asks for next (DocumentController::layOutAhead), once painted and its insides decoded.
     void layOutAhead();
+    /// Runs `step` now, or once the constructor has built the panes: the first layout is asked
+    /// for before they are built, and some answers come at once (a drawing from the cache).
+    void whenBuilt(std::function<void()> step);
+    void onLayoutFailed(const QString& message);
+    void onLayoutStopped();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
     /// Gives the load check the document, unless it waits for deferred inner graphs.
@@ -266,6 +272,8 @@ private:
     bool m_heatPending = false; ///< heat tables asked for and not yet shown
     int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
+    bool m_built = false; ///< the constructor has built the panes (whenBuilt)
+    std::vector<std::function<void()>> m_untilBuilt; ///< answers that came before
     bool m_awaitingFirstPaint = false;
     bool m_painted = false; ///< first painted (or its layout failed): deferred work may start
     bool m_operatorsWaiting = false; ///< the operator table waits for deferred inner graphs
