@@ -211,6 +211,14 @@ int main(int argc, char** argv)
         });
     const QStringList files = parser.positionalArguments();
     window.openFiles(files);
+    // The window is shown once the file is drawn: meanwhile, while a worker reads it, its
+    // backing store is made ready (issue 27), in the event loop's first turn, after the stall
+    // watch's first tick (a timer: QTimer::singleShot(0) posts an event, which runs before it).
+    QTimer prepare;
+    prepare.setSingleShot(true);
+    QObject::connect(&prepare, &QTimer::timeout, &window, &etscope::ui::MainWindow::prepareFirstPaint);
+    if (!files.isEmpty())
+        prepare.start(0);
     if (files.isEmpty()) {
         const QString demo = etscope::app::demoProgramPath();
         if (!demo.isEmpty())

@@ -34,14 +34,14 @@ void DocumentView::refreshDebugData()
     }
     // Built on a worker (a million-row Inspector table is read again for it): the heatmap
     // keeps what it shows until the new tables arrive, and says so (issue 27 #13).
-    heatmap()->setNote(tr("Reading the debug data for this view…"));
+    setHeatNote(tr("Reading the debug data for this view…"));
     const int method = m_context.method;
     m_controller->requestHeatTables(
         this, method, m_context.delegateNode, [this, method](std::shared_ptr<const HeatData> data) {
             m_heatPending = false;
             if (!data) {
-                heatmap()->setNote(tr("Reading the debug data was stopped: the heatmap shows what it showed before. "
-                                      "Switch methods or attach again to read it."));
+                setHeatNote(tr("Reading the debug data was stopped: the heatmap shows what it showed before. "
+                               "Switch methods or attach again to read it."));
                 Q_EMIT debugDataShown();
                 return;
             }
@@ -51,16 +51,30 @@ void DocumentView::refreshDebugData()
         });
 }
 
+void DocumentView::setHeatNote(const QString& text)
+{
+    m_heatNote = text;
+    if (m_heatmap)
+        m_heatmap->setNote(text);
+}
+
 void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
 {
     const auto document = m_controller->document();
-    heatmap()->setNote({});
+    setHeatNote({});
     m_heatData = data;
     m_heatMethod = m_context.method;
-    const bool hadData = m_heatmap->tableCount() > 0;
+    const bool hadData = m_heatmap && m_heatmap->tableCount() > 0;
     QElapsedTimer showing;
     showing.start();
-    m_heatmap->setTables(data->tables);
+    // No tables for a heatmap not built yet (a program with only an ETRecord beside it): it
+    // stays unbuilt, and heatmap() gives it m_heatData when it is (issue 27: built here, its
+    // panel was measured in the hidden tab's layout of the first paint). With tables it is
+    // built now, with them, and comes to the front.
+    if (m_heatmap)
+        m_heatmap->setTables(data->tables);
+    else if (!data->tables.empty())
+        heatmap();
     applyDivergence();
     refreshTimeline();
     timings::report("heat-table", timings::millisecondsSince(showing));
@@ -70,7 +84,7 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
         all.insert(all.end(), data->warnings.begin(), data->warnings.end());
         m_banner->setWarnings(all);
     }
-    if (!hadData && m_heatmap->tableCount() > 0)
+    if (!hadData && m_heatmap && m_heatmap->tableCount() > 0)
         m_sideTabs->setCurrentWidget(m_heatmap);
     Q_EMIT debugDataShown();
 }

@@ -27,24 +27,31 @@ void DocumentView::request()
     // shows nor clears this one's "Laying out…" (issue 27 #15), and an answer superseded by this
     // view's newer request never comes.
     LayoutAnswer answer;
-    answer.started = [this](const QString& what) { showBusy(true, what); };
-    answer.ready
-        = [this](std::shared_ptr<const Presentation> presentation) { showPresentation(std::move(presentation)); };
-    answer.failed = [this](const QString& message) {
-        showBusy(false);
-        startDeferredWork(); // no first paint to wait for
-        Q_EMIT statusMessage(message);
-        std::vector<Warning> warnings = m_banner->warnings();
-        warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
-        m_banner->setWarnings(warnings);
+    answer.started = [this](const QString& what) { whenBuilt([this, what] { showBusy(true, what); }); };
+    answer.ready = [this](std::shared_ptr<const Presentation> presentation) {
+        whenBuilt([this, presentation] { showPresentation(presentation); });
     };
-    answer.stopped = [this] {
-        showBusy(false);
-        startDeferredWork(); // no first paint to wait for
-        Q_EMIT statusMessage(tr("Layout stopped"));
-    };
+    answer.failed = [this](const QString& message) { whenBuilt([this, message] { onLayoutFailed(message); }); };
+    answer.stopped = [this] { whenBuilt([this] { onLayoutStopped(); }); };
     m_controller->requestPresentation(
         this, m_context, m_context.delegateNode.valid() ? std::set<int> {} : m_expanded, std::move(answer));
+}
+
+void DocumentView::onLayoutFailed(const QString& message)
+{
+    showBusy(false);
+    startDeferredWork(); // no first paint to wait for
+    Q_EMIT statusMessage(message);
+    std::vector<Warning> warnings = m_banner->warnings();
+    warnings.insert(warnings.begin(), Warning { message.toStdString(), std::nullopt });
+    m_banner->setWarnings(warnings);
+}
+
+void DocumentView::onLayoutStopped()
+{
+    showBusy(false);
+    startDeferredWork(); // no first paint to wait for
+    Q_EMIT statusMessage(tr("Layout stopped"));
 }
 
 void DocumentView::showPresentation(std::shared_ptr<const Presentation> presentation)

@@ -20,6 +20,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <utility>
 
 namespace etscope::ui {
 
@@ -28,6 +29,19 @@ using namespace etscope::core;
 namespace {
 
 constexpr int kGraphColumnMinimum = 600; ///< the graph and timeline column before it is shown
+
+/// The panel kept in `slot`, built (a child of `parent`) the first time it is asked for;
+/// `setUp` then connects it, gives it what it would have been given and puts it in its tab.
+/// The slot is filled before `setUp` runs, so a request made meanwhile (a tab brought to the
+/// front by replacePage) finds it built.
+template <typename Panel, typename SetUp> Panel* builtOnce(Panel*& slot, QWidget* parent, SetUp&& setUp)
+{
+    if (slot)
+        return slot;
+    slot = new Panel(parent);
+    std::forward<SetUp>(setUp)(slot);
+    return slot;
+}
 
 } // namespace
 
@@ -85,109 +99,104 @@ void DocumentView::buildShownPage(QTabWidget* tabs, int index)
 
 HeatmapPanel* DocumentView::heatmap()
 {
-    if (m_heatmap)
-        return m_heatmap;
-    m_heatmap = new HeatmapPanel(this);
-    connect(m_heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
-        m_scene->setHeat(m_heatmap->graphHeat());
-        m_graph->setHeatDescription(m_heatmap->graphColouringText());
+    return builtOnce(m_heatmap, this, [this](HeatmapPanel* heatmap) {
+        connect(heatmap, &HeatmapPanel::graphColouringChanged, this, [this] {
+            m_scene->setHeat(m_heatmap->graphHeat());
+            m_graph->setHeatDescription(m_heatmap->graphColouringText());
+        });
+        connect(heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
+        connect(heatmap, &HeatmapPanel::divergenceRequested, this, &DocumentView::goToFirstDivergence);
+        // Until built, the only thing it was told is "no divergence" (applyDivergence): anything
+        // else builds it first.
+        if (m_analysisRefreshed)
+            heatmap->setDivergence({}, false);
+        // What it was not given while unbuilt: the tables of the method shown, the note on
+        // reading them.
+        if (m_heatData && m_heatMethod == m_context.method)
+            heatmap->setTables(m_heatData->tables);
+        heatmap->setNote(m_heatNote);
+        replacePage(m_sideTabs, m_heatmapPage, heatmap);
     });
-    connect(m_heatmap, &HeatmapPanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_heatmap, &HeatmapPanel::divergenceRequested, this, &DocumentView::goToFirstDivergence);
-    // Until built, the only thing it was told is "no divergence" (applyDivergence): anything
-    // else builds it first.
-    if (m_analysisRefreshed)
-        m_heatmap->setDivergence({}, false);
-    replacePage(m_sideTabs, m_heatmapPage, m_heatmap);
-    return m_heatmap;
 }
 
 LoadCheckPanel* DocumentView::loadCheck()
 {
-    if (m_loadCheck)
-        return m_loadCheck;
-    m_loadCheck = new LoadCheckPanel(this);
-    connect(m_loadCheck, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_loadCheck, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
-    connect(m_loadCheck, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
-        m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
-        // The badge's meaning in the legend while some node carries it.
-        const QColor colour = problemColour();
-        m_graph->setMarksDescription(marks.empty()
-                ? QString()
-                : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
-                     "Load tab's lists")
-                      .arg(colour.name(),
-                          colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
-    });
-    connect(m_loadCheck, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
-        m_operators->clearOpType(); // one operator highlighted at a time
-        m_scene->setHighlighted(keys);
-    });
-    connect(m_operators, &OperatorPanel::opTypeSelected, m_loadCheck, [this](const QString& opType) {
-        if (!opType.isEmpty())
-            m_loadCheck->clearActive();
-    });
-    connect(
-        this, &DocumentView::presentationShown, m_loadCheck, [this] { m_loadCheck->setPresentation(presentation()); });
+    return builtOnce(m_loadCheck, this, [this](LoadCheckPanel* check) {
+        connect(check, &LoadCheckPanel::nodeRequested, this, &DocumentView::selectNode);
+        connect(check, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
+        connect(check, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
+            m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
+            // The badge's meaning in the legend while some node carries it.
+            const QColor colour = problemColour();
+            m_graph->setMarksDescription(marks.empty()
+                    ? QString()
+                    : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
+                         "Load tab's lists")
+                          .arg(colour.name(),
+                              colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
+        });
+        connect(check, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
+            m_operators->clearOpType(); // one operator highlighted at a time
+            m_scene->setHighlighted(keys);
+        });
+        connect(m_operators, &OperatorPanel::opTypeSelected, check, [check](const QString& opType) {
+            if (!opType.isEmpty())
+                check->clearActive();
+        });
+        connect(
+            this, &DocumentView::presentationShown, check, [this, check] { check->setPresentation(presentation()); });
 
-    m_loadCheck->setMarksVisible(m_kernelMarksVisible);
-    replacePage(m_sideTabs, m_loadCheckPage, m_loadCheck);
-    // What it would have been given: the document (unless it waits for deferred inner graphs),
-    // the drawn graph and the node selected.
-    if (m_analysisRefreshed)
-        refreshLoadCheck();
-    if (const auto shown = presentation())
-        m_loadCheck->setPresentation(shown);
-    if (m_lastSelected)
-        m_loadCheck->showNode(*m_lastSelected);
-    return m_loadCheck;
+        check->setMarksVisible(m_kernelMarksVisible);
+        replacePage(m_sideTabs, m_loadCheckPage, check);
+        // What it would have been given: the document (unless it waits for deferred inner graphs),
+        // the drawn graph and the node selected.
+        if (m_analysisRefreshed)
+            refreshLoadCheck();
+        if (const auto shown = presentation())
+            check->setPresentation(shown);
+        if (m_lastSelected)
+            check->showNode(*m_lastSelected);
+    });
 }
 
 TimelinePanel* DocumentView::timeline()
 {
-    if (m_timeline)
-        return m_timeline;
-    m_timeline = new TimelinePanel(this);
-    connect(m_timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
-    m_timeline->hide();
-    return m_timeline;
+    return builtOnce(m_timeline, this, [this](TimelinePanel* timeline) {
+        connect(timeline, &TimelinePanel::nodeRequested, this, &DocumentView::selectNode);
+        connect(timeline, &TimelinePanel::statusMessage, this, &DocumentView::statusMessage);
+        timeline->hide();
+    });
 }
 
 SizePanel* DocumentView::size()
 {
-    if (m_size)
-        return m_size;
-    m_size = new SizePanel(this);
-    connect(m_size, &SizePanel::placeRequested, this, &DocumentView::showPlace);
-    connect(m_size, &SizePanel::statusMessage, this, &DocumentView::statusMessage);
-    if (m_sizePage)
-        m_size->setDocument(m_controller->document());
-    else
-        m_size->hide();
-    if (m_lastSizeNode)
-        m_size->showNode(m_lastSizeNode->first, m_lastSizeNode->second);
-    replacePage(m_analysisTabs, m_sizePage, m_size);
-    return m_size;
+    return builtOnce(m_size, this, [this](SizePanel* size) {
+        connect(size, &SizePanel::placeRequested, this, &DocumentView::showPlace);
+        connect(size, &SizePanel::statusMessage, this, &DocumentView::statusMessage);
+        if (m_sizePage)
+            size->setDocument(m_controller->document());
+        else
+            size->hide();
+        if (m_lastSizeNode)
+            size->showNode(m_lastSizeNode->first, m_lastSizeNode->second);
+        replacePage(m_analysisTabs, m_sizePage, size);
+    });
 }
 
 MemoryPanel* DocumentView::memory()
 {
-    if (m_memory)
-        return m_memory;
-    m_memory = new MemoryPanel(this);
-    connect(m_memory, &MemoryPanel::nodeRequested, this, &DocumentView::selectNode);
-    connect(m_memory, &MemoryPanel::statusMessage, this, &DocumentView::statusMessage);
-    if (!m_memoryPage)
-        m_memory->hide();
-    // The method shown, then the node selected since it was (setMethod forgets older ones).
-    if (m_analysisRefreshed)
-        m_memory->setMethod(m_controller->document(), m_context.method);
-    if (m_lastSelected)
-        m_memory->showNode(*m_lastSelected);
-    replacePage(m_analysisTabs, m_memoryPage, m_memory);
-    return m_memory;
+    return builtOnce(m_memory, this, [this](MemoryPanel* memory) {
+        connect(memory, &MemoryPanel::nodeRequested, this, &DocumentView::selectNode);
+        connect(memory, &MemoryPanel::statusMessage, this, &DocumentView::statusMessage);
+        if (!m_memoryPage)
+            memory->hide();
+        // The method shown, then the node selected since it was (setMethod forgets older ones).
+        if (m_analysisRefreshed)
+            memory->setMethod(m_controller->document(), m_context.method);
+        if (m_lastSelected)
+            memory->showNode(*m_lastSelected);
+        replacePage(m_analysisTabs, m_memoryPage, memory);
+    });
 }
 
 HeatmapPanel* DocumentView::heatmapPanel() const

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -185,6 +186,11 @@ private:
     /// Has the document lay out in the background what a click on this drawing most likely
     /// asks for next (DocumentController::layOutAhead), once painted and its insides decoded.
     void layOutAhead();
+    /// Runs `step` now, or once the constructor has built the panes: the first layout is asked
+    /// for before they are built, and some answers come at once (a drawing from the cache).
+    void whenBuilt(std::function<void()> step);
+    void onLayoutFailed(const QString& message);
+    void onLayoutStopped();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
     /// Gives the load check the document, unless it waits for deferred inner graphs.
@@ -193,6 +199,8 @@ private:
     void startDeferredWork();
     void refreshDebugData();
     void showHeatData(std::shared_ptr<const HeatData> data);
+    /// What the heatmap says about reading the debug data (kept for a heatmap built later).
+    void setHeatNote(const QString& text);
     void refreshTimeline();
     /// The first-divergence line of the heatmap and its marks on the graph, from m_heatData.
     void applyDivergence();
@@ -260,9 +268,12 @@ private:
     PropertiesModel* m_properties = nullptr;
     QTreeView* m_propertiesView = nullptr;
     std::shared_ptr<const HeatData> m_heatData; ///< shown in the heatmap
+    QString m_heatNote; ///< the heatmap's note on reading the debug data
     bool m_heatPending = false; ///< heat tables asked for and not yet shown
     int m_heatMethod = -1; ///< the method m_heatData is of
     bool m_firstShow = true;
+    bool m_built = false; ///< the constructor has built the panes (whenBuilt)
+    std::vector<std::function<void()>> m_untilBuilt; ///< answers that came before
     bool m_awaitingFirstPaint = false;
     bool m_painted = false; ///< first painted (or its layout failed): deferred work may start
     bool m_operatorsWaiting = false; ///< the operator table waits for deferred inner graphs

@@ -10,17 +10,20 @@
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindowshared.h"
 
+#include <QBackingStore>
 #include <QCloseEvent>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <map>
@@ -42,7 +45,9 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_tabs(new QTabWidget(this))
     , m_facts(new QLabel(this))
+    , m_settingsWriter(new QThreadPool(this))
 {
+    m_settingsWriter->setMaxThreadCount(1);
     setWindowTitle(QStringLiteral("ETScope"));
     setAcceptDrops(true);
     m_tabs->setTabsClosable(true);
@@ -92,6 +97,26 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::prepareFirstPaint()
+{
+    if (isVisible())
+        return;
+    create(); // the native window, and with it the backing store (not mapped until shown)
+    QBackingStore* store = backingStore();
+    if (!store)
+        return;
+    // The size it is first painted at; a window manager giving another one makes the store
+    // allocate again then, as it would have anyway.
+    const QRect all(QPoint(), size());
+    store->resize(all.size());
+    store->beginPaint(all);
+    {
+        QPainter painter(store->paintDevice());
+        painter.fillRect(all, palette().window());
+    }
+    store->endPaint(); // not flushed: nothing reaches the screen
+}
 
 QWidget* MainWindow::welcomePage()
 {

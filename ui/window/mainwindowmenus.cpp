@@ -32,6 +32,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUrl>
 
@@ -113,6 +114,7 @@ void MainWindow::buildFileMenu()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recent = QSettings().value(QLatin1String(kRecentKey)).toStringList();
     rebuildRecentMenu();
     addViewActions(file, { { QT_TR_NOOP("&Reload"), QKeySequence::Refresh, [this](DocumentView& view) {
                                 // openFile would only find the open tab and focus it.
@@ -370,7 +372,7 @@ void MainWindow::attachDialog(AttachKind kind)
 
 QStringList MainWindow::recentFiles() const
 {
-    return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    return m_recent;
 }
 
 void MainWindow::showReportWritten(const QString& path)
@@ -395,20 +397,24 @@ void MainWindow::showReportWritten(const QString& path)
 
 void MainWindow::addRecent(const QString& path)
 {
-    QStringList recent = recentFiles();
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(absolute);
-    recent.prepend(absolute);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    m_recent.removeAll(absolute);
+    m_recent.prepend(absolute);
+    while (m_recent.size() > kMaxRecent)
+        m_recent.removeLast();
     rebuildRecentMenu();
+    // Written on a thread of its own (one at a time, in order; the pool waits for the last when
+    // the window goes): QSettings writes and syncs its file when it is destroyed, 1.5-5 ms on the
+    // UI thread between a file's open and its first paint, while its layout waited (issue 27).
+    // QSettings objects in different threads are safe, and other reads of this key go through
+    // m_recent.
+    m_settingsWriter->start([recent = m_recent] { QSettings().setValue(QLatin1String(kRecentKey), recent); });
 }
 
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = recentFiles();
+    const QStringList& recent = m_recent;
     for (const QString& path : recent)
         m_recentMenu->addAction(QFileInfo(path).fileName() + QStringLiteral("  —  ") + QFileInfo(path).absolutePath(),
             this, [this, path] { openFile(path); });
