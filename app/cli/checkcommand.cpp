@@ -25,15 +25,23 @@ struct OpenedBaseline {
     KernelCheck check;
 };
 
-std::future<OpenedBaseline> openBaseline(const std::string& path, const KernelLists& lists)
+/// `lists` null: the runtime is automatic, known once the new build is open, and the baseline
+/// is checked then (against the same runtime, so the gate compares like with like).
+std::future<OpenedBaseline> openBaseline(const std::string& path, const KernelLists* lists)
 {
-    return std::async(std::launch::async, [path, &lists] {
+    return std::async(std::launch::async, [path, lists] {
         OpenedBaseline opened;
         opened.document = openDocument(path);
-        if (opened.document && opened.document->program)
-            opened.check = checkKernels(*opened.document, lists);
+        if (lists && opened.document && opened.document->program)
+            opened.check = checkKernels(*opened.document, *lists);
         return opened;
     });
+}
+
+/// No --kernels and no --preset: the runtime the program's delegates say it is built for.
+bool automaticRuntime(const Arguments& args)
+{
+    return args.values("kernels").empty() && args.values("preset").empty();
 }
 
 // `check NEW --baseline OLD`: the gate's rules decide the exit status, and the new build's kernel
@@ -46,6 +54,8 @@ int runGate(const Arguments& args, const Document& current, const KernelLists& l
     const KernelCheck check = checkKernels(current, lists);
     OpenedBaseline opened = pending.get();
     auto& baseline = opened.document;
+    if (lists.automatic && baseline && baseline->program)
+        opened.check = checkKernels(*baseline, lists);
     if (!baseline) {
         std::cerr << "etscope check: baseline " << baseline.error().message() << "\n";
         return baseline.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
@@ -94,6 +104,8 @@ int runCheck(const Arguments& args)
         return ExitUsage;
     }
     // The lists first: a typo in --kernels or --preset should not wait for a large program to open.
+    // Neither given: the automatic runtime, chosen once the program is open (below).
+    const bool automatic = automaticRuntime(args);
     auto lists = loadKernelLists(args.values("kernels"), args.values("preset"));
     if (!lists) {
         std::cerr << "etscope check: " << lists.error().message() << "\n";
@@ -102,7 +114,7 @@ int runCheck(const Arguments& args)
     // The baseline opens beside the new build (its errors are reported once the new build opened).
     std::future<OpenedBaseline> baseline;
     if (args.has("baseline"))
-        baseline = openBaseline(args.value("baseline"), *lists);
+        baseline = openBaseline(args.value("baseline"), automatic ? nullptr : &*lists);
     int exitCode = ExitOk;
     const auto document = openForCommand("check", args, exitCode);
     if (!document)
@@ -112,6 +124,8 @@ int runCheck(const Arguments& args)
                   << "); check reads .pte and .bpte files\n";
         return ExitUsage;
     }
+    if (automatic)
+        *lists = presetKernelLists(presetForProgram(*document->program), true);
     if (args.has("baseline"))
         return runGate(args, *document, *lists, *rules, format, baseline);
     const KernelCheck check = checkKernels(*document, *lists);

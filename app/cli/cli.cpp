@@ -144,12 +144,17 @@ Subcommands:
           delegated share. --kernels names a built-in list (portable, optimized, quantized,
           cortex_m, prim: ExecuTorch's kernel YAML files) or a file: selected_operators.yaml,
           a functions.yaml, or one name per line (also a registered-kernels dump or log;
-          backend ids there say which backends are linked). Repeatable; lists given replace
-          portable, prim is always added. --preset adds the lists one of ExecuTorch's runners
-          links: portable (portable only), arm-ethos-u (portable + quantized + cortex_m, the
-          Arm Ethos-U executor_runner), android-xnnpack (portable + optimized + quantized,
+          backend ids there say which backends are linked). Repeatable; prim is always
+          added. --preset adds the lists one of ExecuTorch's runners links: portable
+          (portable only), arm-ethos-u (portable + quantized + cortex_m, the Arm Ethos-U
+          executor_runner), android-xnnpack (portable + optimized + quantized,
           executorch_jni), llama (portable + optimized + quantized, llama_main; its custom
-          ops need a list file). When operators are missing a Hint line names the built-in
+          ops need a list file). Without --kernels or --preset the runtime is automatic:
+          the preset linking the backend of the most delegates (EthosUBackend: arm-ethos-u,
+          XnnpackBackend: android-xnnpack; a tie goes to the first in that list), portable
+          for a program without such delegates; a Runtime line says which and why, JSON has
+          "runtime". --preset portable gives the answer of before automatic existed.
+          When operators are missing a Hint line names the built-in
           lists (and the preset) that provide them. Exit 3 when an operator has no kernel (or
           a backend a list leaves out), 0 when every one resolves.
           With --baseline OLD.pte it is a CI gate: is the new build worse than OLD by more
@@ -244,7 +249,7 @@ Options:
   --plot OUT      gap --stage: draw the metric per stage to OUT.png or OUT.svg
   --kernels LIST  check: a built-in kernel list or a list file; repeatable
   --preset NAME   check: the lists of a runtime (portable, arm-ethos-u, android-xnnpack,
-                  llama); repeatable
+                  llama); repeatable; default: automatic, from the program's delegates
   --baseline OLD  check: the build to compare against (the CI gate); report: the program
                   to compare with (what changed)
   --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,

@@ -235,7 +235,9 @@ int runReport(int argc, char** argv, const Arguments& args)
     inputs.record = files.record ? &*files.record : nullptr;
     inputs.inspectorTable = files.inspectorTable;
     inputs.baseline = baseline ? &*baseline : nullptr;
-    inputs.kernels = &lists.value();
+    // Neither --kernels nor --preset: null, the builder takes the automatic runtime as check does.
+    if (!args.values("kernels").empty() || !args.values("preset").empty())
+        inputs.kernels = &lists.value();
     inputs.method = args.value("method");
     inputs.expand = expand;
     inputs.omissions = files.omissions;

@@ -176,6 +176,15 @@ KernelCheck checkKernels(const Document& document, const KernelLists& lists)
     return check;
 }
 
+std::map<std::string, int> KernelCheck::delegatesPerBackend() const
+{
+    std::map<std::string, int> counts;
+    for (const MethodKernelCheck& m : methods)
+        for (const BackendNeed& need : m.backends)
+            counts[need.backendId] += need.delegates;
+    return counts;
+}
+
 MissingKernelHint missingKernelHint(const KernelCheck& check, const KernelLists& lists)
 {
     MissingKernelHint hint;

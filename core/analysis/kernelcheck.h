@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,6 +20,7 @@ namespace etscope::core {
 
 struct Document;
 struct Method;
+struct Program;
 struct KernelCheck;
 
 /// One set of kernels a runtime may have linked: a built-in library (facts from ExecuTorch's
@@ -43,10 +45,17 @@ struct KernelList {
     bool provides(std::string_view qualifiedName) const;
 };
 
+struct RuntimePreset;
+
 /// The lists a check resolves against, in lookup order: the first list that provides an
 /// operator resolves it.
 struct KernelLists {
     std::vector<KernelList> lists;
+    /// The runtime preset the lists are, when they are exactly one preset's (nullptr for lists
+    /// ticked or given by --kernels), and whether it was chosen from the program's delegates
+    /// (presetForProgram) rather than by the user.
+    const RuntimePreset* preset = nullptr;
+    bool automatic = false;
 
     /// The list that provides `qualifiedName`, nullptr when none does.
     const KernelList* resolve(std::string_view qualifiedName) const;
@@ -78,6 +87,29 @@ struct RuntimePreset {
 const std::vector<RuntimePreset>& runtimePresets();
 /// A preset by name; nullptr for an unknown name.
 const RuntimePreset* findRuntimePreset(std::string_view name);
+
+/// The runtime a program is built for, judged from its delegates: the preset that links the
+/// backend of the most delegate entries (EthosUBackend → arm-ethos-u, XnnpackBackend →
+/// android-xnnpack). A tie goes to the preset shown first, so XNNPACK programs get
+/// android-xnnpack rather than llama (whose custom ops no built-in list has), and a program with
+/// as many Ethos-U as XNNPACK delegates gets arm-ethos-u. A program without delegates, or with
+/// only backends no preset links (Vulkan, QNN, …), gets portable. `delegates`: delegate entries by
+/// backend id.
+const RuntimePreset& presetForBackends(const std::map<std::string, int>& delegates);
+/// Delegate entries by backend id, over every method of `program`.
+std::map<std::string, int> delegatesPerBackend(const Program& program);
+/// presetForBackends(delegatesPerBackend(program)).
+const RuntimePreset& presetForProgram(const Program& program);
+/// The backend ids of `delegates` (delegatesPerBackend) that `preset` links, sorted: why
+/// presetForBackends chose it (empty for portable).
+std::vector<std::string> presetReasons(const RuntimePreset& preset, const std::map<std::string, int>& delegates);
+/// The lists of `preset` (then prim), marked as that preset and `automatic` or not.
+KernelLists presetKernelLists(const RuntimePreset& preset, bool automatic);
+/// The runtime the lists stand for, in words: "Arm Ethos-U executor_runner (bare-metal
+/// Cortex-M), chosen for the program's EthosUBackend delegates" (automatic), "… (preset
+/// arm-ethos-u)" (chosen); empty for lists that are no preset. `delegates`: the program's
+/// delegate entries by backend id (delegatesPerBackend), the reasons of an automatic choice.
+std::string runtimeText(const KernelLists& lists, const std::map<std::string, int>& delegates);
 
 /// Which built-in lists would resolve the operators a check found missing.
 struct MissingKernelHint {
@@ -122,7 +154,9 @@ Result<KernelList> parseKernelList(std::string_view text, const std::string& nam
 Result<KernelList> readKernelListFile(const std::string& path);
 
 /// The lists for `etscope check --kernels SPEC… --preset NAME…`: each SPEC is a built-in name or
-/// a file, each preset adds its built-in lists after them. Neither means portable. The prim ops
+/// a file, each preset adds its built-in lists after them. Neither means portable (the CLI then
+/// uses presetForProgram instead: see presetKernelLists). One preset alone marks the lists as
+/// that preset (not automatic). The prim ops
 /// are always added last: the runtime registers them itself. An unknown preset is a Usage error
 /// naming the presets there are.
 Result<KernelLists> loadKernelLists(
@@ -189,6 +223,8 @@ struct KernelCheck {
     const MethodKernelCheck* method(std::string_view name) const;
     /// Every method's table merged into one (rows summed by op type, backends summed).
     OperatorTable combinedTable() const;
+    /// Delegate entries by backend id over every method (what presetForBackends weighs).
+    std::map<std::string, int> delegatesPerBackend() const;
 };
 
 /// Checks every KernelCall of every method of `document.program` against `lists`, and lists the

@@ -115,6 +115,10 @@ std::string joinedList(const std::vector<std::string>& items, std::size_t limit)
 std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
 {
     std::string out = "Program: " + check.program + "\n";
+    // An automatic runtime says which and why; lists the user chose print as they always did.
+    const std::string runtime = lists.automatic ? runtimeText(lists, check.delegatesPerBackend()) : std::string();
+    if (!runtime.empty())
+        out += "Runtime: automatic: " + runtime + " (--preset NAME or --kernels LIST to choose another)\n";
     std::vector<std::string> listNames;
     for (const KernelList& list : lists.lists) {
         std::string text = list.name + " (";
@@ -150,12 +154,19 @@ std::string kernelCheckText(const KernelCheck& check, const KernelLists& lists)
             notLinked.push_back(id);
     }
 
+    std::string lead = "Will load";
+    if (!runtime.empty()) {
+        std::string names;
+        for (const KernelList& list : lists.lists)
+            names += (names.empty() ? "" : " + ") + list.name;
+        lead += " on " + std::string(lists.preset->title) + " (" + names + " kernels)";
+    }
     if (!check.loads())
-        out += "Will load: no\n";
+        out += lead + ": no\n";
     else if (!unverified.empty())
-        out += "Will load: yes, if the runtime links " + joinedList(unverified) + "\n";
+        out += lead + ": yes, if the runtime links " + joinedList(unverified) + "\n";
     else
-        out += "Will load: yes\n";
+        out += lead + ": yes\n";
     if (missingOps > 0)
         out += "  " + std::to_string(missingOps)
             + " operator(s) have no kernel in these lists: " + std::to_string(missingCalls) + " of "
@@ -247,6 +258,20 @@ json kernelCheckJson(const KernelCheck& check, const KernelLists& lists)
     json out;
     out["program"] = check.program;
     out["will_load"] = check.loads();
+    // The runtime the lists are: a preset chosen by the user or from the program's delegates
+    // (automatic, the default), or null for lists that are no preset.
+    if (lists.preset) {
+        const auto delegates = check.delegatesPerBackend();
+        json runtime = json::object();
+        runtime["preset"] = std::string(lists.preset->name);
+        runtime["title"] = std::string(lists.preset->title);
+        runtime["automatic"] = lists.automatic;
+        runtime["chosen_for"] = lists.automatic ? presetReasons(*lists.preset, delegates) : std::vector<std::string> {};
+        runtime["description"] = runtimeText(lists, delegates);
+        out["runtime"] = std::move(runtime);
+    } else {
+        out["runtime"] = nullptr;
+    }
     json listsJson = json::array();
     for (const KernelList& list : lists.lists) {
         json item = { { "name", list.name }, { "origin", list.origin }, { "builtin", list.builtin },

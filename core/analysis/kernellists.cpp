@@ -17,6 +17,7 @@
 // splitting and the errors naming the file and line.
 #include "core/analysis/kernelcheck.h"
 
+#include "core/pte/program.h"
 #include "core/util/mappedfile.h"
 
 #include <algorithm>
@@ -550,6 +551,74 @@ const RuntimePreset* findRuntimePreset(std::string_view name)
     return nullptr;
 }
 
+const RuntimePreset& presetForBackends(const std::map<std::string, int>& delegates)
+{
+    const auto& presets = runtimePresets();
+    const RuntimePreset* best = &presets.front(); // portable: links no backend
+    int bestCount = 0;
+    for (const RuntimePreset& preset : presets) {
+        int count = 0;
+        for (const std::string_view id : preset.backends)
+            if (const auto found = delegates.find(std::string(id)); found != delegates.end())
+                count += found->second;
+        // Strictly more: a tie keeps the preset shown first.
+        if (count > bestCount) {
+            best = &preset;
+            bestCount = count;
+        }
+    }
+    return *best;
+}
+
+std::map<std::string, int> delegatesPerBackend(const Program& program)
+{
+    std::map<std::string, int> counts;
+    for (const Method& method : program.methods)
+        for (const DelegateRef& ref : method.delegates)
+            ++counts[ref.backendId];
+    return counts;
+}
+
+const RuntimePreset& presetForProgram(const Program& program)
+{
+    return presetForBackends(delegatesPerBackend(program));
+}
+
+std::vector<std::string> presetReasons(const RuntimePreset& preset, const std::map<std::string, int>& delegates)
+{
+    std::vector<std::string> reasons;
+    for (const auto& [id, count] : delegates)
+        if (std::find(preset.backends.begin(), preset.backends.end(), id) != preset.backends.end())
+            reasons.push_back(id);
+    return reasons;
+}
+
+KernelLists presetKernelLists(const RuntimePreset& preset, bool automatic)
+{
+    KernelLists lists;
+    for (const std::string_view name : preset.lists)
+        lists.lists.push_back(*builtinKernelList(name));
+    lists.lists.push_back(*builtinKernelList("prim"));
+    lists.preset = &preset;
+    lists.automatic = automatic;
+    return lists;
+}
+
+std::string runtimeText(const KernelLists& lists, const std::map<std::string, int>& delegates)
+{
+    if (!lists.preset)
+        return {};
+    std::string text(lists.preset->title);
+    if (!lists.automatic)
+        return text + " (preset " + std::string(lists.preset->name) + ")";
+    const std::vector<std::string> reasons = presetReasons(*lists.preset, delegates);
+    if (!reasons.empty())
+        return text + ", chosen for the program's " + joinedList(reasons) + " delegates";
+    return text
+        + (!delegates.empty() ? ", chosen because no runtime preset links the program's delegates' backends"
+                              : ", chosen because the program has no delegates");
+}
+
 const std::vector<std::string_view>& knownBackendIds()
 {
     static const std::vector<std::string_view> ids { "CoreMLBackend", "CudaBackend", "EnnBackend", "EthosUBackend",
@@ -638,6 +707,8 @@ Result<KernelLists> loadKernelLists(const std::vector<std::string>& specs, const
     }
     if (!present("prim"))
         lists.lists.push_back(*builtinKernelList("prim"));
+    if (specs.empty() && presets.size() == 1)
+        lists.preset = findRuntimePreset(presets.front());
     return lists;
 }
 

@@ -124,7 +124,8 @@ struct ReportInputs {
     const ETRecord* record = nullptr;
     std::string inspectorTable; ///< an Inspector numeric-gap table file (path), empty for none
     const Document* baseline = nullptr; ///< --baseline OLD.pte
-    const KernelLists* kernels = nullptr; ///< the lists the load check uses (null: portable + prim)
+    const KernelLists* kernels
+        = nullptr; ///< the lists the load check uses (null: the automatic runtime, presetForProgram)
     std::string method; ///< the method the ETDump ran (empty: forward, else the first with instructions)
     std::string expand = "all"; ///< graph pictures: "none", "all" or a backend id
     std::vector<ReportOmission> omissions;

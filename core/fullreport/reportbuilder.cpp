@@ -234,8 +234,9 @@ std::optional<Report> Builder::build()
         return std::nullopt;
     if (m_in.kernels) {
         m_lists = m_in.kernels;
-    } else if (auto lists = loadKernelLists({}, {})) {
-        m_defaultLists = std::move(lists).value();
+    } else {
+        // No lists given: the runtime the program's delegates say it is built for, as `check`.
+        m_defaultLists = presetKernelLists(presetForProgram(m_program), true);
         m_lists = &*m_defaultLists;
     }
     if (m_lists)
@@ -375,6 +376,8 @@ void Builder::summary()
         if (!notLinked.empty())
             answer += (missing ? "; " : ": ") + std::string("backend(s) not linked: ") + listText(notLinked);
         answer += " — kernel lists: " + listText(m_check.lists);
+        if (const std::string runtime = runtimeText(*m_lists, m_check.delegatesPerBackend()); !runtime.empty())
+            answer += " — runtime: " + runtime;
         f.emplace_back("Will it load", answer);
     }
     std::vector<std::string> peaks;
@@ -503,8 +506,10 @@ void Builder::load()
         leaveOut(s, "the built-in kernel lists could not be read");
         return;
     }
+    const std::string runtime = runtimeText(*m_lists, m_check.delegatesPerBackend());
     s.blocks.push_back(paragraph(std::string(m_check.loads() ? "Yes" : "No") + ": every KernelCall's operator checked "
-        + "against the kernel lists " + listText(m_check.lists) + ", every delegate's backend listed."));
+        + "against the kernel lists " + listText(m_check.lists) + ", every delegate's backend listed."
+        + (runtime.empty() ? std::string() : " Runtime: " + runtime + ".")));
     Table missing { "Operators without a kernel", { "method", "operator", "calls", "first instructions" }, {}, {} };
     Table backends { "Backends the delegates need", { "method", "backend", "delegates", "status", "linked by" }, {},
         {} };

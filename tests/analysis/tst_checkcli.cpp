@@ -28,7 +28,9 @@ private slots:
 
     void addLoads()
     {
-        const CliRun r = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/add.pte") });
+        // The portable runtime named: the default is automatic (automaticRuntime below).
+        const CliRun r = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/add.pte"),
+            QStringLiteral("--preset"), QStringLiteral("portable") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("Will load: yes\n")), qPrintable(r.out));
         QVERIFY(r.out.contains(QStringLiteral("Kernel lists: portable (209 operators), prim (28 operators)")));
@@ -39,7 +41,8 @@ private slots:
     {
         // CadenceDemoModel: 3 KernelCalls of 3 cadence:: operators (SOURCES.md), none in portable.
         const CliRun r
-            = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/cadence_CadenceDemoModel.pte") });
+            = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/cadence_CadenceDemoModel.pte"),
+                QStringLiteral("--preset"), QStringLiteral("portable") });
         QCOMPARE(r.exitCode, 3);
         QVERIFY(r.out.startsWith(QStringLiteral("Program: ")));
         QVERIFY(r.out.contains(QStringLiteral("Will load: no\n")));
@@ -52,7 +55,10 @@ private slots:
     void quantizedNeedsTheQuantizedList()
     {
         const QString program = sampleArgument("cmsis-executorch/ethos_u_minimal_example_u55.pte");
-        QCOMPARE(runEtscope({ QStringLiteral("check"), program }).exitCode, 3);
+        QCOMPARE(
+            runEtscope({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("portable") })
+                .exitCode,
+            3);
         const CliRun r = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--kernels"),
             QStringLiteral("portable"), QStringLiteral("--kernels"), QStringLiteral("quantized"),
             QStringLiteral("--format"), QStringLiteral("json") });
@@ -128,7 +134,8 @@ private slots:
         // default lists both are missing, and the quantized list (kernels/quantized/quantized.yaml)
         // has both. Before presets there was no --preset (exit 1) and no hint line.
         const QString program = sampleArgument("cmsis-executorch/ethos_u_minimal_example_u55.pte");
-        const CliRun missing = runEtscope({ QStringLiteral("check"), program });
+        const CliRun missing
+            = runEtscope({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("portable") });
         QCOMPARE(missing.exitCode, 3);
         QVERIFY2(missing.out.contains(
                      QStringLiteral("  Hint: --kernels quantized provides 2 missing operator(s) "
@@ -150,7 +157,8 @@ private slots:
         QVERIFY2(cadence.out.contains(QStringLiteral("Hint: 3 missing operator(s) are in no built-in list")),
             qPrintable(cadence.out));
         const json hint = json::parse(
-            runEtscope({ QStringLiteral("check"), program, QStringLiteral("--format"), QStringLiteral("json") })
+            runEtscope({ QStringLiteral("check"), program, QStringLiteral("--preset"), QStringLiteral("portable"),
+                           QStringLiteral("--format"), QStringLiteral("json") })
                 .out.toStdString())["missing_hint"];
         QCOMPARE(hint["lists"][0]["list"].get<std::string>(), std::string("quantized"));
         QCOMPARE(hint["preset"].get<std::string>(), std::string("arm-ethos-u"));
@@ -162,6 +170,74 @@ private slots:
                      "ios: unknown runtime preset (presets: portable, arm-ethos-u, android-xnnpack, llama)")),
             qPrintable(bad.err));
         QVERIFY(runEtscope({ QStringLiteral("--help") }).out.contains(QStringLiteral("--preset NAME")));
+    }
+
+    void automaticRuntime()
+    {
+        // Neither --kernels nor --preset: the runtime the program's delegates call for.
+        // Before, every program was checked against portable + prim: the lab Ethos-U program
+        // failed on its quantized_decomposed calls, mobilenet_v2_ethosu on its cortex_m ones.
+        const QString lab = sampleArgument("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        const CliRun r = runEtscope({ QStringLiteral("check"), lab });
+        // aten::avg_pool3d.out (instruction 3) is in no list the Arm runner links; checked by
+        // hand with `etscope check --preset arm-ethos-u` and tst_kernelcheck presetFromTheDelegates.
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.out.contains(QStringLiteral("Runtime: automatic: Arm Ethos-U executor_runner (bare-metal "
+                                               "Cortex-M), chosen for the program's EthosUBackend delegates")),
+            qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Will load on Arm Ethos-U executor_runner (bare-metal Cortex-M) "
+                                               "(portable + quantized + cortex_m + prim kernels): no\n")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("1 operator(s) have no kernel in these lists: 1 of 5 kernel call(s)")));
+        const json out = json::parse(
+            runEtscope({ QStringLiteral("check"), lab, QStringLiteral("--format"), QStringLiteral("json") })
+                .out.toStdString());
+        QCOMPARE(out["runtime"]["preset"].get<std::string>(), std::string("arm-ethos-u"));
+        QCOMPARE(out["runtime"]["automatic"].get<bool>(), true);
+        QVERIFY(out["runtime"]["chosen_for"] == json::array({ "EthosUBackend" }));
+        QCOMPARE(out["missing"].size(), std::size_t(1));
+        QCOMPARE(out["missing"][0]["name"].get<std::string>(), std::string("aten::avg_pool3d.out"));
+        // The same program with the old default named: its answer of before (3 operators missing).
+        const CliRun old = runEtscope({ QStringLiteral("check"), lab, QStringLiteral("--preset"),
+            QStringLiteral("portable"), QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(old.exitCode, 3);
+        const json oldOut = json::parse(old.out.toStdString());
+        QCOMPARE(oldOut["missing"].size(), std::size_t(3));
+        QCOMPARE(oldOut["runtime"]["preset"].get<std::string>(), std::string("portable"));
+        QCOMPARE(oldOut["runtime"]["automatic"].get<bool>(), false);
+        const CliRun oldText
+            = runEtscope({ QStringLiteral("check"), lab, QStringLiteral("--preset"), QStringLiteral("portable") });
+        QVERIFY(oldText.out.contains(QStringLiteral("\nWill load: no\n")));
+        QVERIFY(!oldText.out.contains(QStringLiteral("Runtime:")));
+
+        // mobilenet_v2_ethosu: its two cortex_m calls are in cortex_m's list: it loads.
+        const CliRun mv2 = runEtscope(
+            { QStringLiteral("check"), sampleArgument("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte") });
+        QCOMPARE(mv2.exitCode, 0);
+        QVERIFY2(
+            mv2.out.contains(QStringLiteral("cortex_m + prim kernels): yes, if the runtime links EthosUBackend\n")),
+            qPrintable(mv2.out));
+        // XNNPACK: android-xnnpack (llama links XnnpackBackend too; the first preset wins).
+        const json mlp
+            = json::parse(runEtscope({ QStringLiteral("check"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+                                         QStringLiteral("--format"), QStringLiteral("json") })
+                              .out.toStdString());
+        QCOMPARE(mlp["runtime"]["preset"].get<std::string>(), std::string("android-xnnpack"));
+        QVERIFY(mlp["runtime"]["chosen_for"] == json::array({ "XnnpackBackend" }));
+        // No delegate: portable, and the text says why.
+        const CliRun add = runEtscope({ QStringLiteral("check"), sampleArgument("executorch/add.pte") });
+        QCOMPARE(add.exitCode, 0);
+        QVERIFY2(add.out.contains(QStringLiteral("Runtime: automatic: executor_runner with portable kernels only, "
+                                                 "chosen because the program has no delegates")),
+            qPrintable(add.out));
+        // --kernels alone is a choice too: no runtime named.
+        const json listed = json::parse(
+            runEtscope({ QStringLiteral("check"), lab, QStringLiteral("--kernels"), QStringLiteral("portable"),
+                           QStringLiteral("--format"), QStringLiteral("json") })
+                .out.toStdString());
+        QVERIFY(listed["runtime"].is_null());
+        // --help says what the default is.
+        QVERIFY(runEtscope({ QStringLiteral("--help") }).out.contains(QStringLiteral("automatic")));
     }
 
     void badListsExitTwo()

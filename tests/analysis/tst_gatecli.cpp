@@ -60,7 +60,10 @@ private slots:
     void sameBuildPasses()
     {
         const QString program = sampleArgument("executorch/add.pte");
-        const CliRun r = runEtscope({ kCheck, program, kBaseline, program });
+        // portable named: add.pte has no delegate, so automatic would pick it too, but the
+        // verdict line then names the runtime (automaticRuntimeChecksBothBuilds).
+        const CliRun r = runEtscope(
+            { kCheck, program, kBaseline, program, QStringLiteral("--preset"), QStringLiteral("portable") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.startsWith(QStringLiteral("Gate: pass — all 2 rule(s) hold\n")), qPrintable(r.out));
         // The default rules, then the new build's kernel check after the table.
@@ -109,8 +112,8 @@ private slots:
         // baseline missed cortex_m ones instead); with the Ethos-U runner's lists both load.
         const QString ethosu = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
         const QString vgf = sampleArgument("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
-        const CliRun portable
-            = runEtscope({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing") });
+        const CliRun portable = runEtscope({ kCheck, vgf, kBaseline, ethosu, kBudget, QStringLiteral("no-new-missing"),
+            QStringLiteral("--preset"), QStringLiteral("portable") });
         QCOMPARE(portable.exitCode, 3);
         QVERIFY2(portable.out.contains(
                      QStringLiteral("quantized_decomposed::quantize_per_tensor.out: no kernel (1 call(s) in forward)")),
@@ -119,6 +122,21 @@ private slots:
             kBudget, QStringLiteral("loads"), QStringLiteral("--preset"), QStringLiteral("arm-ethos-u") });
         QCOMPARE(preset.exitCode, 0);
         QVERIFY2(preset.out.startsWith(QStringLiteral("Gate: pass")), qPrintable(preset.out));
+    }
+
+    void automaticRuntimeChecksBothBuilds()
+    {
+        // No --kernels/--preset: the new build's automatic runtime, and the baseline against the
+        // same lists. The lab Ethos-U program against itself: arm-ethos-u for both, its one
+        // missing operator (aten::avg_pool3d.out) is no news, so no-new-missing holds.
+        const QString lab = sampleArgument("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        const CliRun r
+            = runEtscope({ kCheck, lab, kBaseline, lab, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(r.exitCode, 0);
+        const json out = json::parse(r.out.toStdString());
+        QCOMPARE(out["kernel_check"]["runtime"]["preset"].get<std::string>(), std::string("arm-ethos-u"));
+        QCOMPARE(out["kernel_check"]["runtime"]["automatic"].get<bool>(), true);
+        QCOMPARE(out["kernel_check"]["missing"].size(), std::size_t(1));
     }
 
     void portableRebuildOfAnXnnpackModel()

@@ -249,6 +249,54 @@ build_features: []
         QCOMPARE(findOp(both.methods[0], "cortex_m::pad.out")->resolvedBy, std::string("cortex_m"));
     }
 
+    void presetFromTheDelegates()
+    {
+        // The rule on backend counts: most delegate entries of a linked backend; a tie keeps the
+        // preset shown first (android-xnnpack before llama, arm-ethos-u before android-xnnpack).
+        QCOMPARE(presetForBackends({}).name, std::string_view("portable"));
+        QCOMPARE(presetForBackends({ { "VulkanBackend", 3 } }).name, std::string_view("portable"));
+        QCOMPARE(presetForBackends({ { "EthosUBackend", 1 } }).name, std::string_view("arm-ethos-u"));
+        QCOMPARE(presetForBackends({ { "XnnpackBackend", 1 } }).name, std::string_view("android-xnnpack"));
+        QCOMPARE(presetForBackends({ { "EthosUBackend", 1 }, { "XnnpackBackend", 1 } }).name,
+            std::string_view("arm-ethos-u"));
+        QCOMPARE(presetForBackends({ { "EthosUBackend", 1 }, { "XnnpackBackend", 2 } }).name,
+            std::string_view("android-xnnpack"));
+        // Real programs (`etscope info`): the lab's mobilenetv2_lrn_int8_ethosu has 2
+        // EthosUBackend delegates, stress_mlp 2 XnnpackBackend ones, add.pte none.
+        ETSCOPE_TAKE(const Document lab, open("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte"));
+        QCOMPARE(delegatesPerBackend(*lab.program), (std::map<std::string, int> { { "EthosUBackend", 2 } }));
+        const RuntimePreset& arm = presetForProgram(*lab.program);
+        QCOMPARE(arm.name, std::string_view("arm-ethos-u"));
+        ETSCOPE_TAKE(const Document mlp, open("djl-executorch-engine/stress_mlp.pte"));
+        QCOMPARE(presetForProgram(*mlp.program).name, std::string_view("android-xnnpack"));
+        ETSCOPE_TAKE(const Document add, open("executorch/add.pte"));
+        QCOMPARE(presetForProgram(*add.program).name, std::string_view("portable"));
+
+        // The lab program on its runtime: of its 5 KernelCalls only aten::avg_pool3d.out
+        // (instruction 3) has no kernel; portable has avg_pool2d only, and the quantize /
+        // dequantize_per_tensor.out calls (0, 2, 4, 6) are quantized_decomposed's (quantized.yaml).
+        const KernelLists automatic = presetKernelLists(arm, true);
+        QVERIFY(automatic.automatic && automatic.preset == &arm);
+        const KernelCheck check = checkKernels(lab, automatic);
+        QVERIFY(!check.loads());
+        const MethodKernelCheck& forward = check.methods[0];
+        QCOMPARE(forward.missingCalls, 1);
+        const OperatorKernel* pool = findOp(forward, "aten::avg_pool3d.out");
+        QVERIFY(pool && pool->missing());
+        QCOMPARE(pool->calls[0].instruction.value, 3);
+        QCOMPARE(
+            findOp(forward, "quantized_decomposed::quantize_per_tensor.out")->resolvedBy, std::string("quantized"));
+        QCOMPARE(runtimeText(automatic, check.delegatesPerBackend()),
+            std::string("Arm Ethos-U executor_runner (bare-metal Cortex-M), chosen for the program's EthosUBackend "
+                        "delegates"));
+        QCOMPARE(runtimeText(presetKernelLists(arm, false), {}),
+            std::string("Arm Ethos-U executor_runner (bare-metal Cortex-M) (preset arm-ethos-u)"));
+        // Lists that are no preset say nothing of a runtime.
+        ETSCOPE_TAKE(const KernelLists chosen, lists({ "portable", "quantized" }));
+        QVERIFY(!chosen.preset);
+        QVERIFY(runtimeText(chosen, {}).empty());
+    }
+
     void ethosUNeedsQuantizedAndItsBackend()
     {
         ETSCOPE_TAKE(const Document document, open("cmsis-executorch/ethos_u_minimal_example_u55.pte"));

@@ -198,7 +198,8 @@ private slots:
         {
             core::ReportInputs inputs;
             inputs.document = m_llm.get();
-            const auto lists = ui::KernelListChoice::instance().lists();
+            // The lists the dialog uses (automatic: the document's own runtime).
+            const auto lists = ui::KernelListChoice::instance().listsFor(m_llm.get());
             inputs.kernels = lists.get();
             core::Report report = core::buildReport(inputs);
             QVERIFY(!ui::writeReport(report, m_llm, m_dir.filePath(QStringLiteral("llm-sync.html"))));
@@ -359,7 +360,7 @@ private slots:
             {
                 core::ReportInputs inputs;
                 inputs.document = document.get();
-                const auto lists = ui::KernelListChoice::instance().lists();
+                const auto lists = ui::KernelListChoice::instance().listsFor(document.get());
                 inputs.kernels = lists.get();
                 core::Report report = core::buildReport(inputs);
                 QVERIFY(!ui::writeReport(report, document, m_dir.filePath(QStringLiteral("given-sync.") + suffix)));

@@ -54,10 +54,13 @@ void saveShot(QWidget& widget, const QString& name)
     widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
 }
 
-/// Only these built-in lists on (prim always is), no files.
+/// Only these built-in lists on (prim always is), no files: a choice of the user's, so the
+/// runtime is not automatic (the default since automatic exists; the tests written before it
+/// assumed portable and now choose it, init()).
 void useLists(const QStringList& builtins)
 {
     KernelListChoice& choice = KernelListChoice::instance();
+    choice.setBuiltins(builtins);
     for (const QString& file : choice.files())
         choice.removeFile(file);
     for (const QString& name : { QStringLiteral("portable"), QStringLiteral("optimized"), QStringLiteral("quantized"),
@@ -285,7 +288,7 @@ private slots:
         // Ticking one more list by hand leaves the preset: "Custom".
         QVERIFY(
             waitForCheck(f.panel, [] { KernelListChoice::instance().setBuiltin(QStringLiteral("optimized"), true); }));
-        QCOMPARE(preset->currentIndex(), 0);
+        QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
     }
 
     void armLabProgramWithTheEthosUPreset()
@@ -327,6 +330,93 @@ private slots:
             qPrintable(QStringLiteral("page %1 px in a %2 px pane")
                            .arg(scroll->widget()->width())
                            .arg(scroll->viewport()->width())));
+    }
+
+    void automaticRuntimeFollowsEachDocument()
+    {
+        // Before: the default was "executor_runner with portable kernels only" for every program,
+        // and an Ethos-U program opened with ✕ on its cortex_m / quantized_decomposed nodes.
+        // Automatic is the app-wide mode; each view resolves its own document's preset.
+        KernelListChoice& choice = KernelListChoice::instance();
+        choice.setAutomatic(true);
+        // mobilenet_v2_ethosu (pte-adapter-model-explorer): cortex_m::quantize_per_tensor.out at
+        // instruction 0, the EthosUBackend call at 1, cortex_m::dequantize_per_tensor.out at 2
+        // (`etscope graph`); both are in backends/cortex_m/ops/operators.yaml, which the Arm
+        // Ethos-U runner links (cortex_m_ops_lib).
+        Fixture f("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        QVERIFY(f.ready());
+        auto* preset = f.panel->findChild<QComboBox*>(QStringLiteral("kernelPreset"));
+        QCOMPARE(preset->currentIndex(), 0);
+        QCOMPARE(preset->currentText(), QStringLiteral("Automatic: Arm Ethos-U executor_runner (bare-metal Cortex-M)"));
+        QVERIFY(preset->toolTip().contains(QStringLiteral("chosen for the program's EthosUBackend delegates")));
+        QVERIFY2(f.panel->verdictText().startsWith(QStringLiteral(
+                     "Will load on Arm Ethos-U executor_runner (bare-metal Cortex-M), chosen for the program's "
+                     "EthosUBackend delegates, with portable + quantized + cortex_m + prim kernels: yes")),
+            qPrintable(f.panel->verdictText()));
+        QVERIFY(f.markedInstructions().empty());
+        for (const char* name : { "kernels_portable", "kernels_quantized", "kernels_cortex_m" })
+            QVERIFY2(f.panel->findChild<QCheckBox*>(QLatin1String(name))->isChecked(), name);
+        saveShot(*f.view, QStringLiteral("loadcheck-automatic-ethosu.png"));
+
+        // The lab program in another view of the same session: arm-ethos-u too, and only
+        // aten::avg_pool3d.out (instruction 3, armLabProgramWithTheEthosUPreset) is missing.
+        Fixture lab("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        QVERIFY(lab.ready());
+        QVERIFY2(lab.panel->verdictText().endsWith(
+                     QStringLiteral("prim kernels: no — 1 operator(s) have no kernel (1 of 5 call(s))")),
+            qPrintable(lab.panel->verdictText()));
+        QCOMPARE(lab.markedInstructions(), (std::set<int> { 3 }));
+        // add.pte has no delegate: portable, in its own view, while the others keep theirs.
+        Fixture add("executorch/add.pte");
+        QVERIFY(add.ready());
+        QCOMPARE(add.panel->findChild<QComboBox*>(QStringLiteral("kernelPreset"))->currentText(),
+            QStringLiteral("Automatic: executor_runner with portable kernels only"));
+        QVERIFY2(add.panel->verdictText().contains(QStringLiteral("chosen because the program has no delegates")),
+            qPrintable(add.panel->verdictText()));
+        QCOMPARE(preset->currentText(), QStringLiteral("Automatic: Arm Ethos-U executor_runner (bare-metal Cortex-M)"));
+
+        // Choosing "executor_runner with portable kernels only" brings the marks back (0 and 2).
+        const int portable = preset->findData(QStringLiteral("portable"));
+        QVERIFY(portable > 0);
+        QVERIFY(waitForCheck(f.panel, [&] {
+            preset->setCurrentIndex(portable);
+            Q_EMIT preset->activated(portable);
+        }));
+        QVERIFY(!choice.automatic());
+        QCOMPARE(f.markedInstructions(), (std::set<int> { 0, 2 }));
+        QVERIFY2(f.panel->verdictText().startsWith(
+                     QStringLiteral("Will load on a runtime with portable + prim kernels: no")),
+            qPrintable(f.panel->verdictText()));
+        QCOMPARE(preset->currentText(), QStringLiteral("executor_runner with portable kernels only"));
+        saveShot(*f.view, QStringLiteral("loadcheck-portable-ethosu.png"));
+        // The Automatic entry goes back.
+        QVERIFY(waitForCheck(f.panel, [&] {
+            preset->setCurrentIndex(0);
+            Q_EMIT preset->activated(0);
+        }));
+        QVERIFY(choice.automatic());
+        QVERIFY(f.markedInstructions().empty());
+        // Ticking a box from automatic keeps what was shown and adds to it: a choice now.
+        auto* optimized = f.panel->findChild<QCheckBox*>(QStringLiteral("kernels_optimized"));
+        QVERIFY(waitForCheck(f.panel, [optimized] { optimized->click(); }));
+        QVERIFY(!choice.automatic());
+        QCOMPARE(choice.builtins(),
+            (QStringList { QStringLiteral("portable"), QStringLiteral("optimized"), QStringLiteral("quantized"),
+                QStringLiteral("cortex_m") }));
+        QCOMPARE(preset->currentText(), QStringLiteral("Custom"));
+    }
+
+    void xnnpackProgramGetsTheAndroidRuntime()
+    {
+        KernelListChoice::instance().setAutomatic(true);
+        // stress_mlp: XnnpackBackend delegates only; android-xnnpack and llama both link
+        // XnnpackBackend, and the first one shown (android-xnnpack) wins the tie.
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.ready());
+        QCOMPARE(f.panel->findChild<QComboBox*>(QStringLiteral("kernelPreset"))->currentText(),
+            QStringLiteral("Automatic: Android (executorch_jni) with XNNPACK"));
+        QVERIFY(f.panel->findChild<QCheckBox*>(QStringLiteral("kernels_optimized"))->isChecked());
+        QVERIFY(!f.panel->findChild<QCheckBox*>(QStringLiteral("kernels_cortex_m"))->isChecked());
     }
 
     void markBadgeStaysInsideItsItem()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/load/kernellistchoice.h"
 
+#include "core/document/document.h"
+
 #include <QCoreApplication>
 #include <QSettings>
 
@@ -10,6 +12,7 @@ using namespace etscope::core;
 
 namespace {
 
+const char* const kAutomaticKey = "kernelCheck/automatic";
 const char* const kBuiltinsKey = "kernelCheck/builtins";
 const char* const kFilesKey = "kernelCheck/files";
 const char* const kFilesOffKey = "kernelCheck/filesOff";
@@ -26,6 +29,8 @@ KernelListChoice::KernelListChoice(QObject* parent)
     : QObject(parent)
 {
     const QSettings settings;
+    // Absent before automatic existed: the portable lists saved then were no choice of the user's.
+    m_automatic = settings.value(QLatin1String(kAutomaticKey), true).toBool();
     m_builtins = settings.value(QLatin1String(kBuiltinsKey), QStringList { QStringLiteral("portable") }).toStringList();
     m_filesOff = settings.value(QLatin1String(kFilesOffKey)).toStringList();
     for (const QString& path : settings.value(QLatin1String(kFilesKey)).toStringList()) {
@@ -41,10 +46,32 @@ KernelListChoice::KernelListChoice(QObject* parent)
     rebuild();
 }
 
+void KernelListChoice::setAutomatic(bool on)
+{
+    if (m_automatic == on)
+        return;
+    m_automatic = on;
+    save();
+    Q_EMIT changed();
+}
+
+std::shared_ptr<const KernelLists> KernelListChoice::listsFor(const Document* document) const
+{
+    if (!m_automatic)
+        return m_lists;
+    const RuntimePreset& preset
+        = document && document->program ? presetForProgram(*document->program) : runtimePresets().front();
+    auto& lists = m_presetLists[std::string(preset.name)];
+    if (!lists)
+        lists = std::make_shared<const KernelLists>(presetKernelLists(preset, true));
+    return lists;
+}
+
 void KernelListChoice::setBuiltin(const QString& name, bool on)
 {
-    if (name == QLatin1String("prim") || m_builtins.contains(name) == on)
+    if (name == QLatin1String("prim") || (!m_automatic && m_builtins.contains(name) == on))
         return;
+    m_automatic = false;
     if (on)
         m_builtins << name;
     else
@@ -62,8 +89,9 @@ void KernelListChoice::setBuiltins(const QStringList& names)
     QStringList sortedWanted = wanted;
     sortedNow.sort();
     sortedWanted.sort();
-    if (sortedNow == sortedWanted)
+    if (!m_automatic && sortedNow == sortedWanted)
         return;
+    m_automatic = false;
     m_builtins = wanted;
     rebuild();
 }
@@ -86,8 +114,9 @@ QString KernelListChoice::preset() const
 
 void KernelListChoice::setFileEnabled(const QString& path, bool on)
 {
-    if (!m_files.contains(path) || m_filesOff.contains(path) == !on)
+    if (!m_files.contains(path) || (!m_automatic && m_filesOff.contains(path) == !on))
         return;
+    m_automatic = false;
     if (on)
         m_filesOff.removeAll(path);
     else
@@ -101,6 +130,7 @@ std::optional<QString> KernelListChoice::addFile(const QString& path)
     if (!list)
         return QString::fromStdString(list.error().message());
     m_read.insert_or_assign(path, std::move(list).value());
+    m_automatic = false;
     if (!m_files.contains(path))
         m_files << path;
     m_filesOff.removeAll(path);
@@ -140,6 +170,7 @@ void KernelListChoice::rebuild()
 void KernelListChoice::save() const
 {
     QSettings settings;
+    settings.setValue(QLatin1String(kAutomaticKey), m_automatic);
     settings.setValue(QLatin1String(kBuiltinsKey), m_builtins);
     settings.setValue(QLatin1String(kFilesKey), m_files);
     settings.setValue(QLatin1String(kFilesOffKey), m_filesOff);

@@ -43,6 +43,31 @@ namespace etscope::ui {
 using namespace etscope::core;
 using namespace loadcheck;
 
+namespace {
+
+/// The runtime combo's data for its Automatic entry.
+constexpr const char* kAutomatic = "automatic";
+
+QString fromView(std::string_view text)
+{
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
+/// A preset's lists, the build file they come from and what they leave out.
+QString presetTip(const RuntimePreset& preset)
+{
+    QStringList lists;
+    for (const std::string_view name : preset.lists)
+        lists << fromView(name);
+    QString tip = LoadCheckPanel::tr("%1: %2\nFrom %3")
+                      .arg(fromView(preset.name), lists.join(QStringLiteral(" + ")), fromView(preset.source));
+    if (!preset.note.empty())
+        tip += QLatin1Char('\n') + fromView(preset.note);
+    return tip;
+}
+
+} // namespace
+
 LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     : QWidget(parent)
     , m_verdict(new WrappedLabel(this))
@@ -196,31 +221,27 @@ void LoadCheckPanel::buildListControls()
 {
     // The presets: the kernel libraries ExecuTorch's own runners link (core/analysis/kernellists.cpp).
     m_preset->setObjectName(QStringLiteral("kernelPreset"));
+    // Automatic first: the preset the document's delegates call for (its text names it, syncListControls).
+    m_preset->addItem(tr("Automatic (from the program's delegates)"), QString::fromLatin1(kAutomatic));
     m_preset->addItem(tr("Custom"), QString());
-    m_preset->setItemData(0, tr("The lists ticked below"), Qt::ToolTipRole);
+    m_preset->setItemData(1, tr("The lists ticked below"), Qt::ToolTipRole);
     for (const RuntimePreset& preset : runtimePresets()) {
-        QStringList lists;
-        for (const std::string_view name : preset.lists)
-            lists << QString::fromLatin1(name.data(), static_cast<qsizetype>(name.size()));
-        const QString name = QString::fromLatin1(preset.name.data(), static_cast<qsizetype>(preset.name.size()));
-        m_preset->addItem(QString::fromUtf8(preset.title.data(), static_cast<qsizetype>(preset.title.size())), name);
-        QString tip = tr("%1: %2\nFrom %3")
-                          .arg(name, lists.join(QStringLiteral(" + ")),
-                              QString::fromUtf8(preset.source.data(), static_cast<qsizetype>(preset.source.size())));
-        if (!preset.note.empty())
-            tip += QLatin1Char('\n')
-                + QString::fromUtf8(preset.note.data(), static_cast<qsizetype>(preset.note.size()));
-        m_preset->setItemData(m_preset->count() - 1, tip, Qt::ToolTipRole);
+        const QString name = fromView(preset.name);
+        m_preset->addItem(fromView(preset.title), name);
+        m_preset->setItemData(m_preset->count() - 1, presetTip(preset), Qt::ToolTipRole);
     }
-    m_preset->setToolTip(tr("Tick the kernel lists one of ExecuTorch's runners links"));
     connect(m_preset, &QComboBox::activated, this, [this](int index) {
         const QString name = m_preset->itemData(index).toString();
+        if (name == QLatin1String(kAutomatic)) {
+            KernelListChoice::instance().setAutomatic(true);
+            return;
+        }
         const RuntimePreset* preset = findRuntimePreset(name.toStdString());
         if (!preset)
             return;
         QStringList lists;
         for (const std::string_view list : preset->lists)
-            lists << QString::fromLatin1(list.data(), static_cast<qsizetype>(list.size()));
+            lists << fromView(list);
         KernelListChoice::instance().setBuiltins(lists);
     });
     // Long runtime titles ("executor_runner with portable kernels") shorten with the pane.
@@ -241,7 +262,8 @@ void LoadCheckPanel::buildListControls()
             tip += tr("\nAlways on: the runtime registers the prim ops itself.");
         }
         box->setToolTip(tip);
-        connect(box, &QCheckBox::toggled, this, [text](bool on) { KernelListChoice::instance().setBuiltin(text, on); });
+        // The boxes ticked become the choice: from automatic too, where they show the preset's lists.
+        connect(box, &QCheckBox::toggled, this, [this] { KernelListChoice::instance().setBuiltins(tickedBuiltins()); });
         m_builtinBoxes.push_back(box);
     }
     arrangeListBoxes();
@@ -282,18 +304,54 @@ void LoadCheckPanel::resizeEvent(QResizeEvent* event)
     arrangeListBoxes();
 }
 
+QStringList LoadCheckPanel::tickedBuiltins() const
+{
+    QStringList names;
+    for (const QCheckBox* box : m_builtinBoxes)
+        if (box->isChecked() && box->text() != QLatin1String("prim"))
+            names << box->text();
+    return names;
+}
+
 void LoadCheckPanel::syncListControls()
 {
     const KernelListChoice& choice = KernelListChoice::instance();
+    // Automatic shows this document's preset: its entry names it, its lists are ticked.
+    const auto lists = choice.listsFor(m_document.get());
+    QStringList ticked = choice.builtins();
     {
         const QSignalBlocker blocker(m_preset);
-        m_preset->setCurrentIndex(std::max(0, m_preset->findData(choice.preset())));
+        if (choice.automatic() && lists->preset) {
+            const QString title = fromView(lists->preset->title);
+            m_preset->setItemText(0, tr("Automatic: %1").arg(title));
+            QString tip = tr("Chosen from the program's delegates: the runtime preset that links the backend of "
+                             "the most delegates (EthosUBackend: arm-ethos-u, XnnpackBackend: android-xnnpack), "
+                             "else portable.");
+            if (m_document && m_document->program)
+                tip += QLatin1Char('\n')
+                    + QString::fromStdString(runtimeText(*lists, delegatesPerBackend(*m_document->program)));
+            tip += QLatin1Char('\n') + presetTip(*lists->preset);
+            m_preset->setItemData(0, tip, Qt::ToolTipRole);
+            m_preset->setToolTip(tip);
+            m_preset->setCurrentIndex(0);
+            ticked.clear();
+            for (const std::string_view name : lists->preset->lists)
+                ticked << fromView(name);
+        } else {
+            m_preset->setItemText(0, tr("Automatic (from the program's delegates)"));
+            m_preset->setItemData(0,
+                tr("Each program checks against the runtime preset its delegates call for (EthosUBackend: "
+                   "arm-ethos-u, XnnpackBackend: android-xnnpack, else portable)"),
+                Qt::ToolTipRole);
+            m_preset->setToolTip(tr("Tick the kernel lists one of ExecuTorch's runners links"));
+            m_preset->setCurrentIndex(std::max(1, m_preset->findData(choice.preset())));
+        }
     }
     for (QCheckBox* box : m_builtinBoxes) {
         if (box->text() == QLatin1String("prim"))
             continue;
         const QSignalBlocker blocker(box);
-        box->setChecked(choice.builtins().contains(box->text()));
+        box->setChecked(ticked.contains(box->text()));
     }
     // One box per file, after the Add button; unchecked files stay offered for the session.
     // The change may come from one of these boxes (toggled → setFileEnabled → changed): while
@@ -302,7 +360,8 @@ void LoadCheckPanel::syncListControls()
     if (choice.files() == m_fileBoxPaths) {
         for (std::size_t i = 0; i < m_fileBoxes.size(); ++i) {
             const QSignalBlocker blocker(m_fileBoxes[i]);
-            m_fileBoxes[i]->setChecked(choice.fileEnabled(m_fileBoxPaths[static_cast<qsizetype>(i)]));
+            m_fileBoxes[i]->setChecked(
+                !choice.automatic() && choice.fileEnabled(m_fileBoxPaths[static_cast<qsizetype>(i)]));
         }
         return;
     }
@@ -316,11 +375,13 @@ void LoadCheckPanel::syncListControls()
     for (const QString& path : choice.files()) {
         auto* box = new QCheckBox(QFileInfo(path).fileName(), this);
         box->setObjectName(QStringLiteral("kernelFile"));
-        box->setChecked(choice.fileEnabled(path));
+        box->setChecked(!choice.automatic() && choice.fileEnabled(path));
         box->setToolTip(tr("%1\nRight-click to remove it").arg(path));
         box->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(
-            box, &QCheckBox::toggled, this, [path](bool on) { KernelListChoice::instance().setFileEnabled(path, on); });
+        connect(box, &QCheckBox::toggled, this, [this, path](bool on) {
+            leaveAutomatic();
+            KernelListChoice::instance().setFileEnabled(path, on);
+        });
         connect(box, &QWidget::customContextMenuRequested, this, [this, box, path](const QPoint& position) {
             QMenu menu(this);
             menu.addAction(tr("Remove %1").arg(QFileInfo(path).fileName()), this,
@@ -341,6 +402,7 @@ void LoadCheckPanel::setDocument(std::shared_ptr<const Document> document, const
     if (newDocument) {
         m_check.reset();
         m_grouping.reset();
+        syncListControls(); // an automatic runtime is the document's own
         startCheck();
     } else if (newMethod) {
         refreshMethod();
@@ -362,7 +424,7 @@ void LoadCheckPanel::setPresentation(const std::shared_ptr<const Presentation>& 
 
 void LoadCheckPanel::startCheck()
 {
-    const auto lists = KernelListChoice::instance().lists();
+    const auto lists = KernelListChoice::instance().listsFor(m_document.get());
     if (!m_document || !m_document->program
         || (m_document->kind != FileKind::Program && m_document->kind != FileKind::BundledProgram)) {
         m_check.reset();
@@ -413,12 +475,20 @@ bool LoadCheckPanel::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+void LoadCheckPanel::leaveAutomatic()
+{
+    // The lists shown (the automatic preset's) stay ticked when a file joins them.
+    if (KernelListChoice::instance().automatic())
+        KernelListChoice::instance().setBuiltins(tickedBuiltins());
+}
+
 void LoadCheckPanel::addFileInteractive()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Add a kernel list"), QString(), tr("Kernel lists (*.yaml *.yml *.txt *.log);;All files (*)"));
     if (path.isEmpty())
         return;
+    leaveAutomatic();
     if (const auto failure = KernelListChoice::instance().addFile(path)) {
         m_problems->setWrappedText(*failure);
         m_problems->show();

@@ -106,6 +106,10 @@ private:
     void buildLayout();
     void buildListControls();
     void syncListControls();
+    /// The built-in boxes ticked (prim left out).
+    QStringList tickedBuiltins() const;
+    /// From automatic to the lists shown, before a file is added or switched.
+    void leaveAutomatic();
     void startCheck();
     void showCheck();
     /// The parts of showCheck: the verdict lines, the table's rows, the share lines and problems.
@@ -155,7 +159,7 @@ private:
     WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
-    QComboBox* m_preset; ///< runtime presets: choosing one ticks its lists
+    QComboBox* m_preset; ///< Automatic, Custom, the runtime presets: choosing one ticks its lists
     QGridLayout* m_builtinRow; ///< the built-in lists' boxes (arrangeListBoxes)
     int m_boxesPerRow = 0;
     QVBoxLayout* m_fileRow; ///< the Add button, then one box per file

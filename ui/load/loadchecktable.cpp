@@ -79,7 +79,8 @@ std::string joined(const std::vector<std::string>& items, std::size_t limit, std
 
 QString LoadCheckPanel::listsText() const
 {
-    const auto lists = m_checkedLists && !m_running ? m_checkedLists : KernelListChoice::instance().lists();
+    const auto lists
+        = m_checkedLists && !m_running ? m_checkedLists : KernelListChoice::instance().listsFor(m_document.get());
     QStringList names;
     for (const KernelList& list : lists->lists)
         names << listLabel(list);
@@ -113,7 +114,14 @@ LoadCheckPanel::Verdict LoadCheckPanel::verdict() const
     }
     unverified.sort();
     notLinked.sort();
-    v.lead = tr("Will load on a runtime with %1 kernels:").arg(listsText());
+    // An automatic runtime says which it is and why ("Arm Ethos-U executor_runner (…), chosen for
+    // the program's EthosUBackend delegates"); lists the user chose read as they always did.
+    const std::string runtime = m_checkedLists && m_checkedLists->automatic
+        ? runtimeText(*m_checkedLists, m_check->delegatesPerBackend())
+        : std::string();
+    v.lead = runtime.empty()
+        ? tr("Will load on a runtime with %1 kernels:").arg(listsText())
+        : tr("Will load on %1, with %2 kernels:").arg(QString::fromStdString(runtime), listsText());
     if (!m_check->loads()) {
         QStringList why;
         if (missingOps > 0)

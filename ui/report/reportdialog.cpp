@@ -319,7 +319,7 @@ std::optional<QString> ReportDialog::startExport()
         if (!m_session->reference)
             job->inputs.inspectorTable = m_session->inspectorPath.toStdString();
     }
-    job->lists = KernelListChoice::instance().lists();
+    job->lists = KernelListChoice::instance().listsFor(m_document.get());
     job->inputs.kernels = job->lists.get();
     job->inputs.expand = expand().toStdString();
     if (ids.count("baseline"))
