@@ -75,9 +75,16 @@ MethodKernelCheck checkMethod(const Document& document, const Method& method, co
     for (auto& [id, need] : backends) {
         need.backendId = id;
         need.known = knownBackend(id);
+        const auto& presetLinks = lists.preset ? lists.preset->backends : std::vector<std::string_view> {};
         if (const KernelList* list = lists.backendList(id)) {
             need.status = BackendNeed::Status::Linked;
             need.linkedBy = list->name;
+        } else if (std::find(presetLinks.begin(), presetLinks.end(), id) != presetLinks.end()) {
+            // The runner the preset stands for links this backend (its build file says so): the
+            // Ethos-U runner read "yes, if the runtime links EthosUBackend". Backends it does not
+            // name stay unverified (a runner may be built with more), never "not linked".
+            need.status = BackendNeed::Status::Linked;
+            need.linkedBy = std::string(lists.preset->name) + " runtime";
         } else {
             need.status = declared ? BackendNeed::Status::NotLinked : BackendNeed::Status::Unverified;
         }
