@@ -865,6 +865,15 @@ void featureFacts(DelegateInfo& info, const char* what, const pb::CmlFeature& fe
     info.facts.push_back({ std::string(what) + " " + feature.name(), type });
 }
 
+/// "95 operations, 155 constants" of 250 MIL operations: constants are drawn as Constant
+/// nodes, so "operations" counts the operator nodes, as `ops` and the delegate box do.
+std::string operationsAndConstants(std::size_t milOperations, std::size_t constants)
+{
+    const std::size_t operations = milOperations - std::min(constants, milOperations);
+    return detail::plural(operations, "operation", "operations") + ", "
+        + detail::plural(constants, "constant", "constants");
+}
+
 } // namespace
 
 std::string operationKey(const std::string& function, const std::string& output, const std::string& op)
@@ -1040,9 +1049,9 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
         if (type == "const" || type.starts_with("constexpr_"))
             constants += count;
     info.facts.push_back({ "function " + chosen.name,
-        "opset " + block.opset + ", " + std::to_string(block.operationCount) + " operations ("
-            + std::to_string(constants) + " constants), " + std::to_string(block.inputs.size()) + " inputs, "
-            + std::to_string(block.outputs.size()) + " outputs" });
+        "opset " + block.opset + ", " + operationsAndConstants(block.operationCount, constants) + " ("
+            + std::to_string(block.operationCount) + " MIL operations), " + std::to_string(block.inputs.size())
+            + " inputs, " + std::to_string(block.outputs.size()) + " outputs" });
     std::vector<std::pair<std::string, std::size_t>> byCount(counts.begin(), counts.end());
     std::stable_sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string types;
@@ -1050,10 +1059,9 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
         types += (types.empty() ? "" : ", ") + byCount[i].first + " " + std::to_string(byCount[i].second);
     info.facts.push_back({ "operation types", types });
     info.facts.push_back({ "operations joined to debug symbols",
-        std::to_string(reader.joined()) + " of " + std::to_string(reader.operationCount()) });
-    info.summary += ", ML Program '" + chosen.name
-        + "': " + detail::plural(reader.operationCount(), "operation", "operations") + " (" + std::to_string(constants)
-        + " const)";
+        std::to_string(reader.joined()) + " of " + std::to_string(reader.operationCount())
+            + " (MIL operations, constants included)" });
+    info.summary += ", ML Program '" + chosen.name + "': " + operationsAndConstants(reader.operationCount(), constants);
     if (const std::size_t unsaid = reader.unsaid())
         context.warn(info, model.modelPath + ": " + std::to_string(unsaid) + " more problems like those above");
     info.innerGraph = reader.graph();

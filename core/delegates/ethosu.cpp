@@ -322,8 +322,8 @@ std::string countText(const ethosu::CommandStream& stream, std::size_t& total)
 {
     std::map<std::pair<int, std::string>, std::size_t> counts;
     for (const ethosu::Operation& op : stream.operations) {
-        if (op.kind == ethosu::OpKind::Stop || op.kind == ethosu::OpKind::Unknown)
-            continue; // the stop is no work; unknown commands have their own fact
+        if (op.kind == ethosu::OpKind::Unknown)
+            continue; // unknown commands have their own fact and are no operator nodes
         std::string name;
         switch (op.kind) {
         case ethosu::OpKind::Conv:
@@ -425,6 +425,9 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
     info.facts.push_back({ "commands",
         std::to_string(stream.commands) + " (" + std::to_string(framing.commandWords) + " words at byte "
             + std::to_string(framing.commandOffset) + " of cmd_data)" });
+    if (stream.stopped)
+        info.facts.push_back({ "stream end",
+            "NPU_OP_STOP at command " + std::to_string(stream.stopCommand) + " (the end, not an operation)" });
     info.facts.push_back({ "NPU operations", std::to_string(total) + (counts.empty() ? "" : " (" + counts + ")") });
     info.facts.push_back(
         { "waits", std::to_string(stream.dmaWaits) + " DMA, " + std::to_string(stream.kernelWaits) + " kernel" });

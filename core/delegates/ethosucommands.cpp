@@ -306,8 +306,8 @@ CommandStream Replayer::run()
             ++m_out.unknownCommands;
             Operation op = started(OpKind::Unknown);
             op.mode = "unknown";
-            op.opType = "NPU unknown command";
-            op.label = "unknown command " + hex(opcode);
+            op.opType = "Unknown command";
+            op.label = op.opType + " " + hex(opcode);
             op.attributes.add("word", hex(word) + (hasPayload ? " " + hex(payload) : ""));
             warn("command " + std::to_string(index) + " at byte " + std::to_string(at) + " (" + hex(word)
                     + ") is not in the " + std::string(archName(m_arch)) + " command set",
@@ -318,8 +318,8 @@ CommandStream Replayer::run()
             if (opcode == kBranch) {
                 Operation op = started(OpKind::Branch);
                 op.mode = "branch";
-                op.opType = "NPU Branch";
-                op.label = "Branch";
+                op.opType = "Branch";
+                op.label = op.opType;
                 op.attributes.add("target", hex(payload));
                 op.attributes.add("condition", std::to_string(param & 1));
                 m_out.operations.push_back(std::move(op));
@@ -347,15 +347,11 @@ CommandStream Replayer::run()
             case kDmaStart:
                 op = dmaOperation();
                 break;
-            case kStop: {
-                Operation stop = started(OpKind::Stop);
-                stop.mode = "stop";
-                stop.opType = "NPU Stop";
-                stop.label = "Stop";
-                op = std::move(stop);
+            case kStop:
+                // The end of the command stream, not work the NPU does: no operation, no node.
                 m_out.stopped = true;
+                m_out.stopCommand = index;
                 break;
-            }
             case kDmaWait:
                 ++m_out.dmaWaits;
                 break;

@@ -63,15 +63,17 @@ struct RegionAccess {
     bool raw = false; ///< bytes without a tensor type (DMA, weights, scales)
 };
 
-enum class OpKind : std::uint8_t { Conv, Depthwise, Pool, Elementwise, Resize, Dma, Stop, Branch, Unknown };
+enum class OpKind : std::uint8_t { Conv, Depthwise, Pool, Elementwise, Resize, Dma, Branch, Unknown };
 
 /// One kick of the NPU (or a command this build does not know), with the registers it used.
 struct Operation {
     OpKind kind = OpKind::Unknown;
     std::uint32_t commandIndex = 0; ///< position of the command in the stream
     std::uint64_t offset = 0; ///< byte offset of the command, relative to the decoded span
-    std::string opType; ///< "NPU Conv2D", "NPU Pool (avg)", "NPU Elementwise (add)"
-    std::string label; ///< "Conv 3×3 /2"
+    /// The operator table's key and the first words of the label, one naming for both: "Conv",
+    /// "AvgPool", "Add", "Resize nearest", "DMA", "Branch".
+    std::string opType;
+    std::string label; ///< opType and what this kick adds: "Conv 3×3 /2", "Add scalar"
     std::string mode; ///< "avg", "add", … (the counting key with the kind)
     AttributeList attributes;
     std::vector<RegionAccess> reads;
@@ -83,13 +85,14 @@ struct Operation {
 
 /// The decoded stream.
 struct CommandStream {
-    std::vector<Operation> operations; ///< kicks, stop and unknown commands, in stream order
+    std::vector<Operation> operations; ///< kicks, branches and unknown commands, in stream order
     std::vector<Warning> warnings; ///< offsets relative to the decoded span
     std::uint32_t commands = 0; ///< commands read
     std::uint32_t dmaWaits = 0;
     std::uint32_t kernelWaits = 0;
     std::uint32_t unknownCommands = 0;
-    bool stopped = false; ///< an NPU_OP_STOP was reached
+    bool stopped = false; ///< an NPU_OP_STOP was reached (the end of the stream, no operation)
+    std::uint32_t stopCommand = 0; ///< its command index, when stopped
 };
 
 /// At most this many operations are kept; a longer stream ends with a warning.

@@ -39,15 +39,15 @@ Operation Replayer::kernelOperation(OpKind kind, std::uint16_t param)
     bool weightsFromIfm2 = false;
     switch (kind) {
     case OpKind::Conv:
-        op.opType = "NPU Conv2D";
         op.mode = "conv";
         weightsFromIfm2 = u85() && (param & 1);
-        op.label = (weightsFromIfm2 ? "MatMul " : "Conv " + kernelText) + strideText;
+        op.opType = weightsFromIfm2 ? "MatMul" : "Conv";
+        op.label = op.opType + (weightsFromIfm2 ? "" : " " + kernelText) + strideText;
         break;
     case OpKind::Depthwise:
-        op.opType = "NPU Depthwise";
+        op.opType = "Depthwise";
         op.mode = "depthwise";
-        op.label = "Depthwise " + kernelText + strideText;
+        op.label = op.opType + " " + kernelText + strideText;
         break;
     default: {
         const int mode = param & 7;
@@ -55,10 +55,10 @@ Operation Replayer::kernelOperation(OpKind kind, std::uint16_t param)
             = { "max", "avg", "reduce sum", "sum", "none", "min", "argmax x", "argmax y" };
         const bool known = u85() ? true : mode <= 2;
         op.mode = known ? kModes[mode] : "mode " + std::to_string(param);
-        op.opType = "NPU Pool (" + op.mode + ")";
         static constexpr const char* kLabels[]
             = { "MaxPool", "AvgPool", "ReduceSum", "SumPool", "NullPool", "MinPool", "ArgMax x", "ArgMax y" };
-        op.label = (known ? std::string(kLabels[mode]) : "Pool " + op.mode) + " " + kernelText + strideText;
+        op.opType = known ? std::string(kLabels[mode]) : "Pool " + op.mode;
+        op.label = op.opType + " " + kernelText + strideText;
         // A pool without a mode reads no IFM (ethosu_gem.c: use_ifm = mode != NONE).
         readsIfm = !(u85() && mode == 4);
         op.attributes.add("pooling", op.mode);
@@ -121,10 +121,9 @@ Operation Replayer::elementwiseOperation(std::uint16_t param)
     else
         name = "mode " + std::to_string(mode);
     op.mode = name;
-    op.opType = "NPU Elementwise (" + name + ")";
-    std::string label = name;
-    label[0] = static_cast<char>(label[0] - 'a' + 'A');
-    op.label = label;
+    op.opType = name;
+    op.opType[0] = static_cast<char>(op.opType[0] - 'a' + 'A');
+    op.label = op.opType;
 
     FeatureMap ofm = featureMap(kOfm);
     ofm.height = m_regs.param(kOfmHeightM1) + 1;
@@ -191,8 +190,8 @@ Operation Replayer::resizeOperation(std::uint16_t param)
     Operation op = started(OpKind::Resize);
     static constexpr const char* kModes[] = { "bilinear", "replicate", "nearest", "mode 3" };
     op.mode = kModes[param & 3];
-    op.opType = "NPU Resize (" + op.mode + ")";
-    op.label = "Resize " + op.mode;
+    op.opType = "Resize " + op.mode;
+    op.label = op.opType;
     FeatureMap ifm = featureMap(kIfm);
     ifm.height = ifm.height0;
     ifm.width = ifm.width0;
@@ -217,7 +216,7 @@ Operation Replayer::dmaOperation()
 {
     Operation op = started(OpKind::Dma);
     op.mode = "dma";
-    op.opType = "NPU DMA";
+    op.opType = "DMA";
     const std::uint16_t srcRegion = m_regs.param(kDmaSrcRegion);
     const std::uint16_t dstRegion = m_regs.param(kDmaDstRegion);
     const std::uint64_t length = m_regs.address(kDmaLen);

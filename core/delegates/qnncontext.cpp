@@ -460,10 +460,8 @@ std::string operatorFamily(std::string_view nodeName)
             nsLength = ns.size();
     std::string out;
     out.reserve(nodeName.size() + 2);
-    if (nsLength == 0) {
-        join(out, 0, tokens.size());
-        return out;
-    }
+    if (nsLength == 0)
+        return out; // no operator in the name: the type is not known
     // FX lower-cases the overload ("add.Tensor" → "add_tensor"): restore the usual ones.
     static const std::map<std::string_view, std::string_view> kOverloads
         = { { "default", "default" }, { "tensor", "Tensor" }, { "scalar", "Scalar" }, { "int", "int" },
@@ -513,6 +511,30 @@ std::vector<int> outputArgPositions(const std::vector<Tensor>& outputs, int firs
 namespace {
 
 using namespace qnnctx;
+
+/// The operator-table key of an op node whose name holds no operator ("args_0_h_3").
+constexpr const char* kTypeNotStored = "(op type not stored)";
+
+/// The graph input an op node is named after: "args_0_h_3" → input "input_2_args_0@0", the
+/// split-head pass's name for head 3 of that input; null when none matches.
+const Tensor* splitInput(const std::vector<Tensor>& inputs, std::string_view nodeName)
+{
+    const std::size_t head = nodeName.rfind("_h_");
+    if (head == std::string_view::npos || head == 0)
+        return nullptr;
+    const std::string_view stem = nodeName.substr(0, head);
+    for (const Tensor& t : inputs) {
+        std::string_view name = t.name;
+        name = name.substr(0, name.find('@'));
+        if (name.starts_with("input_")) {
+            name.remove_prefix(6);
+            name.remove_prefix(std::min(name.size(), name.find('_') + 1)); // the N of input_N_
+        }
+        if (name == stem)
+            return &t;
+    }
+    return nullptr;
+}
 
 std::string shapeText(const Tensor& t)
 {
@@ -658,18 +680,29 @@ void decodeQnnContext(
         std::stable_sort(order.begin(), order.end(), [](const OpNode* a, const OpNode* b) { return a->id < b->id; });
         for (const OpNode* n : order) {
             NodeId id(nextNode++);
-            if (!graph) {
-                ++families[operatorFamily(n->name)];
-            } else {
+            std::string family = operatorFamily(n->name);
+            if (family.empty())
+                family = kTypeNotStored;
+            ++families[family];
+            if (graph) {
                 Node node;
                 node.kind = NodeKind::Operator;
                 node.label = n->name.empty() ? "(unnamed op node)" : n->name;
-                node.opType = operatorFamily(n->name);
-                ++families[node.opType];
+                node.opType = std::move(family);
                 // Added as views (no Attribute temporaries); addNode trims the list once.
                 node.attributes.add("qnn node id", std::to_string(n->id));
-                node.attributes.add("operator family", node.opType);
-                node.attributes.add("op type", "not stored in the context binary; family derived from the node name");
+                if (node.opType == kTypeNotStored) {
+                    node.attributes.add(
+                        "op type", "not stored in the context binary, and the node name holds no operator");
+                    if (const Tensor* input = splitInput(chosen->inputs, n->name))
+                        node.attributes.add("named after",
+                            "graph input " + input->name
+                                + " (the split-head pass names its per-head piece of an input after it)");
+                } else {
+                    node.attributes.add("operator family", node.opType);
+                    node.attributes.add(
+                        "op type", "not stored in the context binary; family derived from the node name");
+                }
                 node.attributes.add("read from",
                     "the QNN context binary (backend section, payload offset "
                         + std::to_string(binaryOffset + n->offset) + ")");
@@ -751,6 +784,12 @@ void decodeQnnContext(
         }
     }
 
+    // Op nodes whose names hold no operator are no family: counted apart.
+    std::size_t untyped = 0;
+    if (const auto it = families.find(kTypeNotStored); it != families.end()) {
+        untyped = it->second;
+        families.erase(it);
+    }
     std::vector<std::pair<std::string, std::size_t>> byCount(families.begin(), families.end());
     std::stable_sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     std::string familyText;
@@ -771,7 +810,10 @@ void decodeQnnContext(
     if (ops)
         info.facts.push_back({ "operator families",
             std::to_string(families.size()) + (familyText.empty() ? "" : ": " + familyText)
-                + " (from the node names; the binary stores no op types)" });
+                + " (from the node names; the binary stores no op types)"
+                + (untyped ? "; " + detail::plural(untyped, "op node", "op nodes")
+                            + " named after no operator, shown as " + kTypeNotStored
+                           : std::string()) });
     if (argInputs < static_cast<int>(chosen->inputs.size()))
         info.facts.push_back({ "input order",
             "not certain for every input: only inputs named input_N_ (not mutbuf_) map to the delegate's arguments" });

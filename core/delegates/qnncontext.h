@@ -111,9 +111,9 @@ std::string tensorTypeName(std::uint32_t tensorType);
 
 /// The operator an ExecuTorch edge node name stands for: "aten_convolution_default_35" →
 /// "aten.convolution.default", "aten__softmax_default_3_h_1" → "aten._softmax.default",
-/// "aten_add_tensor_24" → "aten.add.Tensor". A name with no operator namespace keeps its stem
-/// ("args_0_h_3" → "args"). The uniquifying counter and the split-head suffixes (_h_N,
-/// _sha_concat) of the Qualcomm passes are dropped.
+/// "aten_add_tensor_24" → "aten.add.Tensor". A name with no operator namespace gives none
+/// (empty: "args_0_h_3", the split-head pass's piece of input args_0, names no op type). The uniquifying counter and
+/// the split-head suffixes (_h_N, _sha_concat) of the Qualcomm passes are dropped.
 std::string operatorFamily(std::string_view nodeName);
 
 /// The position among the delegate's runtime arguments of each graph input: ExecuTorch's QNN

@@ -439,7 +439,9 @@ void Builder::graphs()
             for (const Node& node : graph->nodes)
                 if (node.kind == NodeKind::Delegate && node.subgraph
                     && node.subgraph->nodes.size() > kReportExpandAllMaxNodes)
-                    closed.push_back(node.label + " (" + std::to_string(node.subgraph->nodes.size()) + " nodes)");
+                    // Operator nodes, as `ops`, `info` and the delegate box count them (not the
+                    // inner Input/Output boxes that make the drawing large).
+                    closed.push_back(node.label + " (" + std::to_string(node.subgraph.operatorCount()) + " nodes)");
             if (!closed.empty())
                 p.caption += "; drawn closed: " + listText(closed, 4) + " (name the backend with --expand to open)";
         }

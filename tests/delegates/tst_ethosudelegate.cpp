@@ -156,9 +156,17 @@ private slots:
         QCOMPARE(fact(info, "NPU operations"), operations);
         const Graph& g = *info.innerGraph;
         QCOMPARE(g.format, std::string("ethos-u"));
-        // Every operation plus the final NPU_OP_STOP is an operator node.
+        // Every operation is one operator node, and nothing else is: the final NPU_OP_STOP (word
+        // 0x00000000) ends the stream and is no node, so `info`, `ops` and the box count alike.
         const auto total = static_cast<std::size_t>(std::stoi(operations));
-        QCOMPARE(g.operatorCount(), total + 1);
+        QCOMPARE(g.operatorCount(), total);
+        QVERIFY(fact(info, "stream end").starts_with("NPU_OP_STOP at command "));
+        for (const Node& node : g.nodes) {
+            QVERIFY2(node.label != "Stop" && node.opType != "NPU Stop", node.label.c_str());
+            // One naming: the box's title starts with the operator table's key.
+            if (node.kind == NodeKind::Operator)
+                QVERIFY2(node.label.starts_with(node.opType), (node.label + " / " + node.opType).c_str());
+        }
         int in = 0;
         int out = 0;
         for (const Node& node : g.nodes) {
@@ -193,7 +201,7 @@ private slots:
         // scale), 35–37 kernel 1×1, stride 0: a 1×1 average pool that transposes the NCHW input.
         const Node* pool = atCommand(g, 49);
         QVERIFY(pool);
-        QCOMPARE(pool->opType, std::string("NPU Pool (avg)"));
+        QCOMPARE(pool->opType, std::string("AvgPool"));
         QCOMPARE(pool->label, std::string("AvgPool 1×1"));
         QCOMPARE(attribute(*pool, "IFM"), std::string("int8 [1, 3, 224, 224] NHWC"));
         QCOMPARE(attribute(*pool, "IFM address"), std::string("region 1 + 0x24c00"));
@@ -224,7 +232,7 @@ private slots:
         // 769/770 ACTIVATION_MIN/MAX 0xfff4 −12 and 0x0018 24, 771–773 block H/W/D_M1 5, 7, 31.
         const Node* conv = atCommand(g, 776);
         QVERIFY(conv);
-        QCOMPARE(conv->opType, std::string("NPU Conv2D"));
+        QCOMPARE(conv->opType, std::string("Conv"));
         QCOMPARE(conv->label, std::string("Conv 3×3 /2"));
         QCOMPARE(attribute(*conv, "IFM"), std::string("int8 [1, 224, 224, 3] NHWC"));
         QCOMPARE(attribute(*conv, "IFM address"), std::string("region 1 + 0x62000"));
@@ -270,7 +278,7 @@ private slots:
         // 1017 0x00800180 IFM2_BROADCAST bit 7: the second operand is the scalar.
         const Node* add = atCommand(g, 1024);
         QVERIFY(add);
-        QCOMPARE(add->opType, std::string("NPU Elementwise (add)"));
+        QCOMPARE(add->opType, std::string("Add"));
         QCOMPARE(add->label, std::string("Add scalar"));
         QCOMPARE(attribute(*add, "IFM2"), std::string("scalar 0"));
         QCOMPARE(attribute(*add, "IFM address"), std::string("region 1 + 0xf6a10"));
@@ -295,7 +303,7 @@ private slots:
         // bits 11–13 = 3 transpose WCH; 25–27 OFM H/W/D_M1 2, 223, 223: stored as 224×224×3.
         const Node* pool = atCommand(g, 47);
         QVERIFY(pool);
-        QCOMPARE(pool->opType, std::string("NPU Pool (sum)"));
+        QCOMPARE(pool->opType, std::string("SumPool"));
         QCOMPARE(attribute(*pool, "IFM"), std::string("int8 [1, 3, 224, 224] NHWC"));
         QCOMPARE(attribute(*pool, "IFM address"), std::string("region 1 + 0xc4000"));
         QCOMPARE(attribute(*pool, "OFM"), std::string("int8 [1, 224, 224, 3] NHCWB16"));
@@ -355,14 +363,14 @@ private slots:
                         "DMA), 1 input, 1 output"));
         QVERIFY(info.innerGraph);
         const Graph& g = *info.innerGraph;
-        QCOMPARE(g.nodes.size(), std::size_t(7)); // input, conv, DMA, add, pool, stop, output
+        QCOMPARE(g.nodes.size(), std::size_t(6)); // input, conv, DMA, add, pool, output (the STOP is no node)
         const Node& input = g.nodes[0];
         const Node& conv = g.nodes[1];
         const Node& dma = g.nodes[2];
         const Node& add = g.nodes[3];
         const Node& pool = g.nodes[4];
-        const Node& output = g.nodes[6];
-        QCOMPARE(conv.opType, std::string("NPU Conv2D"));
+        const Node& output = g.nodes[5];
+        QCOMPARE(conv.opType, std::string("Conv"));
         QCOMPARE(conv.label, std::string("Conv 3×3"));
         // IFM extent (8 − 1)·1 + 3 − 1 − 1 = 8 rows and columns; 4 channels from DEPTH_M1 3.
         QCOMPARE(attribute(conv, "IFM"), std::string("int8 [1, 8, 8, 4] NHWC"));
@@ -374,13 +382,13 @@ private slots:
         QCOMPARE(attribute(conv, "scales"), std::string("region 0 + 0x200, 80 bytes"));
         QCOMPARE(attribute(conv, "block (h×w×c)"), std::string("8×8×8"));
         QCOMPARE(attribute(dma, "length"), std::string("512 bytes"));
-        QCOMPARE(add.opType, std::string("NPU Elementwise (add)"));
+        QCOMPARE(add.opType, std::string("Add"));
         QCOMPARE(attribute(add, "IFM2"), std::string("int8 [1, 8, 8, 8] NHWC"));
         QCOMPARE(attribute(add, "IFM2 zero point"), std::string("-2"));
         QCOMPARE(attribute(add, "IFM2 broadcast"), std::string("none"));
         QCOMPARE(attribute(add, "OFM scale"), std::string("scale 1073741824, shift 30"));
         QCOMPARE(attribute(add, "clip"), std::string("[0, 127]"));
-        QCOMPARE(pool.opType, std::string("NPU Pool (max)"));
+        QCOMPARE(pool.opType, std::string("MaxPool"));
         QCOMPARE(pool.label, std::string("MaxPool 2×2 /2"));
         QCOMPARE(attribute(pool, "OFM"), std::string("int8 [1, 4, 4, 8] NHWC"));
         // Data flow: input [0, 256) → conv → [0x100, 0x300) → add ← DMA [0x300, 0x500); add
@@ -407,14 +415,14 @@ private slots:
         QCOMPARE(fact(info, "NPU operations"), std::string("5 (1 conv, 1 avg pool, 1 add, 1 nearest resize, 1 DMA)"));
         QVERIFY(info.innerGraph);
         const Graph& g = *info.innerGraph;
-        QCOMPARE(g.nodes.size(), std::size_t(8));
+        QCOMPARE(g.nodes.size(), std::size_t(7)); // the STOP is no node
         const Node& input = g.nodes[0];
         const Node& conv = g.nodes[1];
         const Node& dma = g.nodes[2];
         const Node& add = g.nodes[3];
         const Node& pool = g.nodes[4];
         const Node& resize = g.nodes[5];
-        const Node& output = g.nodes[7];
+        const Node& output = g.nodes[6];
         // KERNEL_STRIDE 0x0244: bits 6 and 9 add 2 to each stride, bit 2 part-kernel first.
         QCOMPARE(conv.label, std::string("Conv 3×3 /3"));
         QCOMPARE(attribute(conv, "stride"), std::string("3×3"));
@@ -425,10 +433,10 @@ private slots:
         QCOMPARE(attribute(add, "IFM2 broadcast"), std::string("C"));
         QCOMPARE(attribute(add, "IFM2 zero point"), std::string("3"));
         QCOMPARE(attribute(add, "OFM scale"), std::string("scale 536870912, shift 30"));
-        QCOMPARE(pool.opType, std::string("NPU Pool (avg)"));
+        QCOMPARE(pool.opType, std::string("AvgPool"));
         QCOMPARE(attribute(pool, "OFM scale"), std::string("scale 536870912, shift 30")); // global
         QCOMPARE(attribute(pool, "scales"), std::string("(no attribute 'scales')"));
-        QCOMPARE(resize.opType, std::string("NPU Resize (nearest)"));
+        QCOMPARE(resize.opType, std::string("Resize nearest"));
         QCOMPARE(attribute(resize, "IFM"), std::string("int8 [1, 1, 1, 8] NHWC"));
         QCOMPARE(attribute(resize, "OFM"), std::string("int8 [1, 2, 2, 8] NHWC"));
         QCOMPARE(attribute(resize, "resize scale (x, y)"), std::string("2, 2"));
@@ -453,8 +461,8 @@ private slots:
         QTest::addColumn<bool>("u85");
         QTest::addColumn<std::string>("label");
         QTest::addColumn<std::uint32_t>("word");
-        QTest::addRow("resize on a U55") << false << std::string("unknown command 0x7") << 0x00020007u;
-        QTest::addRow("IFM2 scalar on a U85") << true << std::string("unknown command 0x181") << 0x00090181u;
+        QTest::addRow("resize on a U55") << false << std::string("Unknown command 0x7") << 0x00020007u;
+        QTest::addRow("IFM2 scalar on a U85") << true << std::string("Unknown command 0x181") << 0x00090181u;
     }
 
     void unknownCommand()

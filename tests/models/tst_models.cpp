@@ -15,6 +15,8 @@
 #include <QAbstractItemModelTester>
 #include <QFont>
 #include <QFontMetricsF>
+#include <QSet>
+#include <QStringList>
 #include <QTest>
 
 using namespace etscope::core;
@@ -300,6 +302,30 @@ private slots:
         QVERIFY(model.rowCount() > 10); // shapes match too
         model.setResults(&graph(), {});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Hits inside a delegate are told apart by the inner node's own number and what it writes
+    // (the walk-through: 158 rows "Conv 1×1 (in EthosUBackend #0)" that all read the same).
+    void searchInsideDelegate()
+    {
+        auto document = openDocument(etscope::test::samplePath("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte"));
+        QVERIFY(document);
+        const Graph& top = *document->methods[0].graph;
+        SearchModel model;
+        model.setResults(&top, searchGraph(top, "conv"));
+        QVERIFY(model.rowCount() >= 158); // the 158 NPU convolutions (tst_ethosudelegate's count)
+        QSet<QString> rows;
+        for (int row = 0; row < model.rowCount(); ++row)
+            rows.insert(model.index(row).data().toString());
+        QCOMPARE(rows.size(), model.rowCount());
+        // Command 776 @5064 is the first CONV (0x00000002): 3×3, stride 2, OFM 112×112×32 int8
+        // (tst_ethosudelegate::mobilenetU55ByHand reads its registers off the words).
+        bool found = false;
+        for (const QString& row : rows)
+            found = found
+                || row.startsWith(
+                    QStringLiteral("Conv 3×3 /2 · cmd 776 · int8 [1, 112, 112, 32] (in EthosUBackend #0)"));
+        QVERIFY2(found, qPrintable(QStringList(rows.values()).join(QLatin1Char('\n')).left(2000)));
     }
 };
 

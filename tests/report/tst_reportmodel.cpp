@@ -159,6 +159,37 @@ private slots:
         QVERIFY(report.size && report.timeline);
     }
 
+    // "drawn closed: X (N nodes)" counts operator nodes, the number `ops`, `info` and the
+    // delegate box show: not the inner Input/Output boxes, not the Ethos-U stream's STOP.
+    void closedDelegatesCountTheirOperators_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("closed");
+        // 666 NPU operations (tst_ethosudelegate: 158 conv, 32 depthwise, 226 avg pool, 30 add,
+        // 30 mul, 190 DMA), drawn with 1 input and 1 output box (the report said 669).
+        QTest::addRow("ethos-u") << QStringLiteral("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte")
+                                 << QStringLiteral("drawn closed: EthosUBackend (666 nodes)");
+        // 1552 op nodes in the HTP section's kv_forward graph (tst_qnncontext), drawn with 13
+        // input and 11 output boxes (the report said 1576).
+        QTest::addRow("qnn") << QStringLiteral("executorch/stories260k_hybrid_llama_qnn.pte")
+                             << QStringLiteral("drawn closed: QnnBackend (1552 nodes)");
+    }
+
+    void closedDelegatesCountTheirOperators()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, closed);
+        auto document = openDocument(etscope::test::samplePath(path.toStdString()));
+        QVERIFY(document);
+        ReportInputs inputs;
+        inputs.document = &document.value();
+        const Report report = buildReport(inputs);
+        bool found = false;
+        for (const ReportPicture& picture : report.pictures)
+            found = found || picture.caption.find(closed.toStdString()) != std::string::npos;
+        QVERIFY2(found, qPrintable(closed));
+    }
+
     void badInputsLeaveTheirSectionOutAndKeepTheRest()
     {
         ReportInputs inputs;

@@ -1178,7 +1178,8 @@ private slots:
         QCOMPARE(shown.count(), 0);
 
         // The Ethos-U delegate's command stream is decoded (issue 23): expanding lays out its
-        // 666 NPU operations, the stop and the delegate's input and output inside the call.
+        // 666 NPU operations and the delegate's input and output inside the call (the STOP is
+        // no node).
         Fixture ethos("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
         QVERIFY(ethos.waitForLayout());
         const Graph& graph = ethos.view->presentation()->methodGraph();

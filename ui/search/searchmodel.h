@@ -10,7 +10,9 @@
 
 namespace etscope::ui {
 
-/// Search results: one row per hit, "label — field: text".
+/// Search results: one row per hit, "label (where) — field: text". A hit inside a delegate
+/// also shows the inner node's own number (Ethos-U command index, QNN/XNNPACK/Vulkan node id)
+/// and the type and shape of what it writes: "Conv 1×1 · cmd 776 · int8 [1, 112, 112, 32]".
 class SearchModel final : public QAbstractListModel {
     Q_OBJECT
 public:
@@ -31,6 +33,8 @@ private:
     std::vector<core::SearchHit> m_hits;
     std::shared_ptr<const core::Grouping> m_grouping;
     QString m_method;
+    /// Per hit inside a delegate: what tells it from equal labels (" · cmd 776 · int8 [1, …]").
+    std::vector<QString> m_innerTags;
 };
 
 } // namespace etscope::ui
