@@ -1545,12 +1545,12 @@ private slots:
         QVERIFY(innerLegend);
         QVERIFY2(!innerLegend->text().contains(QStringLiteral("Backends")), qPrintable(innerLegend->text()));
         // Drawn from the cache (a second tab of it, or one laid out ahead of the click), a view
-        // gives its "N nodes, M edges" while it is built, before the window is connected to
+        // gives its "N boxes, M edges" while it is built, before the window is connected to
         // hear it; the window's status bar kept the parent's count. lastStatus keeps it.
         DocumentView again(&dnf.controller, inner.context());
         QVERIFY(again.presentation());
         QCOMPARE(again.lastStatus(),
-            QStringLiteral("%1 nodes, %2 edges")
+            QStringLiteral("%1 boxes, %2 edges")
                 .arg(again.presentation()->flat.graph.nodes.size())
                 .arg(again.presentation()->flat.graph.edges.size()));
 

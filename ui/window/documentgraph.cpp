@@ -108,7 +108,7 @@ void DocumentView::showPresentation(std::shared_ptr<const Presentation> presenta
     if (!m_matchType.isEmpty())
         onOpTypeSelected(m_matchType);
     Q_EMIT statusMessage(
-        tr("%1 nodes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
+        tr("%1 boxes, %2 edges").arg(presentation->flat.graph.nodes.size()).arg(presentation->flat.graph.edges.size()));
     Q_EMIT presentationShown();
     layOutAhead();
 }
