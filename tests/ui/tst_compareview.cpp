@@ -320,6 +320,12 @@ private slots:
         QCOMPARE(add->movement, Movement::OutOfDelegate);
         QCOMPARE(drawnWithBadge(view.view(Side::B), QStringLiteral("→")), 1);
         QCOMPARE(drawnWithBadge(view.view(Side::A), QStringLiteral("→")), 1); // A's delegate is expanded
+        // Open, A's delegate is a frame, and the frame carries the delegate's mark (a changed or
+        // one-sided delegate's frame had none: only its closed box had).
+        const auto frames = view.view(Side::A)->scene()->clusterItems();
+        QCOMPARE(frames.size(), std::size_t(1));
+        QVERIFY(frames.front()->mark());
+        QCOMPARE(frames.front()->mark()->badge, QStringLiteral("−"));
 
         // Collapse A: a click on B's add opens A's delegate again to select the XNNAdd.
         view.view(Side::A)->collapseAll();

@@ -82,12 +82,18 @@ QRectF NodeItem::expandButtonRect() const
     return QRectF(m_size.width() / 2 - kButton - 4, -m_size.height() / 2 + 4, kButton, kButton);
 }
 
+namespace {
+
+bool sameMark(const std::optional<NodeMark>& a, const std::optional<NodeMark>& b)
+{
+    return (!a && !b) || (a && b && a->colour == b->colour && a->badge == b->badge && a->tooltip == b->tooltip);
+}
+
+} // namespace
+
 void NodeItem::setMark(std::optional<NodeMark> mark)
 {
-    const bool same = (!mark && !m_mark)
-        || (mark && m_mark && mark->colour == m_mark->colour && mark->badge == m_mark->badge
-            && mark->tooltip == m_mark->tooltip);
-    if (same)
+    if (sameMark(mark, m_mark))
         return;
     if (!m_mark)
         m_plainToolTip = toolTip(); // the node's own, before any mark
@@ -221,25 +227,35 @@ void NodeItem::paintFlag(QPainter* painter, const QRectF& box) const
     painter->drawText(flag, Qt::AlignCenter, QStringLiteral("!"));
 }
 
-void NodeItem::paintMark(QPainter* painter, const QRectF& box, double radius) const
+namespace {
+
+/// A mark's ring around `box` and its badge astride the top edge, ending at `right` (a box's
+/// and an open frame's).
+void paintMarkOn(QPainter* painter, const NodeMark& mark, const QRectF& box, double radius, double right)
 {
-    painter->setPen(QPen(m_mark->colour, 3.0));
+    painter->setPen(QPen(mark.colour, 3.0));
     painter->setBrush(Qt::NoBrush);
     painter->drawRoundedRect(box.adjusted(-3, -3, 3, 3), radius + 3, radius + 3);
-    if (m_mark->badge.isEmpty())
+    if (mark.badge.isEmpty())
         return;
     const QFont subtitle = subtitleFont();
     painter->setFont(subtitle);
     const QFontMetricsF metrics(subtitle);
-    const double width = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
-    // Left of the ⊞ button of a delegate or group, which it would hide.
-    const double right = box.right() + 6 - (m_canExpand ? kButton + 8 : 0);
+    const double width = std::max(metrics.height(), metrics.horizontalAdvance(mark.badge) + 8);
     const QRectF badge(right - width, box.top() - metrics.height() / 2 - 2, width, metrics.height() + 2);
     painter->setPen(Qt::NoPen);
-    painter->setBrush(m_mark->colour);
+    painter->setBrush(mark.colour);
     painter->drawRoundedRect(badge, badge.height() / 2, badge.height() / 2);
-    painter->setPen(textOn(m_mark->colour));
-    painter->drawText(badge, Qt::AlignCenter, m_mark->badge);
+    painter->setPen(textOn(mark.colour));
+    painter->drawText(badge, Qt::AlignCenter, mark.badge);
+}
+
+} // namespace
+
+void NodeItem::paintMark(QPainter* painter, const QRectF& box, double radius) const
+{
+    // Left of the ⊞ button of a delegate or group, which it would hide.
+    paintMarkOn(painter, *m_mark, box, radius, box.right() + 6 - (m_canExpand ? kButton + 8 : 0));
 }
 
 void NodeItem::paintExpandButton(QPainter* painter, const QColor& header) const
@@ -384,6 +400,23 @@ ClusterItem::ClusterItem(QRectF rect, QString title, QColor colour, core::NodeOr
     , m_owner(owner)
 {
     setZValue(0);
+    setToolTip(m_title); // the whole title, which a narrow frame shortens
+}
+
+QRectF ClusterItem::boundingRect() const
+{
+    // A mark's ring lies 3 px outside the frame and its badge half above the top edge.
+    return m_mark ? m_rect.adjusted(-5, -14, 5, 5) : m_rect.adjusted(-1, -1, 1, 1);
+}
+
+void ClusterItem::setMark(std::optional<NodeMark> mark)
+{
+    if (sameMark(mark, m_mark))
+        return;
+    prepareGeometryChange();
+    m_mark = std::move(mark);
+    setToolTip(m_mark && !m_mark->tooltip.isEmpty() ? m_title + QLatin1Char('\n') + m_mark->tooltip : m_title);
+    update();
 }
 
 QRectF ClusterItem::collapseButtonRect() const
@@ -406,8 +439,13 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     painter->setPen(ink);
     QFont font = titleFont();
     painter->setFont(font);
-    painter->drawText(QRectF(m_rect.left() + 8, m_rect.top() + 3, m_rect.width() - kButton - 20, 20),
-        Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    // Shortened with "…" when the frame is narrower than its title (a one-box delegate's frame
+    // cut "XnnpackBackend #0 · 3 nodes" to "XnnpackBackend #0 ·"); the tooltip has it whole.
+    const QRectF titleRect(m_rect.left() + 8, m_rect.top() + 3, m_rect.width() - kButton - 20, 20);
+    painter->drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
+        QFontMetricsF(font).elidedText(m_title, Qt::ElideRight, titleRect.width()));
+    if (m_mark) // left of the ⊟ button, as on the closed box
+        paintMarkOn(painter, *m_mark, m_rect, 8, m_rect.right() + 6 - (kButton + 8));
     if (isReportRendering(*this))
         return;
     const QRectF button = collapseButtonRect();

@@ -124,16 +124,21 @@ public:
 
     enum { Type = UserType + 3 };
     int type() const override { return Type; }
-    QRectF boundingRect() const override { return m_rect.adjusted(-1, -1, 1, 1); }
+    QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     const core::NodeOrigin& owner() const { return m_owner; }
     QRectF collapseButtonRect() const;
+    /// The mark of the delegate or group drawn open here (Compare's Δ, the load check's ✕): the
+    /// same ring and badge its closed box has, on the frame; nullopt clears it.
+    void setMark(std::optional<NodeMark> mark);
+    const std::optional<NodeMark>& mark() const { return m_mark; }
 
 private:
     QRectF m_rect;
     QString m_title;
     QColor m_colour;
     core::NodeOrigin m_owner;
+    std::optional<NodeMark> m_mark;
 };
 
 } // namespace etscope::ui

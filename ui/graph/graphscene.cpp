@@ -124,6 +124,8 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
                 group ? kGroupFrameColour
                       : backendColour(QString::fromStdString(p.methodGraph().node(cluster.owner).label)),
                 group ? NodeOrigin::ofGroup(cluster.group) : NodeOrigin { cluster.owner, NodeId::none() });
+        if (const auto mark = frameMark(item->owner()))
+            item->setMark(*mark);
         addItem(item);
         m_clusters.push_back(item);
     }
@@ -329,6 +331,18 @@ void GraphScene::setMarks(MarkLayer layer, Marks marks)
         const auto it = m_marks.find(keyOf(item->origin()));
         item->setMark(it == m_marks.end() ? std::nullopt : std::optional(it->second));
     }
+    for (ClusterItem* item : m_clusters)
+        item->setMark(frameMark(item->owner()));
+}
+
+std::optional<NodeMark> GraphScene::frameMark(const NodeOrigin& owner) const
+{
+    // A delegate's mark says something of the call (Compare: "payload 432 B → 1088 B"); a group's
+    // only sums up the marks of the nodes the open frame shows.
+    if (owner.group() >= 0)
+        return std::nullopt;
+    const auto it = m_marks.find(keyOf(owner));
+    return it == m_marks.end() ? std::nullopt : std::optional(it->second);
 }
 
 void GraphScene::setHeat(const GraphHeat& heat)

@@ -55,6 +55,8 @@ public:
     /// The marks drawn: every layer's, the later layer's where two mark one node.
     const Marks& marks() const { return m_marks; }
 
+    /// The mark an open frame of `owner` carries: its delegate's, none for a group.
+    std::optional<NodeMark> frameMark(const core::NodeOrigin& owner) const;
     static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
     {
         return { origin.top.value, origin.inner.value };
