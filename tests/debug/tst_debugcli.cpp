@@ -267,6 +267,10 @@ private slots:
         QCOMPARE(table.at("rows")[0].at("mse").get<double>(), 0.0);
         QVERIFY(table.at("rows")[0].at("snr").is_null()); // +inf has no JSON number
         QCOMPARE(table.at("rows")[0].at("cosine").get<double>(), 1.0);
+        // The program output is logged by no instruction: null, not -1 (it printed "program output -1").
+        QCOMPARE(table.at("rows")[0].at("instruction").get<int>(), 0);
+        QVERIFY(table.at("rows")[1].at("instruction").is_null());
+        QVERIFY(!text.out.contains(QStringLiteral("-1")));
         // --metric keeps one metric column; -o writes the file and nothing to stdout.
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("gap.csv"));
@@ -531,7 +535,9 @@ private slots:
         QVERIFY(quantized.out.contains(QStringLiteral(
             "Execute,\"Fully Connected (NC, QS8) GEMM #1\",delegate,0,0,\"Fully Connected (NC, QS8) GEMM #1\",1,")));
         QVERIFY(quantized.out.contains(QStringLiteral("Execute,DELEGATE_CALL,instruction,0,0,,1,")));
-        QVERIFY(quantized.out.contains(QStringLiteral("Default,Method::init,framework,-1,")));
+        // Framework events run in no instruction: blank chain and instruction (it said -1 and 0,
+        // and 0 read like a real instruction); null in JSON (tst_runtimeprofile).
+        QVERIFY(quantized.out.contains(QStringLiteral("Default,Method::init,framework,,,,1,")));
         const Run withMethod = run({ QStringLiteral("profile"), generated("quantized/quantized.profile.etdp"),
             QStringLiteral("--method"), QStringLiteral("forward") });
         QCOMPARE(withMethod.exitCode, 1);
@@ -546,6 +552,17 @@ private slots:
         QCOMPARE(foreign.exitCode, 0);
         QVERIFY(foreign.err.contains(QStringLiteral("checks disagree with method 'forward'")));
         QVERIFY(foreign.out.contains(QStringLiteral("event(s) matched no node")));
+        // executorch/etdump.etdp (a conv model's run) on add.pte: its native_call_convolution.out at
+        // instruction 0 is not timed on aten::add.out any more (it printed "aten::add.out
+        // native_call_convolution.out … 0.544783"); the row stays, "(not placed)", and is counted.
+        const Run conv = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            sample("executorch/etdump.etdp") });
+        QCOMPARE(conv.exitCode, 0);
+        QVERIFY2(!conv.out.contains(QStringLiteral("\naten::add.out ")), qPrintable(conv.out));
+        QVERIFY(conv.out.contains(QStringLiteral("(not placed)  native_call_convolution.out")));
+        QVERIFY(conv.out.contains(QStringLiteral("2 event(s) not placed: named for another operator")));
+        QVERIFY(conv.err.startsWith(QStringLiteral("etscope profile: warning: ") + sample("executorch/etdump.etdp")
+            + QStringLiteral(": 27 of 28 checks disagree")));
         const Run noDump = run({ QStringLiteral("profile"), sample("executorch/add.pte") });
         QCOMPARE(noDump.exitCode, 1);
         QVERIFY(noDump.err.contains(QStringLiteral("--etdump FILE is required")));
