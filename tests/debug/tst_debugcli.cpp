@@ -774,6 +774,14 @@ private slots:
             << QStringLiteral("--etrecord") << files["portable"][3]);
         QVERIFY2(handles.exitCode == 0, qPrintable(handles.err));
         QVERIFY(handles.out.contains(QStringLiteral("(matched by debug handle)")));
+        // Each build with its own record: a real pair (the lowered one fully XNNPACK, its handles
+        // in its record's graph) is never called foreign.
+        QVERIFY2(!handles.err.contains(QStringLiteral("not used")), qPrintable(handles.err));
+        for (const char* build : { "portable", "quantized", "lowered" }) {
+            const Run own
+                = run({ QStringLiteral("ops"), files[build][0], QStringLiteral("--etrecord"), files[build][3] });
+            QVERIFY2(!own.err.contains(QStringLiteral("not used")), qPrintable(own.err)); // (no edge program: exit 2)
+        }
         // Quantized: JSON names the node path and ids the app can select, and the table says
         // which rows were dequantized.
         const Run js = run(against("quantized", "portable")
