@@ -19,6 +19,7 @@
 #include "core/document/document.h"
 #include "core/document/etrecordgraphs.h"
 #include "core/report/reports.h"
+#include "core/stats/operatortable.h"
 
 #include <cmath>
 #include <iostream>
@@ -27,14 +28,17 @@ namespace etscope::app {
 
 using namespace etscope::core;
 
-void warnOfForeignETRecord(const std::string& command, const ETRecord& record, const Document& document)
+bool warnOfForeignETRecord(const std::string& command, const ETRecord& record, const Document& document)
 {
-    // Another program's ETRecord still gives a table, with the wrong names (issue 27): said as
-    // the app says it when such a record is attached; the command goes on, as the app does.
-    if (document.program)
-        if (const auto why = etrecordMismatch(record, *document.program))
-            std::cerr << "etscope " << command << ": warning: " << record.path << " does not look like the ETRecord of "
-                      << document.path << ": " << *why << "\n";
+    // Another program's ETRecord gives wrong names and counts (issue 27): said in the app's words,
+    // and not used, as the app does not attach it; the command goes on without it.
+    if (!document.program)
+        return false;
+    const auto why = etrecordMismatch(record, *document.program);
+    if (why)
+        std::cerr << "etscope " << command << ": warning: " << foreignETRecordMessage(record.path, document.path, *why)
+                  << "\n";
+    return why.has_value();
 }
 
 namespace {
@@ -74,8 +78,6 @@ std::optional<Document> openProgram(
             = usage(command, document->path + ": is not a program (" + std::string(fileKindName(document->kind)) + ")");
         return std::nullopt;
     }
-    if (record)
-        warnOfForeignETRecord(command, *record, *document);
     exitCode = ExitOk;
     return std::move(document).value();
 }
@@ -135,10 +137,12 @@ bool openTarget(const std::string& command, const Arguments& args, DebugTarget& 
     target.record = openRecord(command, args, exitCode, recordPath);
     if (exitCode != ExitOk)
         return false;
-    const ETRecord* record = target.record ? &*target.record : nullptr;
-    target.document = openProgram(command, args, record, exitCode);
+    target.document = openProgram(command, args, target.record ? &*target.record : nullptr, exitCode);
     if (!target.document)
         return false;
+    if (target.record && warnOfForeignETRecord(command, *target.record, *target.document))
+        target.record.reset();
+    const ETRecord* record = target.record ? &*target.record : nullptr;
     target.method = methodOf(command, *target.document, args, exitCode);
     if (!target.method)
         return false;
@@ -653,6 +657,14 @@ int runOpsWithETRecord(const Arguments& args)
     const Method* method = methodOf("ops", *document, args, exitCode);
     if (!method)
         return exitCode;
+    if (warnOfForeignETRecord("ops", *record, *document)) {
+        std::cerr << "etscope ops: counted from the program instead\n";
+        const std::string title
+            = *format == TableFormat::Text ? std::string() : "Operators of method '" + method->name + "'";
+        return emitReport("ops", args,
+            renderTable(
+                operatorTableReport(computeOperatorTable(*document->analysis(*method)->graph), title), *format));
+    }
     auto table = etrecordOperatorTable(*record, method->name);
     if (!table)
         return fail("ops", table.error());

@@ -12,9 +12,11 @@ struct ETRecord;
 
 namespace etscope::app {
 
-/// On stderr, "etscope COMMAND: warning: R does not look like the ETRecord of P: WHY" when
-/// core::etrecordMismatch finds `record` is another program's (ops, gap, profile, gap --stage).
-void warnOfForeignETRecord(const std::string& command, const core::ETRecord& record, const core::Document& document);
+/// On stderr, "etscope COMMAND: warning: not used: R does not look like the ETRecord of P: WHY"
+/// (core::foreignETRecordMessage, the app's words) when core::etrecordMismatch finds `record` is
+/// another program's (ops, gap, profile, gap --stage). True then: the caller drops the record, as
+/// the app does not attach it.
+bool warnOfForeignETRecord(const std::string& command, const core::ETRecord& record, const core::Document& document);
 
 /// `etscope gap PROGRAM --etdump A.etdp (--reference B.etdp | --inspector-table T | --bundled-reference) …`:
 /// the per-node numeric gap table of one Execute block (--run, --reference-run) or test case
@@ -30,7 +32,8 @@ int runStageGap(const Arguments& args);
 int runProfile(const Arguments& args);
 
 /// `etscope ops PROGRAM --etrecord R`: the operator table exactly as get_delegation_info
-/// computes it from the ETRecord's edge graph.
+/// computes it from the ETRecord's edge graph; for another program's record (warned of), the
+/// table counted from the program, as `ops PROGRAM` prints it, said so on stderr.
 int runOpsWithETRecord(const Arguments& args);
 
 /// `etscope info FILE.etdp --debug-buffer BIN`: info with an explicit debug buffer.

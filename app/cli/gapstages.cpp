@@ -172,8 +172,8 @@ int runStageGap(const Arguments& args)
             return stageUsage("--stage " + text + ": " + document->path + " is not a program ("
                 + std::string(fileKindName(document->kind)) + ")");
         stage.document = std::move(document).value();
-        if (stage.record)
-            warnOfForeignETRecord("gap", *stage.record, *stage.document);
+        if (stage.record && warnOfForeignETRecord("gap", *stage.record, *stage.document))
+            stage.record.reset();
         const std::string wanted = opened.size() == 1 ? args.value("method") : opened.front().method->name;
         stage.method = selectMethod(*stage.document->program, wanted);
         if (!stage.method || (opened.size() > 1 && stage.method->name != wanted)) {

@@ -364,7 +364,8 @@ Table stageGapTable(const StageGapReport& report, GapMetric metric, bool forJson
     for (std::size_t r = 0; r < report.rows.size(); ++r) {
         const StageRow& row = report.rows[r];
         std::vector<TableCell> cells { static_cast<long long>(r), row.label,
-            static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
+            row.instruction.valid() ? TableCell(static_cast<long long>(row.instruction.value)) : TableCell(kNoValue),
+            static_cast<long long>(row.outputIndex),
             row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
         for (std::size_t s = 1; s < report.names.size() && s < row.cells.size(); ++s) {
             const StageCell& cell = row.cells[s];

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace etscope::core {
@@ -110,11 +111,29 @@ TimelineEvent makeEvent(
         out.placement = mapper->placeDelegateEvent(
             event.chainIndex, event.instructionId, event.delegateDebugIdInt, event.delegateDebugIdStr, cursor);
     else if (out.kind != ProfileRow::Scope::Framework)
-        out.placement = mapper->placeInstruction(event.chainIndex, event.instructionId);
+        out.placement = mapper->placeNamedEvent(event.chainIndex, event.instructionId, event.name);
     if (out.placement.matched)
         out.nodeName = mapper->label(out.placement.origin);
     out.edgeNodes = mapper->edgeNodeNames(out.placement.debugHandles);
     return out;
+}
+
+/// An OPERATOR_CALL span wraps the kernel event of its instruction: when that event is named for
+/// another operator (placeNamedEvent), the span is not this node's either.
+void unplaceSpansOfDisagreeingKernels(std::vector<TimelineEvent>& events)
+{
+    std::set<std::pair<int, int>> disagreeing;
+    for (const TimelineEvent& event : events)
+        if (event.placement.nameDisagrees)
+            disagreeing.insert({ event.chain.value, event.instruction.value });
+    for (TimelineEvent& event : events)
+        if (event.placement.matched && event.name == "OPERATOR_CALL"
+            && disagreeing.count({ event.chain.value, event.instruction.value })) {
+            event.placement = {};
+            event.placement.nameDisagrees = true;
+            event.nodeName.clear();
+            event.edgeNodes.clear();
+        }
 }
 
 TimelineRun buildRun(
@@ -148,6 +167,7 @@ TimelineRun buildRun(
         }
         lane.events.push_back(std::move(event));
     }
+    unplaceSpansOfDisagreeingKernels(method.events);
     run.lanes.push_back(std::move(method));
     for (auto& entry : delegates)
         run.lanes.push_back(std::move(entry.second));
@@ -286,10 +306,10 @@ Table timelineTable(const Timeline& timeline)
                 row.emplace_back(std::string(profileScopeName(event.kind)));
                 row.emplace_back(nanosecondsAsMicros(event.startNs - run.startNs));
                 row.emplace_back(nanosecondsAsMicros(event.durationNs));
-                row.emplace_back(event.chain.valid() ? TableCell(static_cast<long long>(event.chain.value))
-                                                     : TableCell(std::string()));
+                row.emplace_back(
+                    event.chain.valid() ? TableCell(static_cast<long long>(event.chain.value)) : TableCell(kNoValue));
                 row.emplace_back(event.chain.valid() ? TableCell(static_cast<long long>(event.instruction.value))
-                                                     : TableCell(std::string()));
+                                                     : TableCell(kNoValue));
                 row.emplace_back(event.delegateIdentifier);
                 row.emplace_back(event.nodeName);
                 row.emplace_back(opTypes);

@@ -18,6 +18,8 @@ enum Kind : std::size_t { EventName, InstructionIdKind, TensorKind, OutputCount,
 
 constexpr std::size_t kExamples = 3;
 
+constexpr std::string_view kDumpFitQuestion = "is this ETDump from another program?";
+
 /// Collects disagreements, keeping a few examples of each kind so the summary shows variety.
 class Recorder {
 public:
@@ -99,26 +101,6 @@ std::string describeNode(const Node& node)
     default:
         return "an instruction of unknown kind";
     }
-}
-
-/// Whether a named, non-delegate event fits the instruction it names; nullopt when the name
-/// follows no convention this check knows.
-std::optional<bool> nameFits(const Node& node, const std::string& name)
-{
-    static constexpr std::string_view kKernelPrefix = "native_call_";
-    if (name == "OPERATOR_CALL")
-        return node.kind == NodeKind::Operator;
-    if (name == "DELEGATE_CALL")
-        return node.kind == NodeKind::Delegate;
-    if (name == "MOVE_CALL")
-        return node.kind == NodeKind::Move;
-    if (name == "JF_CALL")
-        return node.kind == NodeKind::JumpFalse;
-    if (name == "FREE_CALL")
-        return node.kind == NodeKind::Free;
-    if (name.rfind(kKernelPrefix, 0) == 0)
-        return node.kind == NodeKind::Operator && name.substr(kKernelPrefix.size()) == withoutNamespace(node.opType);
-    return std::nullopt;
 }
 
 std::optional<std::string> tensorProblem(const DebugTensor& logged, const TensorMeta& program)
@@ -218,7 +200,7 @@ void checkProfileEvents(Context& c, const RunBlock& block)
             continue;
         const std::optional<bool> fits = event.isDelegateInternal()
             ? std::optional<bool>(node->kind == NodeKind::Delegate)
-            : nameFits(*node, event.name);
+            : eventNameFits(*node, event.name);
         if (fits && !*fits)
             c.recorder.mismatch(EventName,
                 what + " at instruction " + std::to_string(event.instructionId.value) + ", where the program runs "
@@ -364,12 +346,22 @@ std::vector<Warning> dumpFitWarnings(const DumpFit& fit, const std::string& subj
     add(fit.tensors, "tensor dtype/shape(s)");
     add(fit.outputCounts, "output count(s)");
     warnings.push_back({ subject + ": " + std::to_string(fit.mismatches()) + " of " + std::to_string(fit.checked)
-            + " checks disagree with method '" + method + "' (" + kinds
-            + "): is this ETDump from another program? Its numbers are not this program's.",
+            + " checks disagree with method '" + method + "' (" + kinds + "): " + std::string(kDumpFitQuestion)
+            + " Its numbers are not this program's; events whose name disagrees are not placed.",
         std::nullopt });
     for (const std::string& example : fit.examples)
         warnings.push_back({ subject + ": " + example, std::nullopt });
     return warnings;
+}
+
+bool isDumpFitSummary(const Warning& warning)
+{
+    return warning.message.find(kDumpFitQuestion) != std::string::npos;
+}
+
+void leadWithDumpFit(std::vector<Warning>& warnings)
+{
+    std::stable_partition(warnings.begin(), warnings.end(), isDumpFitSummary);
 }
 
 std::optional<Warning> checkDebugBufferKind(const ETDump& dump)

@@ -42,6 +42,13 @@ DumpFit checkDumpFitsProgram(
 /// three example lines, each starting with `subject` (e.g. "run /path/a.etdp").
 std::vector<Warning> dumpFitWarnings(const DumpFit& fit, const std::string& subject, const std::string& method);
 
+/// Whether `warning` is the summary line of dumpFitWarnings ("… checks disagree …").
+bool isDumpFitSummary(const Warning& warning);
+
+/// Moves dumpFitWarnings' summary lines to the front, the rest keeping their order: a banner
+/// showing the first warning leads with "is this ETDump from another program?".
+void leadWithDumpFit(std::vector<Warning>& warnings);
+
 /// A warning when the attached debug buffer is obviously no debug buffer: it starts like an
 /// ETDump (`ED00` after a size prefix, or at byte 4), a program (`ET??`), a bundled program
 /// (`BP??`), a .ptd (`FT??`) or a ZIP archive such as an ETRecord. nullopt when no buffer is

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/debug/eventmapper.h"
 
+#include "core/util/text.h"
+
 #include <algorithm>
 #include <set>
 
@@ -101,6 +103,24 @@ std::vector<std::string> xnnpackNodeTypes(const std::string& family)
     return it == familyTable().end() ? std::vector<std::string>() : it->second;
 }
 
+std::optional<bool> eventNameFits(const Node& node, const std::string& name)
+{
+    static constexpr std::string_view kKernelPrefix = "native_call_";
+    if (name == "OPERATOR_CALL")
+        return node.kind == NodeKind::Operator;
+    if (name == "DELEGATE_CALL")
+        return node.kind == NodeKind::Delegate;
+    if (name == "MOVE_CALL")
+        return node.kind == NodeKind::Move;
+    if (name == "JF_CALL")
+        return node.kind == NodeKind::JumpFalse;
+    if (name == "FREE_CALL")
+        return node.kind == NodeKind::Free;
+    if (name.starts_with(kKernelPrefix))
+        return node.kind == NodeKind::Operator && name.substr(kKernelPrefix.size()) == withoutNamespace(node.opType);
+    return std::nullopt;
+}
+
 EventMapper::EventMapper(const Graph& graph, const ETRecord* record, std::string method)
     : m_graph(graph)
     , m_record(record)
@@ -127,6 +147,16 @@ EventPlacement EventMapper::placeInstruction(ChainIndex chain, InstructionId ins
     placement.rule = placement.matched ? "instruction" : "";
     if (m_record && chain.value == 0)
         placement.debugHandles = m_record->handlesOf(m_method, instruction.value);
+    return placement;
+}
+
+EventPlacement EventMapper::placeNamedEvent(ChainIndex chain, InstructionId instruction, const std::string& name) const
+{
+    EventPlacement placement = placeInstruction(chain, instruction);
+    if (placement.matched && eventNameFits(m_graph.node(placement.origin.top), name) == false) {
+        placement = {};
+        placement.nameDisagrees = true;
+    }
     return placement;
 }
 

@@ -21,7 +21,16 @@ struct EventPlacement {
     /// when unmatched.
     std::string rule;
     std::vector<DebugHandle> debugHandles; ///< AOT handles from the ETRecord, when attached
+    /// Not placed because the event's name disagrees with the instruction at its id
+    /// (placeNamedEvent): native_call_convolution.out at an aten::add.out kernel.
+    bool nameDisagrees = false;
 };
+
+/// Whether a named, non-delegate event fits the instruction node it names (facts sheet §4.3):
+/// `native_call_<op>.<overload>` ↔ the KernelCall's operator without namespace, OPERATOR_CALL,
+/// DELEGATE_CALL, MOVE_CALL, JF_CALL, FREE_CALL ↔ an instruction of that kind; nullopt when the
+/// name follows no convention this knows (boxed kernels, custom names).
+std::optional<bool> eventNameFits(const Node& node, const std::string& name);
 
 /// Per-run state for delegate-internal events: how many events of each operator family each
 /// delegate instruction has seen, so that the k-th "Fully Connected" event meets the k-th
@@ -54,6 +63,11 @@ public:
 
     /// An event logged by the instruction itself (kernel, DELEGATE_CALL, OPERATOR_CALL, …).
     EventPlacement placeInstruction(ChainIndex chain, InstructionId instruction) const;
+
+    /// placeInstruction for an event named `name`, which is not placed (matched false,
+    /// nameDisagrees true) when eventNameFits says the name is another instruction's: the
+    /// event of another program must not colour this one's node.
+    EventPlacement placeNamedEvent(ChainIndex chain, InstructionId instruction, const std::string& name) const;
 
     /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
     /// debug id; string ids → the inner node whose "debug symbol" attribute is that string

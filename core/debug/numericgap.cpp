@@ -541,8 +541,10 @@ std::vector<std::string> GapTableLayout::columns() const
 
 std::vector<TableCell> GapTableLayout::row(const GapRow& row, std::size_t number) const
 {
+    // Program outputs are logged by no instruction: none, not -1.
     std::vector<TableCell> cells { static_cast<long long>(number), row.label, row.runtimeOp,
-        static_cast<long long>(row.instruction.value), static_cast<long long>(row.outputIndex),
+        row.instruction.valid() ? TableCell(static_cast<long long>(row.instruction.value)) : TableCell(kNoValue),
+        static_cast<long long>(row.outputIndex),
         row.shape.empty() && row.dtype.empty() ? std::string() : formatShape(row.shape), row.dtype };
     const std::string nonFinite = appendMetricCells(cells, row.metrics, metrics);
     if (imported) {

@@ -977,7 +977,8 @@ Table programGapTable(const ProgramGapReport& report, std::optional<GapMetric> o
         const ProgramGapRow& row = report.rows[r];
         const GapRow& g = row.run;
         std::vector<TableCell> cells { static_cast<long long>(r), g.label, row.referenceLabel, row.matchedBy,
-            static_cast<long long>(g.instruction.value), static_cast<long long>(g.outputIndex),
+            g.instruction.valid() ? TableCell(static_cast<long long>(g.instruction.value)) : TableCell(kNoValue),
+            static_cast<long long>(g.outputIndex),
             g.shape.empty() && g.dtype.empty() ? std::string() : formatShape(g.shape), g.dtype };
         const std::string nonFinite = appendMetricCells(cells, g.metrics, metrics);
         cells.emplace_back(row.dequantized);

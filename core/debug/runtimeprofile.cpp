@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace etscope::core {
@@ -45,6 +46,32 @@ std::pair<int, int> executionKey(const Graph& graph, const NodeOrigin& origin)
     const Node& top = graph.node(origin.top);
     return { top.instruction.valid() ? top.instruction.value : INT32_MAX,
         origin.inner.valid() ? origin.inner.value : -1 };
+}
+
+constexpr std::string_view kNotPlaced = "(not placed)";
+
+/// Framework events (chain -1) run in no instruction: they have no chain and no instruction
+/// (the ETDump stores 0 there, which read like instruction 0).
+bool inInstruction(const ProfileRow& row)
+{
+    return row.scope != ProfileRow::Scope::Framework && row.chain.valid();
+}
+
+TableCell instructionCell(const ProfileRow& row)
+{
+    return inInstruction(row) ? TableCell(static_cast<long long>(row.instruction.value)) : TableCell(kNoValue);
+}
+
+/// Rows placed on no node, and how many of them because their name disagrees.
+std::pair<std::size_t, std::size_t> unplacedRows(const RuntimeProfile& profile)
+{
+    std::size_t unmatched = 0;
+    std::size_t disagreeing = 0;
+    for (const ProfileRow& row : profile.rows) {
+        unmatched += row.placement.matched ? 0 : 1;
+        disagreeing += row.placement.nameDisagrees ? 1 : 0;
+    }
+    return { unmatched, disagreeing };
 }
 
 } // namespace
@@ -119,7 +146,7 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
                     row.placement = mapper.placeDelegateEvent(event.chainIndex, event.instructionId,
                         event.delegateDebugIdInt, event.delegateDebugIdStr, cursor);
                 else if (!framework)
-                    row.placement = mapper.placeInstruction(event.chainIndex, event.instructionId);
+                    row.placement = mapper.placeNamedEvent(event.chainIndex, event.instructionId, event.name);
                 row.edgeNodes = mapper.edgeNodeNames(row.placement.debugHandles);
                 found = index.emplace(key, rows.size()).first;
                 rows.push_back(std::move(row));
@@ -127,16 +154,31 @@ RuntimeProfile buildRuntimeProfile(const ETDump& dump, const EventMapper& mapper
             rows[found->second].durations.push_back(event.duration());
         }
     }
-    std::size_t unmatched = 0;
     for (auto* rows : { &profile.rows, &profile.framework })
         for (ProfileRow& row : *rows)
             row.stats = computeTimingStats({ row.durations.begin(), row.durations.end() });
+    // An OPERATOR_CALL span wraps the kernel event of its instruction: when that event is named
+    // for another operator, the span's time is not this node's either.
+    std::set<std::pair<int, int>> disagreeingInstructions;
     for (const ProfileRow& row : profile.rows)
-        unmatched += row.placement.matched ? 0 : 1;
+        if (row.placement.nameDisagrees)
+            disagreeingInstructions.insert({ row.chain.value, row.instruction.value });
+    for (ProfileRow& row : profile.rows)
+        if (row.placement.matched && row.name == "OPERATOR_CALL"
+            && disagreeingInstructions.count({ row.chain.value, row.instruction.value })) {
+            row.placement = {};
+            row.placement.nameDisagrees = true;
+            row.edgeNodes.clear();
+        }
+    const auto [unmatched, disagreeing] = unplacedRows(profile);
     if (unmatched)
-        profile.warnings.push_back({ std::to_string(unmatched) + " profiling event(s) match no node of method '"
-                + mapper.method() + "' (is this ETDump from another program?)",
-            std::nullopt });
+        profile.warnings.push_back(
+            { std::to_string(unmatched) + " profiling event(s) match no node of method '" + mapper.method() + "'"
+                    + (disagreeing ? " (" + std::to_string(disagreeing)
+                                + " of them named for another operator than the one at their instruction, not placed)"
+                                   : std::string())
+                    + " (is this ETDump from another program?)",
+                std::nullopt });
 
     // Per node: the first kernel-time row and the first OPERATOR_CALL span.
     std::map<std::pair<int, int>, std::size_t> nodeIndex;
@@ -212,7 +254,7 @@ Table runtimeProfileTable(const RuntimeProfile& profile, const EventMapper& mapp
         cells.emplace_back(row.blockName);
         cells.emplace_back(row.name);
         cells.emplace_back(row.placement.matched ? mapper.label(row.placement.origin) : std::string());
-        cells.emplace_back(static_cast<long long>(row.instruction.value));
+        cells.push_back(instructionCell(row));
         cells.emplace_back(row.delegateIdentifier);
         cells.emplace_back(static_cast<long long>(row.stats.count));
         for (const double v :
@@ -260,8 +302,8 @@ Table eventProfileTable(const RuntimeProfile& profile, bool includeOperatorCall)
         "count", "min (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)", "max (ms)" };
     const auto add = [&](const ProfileRow& row) {
         std::vector<TableCell> cells { row.blockName, row.name, std::string(profileScopeName(row.scope)),
-            static_cast<long long>(row.chain.value), static_cast<long long>(row.instruction.value),
-            row.delegateIdentifier, static_cast<long long>(row.stats.count) };
+            inInstruction(row) ? TableCell(static_cast<long long>(row.chain.value)) : TableCell(kNoValue),
+            instructionCell(row), row.delegateIdentifier, static_cast<long long>(row.stats.count) };
         for (const double v : { row.stats.min, row.stats.p50, row.stats.p90, row.stats.avg, row.stats.max })
             cells.emplace_back(profile.toMs(v));
         table.rows.push_back(std::move(cells));
@@ -299,11 +341,25 @@ Table nodeTimingTable(const RuntimeProfile& profile)
             table.notes.push_back("Method::execute: count " + std::to_string(row.stats.count) + ", p50 "
                 + cellText(TableCell(profile.toMs(row.stats.p50))) + " ms, max "
                 + cellText(TableCell(profile.toMs(row.stats.max))) + " ms");
-    std::size_t unmatched = 0;
-    for (const ProfileRow& row : profile.rows)
-        unmatched += row.placement.matched ? 0 : 1;
-    if (unmatched)
-        table.notes.push_back(std::to_string(unmatched) + " event(s) matched no node and are not in the table");
+    // Events named for another operator than the one at their instruction stay as rows, with
+    // no node: their times are not this node's (a foreign ETDump's convolution on add.out).
+    for (const ProfileRow& row : profile.rows) {
+        if (!row.placement.nameDisagrees)
+            continue;
+        std::vector<TableCell> cells { std::string(kNotPlaced), row.name, static_cast<long long>(row.instruction.value),
+            static_cast<long long>(row.stats.count) };
+        for (const double v : { row.stats.min, row.stats.p50, row.stats.p90, row.stats.avg, row.stats.max })
+            cells.emplace_back(profile.toMs(v));
+        cells.emplace_back(joined(row.edgeNodes));
+        table.rows.push_back(std::move(cells));
+    }
+    const auto [unmatched, disagreeing] = unplacedRows(profile);
+    if (disagreeing)
+        table.notes.push_back(std::to_string(disagreeing) + " event(s) not placed: named for another operator than the "
+            + "one at their instruction (rows \"" + std::string(kNotPlaced) + "\")");
+    if (unmatched > disagreeing)
+        table.notes.push_back(
+            std::to_string(unmatched - disagreeing) + " event(s) matched no node and are not in the table");
     return table;
 }
 

@@ -2,9 +2,11 @@
 #include "core/document/etrecordgraphs.h"
 
 #include "core/debug/edgegraph.h"
+#include "core/delegates/delegate.h"
 #include "core/util/text.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace etscope::core {
@@ -69,13 +71,117 @@ std::optional<std::string> instructionMismatch(const ETRecord& record, const Met
             if (auto why = check("debug_handle_map", instruction, false))
                 return why;
     if (const auto it = record.delegateMap.find(method.name); it != record.delegateMap.end())
-        for (const auto& [instruction, entry] : it->second)
+        for (const auto& [instruction, entry] : it->second) {
             if (auto why = check("delegate_map", instruction, true))
                 return why;
+            // delegate_map's "name" is the backend id of that DelegateCall (facts sheet §2.3).
+            const auto delegate = chain->instructions[static_cast<std::size_t>(instruction)].index;
+            if (!entry.backend.empty() && delegate >= 0 && static_cast<std::size_t>(delegate) < method.delegates.size()
+                && method.delegates[static_cast<std::size_t>(delegate)].backendId != entry.backend)
+                return "delegate_map names backend " + entry.backend + " for instruction " + std::to_string(instruction)
+                    + " of '" + method.name + "', which calls "
+                    + method.delegates[static_cast<std::size_t>(delegate)].backendId;
+        }
     if (const auto it = record.numOutsMap.find(method.name); it != record.numOutsMap.end())
         for (const auto& [instruction, outputs] : it->second)
             if (auto why = check("instruction_id_to_num_outs_map", instruction, true))
                 return why;
+    return std::nullopt;
+}
+
+/// The DelegateCall instructions of `method`'s first chain, as indices into method.delegates.
+std::vector<std::int32_t> delegateCalls(const Method& method)
+{
+    std::vector<std::int32_t> calls;
+    if (!method.chains.empty())
+        for (const Instruction& instruction : method.chains.front().instructions)
+            if (instruction.kind == Instruction::Kind::Delegate)
+                calls.push_back(instruction.index);
+    return calls;
+}
+
+/// Every AOT debug handle carried by a node of `program`, inside lowered modules too.
+void collectHandles(const EdgeProgram& program, std::set<DebugHandle>& handles, int depth = 0)
+{
+    for (const EdgeNode& node : program.nodes) {
+        if (node.debugHandle && node.debugHandle->value != 0)
+            handles.insert(*node.debugHandle);
+        if (node.lowered && node.lowered->originalModule && depth < 8)
+            collectHandles(*node.lowered->originalModule, handles, depth + 1);
+    }
+}
+
+/// For a method with DelegateCalls, whether the record's graphs of that method can describe its
+/// delegates. A post-lowering edge graph (facts sheet §5.1: manual generate_etrecord) has one
+/// `executorch_call_delegate` per DelegateCall, to the same backends. A pre-lowering one (the
+/// usual flow) still has every node the partitions were made of, with the AOT debug handles that
+/// XNNPACK keeps per inner node (§2.1, XNode.debug_handle): when at least half of the handles a
+/// delegate carries occur in none of the record's graphs of the method, the record is another
+/// program's. Half, not one, so that a node a transform pass added never makes a real pair fail.
+std::optional<std::string> delegateMismatch(const ETRecord& record, const Program& program, const Method& method)
+{
+    const auto calls = delegateCalls(method);
+    const ETRecordGraph* edge = record.edgeProgram(method.name);
+    if (calls.empty() || !edge || !edge->program || edge->program->nodes.empty())
+        return std::nullopt;
+    std::size_t loweredCalls = 0;
+    std::set<std::string> recordBackends;
+    for (const EdgeNode& node : edge->program->nodes)
+        if (node.isDelegateCall()) {
+            ++loweredCalls;
+            if (node.lowered && !node.lowered->backendId.empty())
+                recordBackends.insert(node.lowered->backendId);
+        }
+    std::set<std::string> programBackends;
+    for (const std::int32_t index : calls)
+        if (index >= 0 && static_cast<std::size_t>(index) < method.delegates.size())
+            programBackends.insert(method.delegates[static_cast<std::size_t>(index)].backendId);
+    const auto backendList = [](const std::set<std::string>& ids) {
+        std::string text;
+        for (const std::string& id : ids)
+            text += (text.empty() ? "" : ", ") + id;
+        return text;
+    };
+    if (loweredCalls > 0) {
+        if (loweredCalls != calls.size())
+            return "its edge graph of '" + method.name + "' calls " + std::to_string(loweredCalls)
+                + " lowered module(s), the program " + std::to_string(calls.size()) + " delegate(s)";
+        if (!recordBackends.empty()
+            && std::none_of(recordBackends.begin(), recordBackends.end(),
+                [&](const std::string& id) { return programBackends.count(id) > 0; }))
+            return "its edge graph of '" + method.name + "' lowers to " + backendList(recordBackends)
+                + ", the program delegates to " + backendList(programBackends);
+        return std::nullopt;
+    }
+    std::set<DebugHandle> known;
+    collectHandles(*edge->program, known);
+    for (const ETRecordGraph& graph : record.otherGraphs)
+        if (graph.method == method.name && graph.program)
+            collectHandles(*graph.program, known);
+    for (const std::int32_t index : calls) {
+        if (index < 0 || static_cast<std::size_t>(index) >= method.delegates.size())
+            continue;
+        const DelegateRef& ref = method.delegates[static_cast<std::size_t>(index)];
+        const DelegateInfo info = describeDelegate(program, ref, {}, "delegate " + std::to_string(index));
+        const Graph* inner = info.innerGraph ? info.innerGraph.get() : nullptr;
+        if (!inner)
+            continue;
+        std::set<DebugHandle> carried;
+        for (const Node& node : inner->nodes)
+            if (node.debugHandle && node.debugHandle->value != 0)
+                carried.insert(*node.debugHandle);
+        std::vector<DebugHandle> missing;
+        std::copy_if(carried.begin(), carried.end(), std::back_inserter(missing),
+            [&](DebugHandle handle) { return known.count(handle) == 0; });
+        if (!carried.empty() && missing.size() * 2 >= carried.size()) {
+            std::string list;
+            for (const DebugHandle handle : missing)
+                list += (list.empty() ? "" : ", ") + std::to_string(handle.value);
+            return "the program's " + ref.backendId + " delegate carries debug handle(s) " + list + " ("
+                + std::to_string(missing.size()) + " of " + std::to_string(carried.size())
+                + "), which no node of its graphs of '" + method.name + "' has";
+        }
+    }
     return std::nullopt;
 }
 
@@ -95,6 +201,9 @@ std::optional<std::string> etrecordMismatch(const ETRecord& record, const Progra
     for (const Method& method : program.methods)
         if (auto why = instructionMismatch(record, method))
             return why;
+    for (const Method& method : program.methods)
+        if (auto why = delegateMismatch(record, program, method))
+            return why;
     for (const Method& method : program.methods) {
         const ETRecordGraph* edge = record.edgeProgram(method.name);
         if (!edge || edge->program->nodes.empty() || !method.delegates.empty() || method.operators.empty())
@@ -108,6 +217,11 @@ std::optional<std::string> etrecordMismatch(const ETRecord& record, const Progra
             return "its edge graph of '" + method.name + "' shares no operator with the program's kernels";
     }
     return std::nullopt;
+}
+
+std::string foreignETRecordMessage(const std::string& record, const std::string& program, const std::string& why)
+{
+    return "not used: " + record + " does not look like the ETRecord of " + program + ": " + why;
 }
 
 std::optional<Error> addETRecordGraphs(Document& document)

@@ -23,4 +23,8 @@ std::optional<Error> addETRecordGraphs(Document& document);
 /// the program's kernels (`aten.mul.Tensor` and `aten::mul.out` share `mul`).
 std::optional<std::string> etrecordMismatch(const ETRecord& record, const Program& program);
 
+/// What the app and the CLI both say of a record etrecordMismatch rejects, which neither uses:
+/// "not used: RECORD does not look like the ETRecord of PROGRAM: WHY".
+std::string foreignETRecordMessage(const std::string& record, const std::string& program, const std::string& why);
+
 } // namespace etscope::core

@@ -13,7 +13,7 @@ namespace {
 
 bool numeric(const TableCell& cell)
 {
-    return !std::holds_alternative<std::string>(cell);
+    return std::holds_alternative<long long>(cell) || std::holds_alternative<double>(cell);
 }
 
 // Screen and print styles. Sections start a new printed page; table headers repeat on every

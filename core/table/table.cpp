@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <type_traits>
 
 namespace etscope::core {
 
@@ -51,7 +52,7 @@ std::string escapeMarkdown(const std::string& text)
 
 bool isNumeric(const TableCell& cell)
 {
-    return !std::holds_alternative<std::string>(cell);
+    return std::holds_alternative<long long>(cell) || std::holds_alternative<double>(cell);
 }
 
 // Column widths count UTF-8 code points, so "×" and "…" do not skew the alignment.
@@ -218,7 +219,14 @@ std::string TableRenderer::rows(const std::vector<std::vector<TableCell>>& rows)
                     object[m_columns[c]] = nullptr;
                     continue;
                 }
-                std::visit([&](const auto& v) { object[m_columns[c]] = v; }, row[c]);
+                std::visit(
+                    [&](const auto& v) {
+                        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::monostate>)
+                            object[m_columns[c]] = nullptr;
+                        else
+                            object[m_columns[c]] = v;
+                    },
+                    row[c]);
             }
             out << (m_rows ? ",\n    " : "\n    ") << indented(object, 4);
             break;
@@ -301,6 +309,8 @@ std::string cellText(const TableCell& cell)
         return *text;
     if (const auto* integer = std::get_if<long long>(&cell))
         return std::to_string(*integer);
+    if (std::holds_alternative<std::monostate>(cell))
+        return {};
     // Spelled the same on every platform and sign: printf writes "-nan" for some NaNs.
     const double value = std::get<double>(cell);
     if (std::isnan(value))

@@ -10,8 +10,11 @@
 
 namespace etscope::core {
 
-/// A cell keeps numbers as numbers so JSON stays typed and CSV stays unformatted.
-using TableCell = std::variant<std::string, long long, double>;
+/// A cell keeps numbers as numbers so JSON stays typed and CSV stays unformatted. A cell with
+/// no value (an event's chain or instruction when it has none) is `kNoValue`: blank in text,
+/// CSV, TSV, Markdown and HTML, null in JSON.
+using TableCell = std::variant<std::string, long long, double, std::monostate>;
+inline constexpr std::monostate kNoValue {};
 
 /// A report table: what the GUI shows and the CLI prints, in the order shown.
 struct Table {

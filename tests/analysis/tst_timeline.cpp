@@ -201,6 +201,17 @@ private slots:
         QVERIFY(unchecked.warnings.empty());
         QCOMPARE(unchecked.runs.size(), checked.runs.size());
         QCOMPARE(unchecked.runs[0].eventCount(), checked.runs[0].eventCount());
+        // Its events 1 and 2 (OPERATOR_CALL around native_call_convolution.out, tutorialDump) sit
+        // at instruction 0, add.pte's aten::add.out: named for another operator, neither is placed
+        // there (both were, "aten::add.out" in the timeline's node column).
+        const auto& events = checked.runs[0].lanes[0].events;
+        QCOMPARE(events[2].name, std::string("native_call_convolution.out"));
+        QCOMPARE(events[2].instruction.value, 0);
+        for (const std::size_t e : { std::size_t(1), std::size_t(2) }) {
+            QVERIFY(!events[e].placement.matched);
+            QVERIFY(events[e].placement.nameDisagrees);
+            QVERIFY(events[e].nodeName.empty());
+        }
     }
 
     void twoDelegateCallSites()

@@ -167,23 +167,31 @@ private slots:
         const Run text = run({ QStringLiteral("ops"), sample("executorch/add.pte"), QStringLiteral("--etrecord"),
             sample("executorch/etrecord.bin") });
         QCOMPARE(text.exitCode, 0);
-        QVERIFY(text.out.contains(QStringLiteral("aten_mul_tensor")));
-        QVERIFY(text.out.contains(QStringLiteral(
-            "Total delegated subgraphs: 0\nNumber of delegated nodes: 0\nNumber of non-delegated nodes: 1\n")));
         // etrecord.bin is a mul model's (its edge graph: one aten.mul.Tensor, SOURCES.md and
-        // tst_edgegraph); add.pte runs aten::add.out only. The table comes, with the warning the
-        // app gives when such a record is attached (issue 27: it came without one).
+        // tst_edgegraph); add.pte runs aten::add.out only. The record is not used, in the app's
+        // words, and the table is counted from the program (it printed the record's mul table).
+        QVERIFY(!text.out.contains(QStringLiteral("aten_mul_tensor")));
+        QVERIFY(text.out.contains(QStringLiteral("aten::add.out")));
         QCOMPARE(text.err,
-            QStringLiteral("etscope ops: warning: ") + sample("executorch/etrecord.bin")
+            QStringLiteral("etscope ops: warning: not used: ") + sample("executorch/etrecord.bin")
                 + QStringLiteral(" does not look like the ETRecord of ") + sample("executorch/add.pte")
-                + QStringLiteral(": its edge graph of 'forward' shares no operator with the program's kernels\n"));
+                + QStringLiteral(": its edge graph of 'forward' shares no operator with the program's kernels\n"
+                                 "etscope ops: counted from the program instead\n"));
+        // quantized.pte is 100 % XNNPACK (SOURCES.md): no kernels, but its delegate's debug handles
+        // 2 and 3 are not both in the record (tst_edgegraph). It was accepted without a word.
+        const Run delegated = run({ QStringLiteral("ops"), sample("executorch-numpy-runtime/quantized.pte"),
+            QStringLiteral("--etrecord"), sample("executorch/etrecord.bin") });
+        QCOMPARE(delegated.exitCode, 0);
+        QVERIFY2(delegated.err.contains(QStringLiteral("warning: not used: ")), qPrintable(delegated.err));
+        QVERIFY(delegated.out.contains(QStringLiteral("Delegated share: 100.0% of nodes (3 of 3)")));
+        QVERIFY(!delegated.out.contains(QStringLiteral("aten_mul_tensor")));
         // node-executorch/mul.pte runs aten::mul.out (SOURCES.md: 1 distinct op): it may be this
         // record's program, and nothing is said.
         const Run mul = run({ QStringLiteral("ops"), sample("node-executorch/mul.pte"), QStringLiteral("--etrecord"),
             sample("executorch/etrecord.bin") });
         QCOMPARE(mul.exitCode, 0);
         QCOMPARE(mul.err, QString());
-        const Run csv = run({ QStringLiteral("ops"), sample("executorch/add.pte"), QStringLiteral("--etrecord"),
+        const Run csv = run({ QStringLiteral("ops"), sample("node-executorch/mul.pte"), QStringLiteral("--etrecord"),
             sample("executorch/etrecord.bin"), QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(csv.exitCode, 0);
         QCOMPARE(csv.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(0, 3),
@@ -259,6 +267,10 @@ private slots:
         QCOMPARE(table.at("rows")[0].at("mse").get<double>(), 0.0);
         QVERIFY(table.at("rows")[0].at("snr").is_null()); // +inf has no JSON number
         QCOMPARE(table.at("rows")[0].at("cosine").get<double>(), 1.0);
+        // The program output is logged by no instruction: null, not -1 (it printed "program output -1").
+        QCOMPARE(table.at("rows")[0].at("instruction").get<int>(), 0);
+        QVERIFY(table.at("rows")[1].at("instruction").is_null());
+        QVERIFY(!text.out.contains(QStringLiteral("-1")));
         // --metric keeps one metric column; -o writes the file and nothing to stdout.
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("gap.csv"));
@@ -523,7 +535,9 @@ private slots:
         QVERIFY(quantized.out.contains(QStringLiteral(
             "Execute,\"Fully Connected (NC, QS8) GEMM #1\",delegate,0,0,\"Fully Connected (NC, QS8) GEMM #1\",1,")));
         QVERIFY(quantized.out.contains(QStringLiteral("Execute,DELEGATE_CALL,instruction,0,0,,1,")));
-        QVERIFY(quantized.out.contains(QStringLiteral("Default,Method::init,framework,-1,")));
+        // Framework events run in no instruction: blank chain and instruction (it said -1 and 0,
+        // and 0 read like a real instruction); null in JSON (tst_runtimeprofile).
+        QVERIFY(quantized.out.contains(QStringLiteral("Default,Method::init,framework,,,,1,")));
         const Run withMethod = run({ QStringLiteral("profile"), generated("quantized/quantized.profile.etdp"),
             QStringLiteral("--method"), QStringLiteral("forward") });
         QCOMPARE(withMethod.exitCode, 1);
@@ -538,6 +552,17 @@ private slots:
         QCOMPARE(foreign.exitCode, 0);
         QVERIFY(foreign.err.contains(QStringLiteral("checks disagree with method 'forward'")));
         QVERIFY(foreign.out.contains(QStringLiteral("event(s) matched no node")));
+        // executorch/etdump.etdp (a conv model's run) on add.pte: its native_call_convolution.out at
+        // instruction 0 is not timed on aten::add.out any more (it printed "aten::add.out
+        // native_call_convolution.out … 0.544783"); the row stays, "(not placed)", and is counted.
+        const Run conv = run({ QStringLiteral("profile"), sample("executorch/add.pte"), QStringLiteral("--etdump"),
+            sample("executorch/etdump.etdp") });
+        QCOMPARE(conv.exitCode, 0);
+        QVERIFY2(!conv.out.contains(QStringLiteral("\naten::add.out ")), qPrintable(conv.out));
+        QVERIFY(conv.out.contains(QStringLiteral("(not placed)  native_call_convolution.out")));
+        QVERIFY(conv.out.contains(QStringLiteral("2 event(s) not placed: named for another operator")));
+        QVERIFY(conv.err.startsWith(QStringLiteral("etscope profile: warning: ") + sample("executorch/etdump.etdp")
+            + QStringLiteral(": 27 of 28 checks disagree")));
         const Run noDump = run({ QStringLiteral("profile"), sample("executorch/add.pte") });
         QCOMPARE(noDump.exitCode, 1);
         QVERIFY(noDump.err.contains(QStringLiteral("--etdump FILE is required")));
@@ -749,6 +774,14 @@ private slots:
             << QStringLiteral("--etrecord") << files["portable"][3]);
         QVERIFY2(handles.exitCode == 0, qPrintable(handles.err));
         QVERIFY(handles.out.contains(QStringLiteral("(matched by debug handle)")));
+        // Each build with its own record: a real pair (the lowered one fully XNNPACK, its handles
+        // in its record's graph) is never called foreign.
+        QVERIFY2(!handles.err.contains(QStringLiteral("not used")), qPrintable(handles.err));
+        for (const char* build : { "portable", "quantized", "lowered" }) {
+            const Run own
+                = run({ QStringLiteral("ops"), files[build][0], QStringLiteral("--etrecord"), files[build][3] });
+            QVERIFY2(!own.err.contains(QStringLiteral("not used")), qPrintable(own.err)); // (no edge program: exit 2)
+        }
         // Quantized: JSON names the node path and ids the app can select, and the table says
         // which rows were dequantized.
         const Run js = run(against("quantized", "portable")

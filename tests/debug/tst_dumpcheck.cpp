@@ -137,6 +137,15 @@ private slots:
         // The examples show both kinds found, not three of the first.
         QVERIFY(QString::fromStdString(warnings[1].message).contains(QStringLiteral("where the program runs")));
         QVERIFY(QString::fromStdString(warnings[2].message).contains(QStringLiteral("but method 'forward' has 1")));
+        // In the app's banner (first warning + "and N more") the summary leads, whatever came
+        // before it (document and ETRecord warnings); the rest keep their order.
+        std::vector<Warning> banner { { "document warning", std::nullopt }, { "etrecord warning", std::nullopt } };
+        banner.insert(banner.end(), warnings.begin(), warnings.end());
+        leadWithDumpFit(banner);
+        QCOMPARE(banner.front().message, warnings.front().message);
+        QVERIFY(isDumpFitSummary(banner.front()));
+        QCOMPARE(banner[1].message, std::string("document warning"));
+        QCOMPARE(banner[3].message, warnings[1].message);
     }
 
     void instructionsRunTwiceFit()

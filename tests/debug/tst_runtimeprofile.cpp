@@ -414,6 +414,62 @@ private slots:
         QVERIFY(unmatched > 20);
     }
 
+    /// executorch/etdump.etdp is a conv/relu/max_pool/addmm model's run (SOURCES.md: its Execute
+    /// block has native_call_convolution.out ×2, relu.out ×4, …); add.pte's only instruction 0 is
+    /// aten::add.out. Its first kernel event, native_call_convolution.out at instruction 0
+    /// (0.544783 ms, `etscope profile executorch/etdump.etdp`), was timed on add.out.
+    void eventNamedForAnotherOperatorIsNotPlaced()
+    {
+        auto document = openDocument(etscope::test::samplePath("executorch/add.pte"));
+        auto dump = readETDumpFile(etscope::test::samplePath("executorch/etdump.etdp"));
+        QVERIFY(document && dump);
+        const EventMapper mapper(*document->methods.front().graph);
+        const RuntimeProfile profile = buildRuntimeProfile(*dump, mapper);
+        QVERIFY(profile.nodes.empty()); // neither the convolution nor its OPERATOR_CALL span lands on add.out
+        const auto conv = std::find_if(profile.rows.begin(), profile.rows.end(), [](const ProfileRow& row) {
+            return row.name == "native_call_convolution.out" && row.instruction.value == 0;
+        });
+        QVERIFY(conv != profile.rows.end());
+        QVERIFY(!conv->placement.matched);
+        QVERIFY(conv->placement.nameDisagrees);
+        const Table table = nodeTimingTable(profile);
+        QCOMPARE(table.rows.size(), std::size_t(2)); // the kernel event and its span, both "(not placed)"
+        QCOMPARE(std::get<std::string>(table.rows[0][0]), std::string("(not placed)"));
+        QCOMPARE(std::get<std::string>(table.rows[0][1]), std::string("native_call_convolution.out"));
+        QVERIFY(std::any_of(table.notes.begin(), table.notes.end(),
+            [](const std::string& n) { return n.rfind("2 event(s) not placed: named for another operator", 0) == 0; }));
+        // The program's own run still lands: native_call_add.out at instruction 0.
+        auto own = load("executorch/add.pte", "add/add.profile.etdp");
+        QVERIFY(own);
+        const EventMapper ownMapper(*own->graph);
+        const RuntimeProfile placed = buildRuntimeProfile(own->dump, ownMapper);
+        QCOMPARE(placed.nodes.size(), std::size_t(1));
+        QVERIFY(placed.warnings.empty());
+        // Which names fit: a kernel's own name, spans of its kind; unknown conventions are not judged.
+        const Node& add = own->graph->node(ownMapper.instructionNode(ChainIndex(0), InstructionId(0)));
+        QCOMPARE(eventNameFits(add, "native_call_add.out"), std::optional<bool>(true));
+        QCOMPARE(eventNameFits(add, "native_call_convolution.out"), std::optional<bool>(false));
+        QCOMPARE(eventNameFits(add, "DELEGATE_CALL"), std::optional<bool>(false));
+        QCOMPARE(eventNameFits(add, "my_custom_kernel"), std::optional<bool>());
+    }
+
+    /// Framework events (chain_index -1 in the ETDump, instruction_id stored as 0) run in no
+    /// instruction: their chain and instruction cells have no value (blank, JSON null), not -1/0.
+    void frameworkEventsHaveNoInstruction()
+    {
+        auto dump = readETDumpFile(etscope::test::samplePath("executorch/etdump.etdp"));
+        QVERIFY(dump);
+        const Table table = eventProfileTable(buildDumpProfile(*dump));
+        QCOMPARE(std::get<std::string>(table.rows[0][1]), std::string("Method::init"));
+        QVERIFY(std::holds_alternative<std::monostate>(table.rows[0][3]));
+        QVERIFY(std::holds_alternative<std::monostate>(table.rows[0][4]));
+        QVERIFY(renderTable(table, TableFormat::Json).find("\"instruction\": null") != std::string::npos);
+        // A kernel event keeps its chain 0 and instruction.
+        QCOMPARE(std::get<std::string>(table.rows[3][1]), std::string("native_call_convolution.out"));
+        QCOMPARE(std::get<long long>(table.rows[3][3]), 0LL);
+        QCOMPARE(std::get<long long>(table.rows[3][4]), 0LL);
+    }
+
     void families()
     {
         QCOMPARE(xnnpackFamily("Fully Connected (NC, F32) GEMM #1"), std::string("Fully Connected"));

@@ -35,7 +35,7 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const
     if (static_cast<std::size_t>(index.column()) >= row.size())
         return {};
     const core::TableCell& cell = row[static_cast<std::size_t>(index.column())];
-    const bool number = !std::holds_alternative<std::string>(cell);
+    const bool number = std::holds_alternative<long long>(cell) || std::holds_alternative<double>(cell);
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole:
@@ -45,7 +45,9 @@ QVariant ReportTableModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue(*integer);
         if (const auto* real = std::get_if<double>(&cell))
             return *real;
-        return QString::fromStdString(std::get<std::string>(cell));
+        if (const auto* text = std::get_if<std::string>(&cell))
+            return QString::fromStdString(*text);
+        return QString(); // no value (kNoValue)
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(Qt::AlignVCenter | (number ? Qt::AlignRight : Qt::AlignLeft));
     default:

@@ -263,8 +263,8 @@ QStringList attachCompanions(DebugSession& session, const Program& programData, 
         }
         if (kind == AttachKind::ETRecord)
             if (const auto why = etrecordMismatch(*session.etrecord, programData)) {
-                warnings.push_back({ "not attached: " + path.toStdString() + " is not this program's ETRecord: " + *why,
-                    std::nullopt });
+                warnings.push_back(
+                    { foreignETRecordMessage(path.toStdString(), programPath.toStdString(), *why), std::nullopt });
                 session.etrecord = nullptr;
                 continue;
             }

@@ -206,12 +206,18 @@ void DocumentController::startNextAttach()
                 qCDebug(logDebug).noquote() << "attach failed after" << started->elapsed() << "ms:" << message;
                 job.answer(RequestOutcome::Failed, message);
             } else {
+                // Another program's record is not attached (its names and counts would be wrong),
+                // in the words the CLI prints when it does not use one (core::foreignETRecordMessage).
+                if (result.mismatch) {
+                    const std::string message = core::foreignETRecordMessage(
+                        job.path.toStdString(), m_document ? m_document->path : std::string(), *result.mismatch);
+                    m_debugWarnings.push_back({ message, std::nullopt });
+                    Q_EMIT debugChanged();
+                    job.answer(RequestOutcome::Failed, QString::fromStdString(message));
+                    startNextAttach();
+                    return;
+                }
                 takeArtifact(m_debug, job.kind, result.read);
-                // Chosen by the user: attached, but a record that does not fit is said so.
-                if (result.mismatch)
-                    m_debugWarnings.push_back(
-                        { job.path.toStdString() + " does not look like this program's ETRecord: " + *result.mismatch,
-                            std::nullopt });
                 m_attachments.append({ job.kind, job.path });
                 // Heat tables of the old session are dropped; views ask again on debugChanged.
                 dropHeatTables();

@@ -3,6 +3,8 @@
 // divergence of the numeric gap, the attached run's timeline.
 #include "ui/window/documentview.h"
 
+#include "core/debug/dumpcheck.h"
+
 #include "ui/common/nodestyle.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/document/timings.h"
@@ -82,6 +84,8 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
         std::vector<Warning> all = document->warnings;
         all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
         all.insert(all.end(), data->warnings.begin(), data->warnings.end());
+        // "Is this ETDump from another program?" leads: behind "(and 5 more)" it went unseen.
+        leadWithDumpFit(all);
         m_banner->setWarnings(all);
     }
     if (!hadData && m_heatmap && m_heatmap->tableCount() > 0)
