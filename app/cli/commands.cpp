@@ -234,9 +234,15 @@ int runOps(const Arguments& args)
     if (graph->record && !etrecordEdgeMethod(graph->name).empty())
         if (auto exact = etrecordOperatorTable(*document->etrecord, etrecordEdgeMethod(graph->name)))
             table = std::move(exact).value();
-    const std::string title = *format == TableFormat::Text
+    // Text has no title, unless the method was chosen for the user among several: then it says
+    // which (a QNN LLM's 29 methods gave kv_forward's table without a word).
+    const std::size_t methods = document->program ? document->program->methods.size() : 0;
+    const bool chosen = *format == TableFormat::Text && !graph->record && methods > 1 && !args.has("method");
+    std::string title = *format == TableFormat::Text && !chosen
         ? std::string()
         : (graph->record ? "Operators of graph '" : "Operators of method '") + graph->name + "'";
+    if (chosen)
+        title += " (one of " + std::to_string(methods) + " methods; --method NAME for another)";
     return emitReport("ops", args, renderTable(operatorTableReport(table, title), *format));
 }
 

@@ -446,6 +446,16 @@ private slots:
         const QString content = QString::fromUtf8(file.readAll());
         QVERIFY(content.contains(QStringLiteral("Operators of method 'kv_forward'")));
         QVERIFY(content.contains(QStringLiteral("Total delegated subgraphs: 1")));
+        // As text it used to print kv_forward's table without saying so: the method chosen among
+        // several is named; asked for by name, or alone in its program, no title.
+        const Run text = run({ QStringLiteral("ops"), sample("executorch/stories260k_hybrid_llama_qnn.pte") });
+        QVERIFY2(text.out.startsWith(QStringLiteral(
+                     "Operators of method 'kv_forward' (one of 29 methods; --method NAME for another)\n")),
+            qPrintable(text.out.left(200)));
+        const Run named = run({ QStringLiteral("ops"), sample("executorch/stories260k_hybrid_llama_qnn.pte"),
+            QStringLiteral("--method"), QStringLiteral("kv_forward") });
+        QVERIFY(named.out.startsWith(QStringLiteral("op_type")));
+        QVERIFY(run({ QStringLiteral("ops"), sample("executorch/add.pte") }).out.startsWith(QStringLiteral("op_type")));
     }
 
     void graphOfATosaSideFile()

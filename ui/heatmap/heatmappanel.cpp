@@ -201,7 +201,10 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     m_low->setEnabled(false);
     m_high->setEnabled(false);
     m_status->setWordWrap(true);
-    m_status->setText(tr("No runtime data yet: attach an ETDump pair or an Inspector gap table (File menu)."));
+    // One profiling ETDump already fills it (times per node); a second (a reference run) or an
+    // Inspector table adds the numeric gap.
+    m_status->setText(tr("No runtime data yet: attach an ETDump for times per node, a reference ETDump or an "
+                         "Inspector gap table for the numeric gap (File menu)."));
 
     auto* range = new QHBoxLayout();
     range->addWidget(m_autoRange);
