@@ -73,10 +73,7 @@ void DocumentController::startAhead(const GraphContext& context, const std::set<
     preparing.start();
     Ahead ahead;
     ahead.presentation = preparePresentation(m_document, context, expanded, grouping(context.method));
-    const auto laidOut = [this](const QString& key) {
-        const auto it = m_cache.find(key);
-        return it == m_cache.end() ? nullptr : *it;
-    };
+    const auto laidOut = [this](const QString& key) { return m_cache.value(key); }; // nullptr when not drawn
     if (!context.delegateNode.valid()) {
         // Opened in place: only its inside, placed in the drawing on screen. Without that
         // drawing (closed meanwhile) the whole would be laid out: not worth it ahead.

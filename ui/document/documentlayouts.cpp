@@ -104,10 +104,7 @@ void DocumentController::requestPresentation(
             answer.ready(*it);
         return;
     }
-    const auto laidOut = [this](const QString& key) {
-        const auto it = m_cache.find(key);
-        return it == m_cache.end() ? nullptr : *it;
-    };
+    const auto laidOut = [this](const QString& key) { return m_cache.value(key); }; // nullptr when not drawn
     // One delegate or group less than a drawing already made: shrink its frame back into the
     // box, no Graphviz needed and the rest stays where it was.
     QElapsedTimer closing;
