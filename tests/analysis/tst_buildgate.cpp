@@ -402,5 +402,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBuildGate)
+ETSCOPE_TEST_GUILESS_MAIN(TestBuildGate)
 #include "tst_buildgate.moc"

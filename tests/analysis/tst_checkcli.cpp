@@ -275,5 +275,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCheckCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestCheckCli)
 #include "tst_checkcli.moc"

@@ -238,5 +238,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiffCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestDiffCli)
 #include "tst_diffcli.moc"

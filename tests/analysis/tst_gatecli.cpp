@@ -261,5 +261,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGateCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestGateCli)
 #include "tst_gatecli.moc"

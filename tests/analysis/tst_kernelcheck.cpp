@@ -378,5 +378,5 @@ build_features: []
     }
 };
 
-QTEST_GUILESS_MAIN(TestKernelCheck)
+ETSCOPE_TEST_GUILESS_MAIN(TestKernelCheck)
 #include "tst_kernelcheck.moc"

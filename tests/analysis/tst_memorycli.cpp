@@ -154,5 +154,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestMemoryCli)
 #include "tst_memorycli.moc"

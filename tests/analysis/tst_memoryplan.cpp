@@ -406,5 +406,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMemoryPlan)
+ETSCOPE_TEST_GUILESS_MAIN(TestMemoryPlan)
 #include "tst_memoryplan.moc"

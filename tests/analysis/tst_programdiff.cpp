@@ -133,14 +133,14 @@ private slots:
     void selfDiff_data()
     {
         QTest::addColumn<QString>("path");
-        QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { QStringLiteral("*.pte"), QStringLiteral("*.bpte") },
+        QDirIterator it(etscope::test::samplesRoot(), { QStringLiteral("*.pte"), QStringLiteral("*.bpte") },
             QDir::Files, QDirIterator::Subdirectories);
         QStringList paths;
         while (it.hasNext())
             paths << it.next();
         paths.sort();
         for (const QString& path : paths)
-            QTest::addRow("%s", qPrintable(QDir(QStringLiteral(ETSCOPE_SAMPLES_DIR)).relativeFilePath(path))) << path;
+            QTest::addRow("%s", qPrintable(QDir(etscope::test::samplesRoot()).relativeFilePath(path))) << path;
     }
 
     /// A file against itself: everything matched "same", nothing moved, every size equal.
@@ -651,5 +651,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProgramDiff)
+ETSCOPE_TEST_GUILESS_MAIN(TestProgramDiff)
 #include "tst_programdiff.moc"

@@ -92,8 +92,8 @@ private slots:
     {
         int files = 0;
         int refused = 0;
-        QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { "*.pte", "*.bpte", "*.ptd" }, QDir::Files,
-            QDirIterator::Subdirectories);
+        QDirIterator it(
+            etscope::test::samplesRoot(), { "*.pte", "*.bpte", "*.ptd" }, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
             auto document = openDocument(path.toStdString());
@@ -312,5 +312,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSizeBreakdown)
+ETSCOPE_TEST_GUILESS_MAIN(TestSizeBreakdown)
 #include "tst_sizebreakdown.moc"

@@ -40,8 +40,8 @@ private slots:
     {
         int ok = 0;
         int input = 0;
-        QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { "*.pte", "*.bpte", "*.ptd" }, QDir::Files,
-            QDirIterator::Subdirectories);
+        QDirIterator it(
+            etscope::test::samplesRoot(), { "*.pte", "*.bpte", "*.ptd" }, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString path = it.next();
             const CliRun r = runEtscope({ "size", path, "--format", "json" });
@@ -130,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSizeCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestSizeCli)
 #include "tst_sizecli.moc"

@@ -58,8 +58,8 @@ Result<std::unique_ptr<Program>> programOf(const std::string& relative)
 QStringList allDumps()
 {
     QStringList paths;
-    QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { QStringLiteral("*.etdp"), QStringLiteral("*.etdump") },
-        QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(etscope::test::samplesRoot(), { QStringLiteral("*.etdp"), QStringLiteral("*.etdump") }, QDir::Files,
+        QDirIterator::Subdirectories);
     while (it.hasNext())
         paths << it.next();
     paths.sort();
@@ -368,5 +368,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimeline)
+ETSCOPE_TEST_GUILESS_MAIN(TestTimeline)
 #include "tst_timeline.moc"

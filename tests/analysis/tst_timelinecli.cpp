@@ -179,5 +179,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimelineCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestTimelineCli)
 #include "tst_timelinecli.moc"

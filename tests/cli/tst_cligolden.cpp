@@ -67,5 +67,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliGolden)
+ETSCOPE_TEST_GUILESS_MAIN(TestCliGolden)
 #include "tst_cligolden.moc"

@@ -193,5 +193,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExport)
+ETSCOPE_TEST_GUILESS_MAIN(TestExport)
 #include "tst_export.moc"

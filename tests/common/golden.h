@@ -27,7 +27,7 @@ namespace etscope::test {
 /// The samples folder, wherever this checkout keeps it, written as `<samples>`.
 inline QString normaliseSamplePaths(QString text)
 {
-    return text.replace(QDir(QStringLiteral(ETSCOPE_SAMPLES_DIR)).absolutePath(), QStringLiteral("<samples>"));
+    return text.replace(QDir(etscope::test::samplesRoot()).absolutePath(), QStringLiteral("<samples>"));
 }
 
 namespace golden {

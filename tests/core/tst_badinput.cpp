@@ -402,5 +402,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBadInput)
+ETSCOPE_TEST_GUILESS_MAIN(TestBadInput)
 #include "tst_badinput.moc"

@@ -267,5 +267,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGraph)
+ETSCOPE_TEST_GUILESS_MAIN(TestGraph)
 #include "tst_graph.moc"

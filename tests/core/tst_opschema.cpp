@@ -273,5 +273,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOpSchema)
+ETSCOPE_TEST_GUILESS_MAIN(TestOpSchema)
 #include "tst_opschema.moc"

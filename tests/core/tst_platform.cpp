@@ -199,5 +199,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlatform)
+ETSCOPE_TEST_GUILESS_MAIN(TestPlatform)
 #include "tst_platform.moc"

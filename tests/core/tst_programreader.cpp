@@ -273,5 +273,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProgramReader)
+ETSCOPE_TEST_GUILESS_MAIN(TestProgramReader)
 #include "tst_programreader.moc"

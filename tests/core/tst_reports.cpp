@@ -3,6 +3,7 @@
 #include "core/table/table.h"
 #include "core/util/atomicfile.h"
 #include "core/util/jsontext.h"
+#include "tests/common/testsupport.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -115,5 +116,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReports)
+ETSCOPE_TEST_GUILESS_MAIN(TestReports)
 #include "tst_reports.moc"

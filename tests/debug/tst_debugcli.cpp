@@ -908,5 +908,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDebugCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestDebugCli)
 #include "tst_debugcli.moc"

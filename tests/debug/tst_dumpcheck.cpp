@@ -223,5 +223,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDumpCheck)
+ETSCOPE_TEST_GUILESS_MAIN(TestDumpCheck)
 #include "tst_dumpcheck.moc"

@@ -296,5 +296,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEdgeGraph)
+ETSCOPE_TEST_GUILESS_MAIN(TestEdgeGraph)
 #include "tst_edgegraph.moc"

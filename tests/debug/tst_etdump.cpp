@@ -489,5 +489,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestETDump)
+ETSCOPE_TEST_GUILESS_MAIN(TestETDump)
 #include "tst_etdump.moc"

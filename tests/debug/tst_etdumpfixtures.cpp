@@ -409,5 +409,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestETDumpFixtures)
+ETSCOPE_TEST_GUILESS_MAIN(TestETDumpFixtures)
 #include "tst_etdumpfixtures.moc"

@@ -219,5 +219,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestETRecord)
+ETSCOPE_TEST_GUILESS_MAIN(TestETRecord)
 #include "tst_etrecord.moc"

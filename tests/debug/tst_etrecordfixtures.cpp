@@ -550,5 +550,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestETRecordFixtures)
+ETSCOPE_TEST_GUILESS_MAIN(TestETRecordFixtures)
 #include "tst_etrecordfixtures.moc"

@@ -1284,5 +1284,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNumericGap)
+ETSCOPE_TEST_GUILESS_MAIN(TestNumericGap)
 #include "tst_numericgap.moc"

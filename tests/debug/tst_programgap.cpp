@@ -914,5 +914,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProgramGap)
+ETSCOPE_TEST_GUILESS_MAIN(TestProgramGap)
 #include "tst_programgap.moc"

@@ -480,5 +480,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRuntimeProfile)
+ETSCOPE_TEST_GUILESS_MAIN(TestRuntimeProfile)
 #include "tst_runtimeprofile.moc"

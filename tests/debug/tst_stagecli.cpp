@@ -353,5 +353,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStageCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestStageCli)
 #include "tst_stagecli.moc"

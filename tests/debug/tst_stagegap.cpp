@@ -458,5 +458,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStageGap)
+ETSCOPE_TEST_GUILESS_MAIN(TestStageGap)
 #include "tst_stagegap.moc"

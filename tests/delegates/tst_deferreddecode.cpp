@@ -184,5 +184,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDeferredDecode)
+ETSCOPE_TEST_GUILESS_MAIN(TestDeferredDecode)
 #include "tst_deferreddecode.moc"

@@ -368,5 +368,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDelegateSamples)
+ETSCOPE_TEST_GUILESS_MAIN(TestDelegateSamples)
 #include "tst_delegatesamples.moc"

@@ -578,5 +578,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEthosUDelegate)
+ETSCOPE_TEST_GUILESS_MAIN(TestEthosUDelegate)
 #include "tst_ethosudelegate.moc"

@@ -196,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHostilePayloads)
+ETSCOPE_TEST_GUILESS_MAIN(TestHostilePayloads)
 #include "tst_hostilepayloads.moc"

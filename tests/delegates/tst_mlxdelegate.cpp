@@ -286,5 +286,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMlxDelegate)
+ETSCOPE_TEST_GUILESS_MAIN(TestMlxDelegate)
 #include "tst_mlxdelegate.moc"

@@ -82,5 +82,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMpsDelegate)
+ETSCOPE_TEST_GUILESS_MAIN(TestMpsDelegate)
 #include "tst_mpsdelegate.moc"

@@ -140,5 +140,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNativeGraph)
+ETSCOPE_TEST_GUILESS_MAIN(TestNativeGraph)
 #include "tst_nativegraph.moc"

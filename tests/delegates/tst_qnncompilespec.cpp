@@ -128,5 +128,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestQnnCompileSpec)
+ETSCOPE_TEST_MAIN(TestQnnCompileSpec)
 #include "tst_qnncompilespec.moc"

@@ -535,5 +535,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestQnnContext)
+ETSCOPE_TEST_GUILESS_MAIN(TestQnnContext)
 #include "tst_qnncontext.moc"

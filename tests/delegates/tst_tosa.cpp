@@ -308,5 +308,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTosa)
+ETSCOPE_TEST_GUILESS_MAIN(TestTosa)
 #include "tst_tosa.moc"

@@ -207,5 +207,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVgfDelegate)
+ETSCOPE_TEST_GUILESS_MAIN(TestVgfDelegate)
 #include "tst_vgfdelegate.moc"

@@ -423,5 +423,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestVulkanDelegate)
+ETSCOPE_TEST_GUILESS_MAIN(TestVulkanDelegate)
 #include "tst_vulkandelegate.moc"

@@ -300,5 +300,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestXnnpackFixtures)
+ETSCOPE_TEST_GUILESS_MAIN(TestXnnpackFixtures)
 #include "tst_xnnpackfixtures.moc"

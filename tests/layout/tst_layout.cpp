@@ -641,5 +641,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLayout)
+ETSCOPE_TEST_GUILESS_MAIN(TestLayout)
 #include "tst_layout.moc"

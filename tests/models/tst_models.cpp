@@ -329,5 +329,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestModels)
+ETSCOPE_TEST_MAIN(TestModels)
 #include "tst_models.moc"

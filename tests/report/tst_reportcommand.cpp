@@ -487,5 +487,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReportCommand)
+ETSCOPE_TEST_GUILESS_MAIN(TestReportCommand)
 #include "tst_reportcommand.moc"

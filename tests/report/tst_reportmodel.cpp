@@ -456,5 +456,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReportModel)
+ETSCOPE_TEST_GUILESS_MAIN(TestReportModel)
 #include "tst_reportmodel.moc"

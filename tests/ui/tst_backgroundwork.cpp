@@ -335,5 +335,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBackgroundWork)
+ETSCOPE_TEST_MAIN(TestBackgroundWork)
 #include "tst_backgroundwork.moc"

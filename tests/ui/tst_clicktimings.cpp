@@ -264,5 +264,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestClickTimings)
+ETSCOPE_TEST_MAIN(TestClickTimings)
 #include "tst_clicktimings.moc"

@@ -507,5 +507,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCompareView)
+ETSCOPE_TEST_MAIN(TestCompareView)
 #include "tst_compareview.moc"

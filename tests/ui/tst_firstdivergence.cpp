@@ -20,6 +20,7 @@
 #include "core/writer/debug/gapfixtures.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/transformermodels.h"
+#include "tests/common/testsupport.h"
 #include "tests/ui/attachwait.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphscene.h"
@@ -410,5 +411,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestFirstDivergence)
+ETSCOPE_TEST_MAIN(TestFirstDivergence)
 #include "tst_firstdivergence.moc"

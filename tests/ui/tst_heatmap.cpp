@@ -220,5 +220,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestHeatmap)
+ETSCOPE_TEST_MAIN(TestHeatmap)
 #include "tst_heatmap.moc"

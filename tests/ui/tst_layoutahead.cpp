@@ -196,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLayoutAhead)
+ETSCOPE_TEST_MAIN(TestLayoutAhead)
 #include "tst_layoutahead.moc"

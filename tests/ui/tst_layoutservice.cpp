@@ -343,5 +343,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLayoutService)
+ETSCOPE_TEST_MAIN(TestLayoutService)
 #include "tst_layoutservice.moc"

@@ -569,5 +569,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLoadCheck)
+ETSCOPE_TEST_MAIN(TestLoadCheck)
 #include "tst_loadcheck.moc"

@@ -449,5 +449,5 @@ private:
     static const Document& document(const DocumentController& controller) { return *controller.document(); }
 };
 
-QTEST_MAIN(TestMemoryPanel)
+ETSCOPE_TEST_MAIN(TestMemoryPanel)
 #include "tst_memorypanel.moc"

@@ -83,5 +83,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestOperatorPanel)
+ETSCOPE_TEST_MAIN(TestOperatorPanel)
 #include "tst_operatorpanel.moc"

@@ -429,5 +429,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestSizePanel)
+ETSCOPE_TEST_MAIN(TestSizePanel)
 #include "tst_sizepanel.moc"

@@ -190,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTimelineView)
+ETSCOPE_TEST_MAIN(TestTimelineView)
 #include "tst_timelineview.moc"

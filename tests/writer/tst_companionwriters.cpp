@@ -231,5 +231,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCompanionWriters)
+ETSCOPE_TEST_GUILESS_MAIN(TestCompanionWriters)
 #include "tst_companionwriters.moc"

@@ -293,5 +293,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFirstView)
+ETSCOPE_TEST_GUILESS_MAIN(TestFirstView)
 #include "tst_firstview.moc"

@@ -6,6 +6,7 @@
 #include "core/layout/rankdepth.h"
 #include "core/writer/transformermodels.h"
 #include "tests/common/require.h"
+#include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
 
 #include <QTest>
@@ -266,5 +267,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGrouping)
+ETSCOPE_TEST_GUILESS_MAIN(TestGrouping)
 #include "tst_grouping.moc"

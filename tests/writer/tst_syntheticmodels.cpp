@@ -238,5 +238,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSyntheticModels)
+ETSCOPE_TEST_GUILESS_MAIN(TestSyntheticModels)
 #include "tst_syntheticmodels.moc"

@@ -363,5 +363,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSynthShapes)
+ETSCOPE_TEST_GUILESS_MAIN(TestSynthShapes)
 #include "tst_synthshapes.moc"

@@ -295,5 +295,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestXnnpackWriter)
+ETSCOPE_TEST_GUILESS_MAIN(TestXnnpackWriter)
 #include "tst_xnnpackwriter.moc"
