@@ -259,11 +259,41 @@ int runGraph(const Arguments& args)
         return exitCode;
     if (args.has("tosa"))
         return printSideGraph(*document, args, format);
+    // Every format already carries each decoded delegate's inner graph (text indents it, DOT
+    // draws clusters, JSON nests a `subgraph`): --expand, which decides that for pictures, would
+    // change nothing here, so it is refused rather than silently ignored (issue 36).
+    if (args.has("expand")) {
+        std::cerr << "etscope graph: --expand is for pictures (export, report); graph's text, dot and json always "
+                     "hold every decoded delegate's inner graph (--delegate N prints one alone)\n";
+        return ExitUsage;
+    }
     const auto views = document->etrecord ? etrecordGraphViews(*document->etrecord) : std::vector<ETRecordGraphView>();
     const auto selected = graphForCommand("graph", *document, views, args, exitCode);
     if (!selected)
         return exitCode;
-    const Graph& graph = *selected->graph;
+    const Graph* chosen = selected->graph.get();
+    // --delegate N: the inner graph of delegate N alone, as export draws it.
+    if (args.has("delegate")) {
+        const std::string wanted = args.value("delegate");
+        const Node* delegate = nullptr;
+        for (const Node& node : chosen->nodes)
+            if (node.kind == NodeKind::Delegate && std::to_string(node.delegate.value) == wanted) {
+                delegate = &node;
+                break;
+            }
+        if (!delegate) {
+            std::cerr << "etscope graph: " << document->path << ": graph '" << selected->name << "' has no delegate "
+                      << wanted << "\n";
+            return ExitUsage;
+        }
+        chosen = delegate->subgraph ? delegate->subgraph.get() : nullptr;
+        if (!chosen) {
+            std::cerr << "etscope graph: " << document->path << ": delegate " << wanted << " (" << delegate->label
+                      << ") has no decodable inner graph\n";
+            return ExitInput;
+        }
+    }
+    const Graph& graph = *chosen;
     if (format == "dot")
         return emitReport("graph", args, graphToDot(graph));
     if (format == "json")

@@ -181,21 +181,6 @@ template <typename T> double load(const std::uint8_t* p)
     return static_cast<double>(value);
 }
 
-double halfToDouble(std::uint16_t h)
-{
-    const int sign = (h >> 15) & 1;
-    const int exponent = (h >> 10) & 0x1f;
-    const int mantissa = h & 0x3ff;
-    double value = 0;
-    if (exponent == 0)
-        value = std::ldexp(mantissa, -24);
-    else if (exponent == 31)
-        value = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-    else
-        value = std::ldexp(mantissa + 1024, exponent - 25);
-    return sign ? -value : value;
-}
-
 } // namespace
 
 std::string_view debugValueKindName(DebugValue::Kind kind)
@@ -468,10 +453,8 @@ bool decodeElements(int scalarType, const std::uint8_t* bytes, std::uint64_t cou
     case scalar_type::Half:
         return each([](const std::uint8_t* p) { return halfToDouble(static_cast<std::uint16_t>(p[0] | (p[1] << 8))); });
     case scalar_type::BFloat16:
-        return each([](const std::uint8_t* p) {
-            const std::uint32_t bits = static_cast<std::uint32_t>(p[0] | (p[1] << 8)) << 16;
-            return static_cast<double>(std::bit_cast<float>(bits));
-        });
+        return each(
+            [](const std::uint8_t* p) { return bfloat16ToDouble(static_cast<std::uint16_t>(p[0] | (p[1] << 8))); });
     default:
         return false;
     }

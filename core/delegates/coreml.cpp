@@ -282,10 +282,24 @@ bool decodeFileSystem(const DelegateContext& context, DelegateInfo& info, std::s
         }
     }
     info.facts.push_back({ "files", std::to_string(files.size()) + " (" + formatBytes(total) + ")" });
+    // The package's own files apart from the container's (metadata.json, debug_info.json):
+    // "model.mlpackage: 6 files" counted both (issue 36).
+    std::size_t packageFiles = 0;
+    std::uint64_t packageBytes = 0;
+    for (const FileEntry& file : files)
+        if (!model.empty() && file.path.starts_with(model + "/")) {
+            ++packageFiles;
+            packageBytes += file.size;
+        }
     if (!model.empty())
-        info.facts.push_back({ "model", model });
-    info.summary = "Core ML " + (model.empty() ? std::string("payload") : model) + ": "
-        + detail::plural(files.size(), "file", "files") + ", " + formatBytes(total)
+        info.facts.push_back({ "model",
+            model + ": " + detail::plural(packageFiles, "file", "files") + " (" + formatBytes(packageBytes)
+                + ") of the container's " + std::to_string(files.size()) });
+    info.summary = "Core ML "
+        + (model.empty()
+                ? "payload: " + detail::plural(files.size(), "file", "files") + ", " + formatBytes(total)
+                : model + ": " + detail::plural(packageFiles, "file", "files") + ", " + formatBytes(packageBytes)
+                    + " (container: " + detail::plural(files.size(), "file", "files") + ", " + formatBytes(total) + ")")
         + (info.inputCount ? ", " + detail::plural(static_cast<std::uint64_t>(*info.inputCount), "input", "inputs")
                            : std::string())
         + (info.outputCount ? ", " + detail::plural(static_cast<std::uint64_t>(*info.outputCount), "output", "outputs")

@@ -24,12 +24,14 @@
 #include "core/delegates/coremlprogram.h"
 
 #include "core/delegates/decoderutil.h"
+#include "core/util/scalartype.h"
 #include "core/util/text.h"
 
 #include <coreml_mil.pb.h>
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <map>
 #include <unordered_map>
@@ -52,6 +54,8 @@ constexpr std::size_t kMaxFunctionFacts = 32;
 constexpr std::size_t kMaxReads = 1024; ///< distinct values one operation reads, drawn as edges
 constexpr std::size_t kMaxShownBindings = 32; ///< per parameter, in its attribute
 constexpr int kMaxShownEntries = 64; ///< outputs, parameters, attributes of one operation
+/// The longest constant value shown beside its name in an operation's parameters.
+constexpr std::size_t kMaxInlineValue = 48;
 constexpr std::size_t kMaxWarnings = 64; ///< then counted
 constexpr std::uint32_t kBlobSentinel = 0xDEADBEEF;
 constexpr std::size_t kBlobRecordSize = 64;
@@ -366,7 +370,54 @@ PackedInt32s packedInt32s(const std::string& bytes)
     return out;
 }
 
-std::string immediateText(const pb::CmlImmediateValue& value, int depth = 0)
+/// Raw tensor bytes (TensorValue.bytes: how coremltools stores fp16, bf16, 8- and 16-bit
+/// immediates) as values of their MIL data type (little-endian), the first kMaxShownValues; a
+/// type whose layout is not known here (sub-byte types of newer specs) says so with its size.
+std::string tensorBytesText(const std::string& bytes, int type)
+{
+    const std::uint64_t width = milTypeBytes(type);
+    if (width == 0 || type == 1 || bytes.size() % width != 0)
+        return std::to_string(bytes.size()) + " bytes (" + milTypeName(type) + ": values not decoded)";
+    const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
+    const std::size_t count = bytes.size() / width;
+    const auto little = [p, width](std::size_t i) {
+        std::uint64_t v = 0;
+        for (std::uint64_t b = 0; b < width; ++b)
+            v |= static_cast<std::uint64_t>(p[i * width + b]) << (8 * b);
+        return v;
+    };
+    const auto valueText = [&](std::size_t i) -> std::string {
+        const std::uint64_t v = little(i);
+        switch (type) {
+        case 10:
+            return detail::floatText(halfToDouble(static_cast<std::uint16_t>(v)));
+        case 13:
+            return detail::floatText(bfloat16ToDouble(static_cast<std::uint16_t>(v)));
+        case 11:
+            return detail::floatText(std::bit_cast<float>(static_cast<std::uint32_t>(v)));
+        case 12:
+            return detail::floatText(std::bit_cast<double>(v));
+        case 21:
+            return std::to_string(static_cast<std::int8_t>(v));
+        case 22:
+            return std::to_string(static_cast<std::int16_t>(v));
+        case 23:
+            return std::to_string(static_cast<std::int32_t>(v));
+        case 24:
+            return std::to_string(static_cast<std::int64_t>(v));
+        default: // unsigned of 1, 2, 4 or 8 bytes
+            return std::to_string(v);
+        }
+    };
+    std::string text = count == 1 ? "" : "[";
+    for (std::size_t i = 0; i < count && i < kMaxShownValues; ++i)
+        text += (i ? ", " : "") + valueText(i);
+    if (count > kMaxShownValues)
+        text += ", … (" + std::to_string(count) + " values)";
+    return count == 1 ? text : text + "]";
+}
+
+std::string immediateText(const pb::CmlImmediateValue& value, int depth = 0, int type = 0)
 {
     switch (value.kind_case()) {
     case pb::CmlImmediateValue::kTensor: {
@@ -387,7 +438,7 @@ std::string immediateText(const pb::CmlImmediateValue& value, int depth = 0)
                 return "\"" + bytesForDisplay({ reinterpret_cast<const std::uint8_t*>(v.data()), v.size() }, 48) + "\"";
             });
         case pb::CmlTensorValue::kBytes:
-            return std::to_string(t.bytes().values().size()) + " bytes";
+            return tensorBytesText(t.bytes().values(), type);
         default:
             return "(empty tensor)";
         }
@@ -511,6 +562,10 @@ private:
         }
     }
     const Producer& sourceOf(const std::string& name, const std::string& reader);
+    /// " = [2, 2]" when `name` is a constant in scope whose value is short (a convolution's
+    /// strides, pad, dilations, groups), so an operation's Properties show its settings, not only
+    /// the names of the constants holding them (issue 38); empty otherwise.
+    std::string constantValueText(const std::string& name) const;
     void addOperation(const pb::CmlOperationView& op, std::size_t index, const std::string& where,
         std::optional<std::size_t> modelOffset, int depth);
     void nestedBlocks(const pb::CmlOperationView& op, NodeId parent, const std::string& where, int depth);
@@ -577,11 +632,25 @@ const Producer& MilReader::sourceOf(const std::string& name, const std::string& 
     return m_scope[name];
 }
 
+std::string MilReader::constantValueText(const std::string& name) const
+{
+    const auto it = m_scope.find(name);
+    if (it == m_scope.end() || !it->second.node.valid())
+        return {};
+    const Node& constant = m_graph->node(it->second.node);
+    if (constant.kind != NodeKind::Constant)
+        return {};
+    for (const auto attribute : constant.attributes)
+        if (attribute.name == "val" && !attribute.value.empty() && attribute.value.size() <= kMaxInlineValue)
+            return " = " + std::string(attribute.value);
+    return {};
+}
+
 void MilReader::valueAttributes(Node& node, const std::string& key, const pb::CmlValue& value, const TensorMeta& meta)
 {
     const int type = value.has_type() && value.type().has_tensor_type() ? value.type().tensor_type().data_type() : 0;
     if (value.has_immediate_value()) {
-        node.attributes.push_back({ key, immediateText(value.immediate_value()) });
+        node.attributes.push_back({ key, immediateText(value.immediate_value(), 0, type) });
         if (node.kind == NodeKind::Constant)
             if (const auto bytes = immediateBytes(value.immediate_value(), meta, type))
                 node.attributes.push_back({ "bytes", std::to_string(*bytes) + " (in the model)" });
@@ -699,9 +768,12 @@ void MilReader::addOperation(const pb::CmlOperationView& op, std::size_t index, 
                 continue;
             text += text.empty() ? "" : ", ";
             if (binding.has_name())
-                text += binding.name();
+                text += binding.name() + constantValueText(binding.name());
             else if (binding.has_value() && binding.value().has_immediate_value())
-                text += immediateText(binding.value().immediate_value());
+                text += immediateText(binding.value().immediate_value(), 0,
+                    binding.value().has_type() && binding.value().type().has_tensor_type()
+                        ? binding.value().type().tensor_type().data_type()
+                        : 0);
             else
                 text += "(value)";
         }

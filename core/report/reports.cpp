@@ -360,11 +360,16 @@ std::string documentInfoText(const Document& document)
                 out << "  test suite '" << suite.methodName << "': " << suite.cases.size() << " test case(s)\n";
         }
         out << "identifier:  " << program.identifier << "\n";
-        if (program.header)
+        if (program.header) {
             out << "ext. header: eh00, length " << program.header->length << ", program " << program.header->programSize
-                << " bytes, segments at " << program.header->segmentBaseOffset << " ("
-                << program.header->segmentDataSize << " bytes)\n";
-        else
+                << " bytes, segments at " << program.header->segmentBaseOffset;
+            // Headers shorter than 32 bytes (before ExecuTorch 1.0) have no segment-size field: the
+            // JSON says null, the text says so rather than "0 bytes".
+            if (program.header->length >= 32)
+                out << " (" << program.header->segmentDataSize << " bytes)\n";
+            else
+                out << " (segment data size: not recorded, " << program.header->length << "-byte header)\n";
+        } else
             out << "ext. header: none\n";
         out << "segments:    " << program.segments.size() << "\n";
         out << "named data:  " << program.namedData.size() << "\n";

@@ -2,6 +2,9 @@
 #include "core/util/scalartype.h"
 
 #include <array>
+#include <bit>
+#include <cmath>
+#include <limits>
 #include <string_view>
 
 namespace etscope::core {
@@ -57,6 +60,26 @@ int scalarTypeSize(int type)
     if (type >= 0 && type < static_cast<int>(kTypes.size()))
         return kTypes[static_cast<std::size_t>(type)].size;
     return 0;
+}
+
+double halfToDouble(std::uint16_t bits)
+{
+    const int sign = (bits >> 15) & 1;
+    const int exponent = (bits >> 10) & 0x1f;
+    const int mantissa = bits & 0x3ff;
+    double value = 0;
+    if (exponent == 0)
+        value = std::ldexp(mantissa, -24); // subnormal: mantissa · 2^-24
+    else if (exponent == 31)
+        value = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else
+        value = std::ldexp(mantissa + 1024, exponent - 25); // (1024 + m) · 2^(e - 15 - 10)
+    return sign ? -value : value;
+}
+
+double bfloat16ToDouble(std::uint16_t bits)
+{
+    return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16));
 }
 
 } // namespace etscope::core

@@ -32,4 +32,10 @@ std::string scalarTypeName(int type);
 /// Bytes per element; 0 when unknown.
 int scalarTypeSize(int type);
 
+/// IEEE 754 binary16 bits (sign, 5-bit exponent, 10-bit mantissa) as a double: subnormals,
+/// infinities and NaN included.
+double halfToDouble(std::uint16_t bits);
+/// bfloat16 bits (the upper half of a binary32) as a double.
+double bfloat16ToDouble(std::uint16_t bits);
+
 } // namespace etscope::core

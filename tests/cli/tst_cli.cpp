@@ -293,6 +293,40 @@ private slots:
         QVERIFY(unknown.err.contains(QStringLiteral("graphs: forward (edge), aten_dialect_output/forward")));
     }
 
+    void graphDelegateAndExpandFlags()
+    {
+        // Issue 36: `graph --format json --delegate N` printed the whole method, and --expand was
+        // silently ignored. --delegate N now prints the inner graph of delegate N alone (the same
+        // object the whole method's JSON nests under that delegate's node); --expand is refused,
+        // saying why. spike_conv.pte: one XnnpackBackend delegate (SOURCES.md).
+        const QString program = sample("djl-executorch-engine/spike_conv.pte");
+        const Run whole = run({ QStringLiteral("graph"), program, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(whole.exitCode, 0);
+        const json method = json::parse(whole.out.toStdString());
+        json nested;
+        for (const json& node : method.at("nodes"))
+            if (node.at("kind") == "delegate" && node.contains("subgraph"))
+                nested = node.at("subgraph");
+        QVERIFY2(!nested.is_null(), qPrintable(whole.out));
+        const Run one = run({ QStringLiteral("graph"), program, QStringLiteral("--format"), QStringLiteral("json"),
+            QStringLiteral("--delegate"), QStringLiteral("0") });
+        QCOMPARE(one.exitCode, 0);
+        const json alone = json::parse(one.out.toStdString());
+        QCOMPARE(alone.dump(), nested.dump());
+        QCOMPARE(alone.value("backend_id", std::string()), std::string("XnnpackBackend"));
+        const Run text = run({ QStringLiteral("graph"), program, QStringLiteral("--delegate"), QStringLiteral("0") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out != whole.out && !text.out.isEmpty(), qPrintable(text.out));
+        const Run missing
+            = run({ QStringLiteral("graph"), program, QStringLiteral("--delegate"), QStringLiteral("7") });
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains(QStringLiteral("has no delegate 7")), qPrintable(missing.err));
+        const Run expand = run({ QStringLiteral("graph"), program, QStringLiteral("--format"), QStringLiteral("json"),
+            QStringLiteral("--expand"), QStringLiteral("all") });
+        QCOMPARE(expand.exitCode, 1);
+        QVERIFY2(expand.err.contains(QStringLiteral("--expand is for pictures")), qPrintable(expand.err));
+    }
+
     void invalidUtf8BecomesReplacementCharacters()
     {
         // Strings in a file are bytes: a corrupt operator name that is not UTF-8 must not abort the
@@ -514,5 +548,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+ETSCOPE_TEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"

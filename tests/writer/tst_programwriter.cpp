@@ -2,6 +2,9 @@
 // Programs written by core/writer read back through the real reader with every fact intact.
 // Fixtures follow facts sheet §1.1–1.4: layout and extended header (§1.1, §1.2), segments and
 // their order/alignment (§1.3), the schema tables and the tensor storage rules (§1.4).
+#include "core/report/reports.h"
+#include "tests/common/documentbytes.h"
+#include "tests/common/require.h"
 #include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
 
@@ -365,6 +368,16 @@ private slots:
         QCOMPARE(program.header->programSize, layout.programSize);
         QCOMPARE(program.header->segmentBaseOffset, layout.segmentBaseOffset);
         QCOMPARE(program.header->segmentDataSize, length >= 32 ? layout.segmentDataSize : std::uint64_t(0));
+        // `info` prints the segment size only where the header holds one (issue 36: a 24-byte
+        // header printed "(0 bytes)"; the JSON said null).
+        {
+            ETSCOPE_TAKE(const Document document, etscope::test::documentFromBytes(bytes, "header.pte"));
+            const std::string text = documentInfoText(document);
+            const std::string expected = length >= 32 ? "(" + std::to_string(layout.segmentDataSize) + " bytes)"
+                                                      : "(segment data size: not recorded, 24-byte header)";
+            QVERIFY2(text.find(expected) != std::string::npos, text.c_str());
+            QCOMPARE(documentInfoJson(document)["extended_header"]["segment_data_size"].is_null(), length < 32);
+        }
         // Order of §1.3: constants, mutable data, the delegate blob, named data.
         QCOMPARE(program.segments.size(), std::size_t(4));
         QCOMPARE(program.constantSegment.segmentIndex, 0u);
@@ -524,5 +537,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProgramWriter)
+ETSCOPE_TEST_GUILESS_MAIN(TestProgramWriter)
 #include "tst_programwriter.moc"

@@ -63,7 +63,7 @@ void fillOperation(pb::CmlOperation& op, const MilOperationSpec& spec)
         name->set_key("name");
         setText(*name->mutable_value(), spec.outputs.front().name);
     }
-    if (!spec.ints && !spec.floats && !spec.text && spec.blobFile.empty())
+    if (!spec.ints && !spec.floats && !spec.text && !spec.bytes && spec.blobFile.empty())
         return;
     pb::CmlValueEntry* val = op.add_attributes();
     val->set_key("val");
@@ -87,10 +87,12 @@ void fillOperation(pb::CmlOperation& op, const MilOperationSpec& spec)
                 }
                 packed += static_cast<char>((u & 0x7f) | 0x80);
             }
-    } else if (spec.floats)
+    } else if (spec.floats) {
         for (const float v : *spec.floats)
             tensor->mutable_floats()->add_values(v);
-    else
+    } else if (spec.bytes) {
+        tensor->mutable_bytes()->set_values(std::string(spec.bytes->begin(), spec.bytes->end()));
+    } else
         tensor->mutable_strings()->add_values(*spec.text);
 }
 

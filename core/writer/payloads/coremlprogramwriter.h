@@ -16,7 +16,20 @@
 namespace etscope::core {
 
 /// MIL data types (MIL.proto DataType).
-enum class MilType : int { Bool = 1, String = 2, Fp16 = 10, Fp32 = 11, Int8 = 21, Int32 = 23, Int64 = 24 };
+enum class MilType : int {
+    Bool = 1,
+    String = 2,
+    Fp16 = 10,
+    Fp32 = 11,
+    Bf16 = 13,
+    Int8 = 21,
+    Int16 = 22,
+    Int32 = 23,
+    Int64 = 24,
+    UInt8 = 31,
+    /// A type number this writer has no name for (a newer spec's sub-byte types).
+    Other = 25,
+};
 
 struct MilTensorSpec {
     std::string name;
@@ -34,7 +47,8 @@ struct MilBlockSpec {
 };
 
 /// One operation. A `const` carries its value in the "val" attribute: an immediate list
-/// (`ints`, `floats`, `text`) or a blob in a weight file (`blobFile`, `blobOffset`).
+/// (`ints`, `floats`, `text`, raw little-endian `bytes` as coremltools stores fp16 and 8-bit
+/// values) or a blob in a weight file (`blobFile`, `blobOffset`).
 struct MilOperationSpec {
     std::string type;
     std::vector<std::pair<std::string, std::vector<std::string>>> inputs; ///< parameter → bound value names
@@ -42,6 +56,7 @@ struct MilOperationSpec {
     std::optional<std::vector<std::int32_t>> ints;
     std::optional<std::vector<float>> floats;
     std::optional<std::string> text;
+    std::optional<std::vector<std::uint8_t>> bytes;
     std::string blobFile; ///< "@model_path/weights/weight.bin"
     std::uint64_t blobOffset = 0;
     std::vector<MilBlockSpec> blocks;
