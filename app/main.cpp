@@ -210,6 +210,7 @@ int main(int argc, char** argv)
             QCoreApplication::exit(1);
         });
     const QStringList files = parser.positionalArguments();
+    window.setDemoProgram(etscope::app::demoProgramPath());
     window.openFiles(files);
     // The window is shown once the file is drawn: meanwhile, while a worker reads it, its
     // backing store is made ready (issue 27), in the event loop's first turn, after the stall
@@ -220,7 +221,7 @@ int main(int argc, char** argv)
     if (!files.isEmpty())
         prepare.start(0);
     if (files.isEmpty()) {
-        const QString demo = etscope::app::demoProgramPath();
+        const QString demo = etscope::app::demoProgramPath(); // also offered by the start page
         if (!demo.isEmpty())
             window.openFile(demo, QObject::tr("bundled demo"));
         else

@@ -156,10 +156,12 @@ OperatorTable KernelCheck::combinedTable() const
         }
         combined.delegatedSubgraphs += m.table.delegatedSubgraphs;
         combined.opaqueSubgraphs += m.table.opaqueSubgraphs;
+        combined.dataMovements += m.table.dataMovements;
         for (const auto& [backend, share] : m.table.backends) {
             BackendShare& into = combined.backends[backend];
             into.subgraphs += share.subgraphs;
             into.opaqueSubgraphs += share.opaqueSubgraphs;
+            into.dataMovements += share.dataMovements;
         }
     }
     for (auto& [type, row] : rows)

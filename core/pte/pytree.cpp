@@ -20,7 +20,20 @@ public:
     {
     }
 
-    bool parse(std::vector<std::string>& leaves) { return node("", 0, leaves) && m_at == m_text.size(); }
+    bool parse(std::vector<std::string>& leaves)
+    {
+        std::string text;
+        return node("", 0, leaves, text) && m_at == m_text.size();
+    }
+    /// Also the spec written as a Python literal of its containers, each leaf named by
+    /// `leafNames` (by leaf order; "•" past its end); `rootChildren` the root's children so.
+    bool parse(std::vector<std::string>& leaves, const std::vector<std::string>& leafNames, std::string& text,
+        std::vector<std::string>& rootChildren)
+    {
+        m_leafNames = &leafNames;
+        m_rootChildren = &rootChildren;
+        return node("", 0, leaves, text) && m_at == m_text.size();
+    }
 
 private:
     bool peek(char c) const { return m_at < m_text.size() && m_text[m_at] == c; }
@@ -43,20 +56,25 @@ private:
         return m_at > start;
     }
 
-    bool node(const std::string& path, int depth, std::vector<std::string>& leaves)
+    bool node(const std::string& path, int depth, std::vector<std::string>& leaves, std::string& text)
     {
         if (depth > kMaxDepth || m_at >= m_text.size())
             return false;
         const char kind = m_text[m_at++];
         if (kind == '$') {
+            if (m_leafNames)
+                text += leaves.size() < m_leafNames->size() ? (*m_leafNames)[leaves.size()] : std::string("•");
             leaves.push_back(path);
             return true;
         }
+        std::string typeName;
         if (kind == 'C') { // C(type name): the name is not part of a path
             if (!take('('))
                 return false;
+            const std::size_t start = m_at;
             while (m_at < m_text.size() && m_text[m_at] != ')')
                 ++m_at;
+            typeName = std::string(m_text.substr(start, m_at - start));
             if (!take(')'))
                 return false;
         } else if (kind != 'T' && kind != 'N' && kind != 'L' && kind != 'D') {
@@ -72,9 +90,11 @@ private:
         }
         if (!take('('))
             return false;
+        std::vector<std::string> children;
         for (std::size_t i = 0; i < count; ++i) {
             if (i && !take(','))
                 return false;
+            std::string child;
             std::string key = "[" + std::to_string(i) + "]";
             if (kind == 'D') {
                 if (take('\'')) {
@@ -92,15 +112,41 @@ private:
                 }
                 if (!take(':'))
                     return false;
+                if (m_leafNames)
+                    child = key.substr(1, key.size() - 2) + ": ";
             }
-            if (!node(path + key, depth + 1, leaves))
+            if (!node(path + key, depth + 1, leaves, child))
                 return false;
+            if (m_leafNames)
+                children.push_back(std::move(child));
         }
-        return take(')');
+        if (!take(')'))
+            return false;
+        if (!m_leafNames)
+            return true;
+        // As Python would print it: (a, b) and (a,), [a, b], {'k': a}, Type(a, b).
+        std::string joined;
+        for (std::size_t i = 0; i < children.size(); ++i)
+            joined += (i ? ", " : "") + children[i];
+        if (kind == 'T')
+            text += "(" + joined + (children.size() == 1 ? ",)" : ")");
+        else if (kind == 'N')
+            text += "namedtuple(" + joined + ")";
+        else if (kind == 'L')
+            text += "[" + joined + "]";
+        else if (kind == 'D')
+            text += "{" + joined + "}";
+        else
+            text += typeName + "(" + joined + ")";
+        if (depth == 0 && m_rootChildren)
+            *m_rootChildren = std::move(children);
+        return true;
     }
 
     std::string_view m_text;
     std::size_t m_at = 0;
+    const std::vector<std::string>* m_leafNames = nullptr;
+    std::vector<std::string>* m_rootChildren = nullptr;
 };
 
 } // namespace
@@ -120,6 +166,19 @@ std::optional<std::vector<std::string>> pytreeLeafPaths(std::string_view spec, b
                 leaf = "kwargs" + leaf.substr(3);
         }
     return leaves;
+}
+
+std::optional<std::string> pytreeOutline(
+    std::string_view spec, const std::vector<std::string>& leafNames, bool asArguments)
+{
+    std::vector<std::string> leaves;
+    std::string text;
+    std::vector<std::string> children;
+    if (!Parser(spec).parse(leaves, leafNames, text, children))
+        return std::nullopt;
+    if (asArguments && spec.substr(0, 3) == "T2#" && children.size() == 2)
+        return "args " + children[0] + " · kwargs " + children[1];
+    return text;
 }
 
 } // namespace etscope::core

@@ -15,4 +15,11 @@ namespace etscope::core {
 /// than 64 levels); never throws.
 std::optional<std::vector<std::string>> pytreeLeafPaths(std::string_view spec, bool asArguments = false);
 
+/// The spec as a Python literal of its containers, leaves named by `leafNames` in leaf order
+/// ("•" for leaves past its end): "((x, y), {})", "[a, b]", "{'mask': m}", "(a,)"; with
+/// `asArguments`, an (args, kwargs) pair reads "args (x, y) · kwargs {}". nullopt when the text
+/// is not a pytree spec; never throws.
+std::optional<std::string> pytreeOutline(
+    std::string_view spec, const std::vector<std::string>& leafNames, bool asArguments = false);
+
 } // namespace etscope::core

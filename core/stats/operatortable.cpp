@@ -29,22 +29,48 @@ std::string percent(int part, int whole)
 
 } // namespace
 
+bool isPlaceholderOpType(const std::string& opType)
+{
+    return opType.starts_with('(') && opType.ends_with(')');
+}
+
+bool isDataMovement(const Node& inner)
+{
+    // The Ethos-U decoder's DMA commands (core/delegates/ethosuoperations.cpp).
+    return inner.kind == NodeKind::Operator && inner.opType == "DMA";
+}
+
 std::vector<std::string> OperatorTable::shareLines() const
 {
     const int nodes = delegatedNodes + nonDelegatedNodes;
-    const int types = static_cast<int>(rows.size());
+    int types = 0;
     int delegatedTypes = 0;
-    for (const OperatorRow& row : rows)
+    int placeholderNodes = 0;
+    for (const OperatorRow& row : rows) {
+        if (isPlaceholderOpType(row.opType)) {
+            placeholderNodes += row.delegated + row.nonDelegated;
+            continue;
+        }
+        ++types;
         delegatedTypes += row.delegated > 0 ? 1 : 0;
+    }
     std::vector<std::string> lines {
         "Delegated share: " + percent(delegatedNodes, nodes) + " of nodes (" + std::to_string(delegatedNodes) + " of "
             + std::to_string(nodes) + "), " + percent(delegatedTypes, types) + " of unique op types ("
-            + std::to_string(delegatedTypes) + " of " + std::to_string(types) + ")",
+            + std::to_string(delegatedTypes) + " of " + std::to_string(types) + ")"
+            + (placeholderNodes > 0 ? "; " + std::to_string(placeholderNodes)
+                        + " node(s) of a type the payload does not store, not counted as an op type"
+                                    : std::string())
+            + (dataMovements > 0 ? "; " + std::to_string(dataMovements)
+                        + " DMA transfer(s) inside delegates: data movement, not counted as operators"
+                                 : std::string()),
     };
     for (const auto& [backend, share] : backends) {
         std::string line = "  " + backend + ": " + std::to_string(share.subgraphs) + " subgraph(s), "
             + std::to_string(share.nodes) + " node(s) = " + percent(share.nodes, nodes) + " of nodes, "
             + std::to_string(share.opTypes) + " op type(s) = " + percent(share.opTypes, types) + " of op types";
+        if (share.dataMovements > 0)
+            line += ", " + std::to_string(share.dataMovements) + " DMA transfer(s)";
         if (share.opaqueSubgraphs > 0)
             line += "; " + std::to_string(share.opaqueSubgraphs)
                 + " subgraph(s) not decoded, their nodes not counted (the shares are lower bounds)";
@@ -84,7 +110,7 @@ void finishOperatorTable(OperatorTable& table)
         for (const auto& [backend, count] : row.delegatedByBackend) {
             BackendShare& share = table.backends[backend];
             share.nodes += count;
-            share.opTypes += count > 0 ? 1 : 0;
+            share.opTypes += count > 0 && !isPlaceholderOpType(row.opType) ? 1 : 0;
         }
     }
 }
@@ -107,6 +133,11 @@ OperatorTable computeOperatorTable(const Graph& graph)
             for (const Node& inner : node.subgraph->nodes) {
                 if (inner.kind != NodeKind::Operator)
                     continue;
+                if (isDataMovement(inner)) {
+                    ++table.dataMovements;
+                    ++table.backends[node.label].dataMovements;
+                    continue;
+                }
                 OperatorRow& row = rows[inner.opType];
                 row.opType = inner.opType;
                 OperatorTable::addDelegated(row, node.label);

@@ -24,7 +24,18 @@ struct BackendShare {
     int opaqueSubgraphs = 0; ///< payloads that could not be decoded: their nodes are not counted
     int nodes = 0;
     int opTypes = 0;
+    int dataMovements = 0; ///< copies it schedules (Ethos-U DMA): counted apart from its operators
 };
+
+/// True for an op type that names no operator: a placeholder a decoder gives nodes whose type the
+/// payload does not store ("(op type not stored)" of QNN), written in parentheses. Such a row
+/// counts its nodes but is no op type of its own in the delegated share.
+bool isPlaceholderOpType(const std::string& opType);
+
+/// True for a node of a delegate's inner graph that moves data rather than computing: the NPU's
+/// DMA commands (Ethos-U, opType "DMA"). The operator table counts them apart (issue 38: they
+/// were counted as operators in the delegated share and the table).
+bool isDataMovement(const Node& inner);
 
 struct OperatorTable {
     std::string source; ///< "program" (from the .pte) or "etrecord" (exact, from the edge graph)
@@ -33,6 +44,7 @@ struct OperatorTable {
     int delegatedNodes = 0;
     int nonDelegatedNodes = 0;
     int opaqueSubgraphs = 0; ///< delegates whose inner graph is unknown (their nodes cannot be counted)
+    int dataMovements = 0; ///< data movement inside delegates (isDataMovement), not operators
 
     std::map<std::string, BackendShare> backends; ///< by backend id
 

@@ -2,6 +2,7 @@
 // Leaf paths of ContainerMetadata pytree specs (facts sheet §1.10), and refusals of text that is
 // not one.
 #include "core/pte/pytree.h"
+#include "tests/common/testsupport.h"
 
 #include <QTest>
 
@@ -24,6 +25,24 @@ private slots:
         QCOMPARE(*pytreeLeafPaths("T2#1#1($,$)", false), (Paths { "[0]", "[1]" }));
     }
 
+    // Issue 38: Properties showed the encoded spec ("T2#2#0(T2#1#1($,$),D0())"); it now reads
+    // as the Python containers it encodes, each leaf named.
+    void outlines()
+    {
+        const std::vector<std::string> names { "x", "y", "z" };
+        QCOMPARE(*pytreeOutline("$", names), std::string("x"));
+        QCOMPARE(*pytreeOutline("T2#2#0(T2#1#1($,$),D0())", names, true), std::string("args (x, y) · kwargs {}"));
+        QCOMPARE(*pytreeOutline("T2#2#0(T2#1#1($,$),D0())", names), std::string("((x, y), {})"));
+        QCOMPARE(*pytreeOutline("T2#1#1(T1#1($),D1#1('mask':$))", names, true),
+            std::string("args (x,) · kwargs {'mask': y}"));
+        QCOMPARE(*pytreeOutline("T3#1#1#2($,$,L2#1#1($,$))", names), std::string("(x, y, [z, •])"));
+        QCOMPARE(*pytreeOutline("D2#1#1(3:$,'str':$)", names), std::string("{3: x, 'str': y}"));
+        QCOMPARE(*pytreeOutline("C(my.Type)2#1#1($,$)", names), std::string("my.Type(x, y)"));
+        QCOMPARE(*pytreeOutline("N2#1#1($,$)", {}), std::string("namedtuple(•, •)"));
+        QVERIFY(!pytreeOutline("T2#1#1($)", names));
+        QVERIFY(!pytreeOutline("", names));
+    }
+
     void refusals()
     {
         QVERIFY(!pytreeLeafPaths(""));
@@ -40,5 +59,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPytree)
+ETSCOPE_TEST_MAIN(TestPytree)
 #include "tst_pytree.moc"

@@ -18,6 +18,7 @@
 #include "ui/document/documentcontroller.h"
 #include "ui/etdump/etdumppage.h"
 #include "ui/graph/graphitems.h"
+#include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/heatmap/heatmapmodel.h"
@@ -43,6 +44,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPointer>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -157,6 +159,60 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ETScopeTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_documentview"));
+    }
+
+    // Issue 38: eleven collapsed Ethos-U boxes carried no number, unlike their tabs and open
+    // frames ("EthosUBackend #3"). Every collapsed delegate's subtitle starts with its number.
+    void collapsedDelegatesCarryTheirNumber()
+    {
+        Fixture f("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        QVERIFY(f.waitForLayout());
+        const auto presentation = f.view->presentation();
+        std::set<QString> subtitles;
+        int delegates = 0;
+        for (std::size_t i = 0; i < presentation->flat.graph.nodes.size(); ++i) {
+            const Node& node = presentation->flat.graph.nodes[i];
+            if (node.kind != NodeKind::Delegate)
+                continue;
+            ++delegates;
+            const QString& subtitle = presentation->subtitles[i];
+            QVERIFY2(subtitle.startsWith(QStringLiteral("#%1 · ").arg(node.delegate.value)), qPrintable(subtitle));
+            subtitles.insert(subtitle);
+        }
+        QVERIFY(delegates >= 2);
+        QCOMPARE(static_cast<int>(subtitles.size()), delegates);
+    }
+
+    // Issue 38: an expanded delegate could not be selected to read its facts. A click on its
+    // frame's title band selects it (Properties shows the delegate, as for its closed box); a
+    // click inside the frame's body still reaches the canvas (it selects nothing).
+    void expandedDelegateSelectedByItsTitle()
+    {
+        Fixture f("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(f.waitForLayout());
+        f.view->show();
+        const Graph& top = f.view->presentation()->methodGraph();
+        const Node& big = *std::find_if(top.nodes.begin(), top.nodes.end(), [](const Node& n) {
+            return n.kind == NodeKind::Delegate && n.subgraph && n.subgraph->operatorCount() == 13;
+        });
+        QVERIFY(f.relayout([&] { f.view->toggleExpanded({ big.id, NodeId::none() }); }));
+        QCOMPARE(f.view->scene()->clusterItems().size(), std::size_t(1));
+        ClusterItem* frame = f.view->scene()->clusterItems().front();
+        GraphView* view = f.view->findChild<GraphPanel*>()->view();
+        const QRectF rect = frame->sceneBoundingRect().adjusted(1, 1, -1, -1);
+        view->centerOn(rect.topLeft() + QPointF(40, 10));
+        QSignalSpy selected(f.view->scene(), &GraphScene::nodeSelected);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->mapFromScene(rect.topLeft() + QPointF(40, 10)));
+        QCOMPARE(selected.count(), 1);
+        QVERIFY(f.view->scene()->selectedNode() == (NodeOrigin { big.id, NodeId::none() }));
+        QVERIFY(frame->isSelected());
+        // Properties now describe the delegate: its backend id is there.
+        auto* model = f.view->propertiesModel();
+        QVERIFY(!model
+                     ->match(model->index(0, 1), Qt::DisplayRole, QStringLiteral("XnnpackBackend"), 1,
+                         Qt::MatchContains | Qt::MatchRecursive)
+                     .isEmpty());
+        QVERIFY(model->index(0, 0).data().toString() != QStringLiteral("File"));
     }
 
     void expandAndCollapse()
@@ -858,6 +914,33 @@ private slots:
         QCOMPARE(shown.at("get_max_seq_len"), QStringLiteral("Int 128"));
         QVERIFY(shown.at("get_vocab_size").startsWith(QStringLiteral("Int ")));
         QVERIFY(!shown.at("kv_forward").startsWith(QStringLiteral("Int")));
+    }
+
+    // Issue 38: a QNN delegate's own tab is a wall of unconnected boxes (its context binary
+    // names no tensor an op reads); the legend above the canvas now says why. A connected graph
+    // (stress_mlp) says nothing of the kind.
+    void unconnectedOperationsAreExplained()
+    {
+        const auto document = load("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(document);
+        int method = -1;
+        for (std::size_t m = 0; m < document->program->methods.size(); ++m)
+            if (document->program->methods[m].name == "kv_forward")
+                method = static_cast<int>(m);
+        QVERIFY(method >= 0);
+        const Graph& top = *document->methods[static_cast<std::size_t>(method)].graph;
+        const auto delegate = std::find_if(top.nodes.begin(), top.nodes.end(),
+            [](const Node& n) { return n.kind == NodeKind::Delegate && n.subgraph; });
+        QVERIFY(delegate != top.nodes.end());
+        const auto inside = preparePresentation(document, GraphContext { method, delegate->id }, {});
+        GraphPanel panel;
+        panel.updateLegend(inside.get());
+        QVERIFY2(panel.legendHtml().contains(QStringLiteral("operations unconnected")), qPrintable(panel.legendHtml()));
+        const auto mlp = load("djl-executorch-engine/stress_mlp.pte");
+        QVERIFY(mlp);
+        const auto connected = preparePresentation(mlp, GraphContext { 0, {} }, {});
+        panel.updateLegend(connected.get());
+        QVERIFY(!panel.legendHtml().contains(QStringLiteral("unconnected")));
     }
 
     void longNamesFitTheirBoxes()
@@ -1658,6 +1741,53 @@ private slots:
         QCOMPARE(next.recentFiles().value(0), path);
     }
 
+    // Issue 38: after the last tab closed the window read as blank. The start page offers the
+    // ways in: open, the bundled demo, and the recent files, newest first, each opening on a click.
+    void startPageOffersRecentFilesAndTheDemo()
+    {
+        const QString path
+            = QFileInfo(QString::fromStdString(etscope::test::samplePath("djl-executorch-engine/spike_add.pte")))
+                  .absoluteFilePath();
+        const QString demo
+            = QFileInfo(QString::fromStdString(etscope::test::samplePath("executorch/add.pte"))).absoluteFilePath();
+        MainWindow window;
+        window.setDemoProgram(demo);
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(path);
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(window.tabs()->count(), 1);
+        emit window.tabs()->tabCloseRequested(0);
+        QCOMPARE(window.tabs()->count(), 1);
+        QWidget* welcome = window.tabs()->widget(0);
+        QCOMPARE(welcome->objectName(), QStringLiteral("welcome"));
+        auto* demoButton = welcome->findChild<QPushButton*>(QStringLiteral("welcomeDemo"));
+        QVERIFY(demoButton && demoButton->isVisibleTo(welcome));
+        QPushButton* recent = nullptr;
+        for (QPushButton* button : welcome->findChildren<QPushButton*>())
+            if (button->property("etscopePath").toString() == path)
+                recent = button;
+        QVERIFY(recent);
+        QVERIFY2(recent->text().startsWith(QStringLiteral("spike_add.pte")), qPrintable(recent->text()));
+        QVERIFY(recent->text().contains(QDir::toNativeSeparators(QFileInfo(path).absolutePath())));
+        QVERIFY(recent->isEnabled());
+        recent->click();
+        QVERIFY(opened.count() == 2 || opened.wait(20000));
+        QVERIFY(window.currentView());
+        emit window.tabs()->tabCloseRequested(0);
+        welcome = window.tabs()->widget(0);
+        QCOMPARE(welcome->objectName(), QStringLiteral("welcome"));
+        welcome->findChild<QPushButton*>(QStringLiteral("welcomeDemo"))->click();
+        QVERIFY(opened.count() == 3 || opened.wait(20000));
+        QVERIFY(window.currentView());
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("bundled demo")), qPrintable(window.windowTitle()));
+        // Without a demo the button is not offered.
+        MainWindow bare;
+        QVERIFY(!bare.tabs()
+                     ->widget(0)
+                     ->findChild<QPushButton*>(QStringLiteral("welcomeDemo"))
+                     ->isVisibleTo(bare.tabs()->widget(0)));
+    }
+
     void mainWindowTabsAndErrors()
     {
         MainWindow window;
@@ -1707,5 +1837,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDocumentView)
+ETSCOPE_TEST_MAIN(TestDocumentView)
 #include "tst_documentview.moc"

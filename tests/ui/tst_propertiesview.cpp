@@ -238,6 +238,16 @@ private slots:
         QCOMPARE(add->program->methods.front().outputSpec, std::string("$"));
         QCOMPARE(groupRows(model, QStringLiteral("Outputs (1)")),
             QStringList({ QStringLiteral("output 0\tTensor FLOAT [1] (v2)") }));
+        // The specs read as the containers they encode (issue 38: the encoded text alone), the
+        // encoded text beneath.
+        const QStringList method = groupRows(model, QStringLiteral("Method forward"));
+        QVERIFY2(method.contains(QStringLiteral("input spec\targs (input 0, input 1) · kwargs {}")),
+            qPrintable(method.join(QLatin1Char('|'))));
+        QVERIFY(method.contains(QStringLiteral("output spec\toutput 0")));
+        const QModelIndex group = model.index(groupRow(model, QStringLiteral("Method forward")), 0);
+        const auto spec = model.match(model.index(0, 0, group), Qt::DisplayRole, QStringLiteral("input spec"));
+        QCOMPARE(spec.size(), 1);
+        QCOMPARE(model.index(0, 1, spec.front()).data().toString(), QStringLiteral("T2#2#0(T2#1#1($,$),D0())"));
     }
 
     void qnnCompileSpecInThePanel()
@@ -464,5 +474,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPropertiesView)
+ETSCOPE_TEST_MAIN(TestPropertiesView)
 #include "tst_propertiesview.moc"

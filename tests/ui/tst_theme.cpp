@@ -6,7 +6,9 @@
 #include "tests/common/testsupport.h"
 #include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
+#include "ui/graph/graphitems.h"
 #include "ui/graph/graphpanel.h"
+#include "ui/graph/graphscene.h"
 #include "ui/graph/graphview.h"
 #include "ui/window/documentview.h"
 #include "ui/window/mainwindow.h"
@@ -145,6 +147,19 @@ private slots:
             // The canvas too (issue 27: it stayed light in the dark theme): its top-left corner,
             // left of the first node.
             check("canvas", lightnessAt(panel->view()->viewport(), QPoint(2, 2)));
+            // The node boxes too (issue 38: they stayed white on the dark canvas): a pixel of an
+            // operator's fill, inside its bottom-left corner, clear of the text.
+            auto* scene = qobject_cast<GraphScene*>(panel->view()->scene());
+            QVERIFY(scene);
+            const NodeItem* op = nullptr;
+            for (const NodeItem* item : scene->nodeItems())
+                if (item->kind() == NodeKind::Operator)
+                    op = item;
+            QVERIFY(op);
+            panel->view()->centerOn(op);
+            const QRectF box = op->mapRectToScene(op->boxRect());
+            check("operator box",
+                lightnessAt(panel->view()->viewport(), panel->view()->mapFromScene(box.bottomLeft() + QPointF(6, -4))));
             // Text stays readable: the labels' text colour is the opposite of the background.
             QCOMPARE(legend->palette().color(QPalette::WindowText).lightness() > 128, dark);
             // ETSCOPE_THEME_SHOTS=DIR keeps pictures of the panels to look at.
@@ -281,5 +296,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTheme)
+ETSCOPE_TEST_MAIN(TestTheme)
 #include "tst_theme.moc"

@@ -126,6 +126,31 @@ NodeLook lookFor(const core::Node& node)
     return look;
 }
 
+NodeLook darkLook(const NodeLook& light)
+{
+    // Issue 38: in the dark theme the boxes stayed white on the dark canvas. Each colour keeps
+    // its hue and, toned down, its saturation, so a kind and a backend read the same in both
+    // themes: near-white fills become dark greys (a tinted delegate fill a dark tint of its
+    // backend), light title bands a step lighter than their fill, saturated bands (a delegate's
+    // backend colour) stay as they are, dark borders and text turn light.
+    const auto darkFill = [](const QColor& c, double lightness) {
+        return QColor::fromHslF(
+            std::max(0.0F, c.hslHueF()), std::min(0.45F, c.hslSaturationF()), static_cast<float>(lightness));
+    };
+    NodeLook look = light;
+    look.fill = darkFill(light.fill, 0.17 + 0.06 * (1.0 - light.fill.lightnessF()));
+    if (light.header == light.fill)
+        look.header = look.fill;
+    else if (light.header.lightnessF() > 0.75)
+        look.header = darkFill(light.header, look.fill.lightnessF() + 0.08);
+    if (light.border.lightnessF() < 0.6)
+        look.border = QColor::fromHslF(std::max(0.0F, light.border.hslHueF()), light.border.hslSaturationF(),
+            std::max(0.6F, 1.0F - light.border.lightnessF()));
+    // Muted text (constants) stays a step below the primary text.
+    look.text = light.text.lightnessF() > 0.25 ? QColor(0xb4, 0xbb, 0xc6) : QColor(0xe6, 0xe9, 0xee);
+    return look;
+}
+
 QFont titleFont()
 {
     QFont font(QStringLiteral("DejaVu Sans"));

@@ -21,6 +21,8 @@ struct NodeLook {
 };
 
 NodeLook lookFor(const core::Node& node);
+/// The same look on the dark canvas of a dark theme (exported pictures stay light).
+NodeLook darkLook(const NodeLook& light);
 
 /// A stable colour per backend id (known backends fixed, others hashed onto the palette).
 QColor backendColour(const QString& backendId);

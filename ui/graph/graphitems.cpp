@@ -25,6 +25,8 @@ constexpr double kArrowWidth = 3.5;
 /// How wide an edge is for the mouse (its shape): a thin wire is hard to hit.
 constexpr double kEdgeHitWidth = 6;
 constexpr double kStackOffset = 3.5;
+/// The height of an open frame's title band (its title is drawn 3 px down, 20 px high).
+constexpr double kClusterTitleBand = 26;
 
 QColor textOn(const QColor& background)
 {
@@ -53,6 +55,7 @@ NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString titl
     : m_origin(origin)
     , m_kind(node.kind)
     , m_look(lookFor(node))
+    , m_darkLook(darkLook(m_look))
     , m_title(std::move(title))
     , m_subtitle(std::move(subtitle))
     , m_size(size)
@@ -75,6 +78,11 @@ QRectF NodeItem::boundingRect() const
     const double left = std::max(6.0, m_badgeWidth + (m_canExpand ? kButton + 8 : 0) - 6 - m_size.width());
     return QRectF(
         -m_size.width() / 2 - left, -m_size.height() / 2 - top, m_size.width() + left + 8, m_size.height() + top + 6);
+}
+
+const NodeLook& NodeItem::currentLook() const
+{
+    return onDarkCanvas(*this) ? m_darkLook : m_look;
 }
 
 QRectF NodeItem::expandButtonRect() const
@@ -137,11 +145,12 @@ void NodeItem::setHeat(std::optional<double> value, const QString& label, bool f
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const QRectF box(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
+    const NodeLook& look = currentLook();
     const double lod = option->levelOfDetailFromTransform(painter->worldTransform());
     painter->setRenderHint(QPainter::Antialiasing, lod > 0.3);
 
-    QColor fill = m_look.fill;
-    QColor header = m_look.header;
+    QColor fill = look.fill;
+    QColor header = look.header;
     if (m_heat) {
         fill = rampColour(*m_heat);
         header = fill;
@@ -162,27 +171,28 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
 double NodeItem::paintBox(
     QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const
 {
+    const NodeLook& look = currentLook();
     if (m_highlighted && !isReportRendering(*this)) { // screen state, like the selection
         painter->setPen(Qt::NoPen);
         painter->setBrush(QColor(0xf5, 0xb0, 0x00, 230));
         painter->drawRoundedRect(box.adjusted(-4, -4, 4, 4), kRadius + 3, kRadius + 3);
     }
-    QPen pen(m_look.border, isSelected() ? 2.5 : 1.0);
+    QPen pen(look.border, isSelected() ? 2.5 : 1.0);
     // Under heat the fill is the value: a delegate keeps its backend as a thick border.
     if (m_heat && m_kind == core::NodeKind::Delegate)
-        pen = QPen(m_look.header, 3.0);
+        pen = QPen(look.header, 3.0);
     if (isSelected())
         pen.setColor(attentionColour());
-    if (m_look.dashed)
+    if (look.dashed)
         pen.setStyle(Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(fill);
     if (m_kind == core::NodeKind::Group) // a stack of boxes: many instructions behind this one
         painter->drawRoundedRect(box.translated(kStackOffset, kStackOffset), kRadius, kRadius);
-    const double radius = m_look.rounded ? box.height() / 2 : kRadius;
+    const double radius = look.rounded ? box.height() / 2 : kRadius;
     painter->drawRoundedRect(box, radius, radius);
 
-    if (!m_subtitle.isEmpty() && header != fill && !m_look.rounded) {
+    if (!m_subtitle.isEmpty() && header != fill && !look.rounded) {
         QPainterPath band;
         band.addRoundedRect(box, kRadius, kRadius);
         QPainterPath clip;
@@ -197,8 +207,9 @@ double NodeItem::paintBox(
 void NodeItem::paintTexts(
     QPainter* painter, const QRectF& box, const QColor& fill, const QColor& header, double titleHeight) const
 {
+    const NodeLook& look = currentLook();
     const QColor titleColour
-        = m_heat ? textOn(fill) : (header != fill && !m_subtitle.isEmpty() ? textOn(header) : m_look.text);
+        = m_heat ? textOn(fill) : (header != fill && !m_subtitle.isEmpty() ? textOn(header) : look.text);
     painter->setPen(titleColour);
     painter->setFont(titleFont());
     QRectF titleRect(
@@ -209,7 +220,7 @@ void NodeItem::paintTexts(
     if (!m_subtitle.isEmpty()) {
         const bool value = m_heat && !m_heatLabel.isEmpty();
         painter->setFont(value ? m_heatFont : subtitleFont());
-        painter->setPen(m_heat ? textOn(fill) : m_look.text);
+        painter->setPen(m_heat ? textOn(fill) : look.text);
         painter->drawText(
             QRectF(box.left() + 4, box.top() + titleHeight - 1, box.width() - 8, box.height() - titleHeight),
             Qt::AlignCenter, value ? m_heatText : m_subtitle);
@@ -401,6 +412,16 @@ ClusterItem::ClusterItem(QRectF rect, QString title, QColor colour, core::NodeOr
 {
     setZValue(0);
     setToolTip(m_title); // the whole title, which a narrow frame shortens
+    // Selectable by its title band (shape()), so an expanded delegate's facts can be read
+    // (issue 38: once open, it could not be selected at all).
+    setFlag(ItemIsSelectable);
+}
+
+QPainterPath ClusterItem::shape() const
+{
+    QPainterPath band;
+    band.addRect(QRectF(m_rect.left(), m_rect.top(), m_rect.width(), kClusterTitleBand));
+    return band;
 }
 
 QRectF ClusterItem::boundingRect() const
@@ -433,7 +454,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     const QColor ink = dark ? m_colour.lighter(180) : m_colour.darker(150);
     QColor fill = m_colour;
     fill.setAlpha(dark ? 40 : 28);
-    painter->setPen(QPen(line, 1.5));
+    painter->setPen(isSelected() && !isReportRendering(*this) ? QPen(attentionColour(), 2.5) : QPen(line, 1.5));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, 8, 8);
     painter->setPen(ink);

@@ -67,10 +67,13 @@ private:
     void paintMark(QPainter* painter, const QRectF& box, double radius) const;
     /// The ⊞ button of a delegate or group.
     void paintExpandButton(QPainter* painter, const QColor& header) const;
+    /// The look for the canvas it is on: light, or dark in a dark theme (never in a report).
+    const NodeLook& currentLook() const;
 
     core::NodeOrigin m_origin;
     core::NodeKind m_kind;
     NodeLook m_look;
+    NodeLook m_darkLook; ///< on the dark canvas of a dark theme
     QString m_title;
     QString m_subtitle;
     QSizeF m_size;
@@ -125,6 +128,9 @@ public:
     enum { Type = UserType + 3 };
     int type() const override { return Type; }
     QRectF boundingRect() const override;
+    /// The title band: where a click selects the delegate or group drawn open (its facts go to
+    /// Properties, as its closed box's do); the rest of the frame lets clicks through to the canvas.
+    QPainterPath shape() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     const core::NodeOrigin& owner() const { return m_owner; }
     QRectF collapseButtonRect() const;

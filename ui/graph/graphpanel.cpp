@@ -7,12 +7,14 @@
 
 #include <QFrame>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <map>
+#include <vector>
 
 namespace etscope::ui {
 
@@ -22,6 +24,8 @@ constexpr QSize kMinimapSize { 220, 160 }; ///< at most; a small graph area gets
 constexpr int kMinimapShare = 5; ///< at most a fifth of the graph area's width and of its height
 constexpr int kMinimapMargin = 16; ///< from the right and bottom edges (clear of the scroll bars)
 constexpr int kLegendMargin = 4;
+/// Unconnected operations from which the legend says why they have no edges.
+constexpr std::size_t kUnconnectedNote = 20;
 
 } // namespace
 
@@ -103,6 +107,30 @@ void GraphPanel::updateLegend(const Presentation* presentation)
     m_inferredEdges = presentation
         && std::any_of(presentation->flat.graph.edges.begin(), presentation->flat.graph.edges.end(),
             [](const core::Edge& edge) { return edge.inferred; });
+    // A wall of unconnected boxes needs a word on the canvas (issue 38: a QNN delegate's inside
+    // is 1,553 boxes and no edges, because its context binary names no tensor an op reads).
+    m_unconnectedHtml.clear();
+    if (presentation) {
+        const core::Graph& graph = presentation->flat.graph;
+        std::vector<bool> linked(graph.nodes.size(), false);
+        for (const core::Edge& edge : graph.edges) {
+            linked[edge.from.index()] = true;
+            linked[edge.to.index()] = true;
+        }
+        std::size_t operators = 0;
+        std::size_t unconnected = 0;
+        for (std::size_t i = 0; i < graph.nodes.size(); ++i)
+            if (graph.nodes[i].kind == core::NodeKind::Operator) {
+                ++operators;
+                unconnected += linked[i] ? 0 : 1;
+            }
+        if (unconnected >= kUnconnectedNote && unconnected * 2 >= operators)
+            m_unconnectedHtml = tr("<b>%1 of %2 operations unconnected:</b> the payload does not record which "
+                                   "tensors they read or write, so no edge is drawn (the delegate's Properties say "
+                                   "what was read)")
+                                    .arg(QLocale().toString(static_cast<qulonglong>(unconnected)),
+                                        QLocale().toString(static_cast<qulonglong>(operators)));
+    }
     composeLegend();
 }
 
@@ -137,6 +165,8 @@ void GraphPanel::composeLegend()
                  "file");
     if (!m_marksDescription.isEmpty())
         html += (html.isEmpty() ? QString() : QStringLiteral("&nbsp;&nbsp;&nbsp; ")) + m_marksDescription;
+    if (!m_unconnectedHtml.isEmpty())
+        html += (html.isEmpty() ? QString() : QStringLiteral("<br/>")) + m_unconnectedHtml;
     if (!m_heatDescription.isEmpty())
         html = html.isEmpty() ? m_heatDescription : m_heatDescription + QStringLiteral("<br/>") + html;
     m_legend->setText(html);

@@ -59,6 +59,7 @@ private:
     QLabel* m_legend = nullptr;
     QString m_backendsHtml; ///< the backends of the graph shown, as legend entries
     bool m_inferredEdges = false;
+    QString m_unconnectedHtml; ///< says why most operations are drawn without edges, when they are
     QString m_heatDescription;
     QString m_marksDescription;
     QWidget* m_busyPanel = nullptr;

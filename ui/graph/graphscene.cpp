@@ -302,6 +302,9 @@ std::optional<NodeOrigin> GraphScene::selectedNode() const
     for (NodeItem* item : m_nodes)
         if (item->isSelected())
             return item->origin();
+    for (ClusterItem* item : m_clusters) // an open delegate or group, by its title band
+        if (item->isSelected())
+            return item->owner();
     return std::nullopt;
 }
 

@@ -124,11 +124,16 @@ QString delegateSubtitle(const Presentation& presentation, const Node& node, con
     const QString size = index < method.delegates.size() && method.delegates[index].payload.size > 0
         ? QString::fromStdString(formatBytes(method.delegates[index].payload.size))
         : QString();
+    // Its number first, as its tab and its open frame say it ("EthosUBackend #3"): eleven
+    // collapsed boxes of one backend could not be told apart (issue 38).
+    const QString number = QStringLiteral("#%1 · ").arg(node.delegate.value);
     // The count is known without decoding a deferred inside (drawn before it is decoded).
     if (info && info->innerGraph)
-        return size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
-                              : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size;
-    return QStringLiteral("%1 · %2").arg(info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
+        return number
+            + (size.isEmpty() ? nodeCount(info->innerGraph.operatorCount())
+                              : nodeCount(info->innerGraph.operatorCount()) + QStringLiteral(" · ") + size);
+    return number
+        + QStringLiteral("%1 · %2").arg(info ? QString::fromStdString(info->format) : QStringLiteral("opaque"), size);
 }
 
 /// A method output: the tensor it receives, or the value it returns as stored.

@@ -198,11 +198,31 @@ void PropertiesModel::addMethodFacts(const Method& method)
             .arg(c.move)
             .arg(c.jumpFalse)
             .arg(c.free));
-    addRow(group, tr("input spec"), q(method.inputSpec));
-    addRow(group, tr("output spec"), q(method.outputSpec));
+    addSpecRow(group, tr("input spec"), method, true);
+    addSpecRow(group, tr("output spec"), method, false);
     for (std::size_t i = 1; i < method.nonConstBufferSizes.size(); ++i)
         addRow(group, tr("arena %1").arg(i), q(formatBytes(static_cast<std::uint64_t>(method.nonConstBufferSizes[i]))));
     addMethodIo(method);
+}
+
+void PropertiesModel::addSpecRow(QStandardItem* group, const QString& name, const Method& method, bool inputs)
+{
+    // The encoded pytree spec read as the Python containers it stands for, each leaf named as
+    // the Inputs and Outputs groups below name it ("args (input 0, input 1) · kwargs {}"); the
+    // encoded text stays beneath it, for exactness (issue 38: only it was shown).
+    const std::string& spec = inputs ? method.inputSpec : method.outputSpec;
+    const std::size_t count = inputs ? method.inputs.size() : method.outputs.size();
+    std::vector<std::string> names;
+    names.reserve(count);
+    for (std::size_t i = 0; i < count; ++i)
+        names.push_back((inputs ? "input " : "output ") + std::to_string(i));
+    const auto outline = spec.empty() ? std::nullopt : pytreeOutline(spec, names, inputs);
+    if (!outline) {
+        addRow(group, name, q(spec));
+        return;
+    }
+    addRow(group, name, q(*outline));
+    addRow(group->child(group->rowCount() - 1, 0), tr("encoded"), q(spec));
 }
 
 void PropertiesModel::addMethodIo(const Method& method)

@@ -54,6 +54,8 @@ private:
     void addMethodFacts(const core::Method& method);
     /// The "Inputs" and "Outputs" groups of a method, each with where the pytree spec puts it.
     void addMethodIo(const core::Method& method);
+    /// A method's input or output pytree spec, read as the containers it encodes.
+    void addSpecRow(QStandardItem* group, const QString& name, const core::Method& method, bool inputs);
     /// The "Node" group: label, kind, op type and where the node sits.
     void addNodeFacts(const core::Method& method, const core::Graph& graph, const core::Node& node,
         const core::Node& topNode, bool inner);

@@ -331,7 +331,7 @@ std::optional<QString> ReportDialog::startExport()
     showStep(tr("Analysing %1…").arg(name), 0, 0);
     m_analysing->start();
     whenFinished(
-        this, QtConcurrent::run([job, name] {
+        this, QtConcurrent::run([job, name, observer = m_stepObserver] {
             const auto tell = [&job](const QString& text, int done, int total) {
                 const std::lock_guard lock(job->stepMutex);
                 job->step = text;
@@ -357,6 +357,8 @@ std::optional<QString> ReportDialog::startExport()
             core::ReportControl control;
             control.cancelled = [&job] { return job->cancelled.load(); };
             control.progress = [&](const std::string& step, int done, int total) {
+                if (observer)
+                    observer(done, total);
                 tell(QObject::tr("Analysing %1: %2 (%3 of %4)…")
                          .arg(name, QString::fromStdString(step))
                          .arg(done + 1)

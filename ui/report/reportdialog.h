@@ -23,6 +23,7 @@
 #include <QDialog>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -70,6 +71,12 @@ public:
     static bool anyExportRunning();
     /// Stops the running export: exportFinished(path, reason, true) follows, nothing is written.
     void cancelExport();
+    /// Called on the worker at each analysis step (`done` of `total`), before the step runs.
+    /// For tests, which hold the worker at a step to cancel there whatever the machine's speed.
+    void setAnalysisStepObserver(std::function<void(int done, int total)> observer)
+    {
+        m_stepObserver = std::move(observer);
+    }
     /// The report file of the last export that succeeded (empty before).
     QString writtenPath() const { return m_written; }
 
@@ -117,6 +124,7 @@ private:
     QLabel* m_step = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
     std::shared_ptr<Job> m_job; ///< the running export
+    std::function<void(int, int)> m_stepObserver;
     QString m_written;
 };
 

@@ -12,6 +12,7 @@
 
 #include <QBackingStore>
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHBoxLayout>
@@ -36,6 +37,8 @@ namespace {
 
 constexpr QSize kWindowSize { 1400, 900 };
 constexpr int kWelcomeMargin = 160;
+constexpr int kWelcomeSpacing = 12; ///< between the buttons and the recent files
+constexpr int kWelcomeRecent = 8; ///< recent files listed on the start page
 constexpr int kWorkBarWidth = 160; ///< the status bar's progress bar of debug work
 constexpr int kWorkTextWidth = 420; ///< what that work is ("Mapping gap.csv onto forward: …")
 
@@ -120,24 +123,74 @@ void MainWindow::prepareFirstPaint()
 
 QWidget* MainWindow::welcomePage()
 {
+    // The start page, at launch and whenever the last tab closes (issue 38: it read as a blank
+    // window): what ETScope opens, the ways in (open, the demo, the recent files), and drops.
     auto* page = new QWidget();
     page->setObjectName(QStringLiteral("welcome"));
     auto* layout = new QVBoxLayout(page);
     auto* text = new QLabel(
         tr("<h2>ETScope</h2><p>Open an ExecuTorch program (<tt>.pte</tt>), bundled program (<tt>.bpte</tt>) "
            "or external data file (<tt>.ptd</tt>) to see what was delegated to which backend, what is inside "
-           "each delegate and which operators run on portable kernels.</p>"
-           "<p>Drop a file here, press <b>Ctrl+O</b>, or pick a recent file from the File menu.</p>"),
+           "each delegate and which operators run on portable kernels. ETDumps and ETRecords beside a program "
+           "are attached to it.</p>"
+           "<p>Drop files anywhere on this window, press <b>Ctrl+O</b>, or pick one below.</p>"),
         page);
     text->setWordWrap(true);
+    auto* buttons = new QHBoxLayout();
     auto* open = new QPushButton(tr("Open a file…"), page);
+    open->setObjectName(QStringLiteral("welcomeOpen"));
     connect(open, &QPushButton::clicked, this, &MainWindow::openDialog);
+    auto* demo = new QPushButton(tr("Open the demo"), page);
+    demo->setObjectName(QStringLiteral("welcomeDemo"));
+    demo->setToolTip(tr("A two-method program with an XNNPACK and an NPU delegate, and two runs of it"));
+    demo->setVisible(!m_demoPath.isEmpty());
+    connect(demo, &QPushButton::clicked, this, [this] {
+        if (!m_demoPath.isEmpty())
+            openFile(m_demoPath, tr("bundled demo"));
+    });
+    buttons->addWidget(open);
+    buttons->addWidget(demo);
+    buttons->addStretch();
     layout->addStretch();
     layout->addWidget(text);
-    layout->addWidget(open, 0, Qt::AlignLeft);
+    layout->addLayout(buttons);
+    if (!m_recent.isEmpty()) {
+        auto* heading = new QLabel(tr("<h3>Recent files</h3>"), page);
+        layout->addSpacing(kWelcomeSpacing);
+        layout->addWidget(heading);
+        auto* list = new QWidget(page);
+        list->setObjectName(QStringLiteral("welcomeRecent"));
+        auto* rows = new QVBoxLayout(list);
+        rows->setContentsMargins(0, 0, 0, 0);
+        rows->setSpacing(0);
+        for (const QString& path : m_recent.mid(0, kWelcomeRecent)) {
+            const QFileInfo info(path);
+            const bool exists = info.exists();
+            auto* row = new QPushButton(list);
+            row->setFlat(true);
+            row->setStyleSheet(QStringLiteral("text-align: left; padding: 3px 6px;"));
+            // The name first, the folder after it: two files of one name stay apart.
+            row->setText(exists ? tr("%1   —   %2").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()))
+                                : tr("%1   —   %2 (no longer there)")
+                                      .arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath())));
+            row->setToolTip(QDir::toNativeSeparators(path));
+            row->setEnabled(exists);
+            row->setProperty("etscopePath", path);
+            connect(row, &QPushButton::clicked, this, [this, path] { openFile(path); });
+            rows->addWidget(row);
+        }
+        layout->addWidget(list);
+    }
     layout->addStretch();
     page->setContentsMargins(kWelcomeMargin, 0, kWelcomeMargin, 0);
     return page;
+}
+
+void MainWindow::setDemoProgram(const QString& path)
+{
+    m_demoPath = path;
+    for (QPushButton* button : findChildren<QPushButton*>(QStringLiteral("welcomeDemo")))
+        button->setVisible(!path.isEmpty());
 }
 
 void MainWindow::watchDebugWork(DocumentController* controller)

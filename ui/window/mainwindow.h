@@ -50,6 +50,8 @@ public:
     DocumentView* currentView() const;
     QTabWidget* tabs() const { return m_tabs; }
     QStringList recentFiles() const;
+    /// The bundled demo program, which the start page offers to open (hidden when empty).
+    void setDemoProgram(const QString& path);
     /// Attaches a debug artifact (AttachKind) to the program of the current tab, read on a
     /// worker with its progress and a Cancel button in the status bar (Esc cancels too); the
     /// outcome (error naming the file and the reason) is said there and by attached().
@@ -162,6 +164,7 @@ private:
 
     QTabWidget* m_tabs;
     QMenu* m_recentMenu = nullptr;
+    QString m_demoPath; ///< the bundled demo, offered on the start page
     QStringList m_recent; ///< recent files, newest first (the settings are written off the UI thread)
     QLabel* m_facts;
     QThreadPool* m_settingsWriter; ///< one thread: the recent files written in order
