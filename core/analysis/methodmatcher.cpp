@@ -266,6 +266,7 @@ void MethodMatcher::matchInstructions()
         matchPair(i, j);
     if (!aligned) {
         // No order to rely on: any operator may have moved into any delegate.
+        pairAcrossBackends(0, m_a.order.size(), 0, m_b.order.size());
         moveBetween(0, m_a.order.size(), 0, m_b.order.size(), std::nullopt, std::nullopt);
         return;
     }
@@ -278,6 +279,8 @@ void MethodMatcher::matchInstructions()
         const std::size_t endB = k < pairs.size() ? pairs[k].second : m_b.order.size();
         const std::optional<std::pair<std::size_t, std::size_t>> after
             = k < pairs.size() ? std::optional(pairs[k]) : std::nullopt;
+        if (endA > ia && endB > jb)
+            pairAcrossBackends(ia, endA, jb, endB);
         if (endA > ia || endB > jb)
             moveBetween(ia, endA, jb, endB, before, after);
         if (k < pairs.size()) {
@@ -288,21 +291,57 @@ void MethodMatcher::matchInstructions()
     }
 }
 
+void MethodMatcher::pairAcrossBackends(std::size_t fromA, std::size_t toA, std::size_t fromB, std::size_t toB)
+{
+    const auto unused = [](const Side& side, std::size_t from, std::size_t to, NodeKind kind) {
+        std::vector<NodeId> list;
+        for (std::size_t k = from; k < to; ++k)
+            if (const NodeId id = side.order[k]; !side.used[id.index()] && side.graph->node(id).kind == kind)
+                list.push_back(id);
+        return list;
+    };
+    const std::vector<NodeId> delegatesA = unused(m_a, fromA, toA, NodeKind::Delegate);
+    const std::vector<NodeId> delegatesB = unused(m_b, fromB, toB, NodeKind::Delegate);
+    for (std::size_t k = 0; k < delegatesA.size() && k < delegatesB.size(); ++k)
+        if (m_a.graph->node(delegatesA[k]).label != m_b.graph->node(delegatesB[k]).label)
+            matchDelegates(delegatesA[k], delegatesB[k]);
+    std::map<std::string, std::deque<NodeId>> familiesB;
+    for (const NodeId id : unused(m_b, fromB, toB, NodeKind::Operator))
+        familiesB[operatorFamily(m_b.graph->node(id).opType)].push_back(id);
+    for (const NodeId id : unused(m_a, fromA, toA, NodeKind::Operator)) {
+        const Node& na = m_a.graph->node(id);
+        const auto it = familiesB.find(operatorFamily(na.opType));
+        if (it == familiesB.end() || it->second.empty())
+            continue;
+        const Node& nb = m_b.graph->node(it->second.front());
+        it->second.pop_front();
+        add({ id, {} }, { nb.id, {} }, Movement::None,
+            na.opType != nb.opType ? "operator " + na.opType + " → " + nb.opType : std::string());
+    }
+}
+
 void MethodMatcher::matchDelegates(NodeId a, NodeId b)
 {
     const Node& da = m_a.graph->node(a);
     const Node& db = m_b.graph->node(b);
-    std::string reason;
+    // Another backend: its inner nodes have other names for the same operations, aligned by
+    // operator family (Ethos-U's "Add" and VGF's "TOSA ADD").
+    const bool otherBackend = da.label != db.label;
+    std::string reason = otherBackend ? "backend " + da.label + " → " + db.label : std::string();
     const auto payload = [](const Side& side, const Node& node) -> ByteRange {
         if (!side.method || !node.delegate.valid() || node.delegate.index() >= side.method->delegates.size())
             return {};
         return side.method->delegates[node.delegate.index()].payload;
     };
     const ByteRange pa = payload(m_a, da), pb = payload(m_b, db);
+    const auto append = [&reason](const std::string& text) {
+        if (!text.empty())
+            reason += (reason.empty() ? "" : "; ") + text;
+    };
     if (pa.size != pb.size)
-        reason = "payload " + std::to_string(pa.size) + " B → " + std::to_string(pb.size) + " B";
+        append("payload " + std::to_string(pa.size) + " B → " + std::to_string(pb.size) + " B");
     else if (pa.size > 0 && m_a.program && m_b.program)
-        reason = payloadContentDifference(m_a.program->bytes(pa), m_b.program->bytes(pb));
+        append(payloadContentDifference(m_a.program->bytes(pa), m_b.program->bytes(pb)));
     const std::size_t na = da.subgraph ? da.subgraph->operatorCount() : 0;
     const std::size_t nb = db.subgraph ? db.subgraph->operatorCount() : 0;
     if (na != nb)
@@ -324,12 +363,14 @@ void MethodMatcher::matchDelegates(NodeId a, NodeId b)
     const std::vector<NodeId> orderB = executionOrder(*db.subgraph, false);
     std::vector<std::string> tokensA, tokensB;
     std::vector<std::vector<DebugHandle>> handlesA, handlesB;
+    const auto tokenOf
+        = [otherBackend](const Node& node) { return otherBackend ? operatorFamily(node.opType) : node.opType; };
     for (const NodeId id : orderA) {
-        tokensA.push_back(da.subgraph->node(id).opType);
+        tokensA.push_back(tokenOf(da.subgraph->node(id)));
         handlesA.push_back(innerHandlesOf(m_a, a, id));
     }
     for (const NodeId id : orderB) {
-        tokensB.push_back(db.subgraph->node(id).opType);
+        tokensB.push_back(tokenOf(db.subgraph->node(id)));
         handlesB.push_back(innerHandlesOf(m_b, b, id));
     }
     // Inner nodes are all operators: one kind.
@@ -337,8 +378,10 @@ void MethodMatcher::matchDelegates(NodeId a, NodeId b)
         std::vector<int>(orderA.size()), std::vector<int>(orderB.size()), m_options.maxAlignCells);
     const auto matchInner = [&](std::size_t i, std::size_t j) {
         const bool anchor = alignment.anchors.count({ i, j }) > 0;
+        const std::string& typeA = da.subgraph->node(orderA[i]).opType;
+        const std::string& typeB = db.subgraph->node(orderB[j]).opType;
         add({ a, orderA[i] }, { b, orderB[j] }, Movement::None,
-            tokensA[i] != tokensB[j] ? "operator " + tokensA[i] + " → " + tokensB[j] : std::string());
+            typeA != typeB ? "operator " + typeA + " → " + typeB : std::string());
         if (anchor)
             m_out.matches.back().byDebugHandle = true;
     };

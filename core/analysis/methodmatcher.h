@@ -156,6 +156,12 @@ private:
 
     void matchDelegates(NodeId a, NodeId b);
 
+    /// Between positions [from, to) of each order (a gap of the alignment), what one build
+    /// lowered to another backend: unmatched delegates of different backends paired in order
+    /// (Ethos-U's call and VGF's), unmatched operators of one family paired in order
+    /// (cortex_m::quantize_per_tensor.out and quantized_decomposed::quantize_per_tensor.out).
+    void pairAcrossBackends(std::size_t fromA, std::size_t toA, std::size_t fromB, std::size_t toB);
+
     /// Unmatched operators of one side between positions [from, to) of its order, moved into
     /// the delegates of the other side in [otherFrom, otherTo) or at the anchors around it.
     void moveBetween(std::size_t fromA, std::size_t toA, std::size_t fromB, std::size_t toB,

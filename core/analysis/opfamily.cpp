@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Operator families: the names one operation has in ATen and in the backends' payloads, so that
-// a diff can tell that aten::addmm.out moved into XNNPACK as XNNFullyConnected.
+// a diff can tell that aten::addmm.out moved into XNNPACK as XNNFullyConnected, or aten::add.out
+// into a VGF delegate as TOSA ADD.
 #include "core/analysis/programdiff.h"
 
 #include <algorithm>
@@ -66,38 +67,56 @@ std::string operatorFamily(const std::string& opType)
     };
     if (const auto it = kXnn.find(opType); it != kXnn.end())
         return it->second;
-    // "aten::add.out", "aten.add.Tensor" (Vulkan), "add": the base name without namespace and overload.
+    // The other decoders' names, each to a base name in lower case with underscores:
+    //   ATen "aten::add.out", an edge name "aten.add.Tensor" (Vulkan, QNN: the namespace, the
+    //     operator, the overload), "quantized_decomposed.quantize_per_tensor.default" (QNN);
+    //   TOSA / VGF "TOSA ADD", "TOSA DEPTHWISE_CONV2D" (core/delegates/tosa.cpp, vgf.cpp);
+    //   Ethos-U NPU "Conv", "Depthwise", "MaxPool", "Add", "Leaky relu" (ethosuoperations.cpp);
+    //   Core ML MIL "conv", "real_div", "avg_pool", "reduce_mean" (coremlprogram.cpp);
+    //   MLX "Addmm", "Conv2D", "Multiply", "Sdpa", "QuantizedMatmul" (mlx.cpp: the union
+    //     member without "Node").
     std::string base = opType;
-    if (const auto colons = base.rfind("::"); colons != std::string::npos)
+    if (base.starts_with("TOSA "))
+        base = base.substr(5);
+    if (const auto colons = base.rfind("::"); colons != std::string::npos) {
         base = base.substr(colons + 2);
-    else if (base.starts_with("aten.") || base.starts_with("et_vk."))
+    } else if (std::count(base.begin(), base.end(), '.') >= 2) {
+        base = base.substr(base.find('.') + 1); // "namespace.op.overload": drop the namespace
+    } else if (base.starts_with("aten.") || base.starts_with("et_vk.")) {
         base = base.substr(base.find('.') + 1);
+    }
     if (const auto dot = base.find('.'); dot != std::string::npos)
         base.resize(dot);
     for (char& c : base)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        c = c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (base.ends_with("_copy"))
         base.resize(base.size() - 5);
     static const std::map<std::string, std::string, std::less<>> kAliases {
-        { "addmm", "linear" },
-        { "mm", "linear" },
-        { "matmul", "linear" },
-        { "relu", "clamp" },
-        { "hardtanh", "clamp" },
-        { "relu6", "clamp" },
-        { "_softmax", "softmax" },
-        { "convolution", "conv" },
-        { "conv2d", "conv" },
-        { "max_pool2d_with_indices", "max_pool2d" },
-        { "transpose", "permute" },
-        { "t", "permute" },
-        { "reshape", "view" },
-        { "_unsafe_view", "view" },
-        { "squeeze", "view" },
-        { "unsqueeze", "view" },
-        { "mean", "mean" },
-        { "concat", "cat" },
-        { "clone", "clone" },
+        { "addmm", "linear" }, { "mm", "linear" }, { "matmul", "linear" }, { "fully_connected", "linear" }, // TOSA
+        { "quantizedmatmul", "linear" }, // MLX
+        { "relu", "clamp" }, { "hardtanh", "clamp" }, { "relu6", "clamp" }, { "clip", "clamp" }, // Core ML, MLX
+        { "_softmax", "softmax" }, { "convolution", "conv" }, { "conv1d", "conv" }, { "conv2d", "conv" },
+        { "conv3d", "conv" }, { "depthwise_conv2d", "conv" }, // TOSA
+        { "transpose_conv2d", "conv" }, // TOSA
+        { "conv_transpose", "conv" }, // Core ML
+        { "convtranspose1d", "conv" }, // MLX
+        { "convtranspose2d", "conv" }, { "convtranspose3d", "conv" }, { "depthwise", "conv" }, // Ethos-U
+        { "max_pool2d_with_indices", "max_pool2d" }, { "max_pool", "max_pool2d" }, // Core ML
+        { "maxpool", "max_pool2d" }, // Ethos-U
+        { "avg_pool", "avg_pool2d" }, // Core ML
+        { "avgpool", "avg_pool2d" }, // Ethos-U
+        { "transpose", "permute" }, { "t", "permute" }, { "reshape", "view" }, { "_unsafe_view", "view" },
+        { "squeeze", "view" }, { "unsqueeze", "view" }, { "mean", "mean" }, { "reduce_mean", "mean" }, // Core ML
+        { "reduce_sum", "sum" }, // TOSA, Core ML
+        { "reducesum", "sum" }, // Ethos-U
+        { "concat", "cat" }, { "concatenate", "cat" }, // MLX
+        { "clone", "clone" }, { "multiply", "mul" }, // MLX
+        { "subtract", "sub" }, // MLX
+        { "divide", "div" }, // MLX
+        { "real_div", "div" }, // Core ML
+        { "negate", "neg" }, // TOSA
+        { "min", "minimum" }, // Ethos-U elementwise
+        { "max", "maximum" }, { "sdpa", "scaled_dot_product_attention" }, // MLX
     };
     if (const auto it = kAliases.find(base); it != kAliases.end())
         return it->second;

@@ -8,11 +8,6 @@ namespace etscope::core {
 
 namespace {
 
-std::optional<double> cell(double value)
-{
-    return std::isnan(value) ? std::nullopt : std::optional<double>(value);
-}
-
 constexpr GapMetric kGapMetrics[] { GapMetric::Mse, GapMetric::L1, GapMetric::Snr, GapMetric::Cosine,
     GapMetric::MaxAbs };
 
@@ -23,12 +18,13 @@ HeatTable gapHeatTable(const GapReport& report)
     HeatTable table;
     table.title = "Numeric gap (" + report.mode + ")";
     for (const GapMetric metric : kGapMetrics)
-        table.columns.push_back(
-            { std::string(gapMetricName(metric)), gapHigherIsWorse(metric), metric == GapMetric::Snr ? "dB" : "" });
+        table.columns.push_back({ std::string(gapMetricName(metric)), gapHigherIsWorse(metric),
+            metric == GapMetric::Snr ? "dB" : "", gapIdenticalValue(metric) });
     const bool imported = report.importedMetric.has_value();
     if (imported)
         table.columns.push_back({ "inspector " + std::string(gapMetricName(*report.importedMetric)),
-            gapHigherIsWorse(*report.importedMetric), *report.importedMetric == GapMetric::Snr ? "dB" : "" });
+            gapHigherIsWorse(*report.importedMetric), *report.importedMetric == GapMetric::Snr ? "dB" : "",
+            gapIdenticalValue(*report.importedMetric) });
     for (const GapRow& row : report.rows)
         table.rows.push_back(gapHeatRow(row, imported));
     return table;
@@ -39,10 +35,11 @@ HeatTable::Row gapHeatRow(const GapRow& row, bool imported)
     HeatTable::Row heat;
     heat.origin = row.matched ? row.origin : NodeOrigin { NodeId::none(), NodeId::none() };
     heat.label = row.outputIndex > 0 ? row.label + " [" + std::to_string(row.outputIndex) + "]" : row.label;
+    // NaN stays: a run that produced NaN shows it in a colour of its own (heatscale.h).
     for (const GapMetric metric : kGapMetrics)
-        heat.values.push_back(row.metrics ? cell(row.metrics->value(metric)) : std::nullopt);
+        heat.values.push_back(row.metrics ? std::optional<double>(row.metrics->value(metric)) : std::nullopt);
     if (imported)
-        heat.values.push_back(row.imported.empty() ? std::nullopt : cell(row.imported.back()));
+        heat.values.push_back(row.imported.empty() ? std::nullopt : std::optional<double>(row.imported.back()));
     return heat;
 }
 

@@ -13,8 +13,9 @@ namespace etscope::core {
 
 /// The numeric gap as heat: one row per compared value (execution order, NodeOrigin of the node),
 /// columns mse, l1, snr (dB), cosine, maxabs and, for imported tables, the Inspector's own gap
-/// (its last value). Values that could not be computed, and SNR's NaN (two zero tensors), are
-/// empty cells; an identical pair's SNR stays +inf, which paints as best.
+/// (its last value). Values that could not be computed are empty cells; a NaN (inf − inf in the
+/// run) stays NaN. Each metric column names its identical value (gapIdenticalValue: SNR +inf,
+/// cosine 1, mse 0), which paints as the best end, apart from the ramp (heatscale.h).
 HeatTable gapHeatTable(const GapReport& report);
 /// One row of gapHeatTable (`imported`: the report has an Inspector gap column), for rows that
 /// arrive one at a time and are not kept as GapRows.

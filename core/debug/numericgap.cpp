@@ -220,6 +220,22 @@ bool gapHigherIsWorse(GapMetric metric)
     return metric != GapMetric::Snr && metric != GapMetric::Cosine;
 }
 
+double gapIdenticalValue(GapMetric metric)
+{
+    // As computeGapMetrics gives them for equal tensors.
+    switch (metric) {
+    case GapMetric::Snr:
+        return std::numeric_limits<double>::infinity();
+    case GapMetric::Cosine:
+        return 1.0;
+    case GapMetric::Mse:
+    case GapMetric::L1:
+    case GapMetric::MaxAbs:
+        break;
+    }
+    return 0.0;
+}
+
 double GapMetrics::value(GapMetric metric) const
 {
     switch (metric) {

@@ -22,6 +22,8 @@ std::string_view gapMetricName(GapMetric metric);
 std::optional<GapMetric> parseGapMetric(std::string_view name);
 /// False for SNR and cosine similarity, where larger means closer.
 bool gapHigherIsWorse(GapMetric metric);
+/// What a metric is for two equal tensors: 0 for mse, l1 and maxabs, +inf for SNR, 1 for cosine.
+double gapIdenticalValue(GapMetric metric);
 
 /// The five distances between a reference (a) and a run (b), computed in float64 after
 /// replacing NaN by 0 (facts sheet §7): MSE = mean((a−b)²); L1 = Σ|a−b| (a sum, as the

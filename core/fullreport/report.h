@@ -12,6 +12,7 @@
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
 #include "core/document/document.h"
+#include "core/graph/flatten.h"
 #include "core/table/table.h"
 #include "core/util/text.h" // htmlEscape
 
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -58,6 +60,10 @@ struct ReportPicture {
     int arena = 0; ///< MemoryArena: index into the plan's arenas
     int group = -1; ///< Graph: the group of a long method drawn opened (-1: the method's own drawing)
     std::string expand = "all"; ///< Graph: delegates drawn expanded: "none", "all" or a backend id
+    /// Graph: the node the picture marks (the numeric gap's first divergence), drawn on the box
+    /// that shows it (itself, or the closed delegate or group holding it); none when empty.
+    std::optional<NodeOrigin> mark;
+    std::string markText; ///< the mark's words: "first divergence: snr 2.989 dB < 20 dB"
 
     // Filled by the drawing side.
     /// HTML: the picture inline, an <svg> element without XML declaration (or, for a picture too

@@ -9,6 +9,7 @@
 #include "core/debug/eventmapper.h"
 #include "core/debug/inspectortable.h"
 #include "core/debug/numericgap.h"
+#include "core/debug/programgap.h"
 #include "core/debug/runtimeprofile.h"
 #include "core/graph/grouping.h"
 #include "core/report/reports.h"
@@ -190,6 +191,7 @@ private:
     void memory();
     void size();
     void debug();
+    void firstDivergence(ReportSection& gap, const GapReport& report, const EventMapper& mapper);
     void baseline();
     void warnings();
     void keepOnly(const std::set<std::string>& ids);
@@ -208,6 +210,10 @@ private:
     std::string m_sizeError;
     const Method* m_debugMethod = nullptr;
     std::set<int> m_problemNodes; ///< top-level node ids of the debug method the gap or check points at
+    /// The gap's first divergence (findFirstDivergence, as `gap --first-divergence` and the app's
+    /// Go › First Divergence find it): marked on the debug method's graph pictures.
+    std::optional<NodeOrigin> m_divergenceNode;
+    std::string m_divergenceMark;
     std::map<int, std::set<int>> m_missingNodes; ///< per method: nodes whose operator no list provides
     std::vector<std::string> m_collected;
     std::set<std::string> m_warningLines;
@@ -445,6 +451,10 @@ void Builder::graphs()
             if (!closed.empty())
                 p.caption += "; drawn closed: " + listText(closed, 4) + " (name the backend with --expand to open)";
         }
+        if (&method == m_debugMethod && m_divergenceNode) {
+            p.mark = m_divergenceNode;
+            p.markText = m_divergenceMark;
+        }
         addPicture(s, p);
         if (grouping.empty())
             continue;
@@ -459,9 +469,12 @@ void Builder::graphs()
         if (auto it = m_missingNodes.find(static_cast<int>(m)); it != m_missingNodes.end())
             for (const int node : it->second)
                 add(node);
-        if (&method == m_debugMethod)
+        if (&method == m_debugMethod) {
+            if (m_divergenceNode) // its group first: the picture that shows where it starts
+                add(m_divergenceNode->top.value);
             for (const int node : m_problemNodes)
                 add(node);
+        }
         for (const int group : groups) {
             ReportPicture g = p;
             g.group = group;
@@ -764,11 +777,52 @@ void Builder::debug()
     table.notes.push_back("run: " + report->run);
     table.notes.push_back("reference: " + report->reference);
     table.notes.push_back(std::to_string(report->rows.size()) + " compared values");
+    firstDivergence(g, *report, mapper);
     if (table.rows.empty())
         g.blocks.push_back(paragraph("No value could be compared (" + std::to_string(report->rows.size())
             + " rows, none with values on both sides)."));
     else
         g.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+}
+
+void Builder::firstDivergence(ReportSection& gap, const GapReport& report, const EventMapper& mapper)
+{
+    // The rule `gap --first-divergence` applies without --threshold (an imported table is read
+    // as mse, as debug() imports it), found by the same function as the app's Go › First
+    // Divergence, so the three name the same node.
+    const bool imported = report.importedMetric.has_value();
+    const DivergenceRule rule(defaultDivergenceThresholds(imported),
+        imported ? std::optional<GapMetric>(*report.importedMetric) : std::nullopt);
+    const std::optional<FirstDivergence> divergence = findFirstDivergence(report, mapper, rule);
+    const auto compared
+        = static_cast<std::size_t>(std::count_if(report.rows.begin(), report.rows.end(), gapRowCompared));
+    const std::string thresholds = describeThresholds(rule.thresholds());
+    ReportBlock facts;
+    facts.kind = ReportBlock::Kind::Facts;
+    if (!divergence || divergence->row >= report.rows.size()) {
+        facts.facts.emplace_back("First divergence",
+            "none: " + std::to_string(compared) + " of " + std::to_string(report.rows.size())
+                + " rows compared, none crosses " + thresholds);
+        gap.blocks.push_back(std::move(facts));
+        return;
+    }
+    const GapRow& row = report.rows[divergence->row];
+    facts.facts.emplace_back("First divergence", joinNodePath(divergence->path));
+    facts.facts.emplace_back("Crossing", divergence->crossing.text);
+    facts.facts.emplace_back("Thresholds", thresholds);
+    std::string where = "row " + std::to_string(divergence->row) + ", instruction "
+        + std::to_string(row.instruction.value) + ", output " + std::to_string(row.outputIndex);
+    if (!row.runtimeOp.empty())
+        where += ", " + row.runtimeOp;
+    facts.facts.emplace_back("Where", where);
+    facts.facts.emplace_back("Before it",
+        std::to_string(divergence->comparedBefore) + " compared row(s) within the thresholds (marked ① on the graph)");
+    gap.blocks.push_back(std::move(facts));
+    if (divergence->runNode.top.valid()) {
+        m_divergenceNode = divergence->runNode;
+        m_divergenceMark = "first divergence: " + divergence->crossing.text;
+        m_problemNodes.insert(divergence->runNode.top.value);
+    }
 }
 
 std::string signedBytes(std::uint64_t a, std::uint64_t b)

@@ -47,8 +47,8 @@ double heatPosition(double value, double low, double high, bool logScale, bool h
 {
     if (std::isinf(value))
         return (value > 0) == higherIsWorse ? 1.0 : 0.0;
-    if (!std::isfinite(value))
-        return higherIsWorse ? 1.0 : 0.0;
+    if (std::isnan(value))
+        return 1.0;
     // Every value equal: nothing is worse than anything else (a higher-is-better column would
     // otherwise flip its only value to the worst end: cosine 1 of two identical runs).
     if (!(high > low))

@@ -17,6 +17,9 @@ struct HeatTable {
         std::string name; ///< e.g. "mse", "snr (dB)", "p50 (ms)"
         bool higherIsWorse = true; ///< false for metrics like SNR or cosine similarity
         std::string unit;
+        /// What two identical runs give (SNR +inf, cosine 1, mse 0): the best a value can be,
+        /// painted apart from the ramp (heatscale.h). nullopt for columns without one (latencies).
+        std::optional<double> identical;
     };
     struct Row {
         NodeOrigin origin; ///< the node (top-level NodeId none when the row matched no node)
@@ -33,10 +36,11 @@ struct HeatTable {
     Table toTable() const;
 };
 
-/// Maps a value into [0, 1] for colouring, 1 meaning "worst": linear or log10 scale between
+/// The ramp alone: maps a value into [0, 1], 1 meaning "worst": linear or log10 scale between
 /// `low` and `high`, clamped; higher-is-better columns are flipped. A zero range (every value
-/// equal: two identical runs) has no worse end: 0. An infinity sits at the end it stands for
-/// (+inf is worst where higher is worse, best where higher is better: an SNR of identical values).
+/// equal) has no worse end: 0. An infinity sits at the end it stands for, NaN at the worse end.
+/// Colours go through HeatColumnScale::place (heatscale.h), which keeps the identical value
+/// and NaN off the ramp.
 double heatPosition(double value, double low, double high, bool logScale, bool higherIsWorse);
 
 /// One number format for every value of a column, so that a column reads as one scale

@@ -11,6 +11,7 @@
 #include "core/document/document.h"
 #include "core/writer/comparepairs.h"
 #include "core/writer/debug/etrecordwriter.h"
+#include "core/writer/payloads/vgfpayloadwriter.h"
 #include "core/writer/programwriter.h"
 
 #include <QDirIterator>
@@ -648,6 +649,137 @@ private slots:
         QCOMPARE(operatorFamily("aten.add.Tensor"), std::string("add"));
         QCOMPARE(operatorFamily("aten::permute_copy.out"), operatorFamily("XNNStaticTranspose"));
         QVERIFY(operatorFamily("XNNConvert") != operatorFamily("aten::add.out"));
+        // Issue 38: the op type names of every other decoder (core/delegates), each beside the
+        // ATen operator the partitioners lower to it.
+        // TOSA and VGF (tosa.cpp, vgf.cpp: "TOSA " + the operator's name).
+        QCOMPARE(operatorFamily("TOSA ADD"), operatorFamily("aten::add.out"));
+        QCOMPARE(operatorFamily("TOSA CONV2D"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("TOSA DEPTHWISE_CONV2D"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("TOSA CLAMP"), operatorFamily("aten::hardtanh.out"));
+        QCOMPARE(operatorFamily("TOSA AVG_POOL2D"), operatorFamily("aten::avg_pool2d.out"));
+        QCOMPARE(operatorFamily("TOSA RESHAPE"), operatorFamily("aten::view_copy.out"));
+        QCOMPARE(operatorFamily("TOSA FULLY_CONNECTED"), operatorFamily("aten::addmm.out"));
+        // Ethos-U NPU operations (ethosuoperations.cpp).
+        QCOMPARE(operatorFamily("Add"), operatorFamily("aten::add.out"));
+        QCOMPARE(operatorFamily("Conv"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("Depthwise"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("AvgPool"), operatorFamily("aten::avg_pool2d.out"));
+        QCOMPARE(operatorFamily("MaxPool"), operatorFamily("aten::max_pool2d_with_indices.out"));
+        QCOMPARE(operatorFamily("Leaky relu"), operatorFamily("aten::leaky_relu.out"));
+        // Core ML MIL (coremlprogram.cpp: the operation's type).
+        QCOMPARE(operatorFamily("real_div"), operatorFamily("aten::div.out"));
+        QCOMPARE(operatorFamily("reduce_mean"), operatorFamily("aten::mean.out"));
+        QCOMPARE(operatorFamily("conv"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("relu"), operatorFamily("aten::relu.out"));
+        // MLX (mlx.cpp: the union member without "Node").
+        QCOMPARE(operatorFamily("Addmm"), operatorFamily("aten::addmm.out"));
+        QCOMPARE(operatorFamily("Multiply"), operatorFamily("aten::mul.out"));
+        QCOMPARE(operatorFamily("Conv2D"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("Sdpa"), operatorFamily("aten::scaled_dot_product_attention"));
+        // QNN (qnncontext.cpp: the edge name the node name holds) and other namespaces.
+        QCOMPARE(operatorFamily("aten.convolution.default"), operatorFamily("aten::convolution.out"));
+        QCOMPARE(operatorFamily("quantized_decomposed.quantize_per_tensor.default"),
+            operatorFamily("quantized_decomposed::quantize_per_tensor.out"));
+        QCOMPARE(operatorFamily("cortex_m::quantize_per_tensor.out"),
+            operatorFamily("quantized_decomposed::quantize_per_tensor.out"));
+        QVERIFY(operatorFamily("TOSA RESCALE") != operatorFamily("aten::add.out"));
+    }
+
+    void operatorsMovedIntoAVgfDelegate()
+    {
+        // Written: A runs aten::add.out (x + constant) then aten::clamp.out on the CPU; B runs one
+        // VgfBackend delegate whose graph is TOSA ADD (with a graph constant) then TOSA CLAMP
+        // (writeSmallVgf). Both operators moved into the delegate: 2 moves, 0 before issue 38,
+        // when "TOSA ADD" was a family of its own.
+        ProgramSpec cpu;
+        {
+            MethodSpec& method = cpu.addMethod("forward");
+            TensorSpec t;
+            t.scalarType = scalar_type::Char;
+            t.sizes = { 1, 4 };
+            const std::int32_t x = method.addTensor(t);
+            TensorSpec constant = t;
+            constant.data = std::vector<std::uint8_t> { 1, 2, 3, 4 };
+            const std::int32_t c = method.addTensor(constant);
+            const std::int32_t alpha = method.addValue(ValueSpec::integer(1));
+            const std::int32_t sum = method.addTensor(t);
+            const std::int32_t low = method.addValue(ValueSpec::integer(-100));
+            const std::int32_t high = method.addValue(ValueSpec::integer(100));
+            const std::int32_t out = method.addTensor(t);
+            method.inputs = { x };
+            method.outputs = { out };
+            method.addInstruction(
+                InstructionSpec::kernel(method.addOperator("aten::add", "out"), { x, c, alpha, sum }));
+            method.addInstruction(
+                InstructionSpec::kernel(method.addOperator("aten::clamp", "out"), { sum, low, high, out }));
+        }
+        ProgramSpec npu;
+        {
+            MethodSpec& method = npu.addMethod("forward");
+            TensorSpec t;
+            t.scalarType = scalar_type::Char;
+            t.sizes = { 1, 4 };
+            const std::int32_t x = method.addTensor(t);
+            const std::int32_t out = method.addTensor(t);
+            method.inputs = { x };
+            method.outputs = { out };
+            const std::int32_t delegate = method.addDelegate({ "VgfBackend", writeSmallVgf() });
+            method.addInstruction(InstructionSpec::delegate(delegate, { x, out }));
+        }
+        const Document a = open(write(cpu, "cpu-add.pte"));
+        const Document b = open(write(npu, "vgf-add.pte"));
+        QVERIFY(a.program && b.program);
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        const MethodDiff& forward = diff->methods.front();
+        QCOMPARE(forward.movedIntoDelegates, 2);
+        QCOMPARE(movedCount(forward, Movement::IntoDelegate, "aten::add.out", "TOSA ADD"), 1);
+        QCOMPARE(movedCount(forward, Movement::IntoDelegate, "aten::clamp.out", "TOSA CLAMP"), 1);
+        std::string summary;
+        for (const std::string& line : diff->summaryLines())
+            summary += line + "; ";
+        QVERIFY2(summary.find("no ops moved") == std::string::npos, summary.c_str());
+    }
+
+    void ethosUAndVgfBuildsOfMobileNetV2()
+    {
+        // The same MobileNetV2 lowered to Ethos-U and to VGF (pte-adapter-model-explorer). By
+        // `etscope ops` and `etscope graph`: mobilenet_v2_ethosu.pte runs #0
+        // cortex_m::quantize_per_tensor.out, #1 EthosUBackend (Add 30, AvgPool 226, Conv 158,
+        // DMA 190, Depthwise 32, Mul 30), #2 cortex_m::dequantize_per_tensor.out;
+        // mobilenet_v2_vgf_segments.pte #0 quantized_decomposed::quantize_per_tensor.out,
+        // #1 VgfBackend (TOSA ADD 10, CONV2D 36, DEPTHWISE_CONV2D 17, CLAMP 35, RESCALE 84, …),
+        // #2 quantized_decomposed::dequantize_per_tensor.out. Before issue 38 nothing paired:
+        // 2 nodes same, every other only in A or only in B.
+        const Document a = openSample("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        const Document b = openSample("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte");
+        QVERIFY(a.program && b.program);
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        QCOMPARE(diff->methods.size(), std::size_t(1));
+        const MethodDiff& forward = diff->methods.front();
+        // The two calls: one build lowered to another backend.
+        const NodeMatch* call = matchOfA(forward, "#1 EthosUBackend");
+        QVERIFY(call && call->b && !call->b->inner);
+        QCOMPARE(call->labelB, std::string("#1 VgfBackend"));
+        QCOMPARE(call->status, MatchStatus::Changed);
+        QVERIFY2(call->reason.starts_with("backend EthosUBackend → VgfBackend"), call->reason.c_str());
+        // Quantize and dequantize: one family, two namespaces.
+        const NodeMatch* quantize = matchOfA(forward, "#0 cortex_m::quantize_per_tensor.out");
+        QVERIFY(quantize && quantize->b);
+        QCOMPARE(quantize->labelB, std::string("#0 quantized_decomposed::quantize_per_tensor.out"));
+        QCOMPARE(quantize->reason,
+            std::string("operator cortex_m::quantize_per_tensor.out → quantized_decomposed::quantize_per_tensor.out"));
+        const NodeMatch* dequantize = matchOfA(forward, "#2 cortex_m::dequantize_per_tensor.out");
+        QVERIFY(dequantize && dequantize->b);
+        QCOMPARE(dequantize->labelB, std::string("#2 quantized_decomposed::dequantize_per_tensor.out"));
+        // Inside, the NPU's operations against the TOSA ones of the same family: the adds.
+        int adds = 0;
+        for (const NodeMatch& match : forward.matches)
+            if (match.a && match.a->inner && match.b && match.b->inner && match.reason == "operator Add → TOSA ADD")
+                ++adds;
+        QVERIFY(adds > 0);
+        QVERIFY(adds <= 10); // VGF has 10 TOSA ADD
     }
 };
 

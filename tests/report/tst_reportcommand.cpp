@@ -11,6 +11,9 @@
 // `forward`, 12 KernelCalls (aten::clamp.out twice, …) and 2 XnnpackBackend DelegateCalls; the
 // decoded delegates hold 10 XNNFullyConnected nodes (tests/delegates check the XNNPACK payloads).
 #include "tests/common/clirun.h"
+#include "tests/common/perturbedrun.h"
+
+#include "core/debug/etdump.h"
 
 #include <QDir>
 #include <QFile>
@@ -413,6 +416,72 @@ private slots:
             QVERIFY2(etscope::test::readFile(file).startsWith("\x89PNG"), qPrintable(file));
         }
         QCOMPARE(links, 4); // the graph, arena 1, the treemap, the timeline
+    }
+
+    void reportNamesTheFirstDivergenceGapNames()
+    {
+        // Issue 38: `etscope report stress_mlp.pte run.etdp reference.etdp` wrote the gap table
+        // but not the first divergence. The run is stress_mlp's intermediates with every output
+        // from instruction 13 on changed (v·1.7: SNR about 3.1 dB, under the default 20 dB);
+        // the report must name the node `gap --first-divergence` names, with its crossing and
+        // thresholds, and mark it on the graph picture.
+        const std::string reference
+            = sampleArgument("generated/stress_mlp/stress_mlp.intermediates.etdp").toStdString();
+        auto real = etscope::core::readETDumpFile(reference);
+        QVERIFY(real);
+        QVERIFY(!etscope::core::attachDebugBufferOrDefault(real.value(), {}));
+        auto perturbed = etscope::test::perturbFrom(real.value(), etscope::core::InstructionId(13), 1.7);
+        QVERIFY(perturbed);
+        const QString run = path(QStringLiteral("perturbed/run.etdp"));
+        QDir().mkpath(path(QStringLiteral("perturbed")));
+        QVERIFY(!etscope::test::writePerturbedRun(perturbed.value(), run.toStdString()));
+        const QString program = sampleArgument("djl-executorch-engine/stress_mlp.pte");
+
+        const auto gap = runEtscope({ QStringLiteral("gap"), program, QStringLiteral("--etdump"), run,
+            QStringLiteral("--reference"), QString::fromStdString(reference), QStringLiteral("--first-divergence") });
+        QVERIFY2(gap.exitCode == 0, qPrintable(gap.err));
+        // "first divergence: row N, forward › …" then "  <crossing> (thresholds: …)".
+        static const QRegularExpression firstLine(
+            QStringLiteral("^first divergence: row \\d+, (.+)$"), QRegularExpression::MultilineOption);
+        const auto named = firstLine.match(gap.out);
+        QVERIFY2(named.hasMatch(), qPrintable(gap.out));
+        const QString nodePath = named.captured(1);
+        static const QRegularExpression crossingLine(
+            QStringLiteral("^  (.+) \\(thresholds: (.+)\\)$"), QRegularExpression::MultilineOption);
+        const auto crossing = crossingLine.match(gap.out);
+        QVERIFY2(crossing.hasMatch(), qPrintable(gap.out));
+        QVERIFY(crossing.captured(1).startsWith(QStringLiteral("snr ")));
+
+        const QString md = path(QStringLiteral("perturbed/report.md"));
+        const auto markdown = runEtscope(
+            { QStringLiteral("report"), program, run, QString::fromStdString(reference), QStringLiteral("-o"), md });
+        QVERIFY2(markdown.exitCode == 0, qPrintable(markdown.err));
+        const QString text = QString::fromUtf8(etscope::test::readFile(md));
+        // Markdown escapes its punctuation with a backslash ("\#13", "\< 20 dB").
+        const auto escaped = [](const QString& t) {
+            QString out;
+            for (const QChar c : t)
+                out += (QStringView(u"*_`[]<>#|\\").contains(c) ? QStringLiteral("\\") : QString()) + c;
+            return out;
+        };
+        QVERIFY2(text.contains(QStringLiteral("- **First divergence**: ") + escaped(nodePath)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("- **Crossing**: ") + escaped(crossing.captured(1))));
+        QVERIFY(text.contains(QStringLiteral("- **Thresholds**: ") + escaped(crossing.captured(2))));
+
+        // The HTML's graph picture (inline SVG) carries the mark's badge.
+        const QString html = path(QStringLiteral("perturbed/report.html"));
+        const auto page = runEtscope(
+            { QStringLiteral("report"), program, run, QString::fromStdString(reference), QStringLiteral("-o"), html });
+        QVERIFY2(page.exitCode == 0, qPrintable(page.err));
+        const QString content = QString::fromUtf8(etscope::test::readFile(html));
+        // The graph picture (inline SVG, text drawn as paths) carries the mark: its ring and badge
+        // in the divergence colour (ui/common/nodestyle.cpp, #c81e96), which nothing else in a
+        // report uses (a report of the run against itself has none).
+        const qsizetype figure = content.indexOf(QStringLiteral("<figure id=\"graph-forward\""));
+        QVERIFY(figure >= 0);
+        const qsizetype end = content.indexOf(QStringLiteral("</figure>"), figure);
+        QVERIFY2(content.mid(figure, end - figure).contains(QStringLiteral("#c81e96"), Qt::CaseInsensitive),
+            "no mark in the graph picture");
     }
 
     void badInputsLeaveTheirSectionOut()

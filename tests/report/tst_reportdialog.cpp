@@ -6,6 +6,7 @@
 #include "core/document/document.h"
 #include "core/fullreport/report.h"
 #include "core/writer/transformermodels.h"
+#include "tests/common/perturbedrun.h"
 #include "tests/common/testsupport.h"
 #include "tests/writer/writertestsupport.h"
 #include "ui/document/debugsession.h"
@@ -161,6 +162,47 @@ private slots:
         const QString md = QString::fromUtf8(test::readFile(path));
         QVERIFY(md.contains(QStringLiteral("**Slowest operators of 'forward'**")));
         QVERIFY(QFile::exists(m_dir.filePath(QStringLiteral("profile-timeline.png"))));
+    }
+
+    void attachedRunAndReferenceNameTheFirstDivergence()
+    {
+        // Issue 38: File › Export Report… with a run and its reference attached wrote the gap
+        // table but no first divergence. The run's outputs are changed from instruction 13 on
+        // (v·1.7: SNR about 3.1 dB, under the default 20 dB), so the first divergence is
+        // instruction 13's node, "#13 …" in its path; the graph picture carries its mark.
+        const std::string reference = test::samplePath("generated/stress_mlp/stress_mlp.intermediates.etdp");
+        auto real = core::readETDumpFile(reference);
+        QVERIFY(real);
+        QVERIFY(!core::attachDebugBufferOrDefault(real.value(), {}));
+        auto perturbed = test::perturbFrom(real.value(), core::InstructionId(13), 1.7);
+        QVERIFY(perturbed);
+        const QString run = m_dir.filePath(QStringLiteral("perturbed.etdp"));
+        QVERIFY(!test::writePerturbedRun(perturbed.value(), run.toStdString()));
+        ui::DebugSession session;
+        QVERIFY(!ui::attach(session, ui::AttachKind::Run, run));
+        QVERIFY(!ui::attach(session, ui::AttachKind::Reference, QString::fromStdString(reference)));
+        ui::ReportDialog dialog(m_document, &session);
+        for (const char* id : { "graphs", "gap" })
+            dialog.setSectionChecked(id, true);
+        const QString path = m_dir.filePath(QStringLiteral("divergence.html"));
+        dialog.setPath(path);
+        const QString error = exportAndWait(dialog);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString html = QString::fromUtf8(test::readFile(path));
+        static const QRegularExpression fact(QStringLiteral("First divergence</[^>]+>\\s*(?:<[^>]+>)*\\s*([^<]+)"));
+        const auto named = fact.match(html);
+        QVERIFY2(named.hasMatch(), "no first divergence in the report");
+        QVERIFY2(named.captured(1).contains(QStringLiteral("#13 ")), qPrintable(named.captured(1)));
+        QVERIFY(html.contains(QStringLiteral("Crossing")));
+        QVERIFY(html.contains(QStringLiteral("snr ")));
+        // The graph picture (inline SVG, text drawn as paths) carries the mark: its ring and badge
+        // in the divergence colour (ui/common/nodestyle.cpp, #c81e96), which nothing else in a
+        // report uses (a report of the run against itself has none).
+        const qsizetype figure = html.indexOf(QStringLiteral("<figure id=\"graph-forward\""));
+        QVERIFY(figure >= 0);
+        const qsizetype end = html.indexOf(QStringLiteral("</figure>"), figure);
+        QVERIFY2(html.mid(figure, end - figure).contains(QStringLiteral("#c81e96"), Qt::CaseInsensitive),
+            "no mark in the graph picture");
     }
 
     void refusesWhatItCannotWrite()

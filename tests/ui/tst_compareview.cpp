@@ -349,6 +349,42 @@ private slots:
         saveShot(view, QStringLiteral("compare-add.png"));
     }
 
+    /// The same MobileNetV2 lowered to Ethos-U (pte-adapter-model-explorer/mobilenet_v2_ethosu.pte:
+    /// #0 cortex_m::quantize_per_tensor.out, #1 EthosUBackend, #2 cortex_m::dequantize_per_tensor.out)
+    /// and to VGF (mobilenet_v2_vgf_segments.pte: #0 quantized_decomposed::quantize_per_tensor.out,
+    /// #1 VgfBackend, #2 quantized_decomposed::dequantize_per_tensor.out), as `etscope graph`
+    /// lists them. Issue 38: nothing paired across the backends, and the two quantize nodes,
+    /// once marked as changed, both read "…quantize_per_tensor.out".
+    void ethosUAgainstVgfPairsAndKeepsNamesApart()
+    {
+        CompareView view;
+        QVERIFY(compare(view,
+            QString::fromStdString(etscope::test::samplePath("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte")),
+            QString::fromStdString(
+                etscope::test::samplePath("pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte"))));
+        const MethodDiff* method = view.methodDiff();
+        QVERIFY(method);
+        const NodeMatch* call = findMatch(*method, "#1 EthosUBackend", "#1 VgfBackend");
+        QVERIFY(call);
+        QCOMPARE(call->status, MatchStatus::Changed);
+        QVERIFY(findMatch(*method, "Add", "ADD"));
+        const NodeMatch* quantize = nullptr;
+        for (const NodeMatch& match : method->matches)
+            if (match.labelA.find("cortex_m::quantize_per_tensor.out") != std::string::npos
+                && match.labelB.find("quantized_decomposed::quantize_per_tensor.out") != std::string::npos)
+                quantize = &match;
+        QVERIFY(quantize && quantize->a && quantize->b);
+        QCOMPARE(quantize->status, MatchStatus::Changed);
+        NodeItem* a = view.view(Side::A)->scene()->itemFor(originOf(*quantize->a));
+        NodeItem* b = view.view(Side::B)->scene()->itemFor(originOf(*quantize->b));
+        QVERIFY(a && b && a->mark() && b->mark());
+        // Each title, shortened or not, keeps its namespace: they read differently.
+        QVERIFY2(a->shownTitle() != b->shownTitle(), qPrintable(a->shownTitle() + " | " + b->shownTitle()));
+        QVERIFY2(a->shownTitle().contains(QStringLiteral("cortex_m")), qPrintable(a->shownTitle()));
+        QVERIFY2(b->shownTitle().contains(QStringLiteral("quantized_d")), qPrintable(b->shownTitle()));
+        saveShot(view, QStringLiteral("compare-ethosu-vgf.png"));
+    }
+
     /// dnf_executorch5.pte (portable, 92 kernels in forward) against dnf_xnnpack_training.pte
     /// (4 XNNPACK delegates): four common methods; `etscope diff` says 7 ops moved into
     /// delegates, nodes 8 same, 18 changed, 118 only in A, 23 only in B over all methods.

@@ -1185,23 +1185,35 @@ private slots:
         QVERIFY(painted->second.position > 0);
         // The node says the number as the table's column does (one format per column).
         QCOMPARE(painted->second.label, view->heatmapPanel()->model()->valueText(0, *pool[0]->values[0]));
-        // Cosine: higher is better, so the row closest to 1 is the darkest (position 0) and the
-        // smallest the worst (position 1), on the graph as in the table.
+        // Cosine: higher is better. 1 (identical) is the darkest (position 0); the other values
+        // run from the ramp's best end (the one closest to 1, at kRampStart) to the worst (the
+        // smallest, at 1), on the graph as in the table (issue 38: the best changed value was
+        // painted as identical).
         const auto cosine = std::find_if(
             gap.columns.begin(), gap.columns.end(), [](const HeatTable::Column& c) { return c.name == "cosine"; });
         QVERIFY(cosine != gap.columns.end() && !cosine->higherIsWorse);
         const auto c = static_cast<std::size_t>(cosine - gap.columns.begin());
         view->heatmapPanel()->setGraphColumn(static_cast<int>(c));
-        const auto range = gap.range(c);
+        std::optional<std::pair<double, double>> range; // of the values other than 1
+        for (const HeatTable::Row& r : gap.rows)
+            if (r.values[c] && *r.values[c] != 1.0 && std::isfinite(*r.values[c]))
+                range = range
+                    ? std::make_pair(std::min(range->first, *r.values[c]), std::max(range->second, *r.values[c]))
+                    : std::make_pair(*r.values[c], *r.values[c]);
         QVERIFY(range);
+        const double start = HeatColumnScale::kRampStart;
         for (int row = 0; row < view->heatmapPanel()->model()->rowCount(); ++row) {
             const QModelIndex cell = view->heatmapPanel()->model()->index(row, static_cast<int>(c) + 1);
             const double value = cell.data(HeatmapModel::ValueRole).toDouble();
             const double position = cell.data(HeatmapModel::PositionRole).toDouble();
-            if (range->second > range->first)
-                QVERIFY(std::abs(position - (range->second - value) / (range->second - range->first)) < 1e-6);
-            else
+            if (value == 1.0)
                 QCOMPARE(position, 0.0);
+            else if (range->second > range->first)
+                QVERIFY(std::abs(
+                            position - (start + (1 - start) * (range->second - value) / (range->second - range->first)))
+                    < 1e-6);
+            else
+                QCOMPARE(position, start);
         }
         if (qEnvironmentVariableIsSet("ETSCOPE_SHOTS")) {
             QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);

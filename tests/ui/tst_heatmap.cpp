@@ -5,9 +5,11 @@
 // runs of add.pte on the same all-ones inputs (generated/README.md), so every metric says
 // "identical": mse, l1 and max |a−b| are 0, cosine 1, snr +inf.
 #include "tests/common/documentbytes.h"
+#include "tests/common/perturbedrun.h"
 #include "tests/common/testsupport.h"
 #include "tests/ui/attachwait.h"
 #include "ui/common/elidedelegate.h"
+#include "ui/common/nodestyle.h" // rampColour
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
@@ -19,8 +21,10 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -43,6 +47,8 @@ void saveShot(QWidget& widget, const QString& name)
     QCoreApplication::processEvents();
     widget.grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
 }
+
+const double kNaNForTest = std::numeric_limits<double>::quiet_NaN();
 
 int columnNamed(const HeatTable& table, const std::string& prefix)
 {
@@ -105,6 +111,107 @@ private slots:
         QCOMPARE(panel->graphColouringText(), QStringLiteral("<b>Colour:</b> mse: all equal (0)"));
         for (const auto& [key, heat] : panel->graphHeat())
             QCOMPARE(heat.position, 0.0);
+    }
+
+    void firstDivergenceIsNotPaintedAsIdentical()
+    {
+        // Issue 38's walk-through: stress_mlp with a run whose outputs from instruction 13 on are
+        // changed (v·1.7 plus a little per event: SNR −20·log10(0.7) ≈ 3.1 dB each) against the
+        // unchanged run, coloured by snr. Before, the automatic range (the finite SNRs alone)
+        // put the first divergence, the best of the changed nodes, at position 0: drawn and
+        // listed in the colour of the identical nodes (SNR +inf), and the legend called it best.
+        const QString samples = QString::fromStdString(etscope::test::samplePath("generated/stress_mlp/"));
+        auto real = readETDumpFile((samples + QStringLiteral("stress_mlp.intermediates.etdp")).toStdString());
+        QVERIFY(real);
+        QVERIFY(!attachDebugBufferOrDefault(real.value(), {}));
+        auto perturbed = etscope::test::perturbFrom(real.value(), InstructionId(13), 1.7, 1e-3);
+        QVERIFY(perturbed);
+        QTemporaryDir dir;
+        const QString runPath = dir.filePath(QStringLiteral("run.etdp"));
+        QVERIFY(!etscope::test::writePerturbedRun(perturbed.value(), runPath.toStdString()));
+
+        DocumentController controller;
+        controller.adopt(load("djl-executorch-engine/stress_mlp.pte"));
+        DocumentView view(&controller, GraphContext {});
+        view.resize(1400, 900);
+        view.show();
+        QSignalSpy shown(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shown.wait(20000));
+        QCOMPARE(etscope::test::attachAndWait(controller, AttachKind::Run, runPath), QString());
+        QCOMPARE(etscope::test::attachAndWait(
+                     controller, AttachKind::Reference, samples + QStringLiteral("stress_mlp.intermediates.etdp")),
+            QString());
+        HeatmapPanel* panel = view.heatmapPanel();
+        const HeatTable& gap = panel->model()->table();
+        const int snr = columnNamed(gap, "snr");
+        QVERIFY(snr >= 0);
+        panel->setGraphColumn(snr);
+        const auto first = view.firstDivergence();
+        QVERIFY(first);
+        const GraphHeat heat = panel->graphHeat();
+        const auto diverging = heat.find(GraphScene::keyOf(*first));
+        QVERIFY(diverging != heat.end());
+        // The node Go › First Divergence selects is a changed one: its SNR is finite.
+        const auto divergingRow = std::find_if(gap.rows.begin(), gap.rows.end(),
+            [&](const HeatTable::Row& row) { return GraphScene::keyOf(row.origin) == GraphScene::keyOf(*first); });
+        QVERIFY(divergingRow != gap.rows.end());
+        QVERIFY(std::isfinite(divergingRow->values[static_cast<std::size_t>(snr)].value_or(kNaNForTest)));
+        int identical = 0;
+        for (const HeatTable::Row& row : gap.rows) {
+            const double value = row.values[static_cast<std::size_t>(snr)].value_or(0);
+            if (!std::isinf(value) || !row.origin.top.valid())
+                continue;
+            ++identical;
+            const auto painted = heat.find(GraphScene::keyOf(row.origin));
+            QVERIFY(painted != heat.end());
+            // Identical nodes are the darkest; the first divergence is never their colour.
+            QCOMPARE(painted->second.position, 0.0);
+            QVERIFY(rampColour(diverging->second.position) != rampColour(painted->second.position));
+        }
+        QVERIFY(identical >= 1);
+        QVERIFY(diverging->second.position > 0);
+        // The table's cells: the same places as the graph's.
+        for (int row = 0; row < panel->model()->rowCount(); ++row) {
+            const QModelIndex cell = panel->model()->index(row, snr + 1);
+            if (std::isinf(cell.data(HeatmapModel::ValueRole).toDouble()))
+                QCOMPARE(cell.data(HeatmapModel::PositionRole).toDouble(), 0.0);
+            else
+                QVERIFY(cell.data(HeatmapModel::PositionRole).toDouble() > 0);
+        }
+        // The legend names the identical value apart from the ramp's best.
+        QVERIFY2(panel->findChild<HeatLegend*>()->text().contains(QStringLiteral("identical inf")),
+            qPrintable(panel->findChild<HeatLegend*>()->text()));
+        QVERIFY2(panel->graphColouringText().contains(QStringLiteral("identical inf (darkest)")),
+            qPrintable(panel->graphColouringText()));
+        saveShot(view, QStringLiteral("heatmap-snr-first-divergence.png"));
+    }
+
+    void nanHasItsOwnColour()
+    {
+        // A NaN metric (inf − inf in a run) is on no end of the scale: before, an mse of NaN
+        // took the worst position (1), the colour of the largest number. Now it has no position
+        // (painted in a colour of its own), is what its node shows over its other output, and
+        // the legend names it.
+        HeatTable table;
+        table.columns = { { "mse", true, "" } };
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        table.rows.push_back({ { NodeId(0), NodeId::none() }, "a", { 1e-3 } });
+        table.rows.push_back({ { NodeId(1), NodeId::none() }, "b", { 1e-3 } });
+        table.rows.push_back({ { NodeId(1), NodeId::none() }, "b [1]", { nan } });
+        table.rows.push_back({ { NodeId(2), NodeId::none() }, "c", { 2e-3 } });
+        HeatmapPanel panel;
+        panel.setTable(table);
+        panel.setGraphColumn(0);
+        const GraphHeat heat = panel.graphHeat();
+        QVERIFY(std::isnan(heat.at({ 1, -1 }).position));
+        QVERIFY(rampColour(heat.at({ 1, -1 }).position) != rampColour(1.0));
+        QVERIFY(rampColour(heat.at({ 1, -1 }).position) != rampColour(0.0));
+        QCOMPARE(heat.at({ 0, -1 }).position, 0.0);
+        QCOMPARE(heat.at({ 2, -1 }).position, 1.0);
+        QVERIFY(std::isnan(panel.model()->index(2, 1).data(HeatmapModel::PositionRole).toDouble()));
+        QVERIFY2(panel.findChild<HeatLegend*>()->text().endsWith(QStringLiteral(" · nan")),
+            qPrintable(panel.findChild<HeatLegend*>()->text()));
+        QVERIFY(panel.graphColouringText().contains(QStringLiteral("nan")));
     }
 
     void sortsByValueWithEmptyCellsLast()

@@ -166,13 +166,18 @@ QFont subtitleFont()
     return font;
 }
 
+QColor nanColour()
+{
+    return QColor(0xcc, 0x79, 0xa7); // Okabe–Ito reddish purple: apart from viridis and the vermillion flag
+}
+
 QColor rampColour(double t)
 {
     // Viridis, sampled at five stops and interpolated.
     static const std::array<QColor, 5> stops { QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
         QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25) };
     if (!std::isfinite(t))
-        return QColor(0xbb, 0xbb, 0xbb);
+        return nanColour();
     t = std::clamp(t, 0.0, 1.0) * (stops.size() - 1);
     const auto i = static_cast<std::size_t>(std::min<double>(std::floor(t), stops.size() - 2));
     const double f = t - static_cast<double>(i);

@@ -41,7 +41,10 @@ QColor divergenceColour();
 QFont titleFont();
 QFont subtitleFont();
 
-/// A readable sequential colour ramp (viridis-like, colour-blind safe) for t in [0, 1].
+/// A readable sequential colour ramp (viridis-like, colour-blind safe) for t in [0, 1]; a NaN
+/// (a heat value that is not a number) gets nanColour().
 QColor rampColour(double t);
+/// The colour of a NaN heat value: on no end of the ramp, and not the grey of a plain node.
+QColor nanColour();
 
 } // namespace etscope::ui

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/compare/comparemarks.h"
 
+#include "ui/common/elide.h"
 #include "ui/common/nodestyle.h"
 #include "ui/graph/graphscene.h"
+#include "ui/graph/presentation.h"
 
 #include <QObject>
 
@@ -40,6 +42,37 @@ QString backendOf(const NodeMatch& match, const Graph* graphA, const Graph* grap
     const auto& ref = intoB ? match.b : match.a;
     const Node* delegate = ref ? diffNode(intoB ? graphB : graphA, DiffNodeRef { ref->node, std::nullopt }) : nullptr;
     return delegate ? QString::fromStdString(delegate->label) : QString();
+}
+
+/// A changed node whose name differs from its partner's keeps, when its box shortens it, the part
+/// that tells the two apart ("cortex_m::" against "quantized_decomposed::", which the graph's
+/// own shortening drops as shared by the names of its side).
+void keepApart(NodeMark& mark, const NodeMatch& match, CompareSide side, const Graph* graphA, const Graph* graphB)
+{
+    if (match.status != MatchStatus::Changed || !match.a || !match.b)
+        return;
+    const Node* a = diffNode(graphA, *match.a);
+    const Node* b = diffNode(graphB, *match.b);
+    if (!a || !b)
+        return;
+    const QStringList names { nodeTitle(*a), nodeTitle(*b) };
+    if (names[0] == names[1])
+        return;
+    const auto parts = distinctParts(names);
+    const std::size_t k = side == CompareSide::A ? 0 : 1;
+    const QString& name = names[static_cast<qsizetype>(k)];
+    std::pair<int, int> part = parts[k];
+    // When the namespace tells the two apart, the operator's first word still tells the node
+    // from its neighbours (quantize, dequantize): the part runs on to its end.
+    if (const auto colons = static_cast<int>(name.lastIndexOf(QLatin1String("::")));
+        colons >= 0 && part.second <= colons) {
+        int end = colons + 2;
+        while (end < name.size() && name[end] != QLatin1Char('_') && name[end] != QLatin1Char('.'))
+            ++end;
+        part.second = end;
+    }
+    mark.name = name;
+    mark.namePart = part;
 }
 
 } // namespace
@@ -121,9 +154,10 @@ CompareMarks prepareCompareMarks(
             if (!inserted && match.movement == Movement::None
                 && method.matches[static_cast<std::size_t>(at->second)].movement != Movement::None)
                 at->second = i;
-            const auto mark = compareMark(match, side, backend);
+            auto mark = compareMark(match, side, backend);
             if (!mark)
                 continue;
+            keepApart(*mark, match, side, graphA, graphB);
             auto& marks = onA ? prepared.marksA : prepared.marksB;
             auto& weights = onA ? weightA : weightB;
             const auto it = marks.find(key);

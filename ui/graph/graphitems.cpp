@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/graph/graphitems.h"
+#include "ui/common/elide.h"
 #include "ui/common/theme.h"
 #include "ui/graph/scenerenderer.h"
 
@@ -57,6 +58,7 @@ NodeItem::NodeItem(const core::Node& node, core::NodeOrigin origin, QString titl
     , m_look(lookFor(node))
     , m_darkLook(darkLook(m_look))
     , m_title(std::move(title))
+    , m_shownTitle(m_title)
     , m_subtitle(std::move(subtitle))
     , m_size(size)
     , m_canExpand((node.kind == core::NodeKind::Delegate && node.subgraph) || node.kind == core::NodeKind::Group)
@@ -94,7 +96,9 @@ namespace {
 
 bool sameMark(const std::optional<NodeMark>& a, const std::optional<NodeMark>& b)
 {
-    return (!a && !b) || (a && b && a->colour == b->colour && a->badge == b->badge && a->tooltip == b->tooltip);
+    return (!a && !b)
+        || (a && b && a->colour == b->colour && a->badge == b->badge && a->tooltip == b->tooltip && a->name == b->name
+            && a->namePart == b->namePart);
 }
 
 } // namespace
@@ -111,6 +115,12 @@ void NodeItem::setMark(std::optional<NodeMark> mark)
     if (m_mark && !m_mark->badge.isEmpty()) {
         const QFontMetricsF metrics(subtitleFont());
         m_badgeWidth = std::max(metrics.height(), metrics.horizontalAdvance(m_mark->badge) + 8);
+    }
+    // A name the mark is about keeps what tells it from its partner's, in the room the title has.
+    m_shownTitle = m_title;
+    if (m_mark && !m_mark->name.isEmpty() && m_mark->name != m_title) {
+        const double room = m_size.width() - 12 - (m_canExpand ? kButton + 2 : 0);
+        m_shownTitle = elideAroundToWidth(m_mark->name, m_mark->namePart, QFontMetricsF(titleFont()), room);
     }
     QString tip = m_plainToolTip;
     if (m_mark && !m_mark->tooltip.isEmpty())
@@ -216,7 +226,7 @@ void NodeItem::paintTexts(
         box.left() + 6, box.top() + 3, box.width() - 12 - (m_canExpand ? kButton + 2 : 0), titleHeight - 6);
     if (m_subtitle.isEmpty())
         titleRect = QRectF(box.left() + 6, box.top(), box.width() - 12 - (m_canExpand ? kButton + 2 : 0), box.height());
-    painter->drawText(titleRect, Qt::AlignCenter, m_title);
+    painter->drawText(titleRect, Qt::AlignCenter, m_shownTitle);
     if (!m_subtitle.isEmpty()) {
         const bool value = m_heat && !m_heatLabel.isEmpty();
         painter->setFont(value ? m_heatFont : subtitleFont());

@@ -20,6 +20,11 @@ struct NodeMark {
     QColor colour;
     QString badge; ///< a few characters ("✕", "+", "Δ"), empty for the ring alone
     QString tooltip; ///< why, shown when hovering the node
+    /// When the mark is about the node's name (Compare: its operator beside its partner's), the
+    /// whole title and the part of it that tells the two apart (distinctParts of the pair): a
+    /// title too long for its box keeps that part (elideAround). Empty: the title as laid out.
+    QString name;
+    std::pair<int, int> namePart { 0, 0 };
 };
 
 /// One box of the graph. Paints itself from plain data (title, subtitle, look); knows its
@@ -49,6 +54,8 @@ public:
     bool flagged() const { return m_flagged; }
     void setMark(std::optional<NodeMark> mark);
     const std::optional<NodeMark>& mark() const { return m_mark; }
+    /// The title as drawn: the presentation's, or the mark's name kept apart from its partner's.
+    const QString& shownTitle() const { return m_shownTitle; }
     const QString& heatLabel() const { return m_heatLabel; }
     /// The font the heat label is drawn with: the subtitle's, made smaller until it fits.
     const QFont& heatLabelFont() const { return m_heatFont; }
@@ -75,6 +82,7 @@ private:
     NodeLook m_look;
     NodeLook m_darkLook; ///< on the dark canvas of a dark theme
     QString m_title;
+    QString m_shownTitle; ///< m_title, or the mark's name shortened around its part
     QString m_subtitle;
     QSizeF m_size;
     bool m_canExpand = false;

@@ -3,21 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace etscope::ui {
-
-namespace {
-
-/// Whether `a` paints worse than `b` in a column (heatPosition's order: NaN sits with the
-/// worst where higher is worse, with the best otherwise).
-bool paintsWorse(double a, double b, bool higherIsWorse)
-{
-    const auto rank = [](double v) { return std::isnan(v) ? std::numeric_limits<double>::infinity() : v; };
-    return higherIsWorse ? rank(a) > rank(b) : rank(a) < rank(b);
-}
-
-} // namespace
 
 std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const core::HeatTable> table)
 {
@@ -30,21 +17,20 @@ std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const 
     for (std::size_t c = 0; c < table->columns.size(); ++c) {
         PreparedHeatTable::Column column;
         column.range = table->range(c);
+        column.summary = core::summariseHeatColumn(*table, c);
         column.format = core::columnNumberFormat(*table, c);
         const bool higherIsWorse = table->columns[c].higherIsWorse;
-        const auto keep
-            = [higherIsWorse](std::map<std::pair<int, int>, double>& into, std::pair<int, int> key, double value) {
-                  const auto [it, fresh] = into.try_emplace(key, value);
-                  if (!fresh && paintsWorse(value, it->second, higherIsWorse))
-                      it->second = value;
-              };
+        const std::optional<double> identical = table->columns[c].identical;
+        const auto keep = [higherIsWorse, identical](
+                              std::map<std::pair<int, int>, double>& into, std::pair<int, int> key, double value) {
+            const auto [it, fresh] = into.try_emplace(key, value);
+            if (!fresh && core::heatWorse(value, it->second, higherIsWorse, identical))
+                it->second = value;
+        };
         for (const core::HeatTable::Row& row : table->rows) {
             if (c >= row.values.size() || !row.values[c])
                 continue;
             const double value = *row.values[c];
-            if (value > 0 && std::isfinite(value))
-                column.smallestPositive
-                    = column.smallestPositive == 0 ? value : std::min(column.smallestPositive, value);
             if (!row.origin.top.valid())
                 continue;
             keep(column.worst, { row.origin.top.value, row.origin.inner.value }, value);
@@ -56,63 +42,27 @@ std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const 
     return prepared;
 }
 
-std::pair<double, double> HeatScale::bounds(const PreparedHeatTable& prepared, std::size_t column) const
+core::HeatColumnScale HeatScale::column(const PreparedHeatTable& prepared, std::size_t column) const
 {
-    const PreparedHeatTable::Column* summary = column < prepared.columns.size() ? &prepared.columns[column] : nullptr;
-    const auto range = summary ? summary->range : std::nullopt;
-    double automaticLow = range ? range->first : 0.0;
-    if (logScale && automaticLow <= 0)
-        automaticLow = summary ? summary->smallestPositive : 0.0; // zeros sit at the bottom
-    double lo = low.value_or(automaticLow);
-    double hi = high.value_or(range ? range->second : 1.0);
-    if (hi < lo)
-        std::swap(lo, hi);
-    return { lo, hi };
+    const core::HeatTable& table = *prepared.table;
+    if (column >= table.columns.size() || column >= prepared.columns.size())
+        return {};
+    return core::heatColumnScale(
+        table.columns[column], prepared.columns[column].summary, { logScale, low, high, threshold(column) });
 }
 
-std::pair<double, double> HeatScale::bounds(const core::HeatTable& table, std::size_t column) const
+core::HeatColumnScale HeatScale::column(const core::HeatTable& table, std::size_t column) const
 {
-    const auto range = table.range(column);
-    double automaticLow = range ? range->first : 0.0;
-    if (logScale && automaticLow <= 0) {
-        // A log scale starts at the smallest positive value; zeros sit at the bottom.
-        automaticLow = 0;
-        for (const core::HeatTable::Row& row : table.rows)
-            if (column < row.values.size() && row.values[column] && *row.values[column] > 0)
-                automaticLow = automaticLow == 0 ? *row.values[column] : std::min(automaticLow, *row.values[column]);
-    }
-    double lo = low.value_or(automaticLow);
-    double hi = high.value_or(range ? range->second : 1.0);
-    if (hi < lo)
-        std::swap(lo, hi);
-    return { lo, hi };
-}
-
-double HeatScale::position(const core::HeatTable& table, std::size_t column, double value) const
-{
-    return position(table, column, value, bounds(table, column));
-}
-
-double HeatScale::position(
-    const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const
-{
-    const auto [lo, hi] = bounds;
-    const bool worse = column < table.columns.size() ? table.columns[column].higherIsWorse : true;
-    return core::heatPosition(value, lo, hi, logScale, worse);
+    if (column >= table.columns.size())
+        return {};
+    return core::heatColumnScale(
+        table.columns[column], core::summariseHeatColumn(table, column), { logScale, low, high, threshold(column) });
 }
 
 std::optional<double> HeatScale::threshold(std::size_t column) const
 {
     const auto it = thresholds.find(column);
     return it == thresholds.end() ? std::nullopt : std::optional<double>(it->second);
-}
-
-bool HeatScale::beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const
-{
-    const auto limit = threshold(column);
-    if (!limit || column >= table.columns.size())
-        return false;
-    return table.columns[column].higherIsWorse ? value > *limit : value < *limit;
 }
 
 HeatmapModel::HeatmapModel(QObject* parent)
@@ -195,17 +145,18 @@ void HeatmapModel::sort(int column, Qt::SortOrder order)
 
 void HeatmapModel::updateBounds()
 {
-    m_bounds.clear();
+    m_scales.clear();
     m_formats.clear();
     for (std::size_t c = 0; c < m_table->columns.size(); ++c) {
-        m_bounds.push_back(m_scale.bounds(*m_prepared, c));
+        m_scales.push_back(m_scale.column(*m_prepared, c));
         m_formats.push_back(c < m_prepared->columns.size() ? m_prepared->columns[c].format : core::NumberFormat {});
     }
 }
 
-std::pair<double, double> HeatmapModel::bounds(std::size_t column) const
+const core::HeatColumnScale& HeatmapModel::columnScale(std::size_t column) const
 {
-    return column < m_bounds.size() ? m_bounds[column] : std::pair<double, double> { 0.0, 1.0 };
+    static const core::HeatColumnScale kNone;
+    return column < m_scales.size() ? m_scales[column] : kNone;
 }
 
 QString HeatmapModel::valueText(std::size_t column, double value) const
@@ -255,11 +206,9 @@ QVariant HeatmapModel::data(const QModelIndex& index, int role) const
     case SortRole:
         return value ? QVariant(*value) : QVariant();
     case PositionRole:
-        return value && column < m_bounds.size()
-            ? QVariant(m_scale.position(*m_table, column, *value, m_bounds[column]))
-            : QVariant();
+        return value && column < m_scales.size() ? QVariant(m_scales[column].place(*value).position) : QVariant();
     case FlaggedRole:
-        return value && m_scale.beyondThreshold(*m_table, column, *value);
+        return value && column < m_scales.size() && m_scales[column].beyondThreshold(*value);
     case Qt::TextAlignmentRole:
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/table/heatscale.h"
 #include "core/table/heattable.h"
 
 #include <QAbstractTableModel>
@@ -20,13 +21,13 @@ namespace etscope::ui {
 struct PreparedHeatTable {
     std::shared_ptr<const core::HeatTable> table;
     struct Column {
-        std::optional<std::pair<double, double>> range; ///< core::HeatTable::range
-        double smallestPositive = 0; ///< 0 when the column has no positive value
+        std::optional<std::pair<double, double>> range; ///< core::HeatTable::range (every finite value)
+        core::HeatColumnSummary summary; ///< what the scale is made from (core::summariseHeatColumn)
         core::NumberFormat format; ///< core::columnNumberFormat
         /// Per node key (GraphScene::keyOf of a row's origin): the worst value of its rows, and
-        /// per delegate ({top, none}) the worst value of its inner nodes' rows. Every heat
-        /// position is monotonic in the value, so the worst value paints the worst colour
-        /// whatever the scale, range or threshold chosen later.
+        /// per delegate ({top, none}) the worst value of its inner nodes' rows (core::heatWorse).
+        /// Every heat place is monotonic in that order, so the worst value paints the worst
+        /// colour whatever the scale, range or threshold chosen later.
         std::map<std::pair<int, int>, double> worst;
         std::map<std::pair<int, int>, double> worstInside;
     };
@@ -37,33 +38,29 @@ struct PreparedHeatTable {
 /// Scans every row of `table` once per column; runs on any thread.
 std::shared_ptr<const PreparedHeatTable> prepareHeatTable(std::shared_ptr<const core::HeatTable> table);
 
-/// How heat values become colour positions: shared by the heatmap cells, its legend and the
-/// graph colouring, so all three agree.
+/// What the user chose for the heat colours: shared by the heatmap cells, its legend and the
+/// graph colouring, which all place values through column() (core::HeatColumnScale), so all
+/// three agree.
 struct HeatScale {
     bool logScale = false;
-    std::optional<double> low; ///< nullopt: the column's smallest value
+    std::optional<double> low; ///< nullopt: the column's smallest value (not counting the identical one)
     std::optional<double> high; ///< nullopt: the column's largest value
     /// Per metric column: values worse than this are flagged (an mse and a latency have
     /// nothing in common, so each column keeps its own).
     std::map<std::size_t, double> thresholds;
 
     std::optional<double> threshold(std::size_t column) const;
-    /// [low, high] actually used for `column` of `table`.
-    std::pair<double, double> bounds(const core::HeatTable& table, std::size_t column) const;
-    /// The same from a prepared table's summary (no pass over the rows).
-    std::pair<double, double> bounds(const PreparedHeatTable& prepared, std::size_t column) const;
-    /// Position in [0, 1] (1 = worst) of a value of `column`. Computes the bounds: for every
-    /// row of a table, take bounds() once and use the overload below.
-    double position(const core::HeatTable& table, std::size_t column, double value) const;
-    double position(
-        const core::HeatTable& table, std::size_t column, double value, const std::pair<double, double>& bounds) const;
-    bool beyondThreshold(const core::HeatTable& table, std::size_t column, double value) const;
+    /// The scale of `column` of a prepared table (no pass over the rows).
+    core::HeatColumnScale column(const PreparedHeatTable& prepared, std::size_t column) const;
+    /// The same for a table not prepared (one pass over its rows).
+    core::HeatColumnScale column(const core::HeatTable& table, std::size_t column) const;
 };
 
-/// How one node is coloured on the graph: its position on the ramp (1 = worst), the value as
-/// text, and whether it is beyond the column's threshold.
+/// How one node is coloured on the graph: its position on the ramp (1 = worst; NaN for a NaN
+/// value, painted grey), the value as text, and whether it is beyond the column's threshold.
 struct NodeHeat {
     double position = 0;
+    double rank = 0; ///< core::HeatPlace::rank: which of a node's values it shows
     QString label;
     bool flagged = false;
 };
@@ -77,7 +74,7 @@ class HeatmapModel final : public QAbstractTableModel {
 public:
     enum Role {
         ValueRole = Qt::UserRole + 1, ///< double, or invalid when the cell has no data
-        PositionRole, ///< double in [0, 1], 1 = worst, per the current HeatScale
+        PositionRole, ///< double in [0, 1], 1 = worst, per the current HeatScale; NaN for a NaN value
         FlaggedRole, ///< bool: beyond the threshold
         TopNodeRole,
         InnerNodeRole,
@@ -92,8 +89,8 @@ public:
     void setTable(std::shared_ptr<const PreparedHeatTable> prepared);
     const core::HeatTable& table() const { return *m_table; }
     const PreparedHeatTable& prepared() const { return *m_prepared; }
-    /// [low, high] of `column` under the current scale (kept, never recomputed from the rows).
-    std::pair<double, double> bounds(std::size_t column) const;
+    /// The scale of `column` as chosen (kept, never recomputed from the rows).
+    const core::HeatColumnScale& columnScale(std::size_t column) const;
     void setScale(const HeatScale& scale);
     const HeatScale& scale() const { return m_scale; }
 
@@ -120,7 +117,7 @@ private:
     std::shared_ptr<const PreparedHeatTable> m_prepared = prepareHeatTable(m_table);
     HeatScale m_scale;
     std::vector<int> m_order; ///< shown row → table row; empty: execution order
-    std::vector<std::pair<double, double>> m_bounds; ///< per column: bounds() scans every row
+    std::vector<core::HeatColumnScale> m_scales; ///< per column, from the prepared summary
     std::vector<core::NumberFormat> m_formats; ///< per column, from all of its values
 };
 

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace etscope::ui {
 
@@ -95,36 +96,99 @@ void HeatLegend::setRange(const QString& low, const QString& high, bool higherIs
     update();
 }
 
+void HeatLegend::setSpecials(const QString& identical, double rampStart, bool nan)
+{
+    m_identical = identical;
+    m_rampStart = std::clamp(rampStart, 0.0, 1.0);
+    m_nan = nan;
+    update();
+}
+
 QString HeatLegend::text() const
 {
-    if (m_allEqual)
-        return tr("all equal: %1").arg(m_low);
-    if (m_low.isEmpty() && m_high.isEmpty())
-        return {};
-    // Left to right as painted: low, the way to the worse end, high.
-    const QString worse = m_higherIsWorse ? tr("worse →") : tr("← worse");
-    return QStringLiteral("%1 … %2 … %3").arg(m_low, m_log ? tr("log scale · %1").arg(worse) : worse, m_high);
+    // Left to right as painted: the identical swatch at the best end, the ramp (low, the way to
+    // the worse end, high), the NaN swatch last.
+    QString ramp;
+    if (m_allEqual) {
+        ramp = tr("all equal: %1").arg(m_low);
+    } else if (!m_low.isEmpty() || !m_high.isEmpty()) {
+        const QString worse = m_higherIsWorse ? tr("worse →") : tr("← worse");
+        ramp = QStringLiteral("%1 … %2 … %3").arg(m_low, m_log ? tr("log scale · %1").arg(worse) : worse, m_high);
+    }
+    QStringList parts;
+    const QString identical = m_identical.isEmpty() ? QString() : tr("identical %1").arg(m_identical);
+    if (!identical.isEmpty() && m_higherIsWorse)
+        parts << identical;
+    if (!ramp.isEmpty())
+        parts << ramp;
+    if (!identical.isEmpty() && !m_higherIsWorse)
+        parts << identical;
+    if (m_nan)
+        parts << tr("nan");
+    return parts.join(QStringLiteral(" · "));
 }
 
 void HeatLegend::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    const QRect bar(4, 2, width() - 8, 14);
+    QRect bar(4, 2, width() - 8, 14);
+    const QFont small = subtitleFont();
+    const QFontMetrics smallMetrics(small);
+    // The swatches off the ramp take their room from the bar: NaN on the right, the identical
+    // value at the best end (left where higher is worse, right where higher is better).
+    constexpr int kGap = 6;
+    QRect nanRect;
+    QRect identicalRect;
+    const QString nanText = tr("nan");
+    const QString identicalText = tr("identical");
+    if (m_nan) {
+        const int w = smallMetrics.horizontalAdvance(nanText) + 8;
+        nanRect = QRect(bar.right() - w + 1, bar.top(), w, bar.height());
+        bar.setRight(nanRect.left() - kGap);
+    }
+    if (!m_identical.isEmpty()) {
+        const int w = smallMetrics.horizontalAdvance(identicalText) + 8;
+        if (m_higherIsWorse) {
+            identicalRect = QRect(bar.left(), bar.top(), w, bar.height());
+            bar.setLeft(identicalRect.right() + kGap);
+        } else {
+            identicalRect = QRect(bar.right() - w + 1, bar.top(), w, bar.height());
+            bar.setRight(identicalRect.left() - kGap);
+        }
+    }
+    // The bar is the ramp alone: from its best position (m_rampStart) to the worst.
+    const auto rampAt = [this](double t) { return m_rampStart + (1.0 - m_rampStart) * t; };
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     for (int i = 0; i <= 10; ++i) {
         const double t = i / 10.0;
-        gradient.setColorAt(t, rampColour(m_higherIsWorse ? t : 1.0 - t));
+        gradient.setColorAt(t, rampColour(rampAt(m_higherIsWorse ? t : 1.0 - t)));
     }
     if (m_allEqual)
-        painter.fillRect(bar, rampColour(0)); // nothing is worse than anything else
+        painter.fillRect(bar, rampColour(m_rampStart)); // nothing is worse than anything else
     else
         painter.fillRect(bar, gradient);
     painter.setPen(palette().color(QPalette::Mid));
     painter.drawRect(bar);
+    painter.setFont(small);
+    const auto swatch = [&](const QRect& rect, const QColor& colour, const QString& label) {
+        painter.fillRect(rect, colour);
+        painter.setPen(palette().color(QPalette::Mid));
+        painter.drawRect(rect);
+        painter.setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
+        painter.drawText(rect, Qt::AlignCenter, label);
+    };
+    if (!identicalRect.isNull())
+        swatch(identicalRect, rampColour(0), identicalText);
+    if (!nanRect.isNull())
+        swatch(nanRect, nanColour(), nanText);
+    painter.setFont(font());
     painter.setPen(palette().color(QPalette::WindowText));
-    const QRect labels(4, 18, width() - 8, height() - 18);
+    if (!identicalRect.isNull())
+        painter.drawText(QRect(identicalRect.left() - 8, 18, identicalRect.width() + 16, height() - 18),
+            Qt::AlignHCenter | Qt::AlignTop, m_identical);
+    const QRect labels(bar.left(), 18, bar.width(), height() - 18);
     if (m_allEqual) {
-        painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, text());
+        painter.drawText(labels, Qt::AlignHCenter | Qt::AlignTop, tr("all equal: %1").arg(m_low));
         return;
     }
     painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, m_low);
@@ -134,7 +198,8 @@ void HeatLegend::paintEvent(QPaintEvent*)
     if (m_threshold) {
         // The threshold as a tick through the bar, values beyond it flagged on the graph.
         // Positions run towards the worse end, which is on the left where higher is better.
-        const double t = std::clamp(*m_threshold, 0.0, 1.0);
+        const double t
+            = m_rampStart < 1 ? std::clamp((*m_threshold - m_rampStart) / (1.0 - m_rampStart), 0.0, 1.0) : 1.0;
         const double x = bar.left() + (m_higherIsWorse ? t : 1.0 - t) * bar.width();
         painter.setPen(QPen(attentionColour(), 2));
         painter.drawLine(QPointF(x, bar.top() - 2), QPointF(x, bar.bottom() + 2));
@@ -362,7 +427,7 @@ void HeatmapPanel::setTable(std::shared_ptr<const PreparedHeatTable> table)
     // Latencies and gaps often span decades: one slow delegate would paint everything else
     // dark on a linear scale. Start on a log scale when the chosen column spans 100× or more.
     if (const int column = graphColumn(); column >= 0) {
-        const auto& summary = m_model->prepared().columns[static_cast<std::size_t>(column)];
+        const auto& summary = m_model->prepared().columns[static_cast<std::size_t>(column)].summary;
         const double smallest = summary.smallestPositive;
         const double largest = summary.range && summary.range->second > 0 ? summary.range->second : 0.0;
         const QSignalBlocker scaleBlocker(m_scaleBox);
@@ -476,14 +541,43 @@ void HeatmapPanel::applyControls()
     Q_EMIT graphColouringChanged();
 }
 
+namespace {
+
+/// The column has no value on the ramp: every value is its identical one (or NaN, or none).
+bool nothingOnTheRamp(const HeatmapModel& model, std::size_t c)
+{
+    const core::HeatColumnSummary& summary = model.prepared().columns[c].summary;
+    return !model.scale().low && !model.scale().high && !summary.range && !summary.hasWorseInfinity;
+}
+
+} // namespace
+
 void HeatmapPanel::fillLegend(HeatLegend& legend, std::size_t c) const
 {
     const core::HeatTable& table = m_model->table();
-    const auto [low, high] = m_model->bounds(c);
-    // Low on the left, high on the right, the ramp running towards the worse end: a cosine's
-    // bar ends best (dark) at 1 on the right.
-    legend.setRange(m_model->valueText(c, low), m_model->valueText(c, high), table.columns[c].higherIsWorse,
-        m_model->scale().logScale, !(high > low));
+    const core::HeatColumnScale& scale = m_model->columnScale(c);
+    const core::HeatColumnSummary& summary = m_model->prepared().columns[c].summary;
+    const bool worse = table.columns[c].higherIsWorse;
+    const auto identical = table.columns[c].identical;
+    const QString identicalText = identical ? m_model->valueText(c, *identical) : QString();
+    if (nothingOnTheRamp(*m_model, c)) {
+        // Every value the identical one (two equal runs): one flat colour, the best.
+        legend.setRange(identicalText, identicalText, worse, scale.logScale, summary.hasIdentical);
+        legend.setSpecials({}, 0, summary.hasNaN);
+        return;
+    }
+    if (!summary.range && !m_model->scale().low && !m_model->scale().high) {
+        // Only infinities at the worse end besides the identical values.
+        const QString worst = m_model->valueText(
+            c, worse ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+        legend.setRange(worst, worst, worse, scale.logScale, true);
+    } else {
+        // Low on the left, high on the right, the ramp running towards the worse end: a
+        // cosine's bar ends best at 1 on the right.
+        legend.setRange(m_model->valueText(c, scale.low), m_model->valueText(c, scale.high), worse, scale.logScale,
+            scale.allEqual());
+    }
+    legend.setSpecials(identicalText, scale.rampStart(), summary.hasNaN);
 }
 
 void HeatmapPanel::updateLegend()
@@ -492,14 +586,14 @@ void HeatmapPanel::updateLegend()
     const core::HeatTable& table = m_model->table();
     if (table.columns.empty()) {
         m_legend->setRange({}, {}, true, false);
+        m_legend->setSpecials({}, 0, false);
         return;
     }
     const auto c = static_cast<std::size_t>(column);
     fillLegend(*m_legend, c);
-    const auto bounds = m_model->bounds(c);
     const auto threshold = graphColumn() >= 0 ? m_model->scale().threshold(c) : std::nullopt;
     m_legend->setThreshold(
-        threshold ? std::optional<double>(m_model->scale().position(table, c, *threshold, bounds)) : std::nullopt,
+        threshold ? std::optional<double>(m_model->columnScale(c).place(*threshold).position) : std::nullopt,
         threshold ? QString::number(*threshold) : QString());
 }
 
@@ -510,17 +604,30 @@ QString HeatmapPanel::graphColouringText() const
     if (column < 0 || static_cast<std::size_t>(column) >= table.columns.size())
         return {};
     const auto c = static_cast<std::size_t>(column);
-    const auto [low, high] = m_model->bounds(c);
+    const core::HeatColumnScale& scale = m_model->columnScale(c);
+    const core::HeatColumnSummary& summary = m_model->prepared().columns[c].summary;
     const bool worse = table.columns[c].higherIsWorse;
+    const auto identical = table.columns[c].identical;
     const QString name = QString::fromStdString(table.columns[c].name).toHtmlEscaped();
     QString text;
-    if (!(high > low))
-        text = tr("<b>Colour:</b> %1: all equal (%2)").arg(name, m_model->valueText(c, low));
-    else
-        text = tr("<b>Colour:</b> %1 %2, best %3 (dark) → worst %4 (yellow)%5")
-                   .arg(name, m_model->scale().logScale ? tr("on a log scale") : tr("on a linear scale"),
-                       m_model->valueText(c, worse ? low : high), m_model->valueText(c, worse ? high : low),
+    if (nothingOnTheRamp(*m_model, c)) {
+        text = tr("<b>Colour:</b> %1: all equal (%2)")
+                   .arg(name, identical ? m_model->valueText(c, *identical) : tr("no value"));
+    } else if (scale.allEqual()) {
+        text = tr("<b>Colour:</b> %1: all equal (%2)").arg(name, m_model->valueText(c, scale.low));
+    } else {
+        // With an identical value the ramp's best end is a step lighter than the darkest colour,
+        // which only the identical value gets.
+        text = tr("<b>Colour:</b> %1 %2, best %3 (%4) → worst %5 (yellow)%6")
+                   .arg(name, scale.logScale ? tr("on a log scale") : tr("on a linear scale"),
+                       m_model->valueText(c, worse ? scale.low : scale.high), identical ? tr("blue") : tr("dark"),
+                       m_model->valueText(c, worse ? scale.high : scale.low),
                        worse ? QString() : tr(", higher is better"));
+    }
+    if (identical && !nothingOnTheRamp(*m_model, c))
+        text += tr(" · identical %1 (darkest)").arg(m_model->valueText(c, *identical));
+    if (summary.hasNaN)
+        text += tr(" · <span style=\"color:%1\">■</span> nan").arg(nanColour().name());
     if (const auto threshold = m_model->scale().threshold(c))
         text += tr(" · <span style=\"color:#d55e00\">⚑</span> worse than %1").arg(QString::number(*threshold));
     return text;
@@ -535,17 +642,17 @@ GraphHeat HeatmapPanel::graphHeat() const
         return heat;
     const auto c = static_cast<std::size_t>(column);
     const PreparedHeatTable::Column& summary = m_model->prepared().columns[c];
-    const auto bounds = m_model->bounds(c);
+    const core::HeatColumnScale& scale = m_model->columnScale(c);
     // A node with several rows (one per output) is painted with its worst one, and a collapsed
     // delegate with the worst of its own rows and its inner nodes' rows (worst values kept per
     // node when the table was prepared: one pass per node here, not per row). The legend above
     // the graph names the column, so the node shows the number alone.
     const auto paint = [&](std::pair<int, int> key, double value, const QString& label) {
-        const double position = m_model->scale().position(table, c, value, bounds);
-        const bool flagged = m_model->scale().beyondThreshold(table, c, value);
+        const core::HeatPlace place = scale.place(value);
+        const bool flagged = scale.beyondThreshold(value);
         const auto [it, fresh] = heat.try_emplace(key);
-        if (fresh || position > it->second.position)
-            it->second = { position, label, it->second.flagged || flagged };
+        if (fresh || place.rank() > it->second.rank)
+            it->second = { place.position, place.rank(), label, it->second.flagged || flagged };
         else
             it->second.flagged = it->second.flagged || flagged;
     };

@@ -23,7 +23,12 @@ public:
     /// `low` and `high` label the ends of the bar; `higherIsWorse` false paints it the other way
     /// round. With `allEqual` the bar is one flat colour (the best end) and says "all equal: low".
     void setRange(const QString& low, const QString& high, bool higherIsWorse, bool logScale, bool allEqual = false);
-    /// What the bar says now, left to right ("0.000060 … worse → … 0.000672", "all equal: 0").
+    /// The values off the ramp, each a swatch of its own: `identical` (its value as text; empty:
+    /// the column has none) at the best end, in the ramp's darkest colour, the ramp itself
+    /// starting `rampStart` away from it; `nan` a swatch in nanColour() after the bar.
+    void setSpecials(const QString& identical, double rampStart, bool nan);
+    /// What the bar says now, left to right ("0.000060 … worse → … 0.000672", "all equal: 0",
+    /// "identical 0 · 0.000060 … worse → … 0.000672 · nan").
     QString text() const;
     /// A tick on the bar where the threshold sits (position in [0, 1], 1 = worst), or none.
     void setThreshold(std::optional<double> position, const QString& text = {});
@@ -39,6 +44,9 @@ private:
     bool m_higherIsWorse = true;
     bool m_log = false;
     bool m_allEqual = false;
+    QString m_identical;
+    double m_rampStart = 0;
+    bool m_nan = false;
     std::optional<double> m_threshold;
 };
 

@@ -177,6 +177,19 @@ DrawnPicture drawGraph(const ReportPicture& picture, const std::shared_ptr<const
     }
     GraphScene scene;
     scene.setPresentation(presentation);
+    if (picture.mark) {
+        // The first divergence, as the app marks it: on its own box or, for an expanded
+        // delegate, on its frame; a closed delegate or group that holds it says "inside".
+        const QString text = QString::fromStdString(picture.markText);
+        GraphScene::Marks marks;
+        marks[GraphScene::keyOf(*picture.mark)]
+            = NodeMark { divergenceColour(), QObject::tr("① first divergence"), text };
+        if (const int shown = presentation->shownAt(*picture.mark); shown >= 0)
+            if (const core::NodeOrigin& at = presentation->origins[static_cast<std::size_t>(shown)];
+                !(at == *picture.mark))
+                marks[GraphScene::keyOf(at)] = NodeMark { divergenceColour(), QObject::tr("① inside"), text };
+        scene.setMarks(GraphScene::MarkLayer::Divergence, std::move(marks));
+    }
     RenderOptions options = reportOptions(*presentation, QFileInfo(QString::fromStdString(document->path)).fileName());
     if (picture.group >= 0)
         options.title += QStringLiteral(" — group %1").arg(picture.group + 1);
