@@ -23,6 +23,8 @@ namespace etscope::core {
 
 namespace {
 
+constexpr std::int64_t kBytesPerMiB = std::int64_t { 1024 } * 1024;
+
 std::optional<std::int64_t> numberOf(const DelegateInfo& info, std::string_view key)
 {
     const TargetFact* fact = findTarget(info, key);
@@ -94,7 +96,7 @@ void fitQnn(const DelegateInfo& info, const DeviceProfile& device, DelegateFit& 
     }
     std::optional<std::int64_t> vtcmMb;
     if (const auto bytes = numberOf(info, "qnn.vtcm_bytes"); bytes && *bytes > 0)
-        vtcmMb = *bytes / (1024 * 1024);
+        vtcmMb = *bytes / kBytesPerMiB;
     else if (const auto mb = numberOf(info, "qnn.vtcm_mb"); mb && *mb > 0)
         vtcmMb = *mb;
     if (vtcmMb && device.vtcmMb > 0 && *vtcmMb > device.vtcmMb) {
@@ -138,7 +140,8 @@ void fitEthosU(const DelegateInfo& info, const DeviceProfile& device, DelegateFi
     if (variant.empty()) {
         out.fit = Fit::Unverified;
         out.builtFor = "an unknown Ethos-U";
-        out.reasons.push_back("the delegate names no Ethos-U NPU (no target compile spec, no readable command stream)");
+        out.reasons.emplace_back(
+            "the delegate names no Ethos-U NPU (no target compile spec, no readable command stream)");
         return;
     }
     out.builtFor = variant + (macs > 0 ? "-" + std::to_string(macs) : "");
@@ -225,7 +228,7 @@ void fitCoreMl(const DelegateInfo& info, const DeviceProfile& device, DelegateFi
     }
     if (needs == 0) {
         out.fit = Fit::Unverified;
-        out.reasons.push_back("the delegate names no deployment target and no specification version");
+        out.reasons.emplace_back("the delegate names no deployment target and no specification version");
         return;
     }
     const std::string runs = device.os + " " + std::to_string(device.osMajor);
