@@ -25,6 +25,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -34,8 +35,39 @@ using etscope::fuzz::SeedWriter;
 namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
-constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
-    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph" };
+constexpr const char* kCorpora[]
+    = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector", "xnnpack", "vulkan", "delegates",
+          "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph", "compilespecs" };
+
+/// The compile specs fuzz/compilespecs.cpp reads, in the order of its kSpecs: the seed's first
+/// byte is the index, so a sample's spec reaches the same reader.
+constexpr std::pair<const char*, const char*> kCompileSpecs[] = {
+    { "QnnBackend", "qnn_compile_spec" },
+    { "CoreMLBackend", "min_deployment_target" },
+    { "CoreMLBackend", "compute_units" },
+    { "CoreMLBackend", "model_compute_precision" },
+    { "EthosUBackend", "target" },
+    { "EthosUBackend", "compile_flags" },
+    { "EthosUBackend", "tosa_spec" },
+    { "VgfBackend", "target" },
+    { "VgfBackend", "compile_flags" },
+};
+
+/// Each compile spec of a sample that names a target, as a `compilespecs` seed (selector byte, value).
+void writeCompileSpecSeeds(SeedWriter& out, const Program& program, const std::string& name)
+{
+    for (const Method& method : program.methods)
+        for (std::size_t d = 0; d < method.delegates.size(); ++d)
+            for (const CompileSpec& spec : method.delegates[d].compileSpecs)
+                for (std::size_t k = 0; k < std::size(kCompileSpecs); ++k) {
+                    if (method.delegates[d].backendId != kCompileSpecs[k].first || spec.key != kCompileSpecs[k].second)
+                        continue;
+                    std::vector<std::uint8_t> seed { static_cast<std::uint8_t>(k) };
+                    seed.insert(seed.end(), spec.value.begin(), spec.value.end());
+                    out.write(
+                        "compilespecs", name + "." + method.name + "." + std::to_string(d) + "." + spec.key, seed);
+                }
+}
 
 void writeDelegatePayloads(SeedWriter& out, const Program& program, const std::string& name)
 {
@@ -129,8 +161,10 @@ void writeSampleSeeds(SeedWriter& out, const fs::path& path, const std::string& 
     switch (detectFileKind(bytes)) {
     case FileKind::Program:
         out.write("program", name, bytes);
-        if (auto program = readProgram(file.value()))
+        if (auto program = readProgram(file.value())) {
             writeDelegatePayloads(out, program.value(), name);
+            writeCompileSpecSeeds(out, program.value(), name);
+        }
         break;
     case FileKind::BundledProgram:
         out.write("bpte", name, bytes);
@@ -138,6 +172,7 @@ void writeSampleSeeds(SeedWriter& out, const fs::path& path, const std::string& 
             // The embedded program on its own is a program seed too.
             out.write("program", name + ".program", bundled->program.bytes(bundled->program.region));
             writeDelegatePayloads(out, bundled->program, name);
+            writeCompileSpecSeeds(out, bundled->program, name);
         }
         break;
     case FileKind::ExternalData:

@@ -444,6 +444,16 @@ std::vector<std::pair<QString, Take>> shots()
                         w.view()->selectNode({ *node, NodeId::none() });
                     return node.has_value();
                 }) },
+        // What a QNN delegate was built for (issue 33): its "Built for" group in Properties.
+        { QStringLiteral("properties-built-for"),
+            inWindow({ qnn },
+                [](Window& w) {
+                    const auto delegate = largestDelegate(w.view());
+                    if (delegate)
+                        w.view()->selectNode({ *delegate, NodeId::none() });
+                    w.widenSide(kWidth / 2);
+                    return delegate.has_value();
+                }) },
         { QStringLiteral("operators"),
             inWindow({ training },
                 [](Window& w) {

@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
 #include "core/analysis/buildgate.h"
+#include "core/analysis/devicecheck.h"
 #include "core/analysis/kernelcheck.h"
 #include "core/document/document.h"
 #include "core/util/jsontext.h"
@@ -80,6 +81,70 @@ int runGate(const Arguments& args, const Document& current, const KernelLists& l
     return gate.passed() ? ExitOk : ExitMissing;
 }
 
+/// `check --list-devices` and `check PROGRAM --device NAME`: the device's runtime replaces
+/// --kernels and --preset, which are refused beside it (one runtime per answer).
+int runDeviceCheck(const Arguments& args, const std::string& format)
+{
+    std::vector<DeviceProfile> own;
+    if (args.values("device-file").size() > 1) {
+        std::cerr << "etscope check: --device-file is given once (a file may hold several devices)\n";
+        return ExitUsage;
+    }
+    if (args.has("device-file")) {
+        auto read = readDeviceFile(args.value("device-file"));
+        if (!read) {
+            std::cerr << "etscope check: " << read.error().message() << "\n";
+            return read.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        }
+        own = std::move(*read);
+    }
+    if (args.has("list-devices")) {
+        std::vector<DeviceProfile> all = own;
+        all.insert(all.end(), builtinDeviceProfiles().begin(), builtinDeviceProfiles().end());
+        const std::string text = format == "json" ? core::jsonText(deviceListJson(all), 2) + "\n" : deviceListText(all);
+        return emitReport("check", args, text);
+    }
+    if (args.has("kernels") || args.has("preset") || args.has("baseline")) {
+        std::cerr << "etscope check: --device checks against the device's own runtime; it does not take --kernels, "
+                     "--preset or --baseline (a device file can name \"kernels\")\n";
+        return ExitUsage;
+    }
+    std::string id = args.value("device");
+    if (id.empty() && own.size() == 1)
+        id = own.front().id;
+    if (id.empty()) {
+        std::cerr << "etscope check: --device NAME is needed (the device file holds " << own.size()
+                  << " devices; etscope check --list-devices names them)\n";
+        return ExitUsage;
+    }
+    auto device = findDeviceProfile(id, own);
+    if (!device) {
+        std::cerr << "etscope check: " << device.error().message() << "\n";
+        return ExitUsage;
+    }
+    auto lists = deviceKernelLists(*device);
+    if (!lists) {
+        std::cerr << "etscope check: device " << device->id << ": " << lists.error().message() << "\n";
+        return lists.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+    }
+    int exitCode = ExitOk;
+    const auto document = openForCommand("check", args, exitCode);
+    if (!document)
+        return exitCode;
+    if (!document->program) {
+        std::cerr << "etscope check: " << document->path << ": is not a program (" << fileKindName(document->kind)
+                  << "); check reads .pte and .bpte files\n";
+        return ExitUsage;
+    }
+    const DeviceCheck check = checkDevice(*document, *device, *lists);
+    const std::string text
+        = format == "json" ? core::jsonText(deviceCheckJson(check, *lists), 2) + "\n" : deviceCheckText(check, *lists);
+    const int written = emitReport("check", args, text);
+    if (written != ExitOk)
+        return written;
+    return check.overall() == Fit::DoesNotFit ? ExitMissing : ExitOk;
+}
+
 } // namespace
 
 int runCheck(const Arguments& args)
@@ -89,6 +154,8 @@ int runCheck(const Arguments& args)
         std::cerr << "etscope check: unknown format '" << format << "' (text or json)\n";
         return ExitUsage;
     }
+    if (args.has("device") || args.has("list-devices") || args.has("device-file"))
+        return runDeviceCheck(args, format);
     if (args.has("budget") && !args.has("baseline")) {
         std::cerr << "etscope check: --budget needs --baseline OLD.pte to compare against\n";
         return ExitUsage;

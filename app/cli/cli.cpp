@@ -48,6 +48,8 @@ Usage:
   etscope check PROGRAM [--kernels LIST]… [--preset NAME]… [--format text|json] [-o OUT]
   etscope check NEW.pte --baseline OLD.pte [--budget RULE]… [--kernels LIST]… [--preset NAME]…
               [--format text|json] [-o OUT]
+  etscope check PROGRAM --device NAME [--device-file FILE] [--format text|json] [-o OUT]
+  etscope check --list-devices [--device-file FILE] [--format text|json]
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
@@ -171,6 +173,17 @@ Subcommands:
           (the new build loading is only required with --budget loads). A baseline with
           other methods or inputs is noted as a different model; the rules compare what
           both have. See docs/ci-gate.md.
+          With --device NAME: will it run on that phone, board or OS? Each delegate's
+          "built for" facts (QNN SoC, HTP min_arch, VTCM and SDK; Ethos-U NPU and MACs; Core
+          ML specification version) against the device's, one answer per delegate: fits,
+          does not fit or unverified (no rule is certain), with the reason; then the kernel
+          check against the device's runtime (its kernel lists and linked backends).
+          --list-devices shows the profiles (sm8450, sm8550, sm8650, sm8750, corstone-300,
+          corstone-320, alif-e8, ios-16/17/18, macos-13/14/15, android-arm64, rpi5);
+          --device-file FILE (JSON) adds your own, e.g. a phone with a given QNN SDK
+          ("based_on": "sm8650", "qnn_sdk": "2.28.0"). Exit 3 when it will not run (a
+          delegate does not fit, a kernel or backend is missing), 0 otherwise. See
+          docs/check.md, "Devices".
   memory  The memory plan of a method: per arena (mem_id) the declared size, the highest
           offset + size used, the peak of live bytes and its step, the share of the used
           extent idle at the peak; the stored tensor data by place (constant segment, legacy
@@ -254,6 +267,9 @@ Options:
                   to compare with (what changed)
   --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,
                   no-new-fallback, no-new-missing, no-lost-delegate, loads); repeatable
+  --device NAME   check: the device profile to check against (--list-devices names them)
+  --device-file F check: a JSON file of your own device profiles (docs/check.md)
+  --list-devices  check: list the device profiles and exit
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
   --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
@@ -267,7 +283,7 @@ Options:
 
 Exit status: 0 success, 1 usage error, 2 unreadable or invalid input (one line on stderr
 naming the file, the reason and, where known, the byte offset), 3 check: will not load,
-or with --baseline: a rule failed.
+with --device: will not run there, with --baseline: a rule failed.
 )";
 
 } // namespace
@@ -342,11 +358,11 @@ int runCli(int argc, char** argv)
         return ExitOk;
     }
     Arguments::Spec spec;
-    spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence" };
+    spec.flags = { "json", "help", "bundled-reference", "timings", "first-divergence", "list-devices" };
     spec.options = { "method", "format", "data", "output", "expand", "delegate", "etdump", "debug-buffer", "reference",
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
         "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
-        "stage", "plot" };
+        "stage", "plot", "device", "device-file" };
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

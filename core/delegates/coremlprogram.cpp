@@ -24,6 +24,7 @@
 #include "core/delegates/coremlprogram.h"
 
 #include "core/delegates/decoderutil.h"
+#include "core/delegates/targetfacts.h"
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
 
@@ -989,6 +990,12 @@ bool decodeModel(const DelegateContext& context, DelegateInfo& info, const Model
     if (top.damaged())
         reader.warn("the model protobuf is damaged: " + top.damageReason(), top.damageOffset());
     info.facts.push_back({ "specification version", std::to_string(specVersion) });
+    {
+        const std::string os = coreMlOsText(specVersion);
+        addTarget(info, "coreml.spec_version", "Core ML specification version",
+            std::to_string(specVersion) + (os.empty() ? "" : " (needs " + os + " or later)"), specVersion,
+            "model.mlmodel field 1");
+    }
     if (!hasProgram) {
         std::string types;
         for (const std::uint32_t t : otherTypes)

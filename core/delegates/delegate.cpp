@@ -6,6 +6,7 @@
 
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace etscope::core {
@@ -170,7 +171,12 @@ void addCommonFacts(const DelegateContext& context, DelegateInfo& info)
         { "payload size", std::to_string(ref.payload.size) + " bytes (" + formatBytes(ref.payload.size) + ")" });
     info.facts.push_back({ "payload file offset", std::to_string(ref.payload.offset) });
     for (const CompileSpec& spec : ref.compileSpecs)
-        info.facts.push_back({ "compile_spec " + spec.key, bytesForDisplay(spec.value) });
+        // A FlatBuffer with a schema is read into named facts (qnn.cpp), its hex kept only when
+        // it cannot be read.
+        info.facts.push_back({ "compile_spec " + spec.key,
+            spec.key == "qnn_compile_spec"
+                ? std::to_string(spec.value.size()) + " bytes, a QnnExecuTorchOptions FlatBuffer (its fields follow)"
+                : bytesForDisplay(spec.value) });
     info.facts.push_back({ "first bytes", toHex(context.payload, 32) });
 }
 
@@ -206,6 +212,12 @@ DelegateInfo describeWith(const Program& program, const DelegateRef& ref, std::s
         info.format = "opaque";
         info.summary = ref.backendId + ": " + formatBytes(payload.size()) + " payload, not decoded";
     }
+    // After the payload: what the compile specs say the delegate was built for holds even when
+    // the payload could not be read.
+    // They are listed first: what was asked for, then what the payload's header confirms.
+    const auto fromPayload = static_cast<std::ptrdiff_t>(info.target.size());
+    addCompileSpecTargets(context, info);
+    std::rotate(info.target.begin(), info.target.begin() + fromPayload, info.target.end());
     return info;
 }
 

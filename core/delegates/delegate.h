@@ -19,6 +19,17 @@
 
 namespace etscope::core {
 
+/// One fact about the device or OS a delegate was built for (issue 33: "will this build run on
+/// my phone or board?"), read from its compile specs or its payload's header. `key` is stable
+/// (`etscope info --format json`, `check --device` compare by it), `name` and `value` are shown.
+struct TargetFact {
+    std::string key; ///< "qnn.soc_model", "qnn.htp_arch", "coreml.min_deployment_target", "ethosu.macs", …
+    std::string name; ///< "SoC model"
+    std::string value; ///< "SM8650 (57)"
+    std::optional<std::int64_t> number; ///< the value as a number where it is one (57, 75, 8388608)
+    std::string source; ///< where it was read: "compile spec qnn_compile_spec", "context binary, file offset 187656"
+};
+
 /// Everything ETScope knows about one delegate entry of a method: always described, decoded
 /// into an inner graph where the backend's format allows.
 struct DelegateInfo {
@@ -27,6 +38,7 @@ struct DelegateInfo {
                         ///< "native_graph", "opaque"
     std::string summary; ///< one line for tooltips and printouts
     std::vector<Attribute> facts; ///< header facts, compile specs, sizes
+    std::vector<TargetFact> target; ///< what the delegate was built for (TargetFact), in reading order
     /// The decoded inside; false when the payload is not decodable. Deferred (decoded on first
     /// use, from any thread) when described with `DescribeOptions::deferInnerGraph` by a decoder
     /// that can tell its facts, summary, counts and operator count without building it.
@@ -156,6 +168,16 @@ DelegateInfo describePayload(const Program& program, const DelegateRef& ref, std
 
 /// Facts every delegate gets whatever its backend: location, size, compile specs, first bytes.
 void addCommonFacts(const DelegateContext& context, DelegateInfo& info);
+
+/// The first TargetFact of `info` with this key; nullptr when there is none.
+const TargetFact* findTarget(const DelegateInfo& info, std::string_view key);
+
+/// Reads the compile specs that name a target (QNN's qnn_compile_spec, Core ML's deployment
+/// target, compute units and precision, Arm's target, compile flags and TOSA spec) into
+/// `info.target` and `info.facts`, whether the payload decoded or not. A value that cannot be
+/// read becomes a warning naming the delegate, the compile spec and its byte offset in the file
+/// (targetfacts.cpp).
+void addCompileSpecTargets(const DelegateContext& context, DelegateInfo& info);
 
 // Decoders, one per backend family (facts sheet §3). Each returns false when the payload is
 // not in its format or cannot be read (the caller then describes it as opaque, keeping the

@@ -14,6 +14,7 @@
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/ethosucommands.h"
+#include "core/delegates/targetfacts.h"
 #include "core/util/text.h"
 
 #include <algorithm>
@@ -392,9 +393,28 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
         char word[16];
         std::snprintf(word, sizeof word, "0x%08x", *framing.configWord);
         info.facts.push_back({ "NPU", config->text + " (CONFIG " + word + ")" });
+        const std::string source = std::string("command stream CONFIG word ") + word;
+        if (config->arch)
+            addTarget(info, "ethosu.stream_npu", "NPU (command stream)", std::string(ethosu::archName(*config->arch)),
+                config->product, source);
+        else
+            addTarget(info, "ethosu.stream_npu", "NPU (command stream)",
+                "unknown product " + std::to_string(config->product), config->product, source);
+        addTarget(info, "ethosu.stream_macs", "MACs per cycle (command stream)", std::to_string(config->macsPerCycle),
+            config->macsPerCycle, source);
+        if (config->shramKiB >= 0)
+            addTarget(
+                info, "ethosu.shram_kib", "SHRAM", std::to_string(config->shramKiB) + " KiB", config->shramKiB, source);
+        addTarget(info, "ethosu.cmd_stream_version", "command stream version",
+            std::to_string(config->commandStreamVersion), config->commandStreamVersion, source);
     }
-    if (framing.idWord)
+    if (framing.idWord) {
         info.facts.push_back({ "NPU architecture", ethosu::archVersionText(*framing.idWord) });
+        char word[16];
+        std::snprintf(word, sizeof word, "0x%08x", *framing.idWord);
+        addTarget(info, "ethosu.arch_version", "NPU architecture version", ethosu::archVersionText(*framing.idWord),
+            std::nullopt, std::string("command stream ID word ") + word);
+    }
     info.facts.push_back({ "register map",
         std::string(arch == ethosu::Arch::U85 ? "Ethos-U85" : "Ethos-U55/U65") + " (from " + archSource + ")" });
 

@@ -14,6 +14,7 @@
 // tensor) is read. Scalars, strings and lists become attributes.
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
+#include "core/delegates/targetfacts.h"
 #include "core/pte/verify.h"
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
@@ -494,8 +495,12 @@ bool decodeMlx(const DelegateContext& context, DelegateInfo& info)
     const fbm::MLXGraph* root = fbm::GetMLXGraph(flatbuffer.data());
 
     info.format = "mlx";
-    if (root->version())
+    addTarget(info, "mlx.header", "MLX header", "MLX0", std::nullopt, "payload bytes 4-7");
+    if (root->version()) {
         info.facts.push_back({ "graph version", root->version()->str() });
+        addTarget(
+            info, "mlx.graph_version", "MLX graph version", root->version()->str(), std::nullopt, "MLXGraph.version");
+    }
     info.facts.push_back({ "tensors",
         std::to_string(root->num_constant_tensors()) + " constant, " + std::to_string(root->num_input_tensors())
             + " input, " + std::to_string(root->num_output_tensors()) + " output, "

@@ -15,6 +15,7 @@
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/qnncontext.h"
+#include "core/delegates/targetfacts.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 #include "qnn_generated.h"
@@ -22,6 +23,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
+#include <optional>
+#include <string_view>
 #include <utility>
 
 namespace etscope::core {
@@ -71,23 +74,34 @@ const char* enumName(const EnumNames& names, int value)
     return nullptr;
 }
 
-/// The facts of a verified QnnExecuTorchOptions, or nothing when a value does not belong to
-/// the layout of core/schema/qnn.fbs (an enumeration out of range, a boolean other than 0/1:
-/// what an older exporter's layout, with its fields in other slots, reads as).
+/// The facts and targets of a verified QnnExecuTorchOptions. A value that does not belong to the
+/// layout of core/schema/qnn.fbs (an enumeration out of range, a boolean other than 0/1: what
+/// an older exporter's layout, with its fields in other slots, reads as) is remembered with its
+/// offset in the value: the first such makes the whole spec unread.
 class SpecReader {
 public:
-    bool ok = true;
-    std::vector<Attribute> facts;
+    explicit SpecReader(const std::uint8_t* base)
+        : m_base(base)
+    {
+    }
 
-    void enumeration(const std::string& name, int value, const EnumNames& names)
+    std::vector<Attribute> facts;
+    std::vector<TargetFact> targets;
+    std::optional<std::pair<std::string, std::uint64_t>> firstBad; ///< field and offset in the value
+
+    const char* enumeration(
+        const std::string& name, const void* table, flatbuffers::voffset_t field, int value, const EnumNames& names)
     {
         const char* text = enumName(names, value);
-        ok = ok && text;
+        if (!text)
+            bad(name + " = " + std::to_string(value) + " (not a value of its enumeration)", table, field);
         facts.push_back({ name, text ? std::string(text) : std::to_string(value) });
+        return text;
     }
-    void flag(const std::string& name, std::uint8_t value)
+    void flag(const std::string& name, const void* table, flatbuffers::voffset_t field, std::uint8_t value)
     {
-        ok = ok && value <= 1;
+        if (value > 1)
+            bad(name + " = " + std::to_string(value) + " (a boolean holds 0 or 1)", table, field);
         facts.push_back({ name, value == 0 ? "false" : value == 1 ? "true" : std::to_string(value) });
     }
     void text(const std::string& name, const flatbuffers::String* value)
@@ -95,55 +109,108 @@ public:
         facts.push_back({ name, value ? "\"" + value->str() + "\"" : std::string("(none)") });
     }
     void number(const std::string& name, long long value) { facts.push_back({ name, std::to_string(value) }); }
+    void target(std::string key, std::string name, std::string value, std::optional<std::int64_t> number = {})
+    {
+        targets.push_back(
+            { std::move(key), std::move(name), std::move(value), number, "compile spec qnn_compile_spec" });
+    }
+
+private:
+    void bad(std::string what, const void* table, flatbuffers::voffset_t field)
+    {
+        if (firstBad)
+            return;
+        // Generated tables derive privately from flatbuffers::Table and are laid out as one.
+        const std::uint8_t* at = reinterpret_cast<const flatbuffers::Table*>(table)->GetAddressOf(field);
+        firstBad.emplace(
+            std::move(what), static_cast<std::uint64_t>((at ? at : static_cast<const std::uint8_t*>(table)) - m_base));
+    }
+
+    const std::uint8_t* m_base;
 };
 
-std::vector<Attribute> decodeCompileSpec(std::span<const std::uint8_t> value, std::string& problem)
+/// "kHtpBurst" → "burst": the enumeration's name as a reader says it, with the name kept.
+std::string plainName(const char* name, std::string_view prefix)
 {
-    if (value.empty()) {
-        problem = "it is empty";
-        return {};
+    std::string text(name ? name : "unknown");
+    if (text.starts_with(prefix))
+        text = text.substr(prefix.size());
+    std::string out;
+    for (const char c : text) {
+        if (c >= 'A' && c <= 'Z') {
+            if (!out.empty())
+                out += ' ';
+            out += static_cast<char>(c - 'A' + 'a');
+        } else {
+            out += c;
+        }
     }
-    if (!verifyFlatbuffer<fbq::QnnExecuTorchOptions>(value.data(), value.size(), nullptr, false)) {
-        problem = "the FlatBuffers verifier rejected it as QnnExecuTorchOptions";
-        return {};
-    }
+    return out + " (" + (name ? name : "?") + ")";
+}
+
+void decodeCompileSpec(std::span<const std::uint8_t> value, SpecReader& r)
+{
     const auto* options = flatbuffers::GetRoot<fbq::QnnExecuTorchOptions>(value.data());
-    SpecReader r;
     const std::string p = "compile spec ";
     if (const fbq::SocInfo* soc = options->soc_info()) {
         const char* chipset = enumName(kChipsets, soc->soc_model());
         r.facts.push_back({ p + "soc_model",
             (chipset ? std::string(chipset) + " (" : std::string("(")) + std::to_string(soc->soc_model()) + ")" });
+        r.target("qnn.soc_model", "SoC model",
+            (chipset ? std::string(chipset) : std::string("unknown")) + " (" + std::to_string(soc->soc_model()) + ")",
+            soc->soc_model());
         if (const fbq::HtpInfo* htp = soc->htp_info()) {
             r.facts.push_back({ p + "htp_arch", htp->htp_arch() ? "V" + std::to_string(htp->htp_arch()) : "NONE" });
             r.number(p + "vtcm_size_in_mb", htp->vtcm_size_in_mb());
+            r.target("qnn.htp_arch", "HTP architecture", htpArchText(htp->htp_arch()), htp->htp_arch());
+            r.target("qnn.vtcm_mb", "VTCM (compile spec)", std::to_string(htp->vtcm_size_in_mb()) + " MB",
+                htp->vtcm_size_in_mb());
         }
-        if (const fbq::LpaiInfo* lpai = soc->lpai_info())
+        if (const fbq::LpaiInfo* lpai = soc->lpai_info()) {
             r.number(p + "lpai_hardware_version", lpai->lpai_hardware_version());
+            r.target("qnn.lpai_hardware_version", "LPAI hardware version",
+                "v" + std::to_string(lpai->lpai_hardware_version()), lpai->lpai_hardware_version());
+        }
     }
     if (const fbq::BackendOptions* backend = options->backend_options()) {
-        r.enumeration(p + "backend_type", backend->backend_type(), kBackends);
+        const char* type = r.enumeration(
+            p + "backend_type", backend, fbq::BackendOptions::VT_BACKEND_TYPE, backend->backend_type(), kBackends);
+        r.target("qnn.backend", "QNN backend", plainName(type, "k"), backend->backend_type());
         if (const fbq::HtpBackendOptions* htp = backend->htp_options()) {
             const std::string h = p + "htp ";
+            using O = fbq::HtpBackendOptions;
             r.number(h + "max_sf_buf_size", htp->max_sf_buf_size());
-            r.enumeration(h + "performance_mode", htp->performance_mode(), kHtpPerformance);
-            r.enumeration(h + "precision", htp->precision(), kHtpPrecision);
-            r.enumeration(h + "pd_session", htp->pd_session(), kPdSession);
-            r.flag(h + "use_conv_hmx", htp->use_conv_hmx());
-            r.flag(h + "use_dlbc", htp->use_dlbc());
-            r.flag(h + "use_fold_relu", htp->use_fold_relu());
-            r.flag(h + "use_multi_contexts", htp->use_multi_contexts());
-            r.flag(h + "use_weight_sharing", htp->use_weight_sharing());
-            r.flag(h + "use_slc_allocator", htp->use_slc_allocator());
+            const char* perf = r.enumeration(
+                h + "performance_mode", htp, O::VT_PERFORMANCE_MODE, htp->performance_mode(), kHtpPerformance);
+            const char* precision
+                = r.enumeration(h + "precision", htp, O::VT_PRECISION, htp->precision(), kHtpPrecision);
+            const char* pd = r.enumeration(h + "pd_session", htp, O::VT_PD_SESSION, htp->pd_session(), kPdSession);
+            r.flag(h + "use_conv_hmx", htp, O::VT_USE_CONV_HMX, htp->use_conv_hmx());
+            r.flag(h + "use_dlbc", htp, O::VT_USE_DLBC, htp->use_dlbc());
+            r.flag(h + "use_fold_relu", htp, O::VT_USE_FOLD_RELU, htp->use_fold_relu());
+            r.flag(h + "use_multi_contexts", htp, O::VT_USE_MULTI_CONTEXTS, htp->use_multi_contexts());
+            r.flag(h + "use_weight_sharing", htp, O::VT_USE_WEIGHT_SHARING, htp->use_weight_sharing());
+            r.flag(h + "use_slc_allocator", htp, O::VT_USE_SLC_ALLOCATOR, htp->use_slc_allocator());
+            r.target("qnn.precision", "HTP precision", plainName(precision, "kHtp"), htp->precision());
+            r.target("qnn.performance_mode", "HTP performance mode", plainName(perf, "kHtp"), htp->performance_mode());
+            r.target("qnn.pd_session", "HTP PD session", plainName(pd, "kHtp"), htp->pd_session());
+            r.target("qnn.weight_sharing", "weight sharing", htp->use_weight_sharing() ? "yes" : "no");
         }
         if (const fbq::GpuBackendOptions* gpu = backend->gpu_options()) {
             const std::string g = p + "gpu ";
-            r.enumeration(g + "performance_mode", gpu->performance_mode(), kGpuPerformance);
-            r.enumeration(g + "precision", gpu->precision(), kGpuPrecision);
-            r.flag(g + "use_memory_optimizations", gpu->use_memory_optimizations());
-            r.flag(g + "use_node_optimizations", gpu->use_node_optimizations());
-            r.flag(g + "use_queue_recording", gpu->use_queue_recording());
-            r.flag(g + "use_weight_sharing", gpu->use_weight_sharing());
+            using O = fbq::GpuBackendOptions;
+            const char* perf = r.enumeration(
+                g + "performance_mode", gpu, O::VT_PERFORMANCE_MODE, gpu->performance_mode(), kGpuPerformance);
+            const char* precision
+                = r.enumeration(g + "precision", gpu, O::VT_PRECISION, gpu->precision(), kGpuPrecision);
+            r.flag(
+                g + "use_memory_optimizations", gpu, O::VT_USE_MEMORY_OPTIMIZATIONS, gpu->use_memory_optimizations());
+            r.flag(g + "use_node_optimizations", gpu, O::VT_USE_NODE_OPTIMIZATIONS, gpu->use_node_optimizations());
+            r.flag(g + "use_queue_recording", gpu, O::VT_USE_QUEUE_RECORDING, gpu->use_queue_recording());
+            r.flag(g + "use_weight_sharing", gpu, O::VT_USE_WEIGHT_SHARING, gpu->use_weight_sharing());
+            r.target("qnn.gpu_precision", "GPU precision", plainName(precision, "kGpuPrecision"), gpu->precision());
+            r.target("qnn.gpu_performance_mode", "GPU performance hint", plainName(perf, "kGpuPerfHint"),
+                gpu->performance_mode());
         }
         if (const fbq::LpaiBackendOptions* lpai = backend->lpai_options()) {
             const std::string l = p + "lpai ";
@@ -155,14 +222,17 @@ std::vector<Attribute> decodeCompileSpec(std::span<const std::uint8_t> value, st
             r.number(l + "target_env", lpai->target_env());
         }
     }
+    using O = fbq::QnnExecuTorchOptions;
     r.text(p + "library_path", options->library_path());
-    r.enumeration(p + "log_level", options->log_level(), kLogLevels);
-    r.flag(p + "online_prepare", options->online_prepare());
-    r.flag(p + "dump_intermediate_outputs", options->dump_intermediate_outputs());
-    r.enumeration(p + "profile_level", options->profile_level(), kProfileLevels);
-    r.flag(p + "shared_buffer", options->shared_buffer());
-    r.flag(p + "is_from_context_binary", options->is_from_context_binary());
-    r.flag(p + "saver", options->saver());
+    r.enumeration(p + "log_level", options, O::VT_LOG_LEVEL, options->log_level(), kLogLevels);
+    r.flag(p + "online_prepare", options, O::VT_ONLINE_PREPARE, options->online_prepare());
+    r.flag(p + "dump_intermediate_outputs", options, O::VT_DUMP_INTERMEDIATE_OUTPUTS,
+        options->dump_intermediate_outputs());
+    const char* profile
+        = r.enumeration(p + "profile_level", options, O::VT_PROFILE_LEVEL, options->profile_level(), kProfileLevels);
+    r.flag(p + "shared_buffer", options, O::VT_SHARED_BUFFER, options->shared_buffer());
+    r.flag(p + "is_from_context_binary", options, O::VT_IS_FROM_CONTEXT_BINARY, options->is_from_context_binary());
+    r.flag(p + "saver", options, O::VT_SAVER, options->saver());
     r.text(p + "saver_output_dir", options->saver_output_dir());
     std::string packages;
     std::size_t packageCount = 0;
@@ -174,13 +244,12 @@ std::vector<Attribute> decodeCompileSpec(std::span<const std::uint8_t> value, st
                     packages += (packages.empty() ? ": " : ", ") + info->op_package_name()->str();
             }
     r.facts.push_back({ p + "op packages", std::to_string(packageCount) + packages });
-    r.flag(p + "use_mha2sha", options->use_mha2sha());
-    if (!r.ok) {
-        problem = "its values do not fit the layout of qc_compiler_spec.fbs since 2025-12 (an older exporter "
-                  "wrote its fields in other slots)";
-        return {};
-    }
-    return std::move(r.facts);
+    r.flag(p + "use_mha2sha", options, O::VT_USE_MHA2SHA, options->use_mha2sha());
+    r.target("qnn.profile_level", "profiling", plainName(profile, "kProfile"), options->profile_level());
+    r.target("qnn.shared_buffer", "shared buffer", options->shared_buffer() ? "yes" : "no");
+    r.target("qnn.online_prepare", "online prepare", options->online_prepare() ? "yes" : "no");
+    r.target("qnn.op_packages", "op packages", std::to_string(packageCount) + packages,
+        static_cast<std::int64_t>(packageCount));
 }
 
 /// The method whose delegate this is: the program's method holding this very DelegateRef, else
@@ -201,6 +270,45 @@ std::string methodOf(const DelegateContext& context)
 }
 
 } // namespace
+
+std::string qnnChipsetName(std::int64_t socModel)
+{
+    const char* name = socModel >= 0 && socModel <= 0xFFFF ? enumName(kChipsets, static_cast<int>(socModel)) : nullptr;
+    return name ? name : "unknown";
+}
+
+void readQnnCompileSpec(const DelegateContext& context, DelegateInfo& info, const CompileSpec& spec)
+{
+    const auto value = std::span<const std::uint8_t>(spec.value);
+    const std::string where = context.where + " (" + context.ref.backendId + "): compile spec qnn_compile_spec";
+    const auto keepHex = [&](const std::string& problem, std::uint64_t within) {
+        info.warnings.push_back({ where + ": " + problem + "; shown as hex",
+            spec.valueOffset ? std::optional<std::uint64_t>(*spec.valueOffset + within) : std::nullopt });
+        info.facts.push_back({ "qnn_compile_spec not decoded", problem });
+        info.facts.push_back(
+            { "qnn_compile_spec (hex, " + std::to_string(spec.value.size()) + " bytes)", toHex(value, kSpecHexLimit) });
+    };
+    if (value.empty()) {
+        keepHex("it is empty", 0);
+        return;
+    }
+    // The verifier reads scalars in place: the value is a std::vector's block, aligned for them.
+    if (!verifyFlatbuffer<fbq::QnnExecuTorchOptions>(value.data(), value.size(), nullptr, false)) {
+        keepHex("the FlatBuffers verifier rejected it as QnnExecuTorchOptions", 0);
+        return;
+    }
+    SpecReader reader(value.data());
+    decodeCompileSpec(value, reader);
+    if (reader.firstBad) {
+        keepHex("its values do not fit the layout of qc_compiler_spec.fbs since 2025-12 (an older exporter "
+                "wrote its fields in other slots): "
+                + reader.firstBad->first + " at byte " + std::to_string(reader.firstBad->second) + " of the value",
+            reader.firstBad->second);
+        return;
+    }
+    info.facts.insert(info.facts.end(), reader.facts.begin(), reader.facts.end());
+    info.target.insert(info.target.end(), reader.targets.begin(), reader.targets.end());
+}
 
 bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
 {
@@ -241,17 +349,6 @@ bool decodeQnn(const DelegateContext& context, DelegateInfo& info)
     if (headerSize == kHeaderSize && !padded)
         info.facts.push_back({ "header padding", "not all zero" });
     info.facts.push_back({ "context binary first bytes", toHex(payload.subspan(headerSize), 32) });
-    for (const CompileSpec& spec : context.ref.compileSpecs) {
-        if (spec.key != "qnn_compile_spec")
-            continue;
-        std::string problem;
-        const auto decoded = decodeCompileSpec(spec.value, problem);
-        info.facts.insert(info.facts.end(), decoded.begin(), decoded.end());
-        if (!problem.empty())
-            info.facts.push_back({ "qnn_compile_spec not decoded", problem });
-        info.facts.push_back({ "qnn_compile_spec (hex, " + std::to_string(spec.value.size()) + " bytes)",
-            toHex(spec.value, kSpecHexLimit) });
-    }
     info.summary = "QNN context binary: " + formatBytes(binarySize) + ", graph signature " + std::to_string(signature);
     decodeQnnContext(context, info, headerSize, methodOf(context));
     return true;

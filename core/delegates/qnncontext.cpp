@@ -28,11 +28,13 @@
 #include "core/delegates/qnncontext.h"
 
 #include "core/delegates/decoderutil.h"
+#include "core/delegates/targetfacts.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 #include "qnncontext_generated.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <map>
 
@@ -318,6 +320,64 @@ std::optional<int> inputNumber(const std::string& name)
 
 } // namespace
 
+namespace {
+
+bool keyChar(std::uint8_t c, bool first)
+{
+    return (c >= 'a' && c <= 'z') || c == '_' || (!first && c >= '0' && c <= '9');
+}
+
+/// The HTP configuration string of the backend section. Each graph's compiled blob after the
+/// section's FlatBuffer carries one: printable "key=value;" entries (the sample's first at
+/// binary offset 168172, 7970 bytes: "…;min_arch=75;…;vtcm_size=8388608;…;soc_type=SM8650;…").
+/// Many keys are written as two characters [0-9A-Z] standing for a prefix shared with an
+/// earlier key ("0Cnum_hmx=4"); their whole name is not known, so only the entries whose key
+/// is spelled out (lower case, digits, '_') after a ';' are kept. Found by its "min_arch="
+/// entry; a section without one has no string ETScope reads.
+void readConfig(std::span<const std::uint8_t> binary, Context& c)
+{
+    if (!detail::rangeInside(binary.size(), c.sectionOffset, c.sectionSize))
+        return;
+    const std::uint64_t from = c.sectionRead ? c.sectionFlatbufferOffset : c.sectionOffset;
+    const std::uint64_t to = c.sectionOffset + c.sectionSize;
+    if (from >= to)
+        return;
+    static constexpr std::string_view kAnchor = ";min_arch=";
+    const auto* begin = binary.data() + from;
+    const auto* end = binary.data() + to;
+    const auto* hit = std::search(begin, end, kAnchor.begin(), kAnchor.end());
+    if (hit == end)
+        return;
+    constexpr std::uint64_t kMaxRun = 1 << 16;
+    const auto printable = [](std::uint8_t b) { return b >= 0x20 && b <= 0x7e; };
+    const auto* runBegin = hit;
+    while (runBegin > begin && printable(runBegin[-1]) && static_cast<std::uint64_t>(hit - runBegin) < kMaxRun)
+        --runBegin;
+    const auto* runEnd = hit;
+    while (runEnd < end && printable(*runEnd) && static_cast<std::uint64_t>(runEnd - hit) < kMaxRun)
+        ++runEnd;
+    for (const auto* p = runBegin; p < runEnd && c.config.size() < kMaxConfigEntries;) {
+        const auto* entryEnd = std::find(p, runEnd, ';');
+        // Only an entry after a ';' is known to start where it seems to.
+        if (p > runBegin && p[-1] == ';' && keyChar(*p, true)) {
+            const auto* q = p;
+            while (q < entryEnd && keyChar(*q, false))
+                ++q;
+            if (q < entryEnd && *q == '=') {
+                std::string key(p, q);
+                const bool seen = std::any_of(
+                    c.config.begin(), c.config.end(), [&](const Context::ConfigEntry& e) { return e.key == key; });
+                if (!seen)
+                    c.config.push_back({ std::move(key), std::string(q + 1, entryEnd),
+                        static_cast<std::uint64_t>(q + 1 - binary.data()) });
+            }
+        }
+        p = entryEnd + 1;
+    }
+}
+
+} // namespace
+
 Context read(std::span<const std::uint8_t> binary)
 {
     Context c;
@@ -338,6 +398,7 @@ Context read(std::span<const std::uint8_t> binary)
     // reads is what tells.
     reader.metadata(binary);
     reader.section(binary);
+    readConfig(binary, c);
     if (c.contextBlobSize && *c.contextBlobSize != c.sectionSize)
         reader.problem("the metadata gives the context blob " + std::to_string(*c.contextBlobSize)
                 + " bytes, the header's backend section " + std::to_string(c.sectionSize),
@@ -554,6 +615,85 @@ void tensorAttributes(Node& node, const Tensor& t, std::uint64_t binaryOffset)
         "the QNN context binary (metadata, payload offset " + std::to_string(binaryOffset + t.offset) + ")" });
 }
 
+/// "2.37.0" from a QNN build id "v2.37.0.250724175447_124859"; empty when it is not of that form.
+std::string sdkVersion(const std::string& buildId)
+{
+    if (!buildId.starts_with('v'))
+        return {};
+    std::size_t dots = 0;
+    std::size_t end = 1;
+    for (; end < buildId.size(); ++end) {
+        const char ch = buildId[end];
+        if (ch == '.' && ++dots == 3)
+            break;
+        if (ch != '.' && (ch < '0' || ch > '9'))
+            return {};
+    }
+    return dots >= 2 ? buildId.substr(1, end - 1) : std::string();
+}
+
+/// What the context binary says of its target: the SDK that built it, the SoC of its metadata
+/// and the HTP configuration string's SoC, architecture floor, VTCM and thread counts.
+void addContextTargets(
+    const DelegateContext& context, DelegateInfo& info, const Context& ctx, std::uint64_t binaryOffset)
+{
+    const std::uint64_t fileBase = context.ref.payload.offset + binaryOffset;
+    const std::string metadata = "context binary metadata";
+    if (ctx.metadataRead) {
+        if (!ctx.buildId.empty()) {
+            addTarget(info, "qnn.sdk_build_id", "QNN SDK build id", ctx.buildId, std::nullopt, metadata);
+            if (const std::string version = sdkVersion(ctx.buildId); !version.empty())
+                addTarget(info, "qnn.sdk_version", "QNN SDK version", version, std::nullopt, metadata);
+        }
+        if (ctx.socModel)
+            addTarget(info, "qnn.context_soc_model", "SoC model (context binary)",
+                qnnChipsetName(*ctx.socModel) + " (" + std::to_string(*ctx.socModel) + ")", *ctx.socModel, metadata);
+    }
+    struct Wanted {
+        const char* key;
+        const char* target;
+        const char* name;
+        bool numeric;
+    };
+    static constexpr Wanted kWanted[] = {
+        { "soc_type", "qnn.soc_type", "SoC type (HTP configuration)", false },
+        { "min_arch", "qnn.min_arch", "minimum HTP architecture", true },
+        { "vtcm_size", "qnn.vtcm_bytes", "VTCM size", true },
+        { "vtcm_mb", "qnn.config_vtcm_mb", "vtcm_mb (HTP configuration)", true },
+        { "num_nsps", "qnn.num_nsps", "NSP cores", true },
+        { "hvx_threads", "qnn.hvx_threads", "HVX threads", true },
+        { "hmx_type", "qnn.hmx_type", "HMX type", false },
+    };
+    for (const Wanted& wanted : kWanted) {
+        const auto it = std::find_if(
+            ctx.config.begin(), ctx.config.end(), [&](const Context::ConfigEntry& e) { return e.key == wanted.key; });
+        if (it == ctx.config.end())
+            continue;
+        const std::string source = "HTP configuration string, " + std::string(wanted.key) + " at file offset "
+            + std::to_string(fileBase + it->offset);
+        if (!wanted.numeric) {
+            addTarget(info, wanted.target, wanted.name, it->value, std::nullopt, source);
+            continue;
+        }
+        std::int64_t number = 0;
+        const auto [end, error] = std::from_chars(it->value.data(), it->value.data() + it->value.size(), number);
+        if (error != std::errc() || end != it->value.data() + it->value.size()) {
+            context.warn(info,
+                "QNN context binary: the HTP configuration's " + std::string(wanted.key) + " '" + it->value
+                    + "' is not a number",
+                binaryOffset + it->offset);
+            continue;
+        }
+        std::string shown = std::to_string(number);
+        if (std::string_view(wanted.key) == "min_arch")
+            shown = htpArchText(number) + " (" + shown + ")";
+        else if (std::string_view(wanted.key) == "vtcm_size")
+            shown
+                = formatBytes(static_cast<std::uint64_t>(std::max<std::int64_t>(number, 0))) + " (" + shown + " bytes)";
+        addTarget(info, wanted.target, wanted.name, shown, number, source);
+    }
+}
+
 } // namespace
 
 void decodeQnnContext(
@@ -595,6 +735,7 @@ void decodeQnnContext(
         if (ctx.socModel)
             info.facts.push_back({ "context soc model", std::to_string(*ctx.socModel) });
     }
+    addContextTargets(context, info, ctx, binaryOffset);
 
     // Graphs of the context: tensors from the metadata, op nodes from the backend section.
     const auto opGraphOf = [&](const std::string& name) -> const OpGraph* {

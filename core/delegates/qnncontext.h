@@ -29,6 +29,7 @@ constexpr std::array<std::uint32_t, 4> kKnownWords { 2, 3, 0, 1 };
 constexpr std::size_t kMaxGraphs = 1024;
 constexpr std::size_t kMaxTensors = 100'000;
 constexpr std::size_t kMaxNodes = 2'000'000;
+constexpr std::size_t kMaxConfigEntries = 4096;
 
 struct Tensor {
     std::string name;
@@ -96,6 +97,16 @@ struct Context {
     bool sectionRead = false;
     std::uint64_t sectionFlatbufferOffset = 0;
     std::vector<OpGraph> opGraphs;
+
+    /// The HTP backend's configuration string (readConfig in qnncontext.cpp): the entries whose
+    /// key is written out whole, in stored order, the first of each key; offsets within the
+    /// context binary. Empty when the section holds none.
+    struct ConfigEntry {
+        std::string key;
+        std::string value;
+        std::uint64_t offset = 0; ///< of the value
+    };
+    std::vector<ConfigEntry> config;
 
     std::vector<Problem> problems;
 };

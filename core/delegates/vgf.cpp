@@ -27,6 +27,7 @@
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/spirvgraph.h"
+#include "core/delegates/targetfacts.h"
 #include "core/delegates/tosa.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
@@ -292,6 +293,9 @@ bool VgfReader::readHeader()
     m_info.facts.push_back({ "magic", std::memcmp(p, "VGF1", 4) == 0 ? "VGF1" : "0xF0E1D2C3 (old)" });
     m_info.facts.push_back({ "format version", version });
     m_info.facts.push_back({ "vulkan header version", std::to_string(readLe16(p + 4)) });
+    addTarget(m_info, "vgf.format_version", "VGF format version", version, std::nullopt, "VGF header bytes 8-10");
+    addTarget(m_info, "vgf.vulkan_header_version", "Vulkan header version", std::to_string(readLe16(p + 4)),
+        readLe16(p + 4), "VGF header bytes 4-5");
     std::uint64_t end = kHeaderSize;
     bool contiguous = true;
     for (std::size_t s = 0; s < std::size(kSectionNames); ++s) {
@@ -517,6 +521,18 @@ void VgfReader::addFacts()
         if (module.spirv && !module.spirv->tosaOps.empty())
             text += ", " + std::to_string(module.spirv->tosaOps.size()) + " TOSA operations";
         m_info.facts.push_back({ "module " + std::to_string(m), text + ")" });
+        if (module.spirv && module.spirv->version && !findTarget(m_info, "vgf.spirv_version"))
+            addTarget(m_info, "vgf.spirv_version", "SPIR-V version",
+                std::to_string(module.spirv->version >> 16 & 0xff) + "."
+                    + std::to_string(module.spirv->version >> 8 & 0xff),
+                std::nullopt, "module " + std::to_string(m) + " SPIR-V header");
+        if (module.spirv && !module.spirv->imports.empty() && !findTarget(m_info, "vgf.spirv_imports")) {
+            std::string list;
+            for (const std::string& i : module.spirv->imports)
+                list += (list.empty() ? "" : ", ") + i;
+            addTarget(m_info, "vgf.spirv_imports", "SPIR-V instruction sets (TOSA version)", list, std::nullopt,
+                "module " + std::to_string(m) + " OpExtInstImport");
+        }
         if (module.spirv && !module.spirv->extensions.empty()) {
             std::string list;
             for (const std::string& e : module.spirv->extensions)

@@ -5,6 +5,7 @@
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/payloadheader.h"
+#include "core/delegates/targetfacts.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
 #include "vulkan_generated.h"
@@ -461,6 +462,13 @@ bool decodeVulkan(const DelegateContext& context, DelegateInfo& info)
     const fbv::VkGraph* root = fbv::GetVkGraph(flatbuffer.data());
 
     info.format = "vulkan";
+    addTarget(info, "vulkan.header", "Vulkan header",
+        std::memcmp(payload.data() + 4, "VH00", 4) == 0 ? "VH00" : "none (bare FlatBuffer)", std::nullopt,
+        "payload bytes 4-7");
+    addTarget(info, "vulkan.schema", "Vulkan graph schema", "VK00", std::nullopt, "FlatBuffer identifier");
+    if (root->version())
+        addTarget(info, "vulkan.graph_version", "Vulkan graph version", root->version()->str(), std::nullopt,
+            "VkGraph.version");
     // ExecuTorch's WebGPU backend registers as "VulkanBackend" and runs this same payload (its
     // VH00 header and VK00 graph: pytorch/executorch backends/webgpu/runtime/WebGPUBackend.cpp
     // and WebGPUDelegateHeader.cpp, commit cff6f4dd32e6), so the payload cannot say which

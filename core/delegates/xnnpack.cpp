@@ -5,6 +5,7 @@
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/payloadheader.h"
+#include "core/delegates/targetfacts.h"
 #include "core/delegates/xnnpacknodes.h"
 #include "core/pte/verify.h"
 #include "core/util/text.h"
@@ -514,6 +515,12 @@ bool decodeXnnpack(const DelegateContext& context, DelegateInfo& info)
 
     info.format = "xnnpack";
     info.facts.push_back({ "graph identifier", identifier + (hasHeader ? "" : " (bare FlatBuffer, no XH00 header)") });
+    addTarget(info, "xnnpack.header", "XNNPACK header", hasHeader ? "XH00" : "none (bare FlatBuffer)", std::nullopt,
+        "payload bytes 4-7");
+    addTarget(info, "xnnpack.schema", "XNNPACK graph schema", identifier, std::nullopt, "FlatBuffer identifier");
+    if (root->version())
+        addTarget(info, "xnnpack.graph_version", "XNNPACK graph version", root->version()->str(), std::nullopt,
+            "XNNGraph.version");
 
     XnnpackReader reader(context, *root, constantData);
     if (context.deferInnerGraph) {

@@ -406,6 +406,20 @@ void Builder::summary()
     }
     f.emplace_back("Instructions", std::to_string(instructions));
     s.blocks.push_back(std::move(facts));
+    // What each delegate was built for (issue 33): SoC, NPU, OS version, format versions.
+    Table built { "What the delegates were built for",
+        { "method", "delegate", "backend", "fact", "value", "read from" }, {}, {} };
+    for (const Method& method : m_program.methods) {
+        const MethodAnalysis* analysis = m_document.analysis(method);
+        if (!analysis)
+            continue;
+        for (std::size_t d = 0; d < analysis->delegates.size(); ++d)
+            for (const TargetFact& fact : analysis->delegates[d].target)
+                built.rows.push_back({ method.name, static_cast<long long>(d), analysis->delegates[d].backendId,
+                    fact.name, fact.value, fact.source });
+    }
+    if (!built.rows.empty())
+        s.blocks.push_back(tableBlock(std::move(built), m_in.maxTableRows));
 }
 
 void Builder::graphs()

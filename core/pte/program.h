@@ -157,6 +157,7 @@ struct Operator {
 struct CompileSpec {
     std::string key;
     std::vector<std::uint8_t> value;
+    std::optional<std::uint64_t> valueOffset; ///< file offset of value[0] when read from a file
 };
 
 struct DelegateRef {

@@ -465,8 +465,10 @@ std::optional<Error> ProgramDecoder::decodeMethod(const fbp::ExecutionPlan& plan
                     CompileSpec decoded;
                     if (spec && spec->key())
                         decoded.key = spec->key()->str();
-                    if (spec && spec->value())
+                    if (spec && spec->value()) {
                         decoded.value.assign(spec->value()->begin(), spec->value()->end());
+                        decoded.valueOffset = fileOffsetOf(spec->value()->data());
+                    }
                     ref.compileSpecs.push_back(std::move(decoded));
                 }
             }

@@ -81,6 +81,15 @@ json methodJson(const Method& method, const MethodAnalysis* analysis)
             for (const Attribute& fact : info->facts)
                 facts.push_back({ { "name", fact.name }, { "value", fact.value } });
             item["facts"] = std::move(facts);
+            // What the delegate was built for (issue 33), by stable key.
+            json target = json::array();
+            for (const TargetFact& fact : info->target) {
+                json entry = { { "key", fact.key }, { "name", fact.name }, { "value", fact.value } };
+                entry["number"] = fact.number ? json(*fact.number) : json(nullptr);
+                entry["source"] = fact.source;
+                target.push_back(std::move(entry));
+            }
+            item["target"] = std::move(target);
         }
         delegates.push_back(std::move(item));
     }
@@ -407,6 +416,9 @@ std::string documentInfoText(const Document& document)
                 if (analysis && d < analysis->delegates.size())
                     out << " — " << analysis->delegates[d].summary;
                 out << "\n";
+                if (analysis && d < analysis->delegates.size())
+                    for (const TargetFact& fact : analysis->delegates[d].target)
+                        out << "      " << fact.name << ": " << fact.value << "\n";
             }
         }
     }

@@ -93,7 +93,11 @@ private slots:
                 QCOMPARE(fact(info, "compile spec use_mha2sha"), std::string("true"));
                 QCOMPARE(fact(info, "qnn_compile_spec not decoded"),
                     std::string("(no fact 'qnn_compile_spec not decoded')"));
-                QVERIFY(fact(info, "qnn_compile_spec (hex, 200 bytes)").starts_with("24000000"));
+                // Read whole: named facts only, no hex.
+                QCOMPARE(fact(info, "qnn_compile_spec (hex, 200 bytes)"),
+                    std::string("(no fact 'qnn_compile_spec (hex, 200 bytes)')"));
+                QCOMPARE(fact(info, "compile_spec qnn_compile_spec"),
+                    std::string("200 bytes, a QnnExecuTorchOptions FlatBuffer (its fields follow)"));
             }
         QCOMPARE(seen, 2);
     }
@@ -115,6 +119,14 @@ private slots:
         const auto old = rootTable({ { 2, 's', "forward" }, { 3, 's', "" }, { 4, 'i', "1" } });
         const DelegateInfo info = describeSpec(old);
         QVERIFY(fact(info, "qnn_compile_spec not decoded").starts_with("its values do not fit"));
+        // The warning names the delegate's backend, the compile spec and the first field that
+        // does not fit: log_level (slot 3) holds a string offset there.
+        QCOMPARE(info.warnings.size(), std::size_t(1));
+        const std::string& warning = info.warnings.front().message;
+        QVERIFY2(warning.find("QnnBackend") != std::string::npos, warning.c_str());
+        QVERIFY2(warning.find("qnn_compile_spec") != std::string::npos, warning.c_str());
+        QVERIFY2(warning.find("log_level = ") != std::string::npos, warning.c_str());
+        QVERIFY2(warning.find(" at byte ") != std::string::npos, warning.c_str());
         QCOMPARE(fact(info, "compile spec log_level"), std::string("(no fact 'compile spec log_level')"));
         // The same fields in today's slots decode.
         const auto now = rootTable({ { 2, 's', "/vendor/lib" }, { 3, 'i', "3" }, { 6, 'i', "2" } });

@@ -425,6 +425,16 @@ void PropertiesModel::addNodeEdges(const Graph& graph, const Node& node)
 
 void PropertiesModel::addDelegatePayload(const DelegateInfo& info)
 {
+    // What it was built for first: the question a user opening a delegate asks (issue 33).
+    if (!info.target.empty()) {
+        QStandardItem* target = addGroup(tr("Built for"));
+        for (const TargetFact& fact : info.target) {
+            addRow(target, q(fact.name), q(fact.value));
+            // The row's tooltip says where the fact was read.
+            if (QStandardItem* row = target->child(target->rowCount() - 1, 1))
+                row->setToolTip(tr("%1\nread from %2").arg(q(fact.value), q(fact.source)));
+        }
+    }
     QStandardItem* delegate = addGroup(tr("Delegate payload"));
     addRow(delegate, tr("format"), q(info.format));
     addRow(delegate, tr("summary"), q(info.summary));
