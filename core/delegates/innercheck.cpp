@@ -51,7 +51,7 @@ InnerGraphCheck checkDelegateInnerGraph(const Program& program, const DelegateRe
         check.reads = flow.reads;
         check.readBytes = flow.readBytes;
         if (!flow.decoded)
-            check.problems.push_back("the Ethos-U command stream did not decode again for the check");
+            check.problems.emplace_back("the Ethos-U command stream did not decode again for the check");
         for (const std::string& text : flow.uncovered)
             check.problems.push_back(text);
         if (flow.uncoveredReads > flow.uncovered.size())
