@@ -4,16 +4,18 @@
 // padded to 16. The I/O layout and memory sizes are read from their blocks; the NPU command
 // stream in cmd_data is replayed (ethosucommands.h) into an inner graph of NPU operations.
 //
-// Data flow: every operation's reads and writes are byte ranges of a memory region. An edge runs
-// from the latest writer of any byte an operation reads (the ranges over-approximate, see
-// ethosucommands.cpp, so an edge may be claimed where a gap between rows was written, never
-// missed). The delegate's inputs write their (region, offset, size) before the first command;
-// each output reads its range after the last. Inputs map to the DelegateCall's arguments in
+// Data flow: every operation's reads and writes are the exact bytes of a memory region its
+// feature maps, weights, scales and copies touch (sorted runs, ethosuflow.h). An edge runs from
+// the latest writer of any byte an operation reads, one per writer however many bytes. The
+// weight block is region 0 before the first command (drawn as no node); the delegate's inputs
+// write their (region, offset, size) before the first command; each output reads its range
+// after the last. Inputs map to the DelegateCall's arguments in
 // order, outputs after them (the Arm backend's runtime, EthosUBackend.cpp, takes args[i] for
 // input i and args[inputs + j] for output j).
 #include "core/delegates/decoderutil.h"
 #include "core/delegates/delegate.h"
 #include "core/delegates/ethosucommands.h"
+#include "core/delegates/ethosuflow.h"
 #include "core/delegates/targetfacts.h"
 #include "core/util/text.h"
 
@@ -121,116 +123,136 @@ std::optional<ethosu::Arch> archFromCompileSpecs(const DelegateRef& ref, std::st
     return std::nullopt;
 }
 
-/// The latest writer of each byte of a region: [begin, end) → writer, kept disjoint.
-struct Writer {
-    std::uint64_t end = 0;
-    NodeId node;
-    std::int32_t value = -1;
-    TensorMeta meta;
-    bool raw = true; ///< untyped bytes (a DMA copy, an input record)
-};
-using RegionMap = std::map<std::uint64_t, Writer>;
+/// Byte runs one access may expand into before its gaps are counted as touched, and runs a whole
+/// stream may expand into before each further access is taken as one range: they bound the
+/// time and the memory of the last-writer map (a map entry per run at most) on hostile streams.
+/// The real streams make 28 to 117,917 runs (mobilenetv2_lrn's first delegate, 323 operations).
+constexpr std::size_t kMaxRunsPerAccess = std::size_t(1) << 17;
+constexpr std::uint64_t kMaxRunsPerStream = std::uint64_t(1) << 20;
+constexpr int kMaxCoarseWarnings = 5;
+constexpr std::size_t kMaxUncoveredListed = 50;
 
 /// Builds the inner graph from the decoded operations and the I/O records.
 class FlowBuilder {
 public:
-    FlowBuilder(const DelegateContext& context, DelegateInfo& info)
+    FlowBuilder(const DelegateContext& context, DelegateInfo& info, ethosu::FlowCheck* check)
         : m_context(context)
         , m_info(info)
+        , m_check(check)
     {
         m_graph->name = context.ref.backendId;
         m_graph->backendId = context.ref.backendId;
         m_graph->format = "ethos-u";
     }
 
+    void addConstants(std::uint64_t weightBytes);
     void addInputs(const std::vector<IoRecord>& inputs);
     void addOperations(ethosu::CommandStream& stream);
     void addOutputs(const std::vector<IoRecord>& outputs, int inputCount);
     std::shared_ptr<Graph> graph() { return m_graph; }
 
 private:
+    /// A writer of bytes: an input, an operation's feature map or copy, or the weight block.
     struct Source {
         NodeId node;
-        std::int32_t value;
+        std::int32_t value = -1;
         TensorMeta meta;
-        bool raw;
+        bool raw = true; ///< untyped bytes (a DMA copy, an input record)
+        bool constant = false; ///< the weight block: read, but no node draws it
     };
-    void write(int region, std::uint64_t begin, std::uint64_t end, const Writer& writer);
-    std::vector<Source> read(int region, std::uint64_t begin, std::uint64_t end) const;
-    void connect(NodeId to, const std::vector<Source>& sources, const TensorMeta& readerMeta, bool readerRaw);
+    std::uint32_t addSource(Source source);
+    std::vector<ethosu::ByteRun> runsOf(const ethosu::RegionAccess& access, const ethosu::Operation& op);
+    /// The sources of `runs` not yet connected to the reader `stamp`, in address order.
+    std::uint64_t collect(
+        int region, std::span<const ethosu::ByteRun> runs, std::uint32_t stamp, std::vector<std::uint32_t>& found);
+    void connect(NodeId to, std::uint32_t source, const TensorMeta& readerMeta, bool readerRaw);
+    void noteUncovered(
+        const ethosu::Operation& op, const ethosu::RegionAccess& access, std::uint64_t bytes, std::uint64_t readBytes);
     static void ioAttributes(Node& node, const IoRecord& record);
 
     const DelegateContext& m_context;
     DelegateInfo& m_info;
+    ethosu::FlowCheck* m_check = nullptr;
     std::shared_ptr<Graph> m_graph = std::make_shared<Graph>();
-    std::array<RegionMap, kRegions> m_regions;
+    ethosu::LastWriters m_writers;
+    std::vector<Source> m_sources;
+    std::vector<std::uint32_t> m_stamps; ///< per source: the last reader connected to it
+    std::uint32_t m_reader = 0; ///< stamp of the node being connected
     std::optional<Source> m_chained; ///< the operation whose OFM is chained into the next
-    std::set<std::pair<std::size_t, std::int32_t>> m_connected; ///< sources of the node being connected
+    std::uint64_t m_runBudget = kMaxRunsPerStream;
+    bool m_budgetWarned = false;
+    int m_coarseWarnings = 0;
     std::int32_t m_nextValue = 0;
 };
 
-void FlowBuilder::write(int region, std::uint64_t begin, std::uint64_t end, const Writer& writer)
+std::uint32_t FlowBuilder::addSource(Source source)
 {
-    if (region < 0 || region >= kRegions || begin >= end)
+    m_sources.push_back(std::move(source));
+    m_stamps.push_back(0);
+    return static_cast<std::uint32_t>(m_sources.size() - 1);
+}
+
+std::vector<ethosu::ByteRun> FlowBuilder::runsOf(const ethosu::RegionAccess& access, const ethosu::Operation& op)
+{
+    const std::size_t cap
+        = m_runBudget == 0 ? 1 : static_cast<std::size_t>(std::min<std::uint64_t>(kMaxRunsPerAccess, m_runBudget));
+    bool coarsened = false;
+    std::vector<ethosu::ByteRun> runs = ethosu::accessRuns(access, cap, coarsened);
+    m_runBudget -= std::min<std::uint64_t>(m_runBudget, runs.size());
+    if (coarsened && m_runBudget == 0 && !m_budgetWarned) {
+        m_budgetWarned = true;
+        m_context.warn(m_info,
+            "the feature maps of the command stream touch more than " + std::to_string(kMaxRunsPerStream)
+                + " separate byte runs; from command " + std::to_string(op.commandIndex)
+                + " on, each is taken as its whole range (edges may be drawn from writers of the gaps)");
+    } else if (coarsened && m_runBudget > 0 && m_coarseWarnings <= kMaxCoarseWarnings) {
+        m_context.warn(m_info,
+            m_coarseWarnings++ == kMaxCoarseWarnings ? std::string("further feature maps were coarsened the same way")
+                                                     : "the " + std::string(access.role) + " of command "
+                    + std::to_string(op.commandIndex) + " touches more than " + std::to_string(kMaxRunsPerAccess)
+                    + " separate byte runs; the gaps between its rows are counted as touched");
+    }
+    return runs;
+}
+
+std::uint64_t FlowBuilder::collect(
+    int region, std::span<const ethosu::ByteRun> runs, std::uint32_t stamp, std::vector<std::uint32_t>& found)
+{
+    return m_writers.read(region, runs, [&](std::uint32_t source) {
+        if (m_stamps[source] != stamp) {
+            m_stamps[source] = stamp; // one edge per producer and value, however many runs it wrote
+            found.push_back(source);
+        }
+    });
+}
+
+void FlowBuilder::connect(NodeId to, std::uint32_t index, const TensorMeta& readerMeta, bool readerRaw)
+{
+    const Source& source = m_sources[index];
+    if (source.constant)
         return;
-    RegionMap& map = m_regions[static_cast<std::size_t>(region)];
-    // Split a segment that starts before `begin` and reaches into the range.
-    auto it = map.lower_bound(begin);
-    if (it != map.begin()) {
-        auto before = std::prev(it);
-        if (before->second.end > begin) {
-            Writer tail = before->second;
-            before->second.end = begin;
-            if (tail.end > end) {
-                Writer rest = tail;
-                map.emplace(end, rest);
-            }
-        }
-    }
-    // Drop segments inside, keep the part of the last one past `end`.
-    it = map.lower_bound(begin);
-    while (it != map.end() && it->first < end) {
-        if (it->second.end > end) {
-            Writer rest = it->second;
-            map.erase(it);
-            map.emplace(end, rest);
-            break;
-        }
-        it = map.erase(it);
-    }
-    Writer added = writer;
-    added.end = end;
-    map.emplace(begin, std::move(added));
+    // The edge carries the producer's tensor; bytes copied or handed in untyped take the type
+    // of the feature map that reads them.
+    const bool useReader = !source.meta.known() || (source.raw && !readerRaw);
+    m_graph->addEdge({ source.node, to, ValueIndex(source.value), useReader ? readerMeta : source.meta, false });
 }
 
-std::vector<FlowBuilder::Source> FlowBuilder::read(int region, std::uint64_t begin, std::uint64_t end) const
+void FlowBuilder::noteUncovered(
+    const ethosu::Operation& op, const ethosu::RegionAccess& access, std::uint64_t bytes, std::uint64_t readBytes)
 {
-    std::vector<Source> sources;
-    if (region < 0 || region >= kRegions || begin >= end)
-        return sources;
-    const RegionMap& map = m_regions[static_cast<std::size_t>(region)];
-    auto it = map.lower_bound(begin);
-    if (it != map.begin() && std::prev(it)->second.end > begin)
-        --it;
-    for (; it != map.end() && it->first < end; ++it) {
-        const bool seen = std::any_of(sources.begin(), sources.end(),
-            [&](const Source& s) { return s.node == it->second.node && s.value == it->second.value; });
-        if (!seen)
-            sources.push_back({ it->second.node, it->second.value, it->second.meta, it->second.raw });
-    }
-    return sources;
-}
-
-void FlowBuilder::connect(NodeId to, const std::vector<Source>& sources, const TensorMeta& readerMeta, bool readerRaw)
-{
-    for (const Source& source : sources) {
-        if (!m_connected.emplace(source.node.index(), source.value).second)
-            continue; // one edge per producer and value, however many of its ranges are read
-        // The edge carries the producer's tensor; bytes copied or handed in untyped take the type
-        // of the feature map that reads them.
-        const bool useReader = !source.meta.known() || (source.raw && !readerRaw);
-        m_graph->addEdge({ source.node, to, ValueIndex(source.value), useReader ? readerMeta : source.meta, false });
-    }
+    if (!m_check)
+        return;
+    ++m_check->reads;
+    m_check->readBytes += readBytes;
+    if (bytes == 0)
+        return;
+    m_check->uncoveredBytes += bytes;
+    ++m_check->uncoveredReads;
+    if (m_check->uncovered.size() < kMaxUncoveredListed)
+        m_check->uncovered.push_back("command " + std::to_string(op.commandIndex) + " (" + op.label + ") reads "
+            + std::to_string(bytes) + " of its " + std::to_string(readBytes) + " " + access.role + " bytes (region "
+            + std::to_string(access.region) + ", " + std::to_string(access.begin) + "–" + std::to_string(access.end)
+            + ") that no earlier operation, input or the weight block wrote");
 }
 
 void FlowBuilder::ioAttributes(Node& node, const IoRecord& record)
@@ -240,6 +262,18 @@ void FlowBuilder::ioAttributes(Node& node, const IoRecord& record)
     node.attributes.push_back({ "region", std::to_string(record.region) });
     node.attributes.push_back({ "offset", std::to_string(record.offset) });
     node.attributes.push_back({ "bytes", std::to_string(record.bytes) });
+}
+
+void FlowBuilder::addConstants(std::uint64_t weightBytes)
+{
+    // The weight block is bound to region 0 (the Arm backend's runtime, EthosUBackend.cpp, hands
+    // the driver the weights as base address 0, the scratch holding the I/O as 1): its bytes are
+    // there before the first command, read by DMA copies and kernels, drawn as no node.
+    if (weightBytes == 0)
+        return;
+    const std::uint32_t index = addSource({ NodeId(), -1, {}, true, true });
+    const ethosu::ByteRun run { 0, weightBytes };
+    m_writers.write(0, { &run, 1 }, index);
 }
 
 void FlowBuilder::addInputs(const std::vector<IoRecord>& inputs)
@@ -254,48 +288,74 @@ void FlowBuilder::addInputs(const std::vector<IoRecord>& inputs)
         ioAttributes(node, record);
         const NodeId id = m_graph->addNode(std::move(node));
         // The record says nothing of signedness: the readers' feature maps tell the edge's type.
-        if (record.offset >= 0)
-            write(record.region, static_cast<std::uint64_t>(record.offset),
-                static_cast<std::uint64_t>(record.offset) + record.bytes,
-                { 0, id, m_graph->node(id).value.value, {}, true });
+        const std::uint32_t index = addSource({ id, m_graph->node(id).value.value, {}, true, false });
+        if (record.offset >= 0 && record.bytes > 0) {
+            const auto begin = static_cast<std::uint64_t>(record.offset);
+            const ethosu::ByteRun run { begin, begin + record.bytes };
+            m_writers.write(record.region, { &run, 1 }, index);
+        }
     }
 }
 
 void FlowBuilder::addOperations(ethosu::CommandStream& stream)
 {
+    std::vector<std::uint32_t> found;
+    std::vector<std::pair<std::uint32_t, const ethosu::RegionAccess*>> inputs;
     for (ethosu::Operation& op : stream.operations) {
         Node node;
         node.kind = op.kind == ethosu::OpKind::Unknown ? NodeKind::Unknown : NodeKind::Operator;
         node.label = op.label;
         node.opType = op.opType;
-        node.attributes = std::move(op.attributes);
-        node.attributes.add("stream offset", std::to_string(op.offset));
-        std::vector<std::pair<std::vector<Source>, const ethosu::RegionAccess*>> inputs;
-        for (const ethosu::RegionAccess& access : op.reads)
-            inputs.emplace_back(read(access.region, access.begin, access.end), &access);
+        // Every byte read whose latest writer is an earlier operation (or an input) gives one
+        // edge from that writer, read before this operation's own writes land.
+        const std::uint32_t stamp = ++m_reader;
+        inputs.clear();
+        for (const ethosu::RegionAccess& access : op.reads) {
+            found.clear();
+            const std::vector<ethosu::ByteRun> runs = runsOf(access, op);
+            const std::uint64_t uncovered = collect(access.region, runs, stamp, found);
+            if (m_check) {
+                std::uint64_t bytes = 0;
+                for (const ethosu::ByteRun& run : runs)
+                    bytes += run.end - run.begin;
+                noteUncovered(op, access, uncovered, bytes);
+            }
+            for (const std::uint32_t source : found)
+                inputs.emplace_back(source, &access);
+        }
         const std::int32_t value = m_nextValue++;
         node.value = ValueIndex(value);
+        node.attributes = std::move(op.attributes);
+        node.attributes.add("stream offset", std::to_string(op.offset));
         node.attributes.shrink();
         const NodeId id = m_graph->addNode(std::move(node));
-        m_connected.clear();
-        for (const auto& [sources, access] : inputs)
-            connect(id, sources, access->meta, access->raw);
-        for (const ethosu::RegionAccess& access : op.writes)
-            write(access.region, access.begin, access.end, { 0, id, value, access.meta, access.raw });
+        for (const auto& [source, access] : inputs)
+            connect(id, source, access->meta, access->raw);
+        if (!op.writes.empty()) {
+            // One source for all of the operation's writes (tiles share the tensor): one edge per reader.
+            const std::uint32_t index = addSource({ id, value, op.writes.front().meta, op.writes.front().raw, false });
+            for (const ethosu::RegionAccess& access : op.writes) {
+                const std::vector<ethosu::ByteRun> runs = runsOf(access, op);
+                m_writers.write(access.region, runs, index);
+            }
+        }
         // A chained OFM reaches the next operation without passing through memory.
         // DMA runs beside the kernels and does not break a chain.
         if (op.kind != ethosu::OpKind::Dma) {
-            if (op.chainedInput && m_chained)
-                connect(id, { *m_chained }, *op.chainedInput, false);
+            if (op.chainedInput && m_chained) {
+                const std::uint32_t index = addSource(*m_chained);
+                connect(id, index, *op.chainedInput, false);
+            }
             m_chained.reset();
             if (op.chainedOutput)
-                m_chained = Source { id, value, *op.chainedOutput, false };
+                m_chained = Source { id, value, *op.chainedOutput, false, false };
         }
     }
 }
 
 void FlowBuilder::addOutputs(const std::vector<IoRecord>& outputs, int inputCount)
 {
+    std::vector<std::uint32_t> found;
     for (std::size_t j = 0; j < outputs.size(); ++j) {
         const IoRecord& record = outputs[j];
         Node node;
@@ -305,17 +365,24 @@ void FlowBuilder::addOutputs(const std::vector<IoRecord>& outputs, int inputCoun
         node.value = ValueIndex(m_nextValue++);
         ioAttributes(node, record);
         const NodeId id = m_graph->addNode(std::move(node));
-        m_connected.clear();
-        std::vector<Source> sources;
-        if (record.offset >= 0)
-            sources = read(record.region, static_cast<std::uint64_t>(record.offset),
-                static_cast<std::uint64_t>(record.offset) + record.bytes);
-        if (sources.empty() && record.bytes > 0)
-            m_context.warn(m_info,
-                "output " + std::to_string(j) + " (region " + std::to_string(record.region) + ", "
-                    + std::to_string(record.bytes) + " bytes at offset " + std::to_string(record.offset)
-                    + ") is written by no NPU operation");
-        connect(id, sources, { "uint8", { static_cast<std::int64_t>(record.bytes) } }, true);
+        const std::uint32_t stamp = ++m_reader;
+        found.clear();
+        if (record.offset >= 0 && record.bytes > 0) {
+            const auto begin = static_cast<std::uint64_t>(record.offset);
+            const ethosu::ByteRun run { begin, begin + record.bytes };
+            collect(record.region, { &run, 1 }, stamp, found);
+        }
+        std::erase_if(found, [&](std::uint32_t source) { return m_sources[source].constant; });
+        if (found.empty() && record.bytes > 0) {
+            const std::string text = "output " + std::to_string(j) + " (region " + std::to_string(record.region) + ", "
+                + std::to_string(record.bytes) + " bytes at offset " + std::to_string(record.offset)
+                + ") is written by no NPU operation";
+            m_context.warn(m_info, text);
+            if (m_check)
+                m_check->unwrittenOutputs.push_back(text);
+        }
+        for (const std::uint32_t source : found)
+            connect(id, source, { "uint8", { static_cast<std::int64_t>(record.bytes) } }, true);
     }
 }
 
@@ -357,7 +424,8 @@ std::string countText(const ethosu::CommandStream& stream, std::size_t& total)
 
 /// Replays cmd_data and builds the inner graph; false when there is no stream to replay.
 bool decodeStream(const DelegateContext& context, DelegateInfo& info, const VelaBlock& block,
-    const std::vector<IoRecord>& inputs, const std::vector<IoRecord>& outputs, std::string& summary)
+    const std::vector<IoRecord>& inputs, const std::vector<IoRecord>& outputs, std::uint64_t weightBytes,
+    std::string& summary, ethosu::FlowCheck* check)
 {
     const ethosu::DriverPayload framing = ethosu::readDriverPayload(block.data);
     for (const Warning& w : framing.warnings)
@@ -434,7 +502,8 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
     // unless its command is unknown (FlowBuilder::addOperations).
     std::optional<FlowBuilder> builder;
     if (!context.deferInnerGraph) {
-        builder.emplace(context, info);
+        builder.emplace(context, info, check);
+        builder->addConstants(weightBytes);
         builder->addInputs(inputs);
         builder->addOperations(stream);
         builder->addOutputs(outputs, static_cast<int>(inputs.size()));
@@ -466,9 +535,29 @@ bool decodeStream(const DelegateContext& context, DelegateInfo& info, const Vela
     return true;
 }
 
+/// decodeEthosU, with the reads nothing wrote reported into `check` when given.
+bool decodeVela(const DelegateContext& context, DelegateInfo& info, ethosu::FlowCheck* check);
+
 } // namespace
 
 bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
+{
+    return decodeVela(context, info, nullptr);
+}
+
+ethosu::FlowCheck ethosu::checkDataFlow(
+    const Program& program, const DelegateRef& ref, std::span<const std::uint8_t> payload)
+{
+    FlowCheck check;
+    DelegateInfo info;
+    const DelegateContext context { program, ref, payload, {}, "Ethos-U data-flow check", nullptr, false };
+    check.decoded = decodeVela(context, info, &check) && info.innerGraph;
+    return check;
+}
+
+namespace {
+
+bool decodeVela(const DelegateContext& context, DelegateInfo& info, ethosu::FlowCheck* check)
 {
     const auto payload = context.payload;
     if (payload.size() < kBlockHeader || std::memcmp(payload.data(), "vela_bin_stream\0", kNameLength) != 0) {
@@ -523,6 +612,7 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
     std::uint64_t commandBytes = 0;
     std::string commandTag = "none";
     const VelaBlock* commandBlock = nullptr;
+    std::uint64_t weightBytes = 0;
     for (const VelaBlock& block : blocks) {
         std::string text = std::to_string(block.size) + " bytes";
         if (block.external) {
@@ -534,6 +624,8 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
                 const auto size = context.namedDataSize(key);
                 text += " (named data '" + key + "', "
                     + (size ? std::to_string(*size) + " bytes)" : std::string("not found)"));
+                if (block.name == "weight_data" && size)
+                    weightBytes = *size;
             }
         }
         info.facts.push_back({ "block " + block.name, text });
@@ -547,6 +639,8 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
             if (!block.external && !commandBlock)
                 commandBlock = &block;
         } else if (block.name == "weight_data") {
+            if (!block.external)
+                weightBytes = block.size;
             info.facts.push_back(
                 { "weights", std::to_string(block.size) + " bytes (" + formatBytes(block.size) + ")" });
         } else if (block.name == "scratch_size" && block.data.size() >= 4) {
@@ -564,11 +658,14 @@ bool decodeEthosU(const DelegateContext& context, DelegateInfo& info)
         + (inputs >= 0 ? detail::plural(inputs, "input", "inputs") : std::string("inputs unknown")) + ", "
         + (outputs >= 0 ? detail::plural(outputs, "output", "outputs") : std::string("outputs unknown"));
     std::string streamSummary;
-    if (commandBlock && decodeStream(context, info, *commandBlock, inputRecords, outputRecords, streamSummary))
+    if (commandBlock
+        && decodeStream(context, info, *commandBlock, inputRecords, outputRecords, weightBytes, streamSummary, check))
         info.summary = streamSummary + ioText;
     else
         info.summary = "Ethos-U command stream: " + formatBytes(commandBytes) + ioText;
     return true;
 }
+
+} // namespace
 
 } // namespace etscope::core

@@ -3,16 +3,19 @@
 // command reads the registers it uses, as the NPU does when it is kicked. The opcodes and bit
 // fields are in ethosuregisters.h (with their sources).
 //
-// Byte ranges (for the data-flow edges): a feature map of H×W×C elements at base B with strides
-// (x, y, c) covers, per tile, [B + lowest offset, B + highest offset + element size), where the
-// offset of (h, w, ch) is h·y + w·x + ch·element size (NHWC) or h·y + w·x + (ch / 16)·c +
-// (ch % 16)·element size (NHCWB16), as the Linux ethosu_gem.c validator computes it. The range
-// spans the gaps between rows, so it can only claim too much, never miss a byte. The extent an
+// Bytes (for the data-flow edges): a feature map of H×W×C elements at base B with strides
+// (x, y, c) covers, per tile, the bytes at B + h·y + w·x + ch·element size (NHWC) or
+// B + h·y + w·x + (ch / 16)·c + (ch % 16)·element size (NHCWB16): each tile's access carries
+// these as strided blocks (RegionAccess::blocks, expanded in ethosuflow.cpp) and, as its range,
+// [B + lowest offset, B + highest offset + element size), as the Linux ethosu_gem.c validator
+// bounds it. The extent an
 // operation reads follows the hardware: a convolution or pooling reads (OFM − 1)·stride +
 // dilated kernel − padding rows and columns; an elementwise operation reads the OFM extent, 1 on
 // a broadcast axis. Tiles split a feature map at WIDTH0 and HEIGHT0/HEIGHT1 (U55 and U85's 2×2
 // layout; U85's 3×1 layout splits rows only). DMA ranges are [address, address + length) for a
-// 1D transfer and the ethosu_gem.c bound (length + stride)·size per further dimension otherwise.
+// 1D transfer and the ethosu_gem.c bound (length + stride)·size per further dimension otherwise
+// (the whole bound is taken as touched: no sample has a 2D or 3D transfer to check a finer
+// reading against).
 #include "core/delegates/ethosucommands.h"
 #include "core/delegates/ethosureplayer.h"
 #include "core/util/text.h"
@@ -172,6 +175,23 @@ void Replayer::addFeatureMap(Operation& op, const FeatureMap& registers, bool wr
         if (end > begin) {
             RegionAccess access { fm.role, fm.region, static_cast<std::uint64_t>(begin),
                 static_cast<std::uint64_t>(end), fm.meta() };
+            // The exact bytes: element (h, w, ch) of a tile sits at its base + h·y + w·x, plus
+            // ch·size (NHWC) or (ch / 16)·c + (ch % 16)·size (NHCWB16) — Vela's get_address in
+            // ethos-u-vela ethosu/vela/register_command_stream_util.py (github.com/nxp-imx/
+            // ethos-u-vela @ 199e8e66). Channels beyond the depth (a brick's padding) are not touched.
+            const AccessAxis cols { t.cols, fm.strideX };
+            const AccessAxis rows { t.rows, fm.strideY };
+            if (!fm.nhcwb16) {
+                access.blocks.push_back({ base, fm.depth * element, { cols, rows, AccessAxis {} } });
+            } else {
+                const std::int64_t full = fm.depth / 16;
+                const std::int64_t rest = fm.depth % 16;
+                if (full > 0)
+                    access.blocks.push_back({ base, 16 * element, { AccessAxis { full, fm.strideC }, cols, rows } });
+                if (rest > 0)
+                    access.blocks.push_back(
+                        { base + full * fm.strideC, rest * element, { cols, rows, AccessAxis {} } });
+            }
             (write ? op.writes : op.reads).push_back(std::move(access));
         }
     }

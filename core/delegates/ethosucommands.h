@@ -7,6 +7,7 @@
 #include "core/graph/graph.h"
 #include "core/util/result.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -53,14 +54,31 @@ NpuConfig readConfigWord(std::uint32_t word);
 /// "1.0.6" from the ID word's architecture fields.
 std::string archVersionText(std::uint32_t idWord);
 
-/// A byte range of one memory region that an operation reads or writes.
+/// One axis of a strided block: `count` steps of `stride` bytes (negative: downwards).
+struct AccessAxis {
+    std::int64_t count = 1;
+    std::int64_t stride = 0;
+};
+
+/// `runBytes` contiguous bytes at every base + i·axes[0].stride + j·axes[1].stride + k·axes[2].stride
+/// (0 ≤ i < axes[0].count, …): the bytes one feature-map tile, or its full or last partial
+/// NHCWB16 bricks, occupies.
+struct AccessBlock {
+    std::int64_t base = 0;
+    std::int64_t runBytes = 0;
+    std::array<AccessAxis, 3> axes {};
+};
+
+/// Bytes of one memory region that an operation reads or writes.
 struct RegionAccess {
     const char* role = ""; ///< "IFM", "IFM2", "OFM", "weights", "scales", "source", "destination"
     int region = 0;
-    std::uint64_t begin = 0;
-    std::uint64_t end = 0; ///< exclusive; begin < end
+    std::uint64_t begin = 0; ///< the lowest byte touched
+    std::uint64_t end = 0; ///< exclusive: past the highest byte touched; begin < end
     TensorMeta meta; ///< of the tensor the range holds ("int8", NHWC shape; "uint8" [bytes] for raw bytes)
     bool raw = false; ///< bytes without a tensor type (DMA, weights, scales)
+    /// The exact bytes inside [begin, end) (ethosuflow.h expands them); empty: all of [begin, end).
+    std::vector<AccessBlock> blocks;
 };
 
 enum class OpKind : std::uint8_t { Conv, Depthwise, Pool, Elementwise, Resize, Dma, Branch, Unknown };
