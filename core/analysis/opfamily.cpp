@@ -80,10 +80,9 @@ std::string operatorFamily(const std::string& opType)
         base = base.substr(5);
     if (const auto colons = base.rfind("::"); colons != std::string::npos) {
         base = base.substr(colons + 2);
-    } else if (std::count(base.begin(), base.end(), '.') >= 2) {
+    } else if (std::count(base.begin(), base.end(), '.') >= 2 || base.starts_with("aten.")
+        || base.starts_with("et_vk.")) {
         base = base.substr(base.find('.') + 1); // "namespace.op.overload": drop the namespace
-    } else if (base.starts_with("aten.") || base.starts_with("et_vk.")) {
-        base = base.substr(base.find('.') + 1);
     }
     if (const auto dot = base.find('.'); dot != std::string::npos)
         base.resize(dot);
