@@ -343,8 +343,10 @@ bool isCliInvocation(int argc, char** argv)
     const std::string first = argv[1];
     if (first == "info" || first == "ops" || first == "graph" || first == "export" || first == "gap"
         || first == "profile" || first == "check" || first == "memory" || first == "size" || first == "timeline"
-        || first == "diff" || first == "report" || first == "cost" || first == "--help" || first == "-h" || first == "help"
+        || first == "diff" || first == "report" || first == "--help" || first == "-h" || first == "help"
         || first == "--version" || first == "-v" || first == core::kLayoutWorkerArgument)
+        return true;
+    if (first == "cost")
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
     // on the command line instead of starting the desktop app on a file called "inof".
@@ -427,7 +429,7 @@ int runCli(int argc, char** argv)
         return runCost(args);
     std::cerr
         << "etscope: unknown subcommand '" << command
-        << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff, report, cost; see "
+        << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff, report; see "
            "etscope --help)\n";
     return ExitUsage;
 }
