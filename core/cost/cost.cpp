@@ -494,7 +494,7 @@ void TopLevel::cost(const Node& node, NodeCost& out)
     const std::string_view base = baseName(node.opType);
     const auto firstTensor = [&](std::initializer_list<const char*> candidates) -> std::optional<Shape> {
         for (const char* name : candidates)
-            if (const auto shape = shapeAt(arg(node, name, 0)))
+            if (auto shape = shapeAt(arg(node, name, 0)))
                 return shape;
         return std::nullopt;
     };
@@ -873,7 +873,7 @@ NpuSetup npuSetup(const DelegateInfo& info)
         setup.archSource = spec->source;
     } else {
         setup.archSource = "not named; read as Ethos-U55";
-        setup.notes.push_back("the NPU is not named: the stream is read with the Ethos-U55 register map");
+        setup.notes.emplace_back("the NPU is not named: the stream is read with the Ethos-U55 register map");
     }
     setup.axiBytesPerCycle = setup.arch == ethosu::Arch::U55 ? 8 : 16;
     for (const char* key : { "ethosu.macs", "ethosu.stream_macs" }) {
@@ -885,27 +885,27 @@ NpuSetup npuSetup(const DelegateInfo& info)
         }
     }
     if (setup.macsPerCycle == 0)
-        setup.notes.push_back("no MACs per cycle in the compile specs or the stream: no compute term");
+        setup.notes.emplace_back("no MACs per cycle in the compile specs or the stream: no compute term");
     if (const TargetFact* system = findTarget(info, "ethosu.system_config")) {
         if (const NpuSystemConfig* known = findSystemConfig(system->value))
             setup.system = *known;
         else
-            setup.notes.push_back("system config '" + system->value
+            setup.notes.emplace_back("system config '" + system->value
                 + "' is not one of Arm/vela.ini's that this build knows: no memory term");
     } else {
-        setup.notes.push_back("the compile flags name no --system-config: no memory term");
+        setup.notes.emplace_back("the compile flags name no --system-config: no memory term");
     }
     if (const TargetFact* mode = findTarget(info, "ethosu.memory_mode")) {
         if (const NpuMemoryMode* known = findMemoryMode(mode->value))
             setup.memoryMode = *known;
         else
-            setup.notes.push_back("memory mode '" + mode->value + "' is unknown: Shared_Sram assumed");
+            setup.notes.emplace_back("memory mode '" + mode->value + "' is unknown: Shared_Sram assumed");
     } else if (setup.system) {
-        setup.notes.push_back("the compile flags name no --memory-mode: Shared_Sram assumed");
+        setup.notes.emplace_back("the compile flags name no --memory-mode: Shared_Sram assumed");
     }
     if (const TargetFact* config = findTarget(info, "ethosu.vela_config_file");
         config && config->value != "Arm/vela.ini")
-        setup.notes.push_back("the Vela config file is '" + config->value
+        setup.notes.emplace_back("the Vela config file is '" + config->value
             + "': its sections may differ from Arm/vela.ini's, which the estimate uses");
     return setup;
 }

@@ -118,11 +118,11 @@ std::string costText(const CostReport& report)
         table.title = "Per delegate";
         table.columns = totalsColumns("delegate");
         table.columns.insert(table.columns.begin(), "method");
-        table.columns.push_back("note");
+        table.columns.emplace_back("note");
         for (const DelegateCost& d : report.delegates) {
             std::vector<TableCell> row = totalsRow(d.totals, d.totals.name);
             row.insert(row.begin(), d.method);
-            row.push_back(d.note);
+            row.emplace_back(d.note);
             table.rows.push_back(std::move(row));
         }
         text += renderTable(table, TableFormat::Text) + "\n";

@@ -153,7 +153,7 @@ std::optional<ParsedMeta> parseMetaText(std::string_view text)
         return std::nullopt;
     ParsedMeta meta;
     const std::string_view inside = text.substr(open + 1, close - open - 1);
-    if (inside.find_first_not_of(" ") != std::string_view::npos) {
+    if (inside.find_first_not_of(' ') != std::string_view::npos) {
         for (const char c : inside)
             if (!std::isdigit(static_cast<unsigned char>(c)) && c != ',' && c != ' ' && c != '-')
                 return std::nullopt; // a symbolic dimension: no shape
