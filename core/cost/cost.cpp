@@ -19,9 +19,7 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace etscope::core::cost {
 
@@ -46,7 +44,7 @@ enum class Rule : std::uint8_t {
     DataMovement,
 };
 
-std::string kindName(Rule rule)
+std::string_view kindName(Rule rule)
 {
     switch (rule) {
     case Rule::Convolution:
@@ -381,20 +379,21 @@ private:
     std::optional<Shape> intList(std::int32_t index) const;
 
     const Method& m_method;
-    std::unordered_map<std::string, std::vector<std::string>> m_names; ///< opType + arg count → names
+    /// (opType, arg count) → names; the views point into the method graph, which outlives this.
+    std::map<std::pair<std::string_view, std::size_t>, std::vector<std::string>> m_names;
     const std::vector<std::string>* m_current = nullptr;
 };
 
 const std::vector<std::string>& TopLevel::names(const Node& node)
 {
-    std::string key = node.opType + "#" + std::to_string(node.args.size());
+    const std::pair<std::string_view, std::size_t> key(node.opType, node.args.size());
     auto it = m_names.find(key);
     if (it == m_names.end()) {
         const std::string_view op = node.opType;
         const auto dot = op.find('.', op.rfind("::") == std::string_view::npos ? 0 : op.rfind("::"));
         const std::string name(op.substr(0, dot));
         const std::string overload(dot == std::string_view::npos ? std::string_view() : op.substr(dot + 1));
-        it = m_names.emplace(std::move(key), kernelArgumentNames(name, overload, node.args.size())).first;
+        it = m_names.emplace(key, kernelArgumentNames(name, overload, node.args.size())).first;
     }
     return it->second;
 }
@@ -429,12 +428,14 @@ void TopLevel::cost(const Node& node, NodeCost& out)
 {
     m_current = &names(node);
     // Bytes: every tensor argument the kernel does not write is read once; constants are parameters.
-    std::set<std::int32_t> written;
+    // A kernel has a handful of arguments: small vectors searched linearly beat node-based sets.
+    std::vector<std::int32_t> written;
+    written.reserve(node.writes.size());
     std::uint64_t bytesWritten = 0;
     bool bytesKnown = true;
     bool dynamic = false;
     for (const auto& [index, meta] : node.writes) {
-        written.insert(index);
+        written.push_back(index);
         const TensorInfo* t = tensor(index);
         const auto bytes
             = t ? tensorBytes(meta.dtype, t->sizes.vector()) : tensorBytes(meta.dtype, meta.shape.vector());
@@ -445,10 +446,14 @@ void TopLevel::cost(const Node& node, NodeCost& out)
         dynamic = dynamic || (t && t->shapeDynamism != 0);
     }
     std::uint64_t bytesRead = 0;
-    std::set<std::int32_t> seen;
+    std::vector<std::int32_t> seen;
+    const auto has = [](const std::vector<std::int32_t>& list, std::int32_t index) {
+        return std::find(list.begin(), list.end(), index) != list.end();
+    };
     const auto readTensor = [&](std::int32_t index) {
-        if (written.count(index) || !seen.insert(index).second)
+        if (has(written, index) || has(seen, index))
             return;
+        seen.push_back(index);
         const TensorInfo* t = tensor(index);
         if (!t)
             return;
@@ -775,14 +780,23 @@ void innerBytes(const Graph& graph, const GraphAdjacency& adjacency, std::size_t
     std::uint64_t read = 0;
     std::uint64_t written = 0;
     bool known = true;
-    std::unordered_set<std::int32_t> seen;
+    std::vector<std::int32_t> seen;
+    const auto first = [&](std::int32_t value) {
+        if (std::find(seen.begin(), seen.end(), value) != seen.end())
+            return false;
+        seen.push_back(value);
+        return true;
+    };
     for (const std::size_t e : adjacency.in[index]) {
         const Edge& edge = graph.edges[e];
-        if (!seen.insert(edge.value.value).second)
+        if (!first(edge.value.value))
             continue;
         const auto bytes = tensorBytes(edge.meta.dtype, edge.meta.shape.vector());
         if (!bytes) {
-            known = false;
+            // A scalar without a width (Core ML's string parameters: pad_type "custom") is no
+            // tensor traffic; anything else unknown leaves the node's bytes unknown.
+            if (!edge.meta.shape.empty() || dtypeBits(edge.meta.dtype) || !edge.meta.known())
+                known = false;
             continue;
         }
         read += *bytes;
@@ -792,7 +806,7 @@ void innerBytes(const Graph& graph, const GraphAdjacency& adjacency, std::size_t
     seen.clear();
     for (const std::size_t e : adjacency.out[index]) {
         const Edge& edge = graph.edges[e];
-        if (!seen.insert(edge.value.value).second)
+        if (!first(edge.value.value))
             continue;
         const auto bytes = tensorBytes(edge.meta.dtype, edge.meta.shape.vector());
         if (!bytes) {
@@ -1070,6 +1084,7 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
             continue;
         TopLevel top(method);
         const Graph& graph = *analysis.graph;
+        report.nodes.reserve(report.nodes.size() + graph.operatorCount(true));
         for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
             const Node& node = graph.nodes[i];
             if (node.kind != NodeKind::Operator)
@@ -1117,7 +1132,7 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
         if (cpu)
             report.cpu.add(node);
         totalsFor(report.perBackend, cpu ? std::string("CPU") : node.backend).add(node);
-        totalsFor(report.perKind, node.kind.empty() ? std::string("(no rule)") : node.kind).add(node);
+        totalsFor(report.perKind, node.kind.empty() ? std::string("(no rule)") : std::string(node.kind)).add(node);
     }
     std::stable_sort(report.perBackend.begin() + 1, report.perBackend.end(),
         [](const CostTotals& a, const CostTotals& b) { return a.name < b.name; });

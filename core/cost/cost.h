@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace etscope::core::cost {
@@ -34,7 +35,7 @@ struct NodeCost {
     std::uint32_t node = 0; ///< NodeId index in its graph (the method graph, or the delegate's inner graph)
     std::string label;
     std::string opType;
-    std::string kind; ///< "convolution", "matmul", "elementwise", …; empty when there is no rule
+    std::string_view kind; ///< a literal: "convolution", "matmul", "elementwise", …; empty when there is no rule
     CostStatus status = CostStatus::NoRule;
     std::string reason; ///< NoRule / NoShape: why; Counted: notes (e.g. "shapes are upper bounds")
     std::string formula;

@@ -4,6 +4,7 @@
 #include "core/table/table.h"
 #include "core/util/text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -119,7 +120,21 @@ std::string costText(const CostReport& report)
         table.columns = totalsColumns("delegate");
         table.columns.insert(table.columns.begin(), "method");
         table.columns.emplace_back("note");
-        for (const DelegateCost& d : report.delegates) {
+        // Long programs call thousands of delegates: the text shows the busiest (JSON has all).
+        constexpr std::size_t kShown = 30;
+        std::vector<const DelegateCost*> shown;
+        for (const DelegateCost& d : report.delegates)
+            shown.push_back(&d);
+        if (shown.size() > kShown) {
+            std::stable_sort(shown.begin(), shown.end(), [](const DelegateCost* a, const DelegateCost* b) {
+                return a->totals.macs + a->totals.ops > b->totals.macs + b->totals.ops;
+            });
+            table.notes.push_back("the " + std::to_string(kShown) + " of " + std::to_string(shown.size())
+                + " delegates with the most arithmetic; --format json lists all");
+            shown.resize(kShown);
+        }
+        for (const DelegateCost* delegate : shown) {
+            const DelegateCost& d = *delegate;
             std::vector<TableCell> row = totalsRow(d.totals, d.totals.name);
             row.insert(row.begin(), d.method);
             row.emplace_back(d.note);
@@ -245,7 +260,7 @@ nlohmann::json costJson(const CostReport& report)
             { "op_type", n.opType }, { "status", std::string(costStatusName(n.status)) } };
         row["delegate"] = n.delegate >= 0 ? nlohmann::json(n.delegate) : nlohmann::json(nullptr);
         row["backend"] = n.delegate >= 0 ? nlohmann::json(n.backend) : nlohmann::json("CPU");
-        row["kind"] = n.kind.empty() ? nlohmann::json(nullptr) : nlohmann::json(n.kind);
+        row["kind"] = n.kind.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::string(n.kind));
         // Never 0 for what was not counted: null.
         const bool counted = n.status == CostStatus::Counted;
         row["macs"] = counted ? nlohmann::json(n.macs) : nlohmann::json(nullptr);
@@ -295,15 +310,15 @@ std::string costCsv(const CostReport& report)
     for (const NodeCost& n : report.nodes) {
         const bool counted = n.status == CostStatus::Counted;
         const auto intensity = n.intensity();
-        rows.push_back(
-            { n.method, n.delegate >= 0 ? TableCell(static_cast<long long>(n.delegate)) : TableCell(kNoValue),
-                n.delegate >= 0 ? n.backend : std::string("CPU"), static_cast<long long>(n.node), n.label, n.opType,
-                n.kind, std::string(costStatusName(n.status)), counted ? count(n.macs) : TableCell(kNoValue),
-                counted ? count(n.ops) : TableCell(kNoValue), optionalCount(n.bytesRead), optionalCount(n.bytesWritten),
-                count(n.parameterBytes), intensity ? TableCell(*intensity) : TableCell(kNoValue),
-                n.npuOperator >= 0 ? TableCell(static_cast<long long>(n.npuOperator)) : TableCell(kNoValue),
-                optionalCount(n.streamOffset), n.estimate ? count(n.estimate->cycles) : TableCell(kNoValue),
-                n.estimate ? TableCell(n.estimate->bound) : TableCell(kNoValue), n.formula, n.reason });
+        rows.push_back({ n.method,
+            n.delegate >= 0 ? TableCell(static_cast<long long>(n.delegate)) : TableCell(kNoValue),
+            n.delegate >= 0 ? n.backend : std::string("CPU"), static_cast<long long>(n.node), n.label, n.opType,
+            std::string(n.kind), std::string(costStatusName(n.status)), counted ? count(n.macs) : TableCell(kNoValue),
+            counted ? count(n.ops) : TableCell(kNoValue), optionalCount(n.bytesRead), optionalCount(n.bytesWritten),
+            count(n.parameterBytes), intensity ? TableCell(*intensity) : TableCell(kNoValue),
+            n.npuOperator >= 0 ? TableCell(static_cast<long long>(n.npuOperator)) : TableCell(kNoValue),
+            optionalCount(n.streamOffset), n.estimate ? count(n.estimate->cycles) : TableCell(kNoValue),
+            n.estimate ? TableCell(n.estimate->bound) : TableCell(kNoValue), n.formula, n.reason });
     }
     std::string text = renderer.begin(rows.empty() ? nullptr : &rows.front(), {});
     text += renderer.rows(rows);

@@ -62,7 +62,8 @@ struct NpuTraffic {
 
 /// The cost of one kick.
 struct NpuKickCost {
-    std::string kind; ///< "convolution", "depthwise convolution", "matmul", "pooling", "elementwise", …
+    std::string_view
+        kind; ///< a literal: "convolution", "depthwise convolution", "matmul", "pooling", …; empty: no rule
     Work work;
     std::uint64_t bytesRead = 0; ///< feature maps, weights, scales, DMA sources
     std::uint64_t bytesWritten = 0;

@@ -178,7 +178,7 @@ private slots:
         const NodeCost* conv = row(*report, "aten::convolution.out");
         QVERIFY(conv);
         QCOMPARE(conv->status, CostStatus::Counted);
-        QCOMPARE(conv->kind, std::string("convolution"));
+        QCOMPARE(std::string(conv->kind), std::string("convolution"));
         // N·Cout·Hout·Wout·(Cin/groups)·kh·kw = 1·16·32·32·3·3·3.
         QCOMPARE(conv->macs, std::uint64_t(1 * 16 * 32 * 32 * 3 * 3 * 3));
         // Read: input 1·3·32·32·4 = 12288, weight 16·3·3·3·4 = 1728, bias 16·4 = 64; written 1·16·32·32·4.
@@ -270,7 +270,7 @@ private slots:
         QCOMPARE(fc->macs, std::uint64_t(64 * 10 * 16)); // M·N·K
         const NodeCost* moved = row(*report, "XNNStaticReshape", 0);
         QVERIFY(moved);
-        QCOMPARE(moved->kind, std::string("data movement"));
+        QCOMPARE(std::string(moved->kind), std::string("data movement"));
         QCOMPARE(report->delegates.size(), std::size_t(1));
         QCOMPARE(report->delegates[0].totals.macs, std::uint64_t(27648 + 10240));
         QCOMPARE(report->cpu.nodes, std::size_t(0));
@@ -339,7 +339,7 @@ private slots:
 
         const NodeCost* dma = row(*report, "DMA", 0);
         QVERIFY(dma);
-        QCOMPARE(dma->kind, std::string("data movement"));
+        QCOMPARE(std::string(dma->kind), std::string("data movement"));
         // 512 bytes from region 0 (Axi1, 1 byte/cycle) to region 1 (Axi0): 512 cycles.
         QCOMPARE(dma->estimate->cycles, std::uint64_t(512));
 
