@@ -431,17 +431,26 @@ private slots:
                     for (const ethosu::Operation& op : stream.operations) {
                         if (op.opType != "Conv")
                             continue;
-                        const ethosu::RegionAccess* ifm = nullptr;
+                        // The IFM read from memory, or (U85) chained from the previous kick.
+                        std::vector<std::int64_t> ifm;
                         for (const auto& r : op.reads)
                             if (std::string_view(r.role) == "IFM")
-                                ifm = &r;
-                        QVERIFY(ifm && !op.writes.empty());
+                                ifm = r.meta.shape.vector();
+                        if (ifm.empty() && op.chainedInput)
+                            ifm = op.chainedInput->shape.vector();
+                        std::vector<std::int64_t> ofm;
+                        for (const auto& w : op.writes)
+                            if (std::string_view(w.role) == "OFM")
+                                ofm = w.meta.shape.vector();
+                        if (ofm.empty() && op.chainedOutput)
+                            ofm = op.chainedOutput->shape.vector();
+                        QVERIFY(ifm.size() == 4 && ofm.size() == 4);
                         int kw = 0, kh = 0;
                         QCOMPARE(std::sscanf(
                                      std::string(op.attributes.find("kernel").value_or("")).c_str(), "%d×%d", &kw, &kh),
                             2);
-                        const std::uint64_t expected = product(op.writes.front().meta.shape)
-                            * static_cast<std::uint64_t>(ifm->meta.shape[3]) * static_cast<std::uint64_t>(kw * kh);
+                        const std::uint64_t expected
+                            = product(ofm) * static_cast<std::uint64_t>(ifm[3]) * static_cast<std::uint64_t>(kw * kh);
                         bool matched = false;
                         for (const NodeCost& n : report->nodes)
                             if (n.delegate == static_cast<int>(d) && n.method == method.name
