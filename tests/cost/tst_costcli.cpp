@@ -105,7 +105,7 @@ private slots:
         QVERIFY(text.out.contains(QLatin1String("2592 MACs")));
         QVERIFY(text.out.contains(QLatin1String("Per backend")));
         QVERIFY(text.out.contains(QLatin1String("Per operator kind")));
-        QVERIFY(text.out.contains(QLatin1String("custom::unknown.out ×1")));
+        QVERIFY(text.out.contains(QStringLiteral("custom::unknown.out ×1")));
 
         const QString out = m_dir.filePath(QStringLiteral("cost.csv"));
         const CliRun csv = runEtscope({ QStringLiteral("cost"), m_program, QStringLiteral("--format"),
