@@ -823,10 +823,11 @@ void innerBytes(const Graph& graph, const GraphAdjacency& adjacency, std::size_t
     }
 }
 
-NodeCost baseRow(
-    const std::string& method, int delegate, const std::string& backend, std::size_t index, const Node& node)
+/// A new row at the end of `rows`, made in place (a long method has 180,000 of them).
+NodeCost& baseRow(std::vector<NodeCost>& rows, const std::string& method, int delegate, const std::string& backend,
+    std::size_t index, const Node& node)
 {
-    NodeCost row;
+    NodeCost& row = rows.emplace_back();
     row.method = method;
     row.delegate = delegate;
     row.backend = backend;
@@ -851,7 +852,7 @@ void costInnerGraph(const Graph& graph, const std::string& method, int delegate,
         const Node& node = graph.nodes[i];
         if (node.kind != NodeKind::Operator)
             continue;
-        NodeCost row = baseRow(method, delegate, backend, i, node);
+        NodeCost& row = baseRow(rows, method, delegate, backend, i, node);
         std::string_view key = node.opType;
         if (format == "tosa" && key.starts_with("TOSA "))
             key.remove_prefix(5);
@@ -868,7 +869,6 @@ void costInnerGraph(const Graph& graph, const std::string& method, int delegate,
             setWork(row, rule->second, apply(rule->second, o));
         }
         innerBytes(graph, adjacency, i, row);
-        rows.push_back(std::move(row));
     }
 }
 
@@ -1007,13 +1007,16 @@ void costEthosU(const Program& program, const DelegateRef& ref, const DelegateIn
     summary.npu = std::move(setup);
 }
 
-CostTotals& totalsFor(std::vector<CostTotals>& list, const std::string& name)
+CostTotals& totalsFor(std::vector<CostTotals>& list, std::string_view name)
 {
+    // The groups of consecutive nodes repeat: look at the last one used first.
+    if (!list.empty() && list.back().name == name)
+        return list.back();
     for (CostTotals& totals : list)
         if (totals.name == name)
             return totals;
     list.push_back({});
-    list.back().name = name;
+    list.back().name = std::string(name);
     return list.back();
 }
 
@@ -1089,9 +1092,7 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
             const Node& node = graph.nodes[i];
             if (node.kind != NodeKind::Operator)
                 continue;
-            NodeCost row = baseRow(method.name, -1, "", i, node);
-            top.cost(node, row);
-            report.nodes.push_back(std::move(row));
+            top.cost(node, baseRow(report.nodes, method.name, -1, "", i, node));
         }
         for (std::size_t d = 0; d < method.delegates.size() && d < analysis.delegates.size(); ++d) {
             const DelegateRef& ref = method.delegates[d];
@@ -1131,8 +1132,8 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
         const bool cpu = node.delegate < 0;
         if (cpu)
             report.cpu.add(node);
-        totalsFor(report.perBackend, cpu ? std::string("CPU") : node.backend).add(node);
-        totalsFor(report.perKind, node.kind.empty() ? std::string("(no rule)") : std::string(node.kind)).add(node);
+        totalsFor(report.perBackend, cpu ? std::string_view("CPU") : std::string_view(node.backend)).add(node);
+        totalsFor(report.perKind, node.kind.empty() ? std::string_view("(no rule)") : node.kind).add(node);
     }
     std::stable_sort(report.perBackend.begin() + 1, report.perBackend.end(),
         [](const CostTotals& a, const CostTotals& b) { return a.name < b.name; });
