@@ -14,11 +14,13 @@
 //   (ethosu/vela/high_level_command_to_npu_op.py, BasePointerIndex).
 #include "core/cost/ethosucost.h"
 
+#include "core/delegates/ethosuflow.h"
 #include "core/util/text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <map>
 
 namespace etscope::core::cost {
@@ -247,18 +249,32 @@ void addTraffic(const ethosu::Operation& op, const NpuSetup& setup, NpuKickCost&
 
 std::vector<int> groupKicks(const std::vector<ethosu::Operation>& operations)
 {
-    struct Range {
-        int region;
-        std::uint64_t begin, end;
-    };
+    // The exact bytes each group wrote, per region (ethosuflow.h runs: an OFM depth slice of an
+    // NHWC tensor spans the whole tensor's range but touches only its own channels).
+    using Runs = std::map<std::uint64_t, std::uint64_t>; ///< begin → end, disjoint
     struct Group {
         int index;
         std::string signature;
-        std::vector<Range> written;
+        std::map<int, Runs> written;
     };
-    const auto overlaps = [](const std::vector<Range>& ranges, const ethosu::RegionAccess& a) {
-        return std::any_of(ranges.begin(), ranges.end(),
-            [&](const Range& r) { return r.region == a.region && r.begin < a.end && a.begin < r.end; });
+    constexpr std::size_t kMaxRuns = 1024; ///< per access; a coarser set only splits a group
+    const auto runsOf = [](const ethosu::RegionAccess& a) {
+        bool coarsened = false;
+        return ethosu::accessRuns(a, kMaxRuns, coarsened);
+    };
+    const auto overlaps = [](const Group& g, int region, const std::vector<ethosu::ByteRun>& runs) {
+        const auto found = g.written.find(region);
+        if (found == g.written.end())
+            return false;
+        const Runs& have = found->second;
+        for (const ethosu::ByteRun& run : runs) {
+            auto it = have.upper_bound(run.begin);
+            if (it != have.begin() && std::prev(it)->second > run.begin)
+                return true;
+            if (it != have.end() && it->first < run.end)
+                return true;
+        }
+        return false;
     };
     constexpr std::size_t kOpenGroups = 8; ///< cascaded stripes interleave a few operators
     std::vector<int> out(operations.size(), -1);
@@ -281,13 +297,22 @@ std::vector<int> groupKicks(const std::vector<ethosu::Operation>& operations)
                 + (ofm->meta.shape.size() == 4 ? std::to_string(ofm->meta.shape[2]) : "?");
         if (ifm && ifm->meta.shape.size() == 4)
             signature += "|iw" + std::to_string(ifm->meta.shape[2]) + "|ic" + std::to_string(ifm->meta.shape[3]);
+        std::vector<std::pair<int, std::vector<ethosu::ByteRun>>> writes;
+        for (const ethosu::RegionAccess& w : op.writes)
+            writes.emplace_back(w.region, runsOf(w));
         Group* joined = nullptr;
         if (op.kind != ethosu::OpKind::Unknown && op.kind != ethosu::OpKind::Branch && ofm) {
+            std::vector<std::pair<int, std::vector<ethosu::ByteRun>>> reads;
+            for (const ethosu::RegionAccess& r : op.reads)
+                reads.emplace_back(r.region, runsOf(r));
             for (auto it = open.rbegin(); it != open.rend(); ++it) {
-                if (it->signature != signature || overlaps(it->written, *ofm))
+                if (it->signature != signature)
                     continue;
-                if (std::any_of(
-                        op.reads.begin(), op.reads.end(), [&](const auto& a) { return overlaps(it->written, a); }))
+                const auto clash = [&](const auto& list) {
+                    return std::any_of(list.begin(), list.end(),
+                        [&](const auto& entry) { return overlaps(*it, entry.first, entry.second); });
+                };
+                if (clash(writes) || clash(reads))
                     continue;
                 joined = &*it;
                 break;
@@ -299,8 +324,11 @@ std::vector<int> groupKicks(const std::vector<ethosu::Operation>& operations)
                 open.erase(open.begin());
             joined = &open.back();
         }
-        for (const ethosu::RegionAccess& w : op.writes)
-            joined->written.push_back({ w.region, w.begin, w.end });
+        for (const auto& [region, runs] : writes) {
+            Runs& have = joined->written[region];
+            for (const ethosu::ByteRun& run : runs)
+                have[run.begin] = std::max(have[run.begin], run.end); // overlaps were refused above
+        }
         out[i] = joined->index;
         for (const std::size_t d : pendingDma)
             out[d] = joined->index;
