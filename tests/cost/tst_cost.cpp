@@ -376,6 +376,33 @@ private slots:
         QCOMPARE(portBytesPerCycle(setup, 1), 12.0); // DRAM 16 · 0.75 = 12 GB/s at 1 GHz
     }
 
+    // tinycnn_u55.pte (Corstone-300, Ethos-U55-128), its NPU kicks read off `etscope graph
+    // --delegate 0`: three 3×3 stride-2 convs on a 96×96×3 int8 image (16, 32, 64 channels),
+    // global average pool, then a 1×1 conv to 4 classes. optimization_results.csv (row "default")
+    // says Vela made 7 NPU operators of it.
+    void tinycnn()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto document = openDocument(etscope::test::samplePath("tinycnn/tinycnn_u55.pte"));
+        QVERIFY(document);
+        const auto report = computeCost(*document);
+        QVERIFY(report);
+        const std::uint64_t conv1 = 48ull * 48 * 16 * 3 * 3 * 3; // OFM 48·48·16, IFM depth 3, 3×3
+        const std::uint64_t conv2 = 24ull * 24 * 32 * 16 * 3 * 3;
+        const std::uint64_t conv3 = 12ull * 12 * 64 * 32 * 3 * 3;
+        const std::uint64_t classifier = 1ull * 1 * 4 * 64; // 1×1 conv, 64 → 4
+        std::size_t npuDelegates = 0;
+        for (const DelegateCost& d : report->delegates)
+            if (d.backend == "EthosUBackend") {
+                ++npuDelegates;
+                QCOMPARE(d.totals.macs, conv1 + conv2 + conv3 + classifier);
+                QCOMPARE(d.totals.noRule + d.totals.noShape, std::size_t(0));
+                QVERIFY(d.totals.estimatedCycles.value_or(0) > 0);
+            }
+        QCOMPARE(npuDelegates, std::size_t(1));
+        QCOMPARE(report->npuOperators.size(), std::size_t(7));
+    }
+
     // Every Conv2D of the real Ethos-U and XNNPACK samples: MACs equal a hand computation from
     // the shapes. XNNPACK: output elements · filter [Cout, kh, kw, Cin/groups] without Cout (from
     // the filter port, not the parameters the rule reads). Ethos-U: OFM elements · IFM depth ·
