@@ -353,6 +353,42 @@ private slots:
         QCOMPARE(portBytesPerCycle(*report->delegates[0].npu, 1), 1.0);
     }
 
+    // Damaged Ethos-U payloads: a stream cut inside a command and bytes that are no
+    // vela_bin_stream are counted as far as they go, or not at all with the reason, never a crash.
+    void ethosUDamaged()
+    {
+        for (const std::size_t cut : { std::size_t(0), std::size_t(7), std::size_t(40), std::size_t(200) }) {
+            EthosUPayloadSpec fixture = ethosUFixtureU55();
+            fixture.commandDataBytes = cut;
+            ProgramSpec spec;
+            MethodSpec& m = spec.addMethod("forward");
+            const std::int32_t a = m.addTensor(floatTensor({ 1, 8, 8, 4 }));
+            DelegateSpec delegate;
+            delegate.backendId = "EthosUBackend";
+            delegate.payload = writeEthosUPayload(fixture);
+            m.inputs = { a };
+            m.addInstruction(InstructionSpec::delegate(m.addDelegate(delegate), { a }));
+            const auto report = costOf(spec, "cut.pte");
+            QVERIFY2(report, report ? "" : report.error().message().c_str());
+            QCOMPARE(report->delegates.size(), std::size_t(1));
+            for (const NodeCost& n : report->nodes)
+                QVERIFY(n.status != CostStatus::Counted || n.kind.size() > 0);
+        }
+        ProgramSpec spec;
+        MethodSpec& m = spec.addMethod("forward");
+        const std::int32_t a = m.addTensor(floatTensor({ 4 }));
+        DelegateSpec delegate;
+        delegate.backendId = "EthosUBackend";
+        delegate.payload = std::vector<std::uint8_t>(100, 0xAB);
+        m.inputs = { a };
+        m.addInstruction(InstructionSpec::delegate(m.addDelegate(delegate), { a }));
+        const auto report = costOf(spec, "junk.pte");
+        QVERIFY(report);
+        QCOMPARE(report->delegates.size(), std::size_t(1));
+        QCOMPARE(report->delegates[0].totals.nodes, std::size_t(0));
+        QVERIFY(!report->delegates[0].note.empty()); // "not counted: …"
+    }
+
     // Without the compile flags' system config there is no memory term, and the text says why.
     void ethosUWithoutSystemConfig()
     {
