@@ -631,25 +631,46 @@ Operands xnnpackOperands(const Node& node, Rule rule)
     return o;
 }
 
-/// TOSA: the operand whose attribute is "in N (role)".
-std::optional<Shape> tosaOperand(const Node& node, std::string_view role)
-{
-    const std::string suffix = "(" + std::string(role) + ")";
-    for (const auto& [name, value] : node.attributes)
-        if (name.starts_with("in ") && name.ends_with(suffix))
-            if (const auto meta = parseMetaText(value))
-                return meta->shape;
-    return std::nullopt;
-}
+/// TOSA operands by role. From a TOSA flatbuffer (tosa.cpp): the attribute "in N (role)". From
+/// a VGF's SPIR-V graph (vgf.cpp): a graph constant is the attribute named by its role, an
+/// activation is an edge, in operand order (the first is the input), and the output "result".
+struct TosaLookup {
+    const Graph& graph;
+    const GraphAdjacency& adjacency;
+    std::size_t index;
+    bool vgf;
 
-Operands tosaOperands(const Node& node, Rule rule, std::string_view op)
+    std::optional<Shape> operand(const Node& node, std::string_view role) const
+    {
+        if (vgf) {
+            if (const auto meta = attributeShape(node, role))
+                return meta;
+            if (role == "input" || role == "input1" || role == "A")
+                for (const std::size_t e : adjacency.in[index]) {
+                    const Edge& edge = graph.edges[e];
+                    if (graph.node(edge.from).kind != NodeKind::Constant && edge.meta.known())
+                        return shapeOf(edge.meta.shape);
+                }
+            return std::nullopt;
+        }
+        const std::string suffix = "(" + std::string(role) + ")";
+        for (const auto& [name, value] : node.attributes)
+            if (name.starts_with("in ") && name.ends_with(suffix))
+                if (const auto meta = parseMetaText(value))
+                    return meta->shape;
+        return std::nullopt;
+    }
+    std::optional<Shape> output(const Node& node) const { return attributeShape(node, vgf ? "result" : "out 0"); }
+};
+
+Operands tosaOperands(const Node& node, Rule rule, std::string_view op, const TosaLookup& lookup)
 {
     Operands o;
-    o.input = tosaOperand(node, "input");
+    o.input = lookup.operand(node, "input");
     if (!o.input)
-        o.input = tosaOperand(node, "input1");
-    o.output = attributeShape(node, "out 0");
-    const auto weight = tosaOperand(node, "weight");
+        o.input = lookup.operand(node, "input1");
+    o.output = lookup.output(node);
+    const auto weight = lookup.operand(node, "weight");
     switch (rule) {
     case Rule::Convolution:
         if (!weight || weight->size() < 3) {
@@ -671,7 +692,7 @@ Operands tosaOperands(const Node& node, Rule rule, std::string_view op)
         }
         break;
     case Rule::MatrixProduct:
-        if (const auto a = tosaOperand(node, "A"); a && !a->empty()) { // A [N, H, C] · B [N, C, W]
+        if (const auto a = lookup.operand(node, "A"); a && !a->empty()) { // A [N, H, C] · B [N, C, W]
             o.reduction = Shape { a->back() };
             o.reductionText = "C";
         }
@@ -841,7 +862,7 @@ void costInnerGraph(const Graph& graph, const std::string& method, int delegate,
     const std::string& format, std::vector<NodeCost>& rows)
 {
     const RuleTable* table = format == "xnnpack" ? &xnnpackRules()
-        : format == "tosa"                       ? &tosaRules()
+        : format == "tosa" || format == "vgf"    ? &tosaRules()
         : format == "coreml"                     ? &coremlRules()
                                                  : nullptr;
     const GraphAdjacency adjacency = graph.adjacency();
@@ -854,7 +875,7 @@ void costInnerGraph(const Graph& graph, const std::string& method, int delegate,
             continue;
         NodeCost& row = baseRow(rows, method, delegate, backend, i, node);
         std::string_view key = node.opType;
-        if (format == "tosa" && key.starts_with("TOSA "))
+        if ((format == "tosa" || format == "vgf") && key.starts_with("TOSA "))
             key.remove_prefix(5);
         const auto rule = table ? table->find(key) : RuleTable::const_iterator();
         Operands o;
@@ -864,8 +885,9 @@ void costInnerGraph(const Graph& graph, const std::string& method, int delegate,
                                : "no cost rules for " + (format.empty() ? backend : format) + " nodes";
         } else {
             o = format == "xnnpack" ? xnnpackOperands(node, rule->second)
-                : format == "tosa"  ? tosaOperands(node, rule->second, key)
-                                    : coremlOperands(node, rule->second, shapes);
+                : format == "coreml"
+                ? coremlOperands(node, rule->second, shapes)
+                : tosaOperands(node, rule->second, key, TosaLookup { graph, adjacency, i, format == "vgf" });
             setWork(row, rule->second, apply(rule->second, o));
         }
         innerBytes(graph, adjacency, i, row);

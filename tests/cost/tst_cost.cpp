@@ -439,6 +439,40 @@ private slots:
         QCOMPARE(report->npuOperators.size(), std::size_t(7));
     }
 
+    // MobileNetV2 (224×224, width 1.0, 1000 classes) exported twice: for Ethos-U55 (counted from
+    // the NPU's registers) and for VGF (counted from the TOSA operators in its SPIR-V). Both
+    // equal the architecture's MACs summed here by hand from its table (Sandler et al. 2018,
+    // Table 2: stem 3×3/2 → 32; bottlenecks (t, c, n, s); 1×1 → 1280; FC → 1000):
+    //   expand 1×1: H·W·(t·Cin)·Cin, depthwise 3×3: H'·W'·(t·Cin)·9, project 1×1: H'·W'·c·(t·Cin).
+    void mobilenetV2()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        std::uint64_t h = 112, cin = 32;
+        std::uint64_t expected = h * h * 32 * 3 * 3 * 3;
+        const std::uint64_t blocks[][4] = { { 1, 16, 1, 1 }, { 6, 24, 2, 2 }, { 6, 32, 3, 2 }, { 6, 64, 4, 2 },
+            { 6, 96, 3, 1 }, { 6, 160, 3, 2 }, { 6, 320, 1, 1 } };
+        for (const auto& [t, c, n, s] : blocks)
+            for (std::uint64_t i = 0; i < n; ++i) {
+                const std::uint64_t hidden = cin * t;
+                if (t != 1)
+                    expected += h * h * hidden * cin;
+                h /= i == 0 ? s : 1;
+                expected += h * h * hidden * 9 + h * h * c * hidden;
+                cin = c;
+            }
+        expected += h * h * 1280 * cin + 1280 * 1000;
+        QCOMPARE(expected, std::uint64_t(300774272));
+        for (const char* sample : { "pte-adapter-model-explorer/mobilenet_v2_ethosu.pte",
+                 "pte-adapter-model-explorer/mobilenet_v2_vgf_segments.pte" }) {
+            auto document = openDocument(etscope::test::samplePath(sample));
+            QVERIFY2(document, sample);
+            const auto report = computeCost(*document);
+            QVERIFY(report);
+            QCOMPARE(report->total.macs, expected);
+            QCOMPARE(report->total.noRule + report->total.noShape, std::size_t(0));
+        }
+    }
+
     // Every Conv2D of the real Ethos-U and XNNPACK samples: MACs equal a hand computation from
     // the shapes. XNNPACK: output elements · filter [Cout, kh, kw, Cin/groups] without Cout (from
     // the filter port, not the parameters the rule reads). Ethos-U: OFM elements · IFM depth ·
