@@ -643,7 +643,7 @@ struct TosaLookup {
     std::optional<Shape> operand(const Node& node, std::string_view role) const
     {
         if (vgf) {
-            if (const auto meta = attributeShape(node, role))
+            if (auto meta = attributeShape(node, role))
                 return meta;
             if (role == "input" || role == "input1" || role == "A")
                 for (const std::size_t e : adjacency.in[index]) {
