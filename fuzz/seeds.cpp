@@ -36,9 +36,9 @@ using etscope::fuzz::SeedWriter;
 namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
-constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
-    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph",
-    "compilespecs", "velalog", "runlog" };
+constexpr const char* kCorpora[]
+    = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector", "xnnpack", "vulkan", "delegates",
+          "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph", "compilespecs" };
 
 /// The compile specs fuzz/compilespecs.cpp reads, in the order of its kSpecs: the seed's first
 /// byte is the index, so a sample's spec reaches the same reader.
@@ -240,6 +240,8 @@ int main(int argc, char** argv)
     etscope::fuzz::writeSyntheticSeeds(out);
     // Vendor logs (issue 34): the real Vela and runner logs, and writer-made ones with a listing,
     // a table and a summary, a per-layer CSV and a runner report with ET_LOG prefixes.
+    out.ensure("velalog");
+    out.ensure("runlog");
     for (const auto& [corpus, relative] :
         { std::pair { "velalog", "modelnova/rps_model_conversion_20260219_041725.log" },
             std::pair { "velalog", "cmsis-executorch/model_conversion_20251126_091256.log" },

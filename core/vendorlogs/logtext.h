@@ -20,7 +20,7 @@ namespace etscope::core::vendor {
 /// How much of a log is read. The defaults fit every real log seen (650 KB, 8k-character lines)
 /// with a wide margin.
 struct LogLimits {
-    std::size_t maxLineBytes = 64 * 1024; ///< longer lines are cut to this many bytes
+    std::size_t maxLineBytes = std::size_t(64) * 1024; ///< longer lines are cut to this many bytes
     std::size_t maxLines = 4'000'000;
     std::uint64_t maxBytes = 512ull << 20; ///< a longer file is read up to here
     std::size_t maxWarnings = 200; ///< then one "further warnings left out"

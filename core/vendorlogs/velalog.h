@@ -190,7 +190,7 @@ struct VelaLog {
 VelaLog parseVelaLog(std::string_view text, std::string_view name, const LogLimits& limits = {});
 
 /// As parseVelaLog, from a file (mapped, read line by line). Fails only when the file cannot
-/// be opened (Error::Io, naming the file).
+/// be opened or is empty (Error::Io / Error::Empty, naming the file).
 Result<VelaLog> readVelaLog(const std::string& path, const LogLimits& limits = {});
 
 namespace detail {

@@ -5,6 +5,7 @@
 #include "core/util/text.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace etscope::core::vendor {
@@ -410,6 +411,17 @@ VelaJoin joinVelaLog(const VelaLog& log, const EthosUStream& stream)
     return join;
 }
 
+const VelaOperation* operationForNode(const VelaJoin& join, const Node& node)
+{
+    const auto text = node.attributes.find("stream offset");
+    const auto offset = text ? parseInteger(*text) : std::nullopt;
+    if (!offset || *offset < 0)
+        return nullptr;
+    const auto it = std::lower_bound(join.operations.begin(), join.operations.end(),
+        static_cast<std::uint64_t>(*offset), [](const VelaOperation& op, std::uint64_t at) { return op.offset < at; });
+    return it != join.operations.end() && it->offset == static_cast<std::uint64_t>(*offset) ? &*it : nullptr;
+}
+
 RunJoin joinRunLog(const RunLog& log, const Program& program, const Method& method, const Graph& graph)
 {
     RunJoin join;
@@ -446,7 +458,9 @@ RunJoin joinRunLog(const RunLog& log, const Program& program, const Method& meth
         : "the log does not say which program it ran (no \"PTE Model data loaded. Size:\" line)";
 
     const OperatorCycles* ethos = log.ethosU();
-    const double n = static_cast<double>(inferences > 0 ? inferences : 1);
+    const auto runs = static_cast<std::uint64_t>(inferences > 0 ? inferences : 1);
+    // Per inference, rounded to the nearest cycle.
+    const auto perRun = [runs](std::uint64_t total) { return (total + runs / 2) / runs; };
     for (const Node& node : graph.nodes) {
         if (node.kind == NodeKind::Delegate) {
             const std::size_t d = node.delegate.valid() ? node.delegate.index() : SIZE_MAX;
@@ -457,12 +471,12 @@ RunJoin joinRunLog(const RunLog& log, const Program& program, const Method& meth
             m.label = node.label;
             if (ethosCalls == 1) {
                 if (log.npuCycles)
-                    m.npuCycles = static_cast<std::uint64_t>(static_cast<double>(*log.npuCycles) / n + 0.5);
+                    m.npuCycles = perRun(*log.npuCycles);
                 if (ethos)
-                    m.cpuCycles = static_cast<std::uint64_t>(static_cast<double>(ethos->cycles) / n + 0.5);
+                    m.cpuCycles = perRun(ethos->cycles);
                 m.counters = log.counters;
                 for (PmuCounter& c : m.counters) {
-                    c.count = static_cast<std::uint64_t>(static_cast<double>(c.count) / n + 0.5);
+                    c.count = perRun(c.count);
                     c.perInference.reset();
                 }
                 m.note = "measured per inference: NPU cycles from ethosu_pmu_cycle_cntr, CPU cycles of "
@@ -478,7 +492,7 @@ RunJoin joinRunLog(const RunLog& log, const Program& program, const Method& meth
             m.label = node.label;
             for (const OperatorCycles& op : log.operatorCycles)
                 if (op.tag != "ethos-u" && (op.tag == node.opType || op.tag == node.label))
-                    m.cpuCycles = static_cast<std::uint64_t>(static_cast<double>(op.cycles) / n + 0.5);
+                    m.cpuCycles = perRun(op.cycles);
             m.note = m.cpuCycles ? "measured CPU cycles per inference (the runner's operator line)"
                                  : "no CPU cycles for this operator in the log";
             join.cpuNodes.push_back(std::move(m));
@@ -487,14 +501,15 @@ RunJoin joinRunLog(const RunLog& log, const Program& program, const Method& meth
     const bool otherOperators = std::any_of(log.operatorCycles.begin(), log.operatorCycles.end(),
         [](const OperatorCycles& op) { return op.tag != "ethos-u"; });
     if (log.inferenceRuntime && ethos && *log.inferenceRuntime >= ethos->cycles)
-        join.restOfMethodCyclesPerInference = static_cast<double>(*log.inferenceRuntime - ethos->cycles) / n;
+        join.restOfMethodCyclesPerInference
+            = static_cast<double>(*log.inferenceRuntime - ethos->cycles) / static_cast<double>(runs);
     if (!otherOperators)
         join.cpuNote = std::string("the log has only the Ethos-U delegate's line (\"ethos-u : cycle_cnt\"): the Arm "
                                    "executor runner prints no CPU cycles for other operators "
                                    "(examples/arm/executor_runner/arm_perf_monitor.cpp), so the CPU nodes get none")
             + (join.restOfMethodCyclesPerInference
                     ? "; the rest of the method (Inference runtime minus the delegate call) took "
-                        + std::to_string(static_cast<std::uint64_t>(*join.restOfMethodCyclesPerInference + 0.5))
+                        + std::to_string(std::llround(*join.restOfMethodCyclesPerInference))
                         + " CPU cycles per inference, CPU nodes and runtime together"
                     : std::string())
             + ". The runner notes that CPU cycle values need an FPGA with identical CPU/NPU frequency.";

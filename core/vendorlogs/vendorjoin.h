@@ -119,6 +119,11 @@ struct VelaJoin {
 /// Joins a Vela log to one Ethos-U stream. Never fails: a log that does not belong is Refused.
 VelaJoin joinVelaLog(const VelaLog& log, const EthosUStream& stream);
 
+/// The operation of `join` that an inner-graph node of the same Ethos-U delegate shows (matched
+/// by the node's "stream offset" attribute, core/delegates/ethosu.cpp); nullptr for a node that
+/// is no NPU operation or has no figures.
+const VelaOperation* operationForNode(const VelaJoin& join, const Node& node);
+
 /// The NPU operator kinds a per-layer row's "NNG Operator" may run as ("Conv2D" → Conv).
 bool rowMatchesKind(std::string_view nngOperator, ethosu::OpKind kind);
 

@@ -157,6 +157,15 @@ private slots:
         QCOMPARE(firstConv->fusedRows, std::vector<int> { 3 });
         QCOMPARE(log.tables[0].rows[2].opCycles, std::optional<std::int64_t>(296216));
         QVERIFY(firstConv->listed.starts_with("Conv2D , subOps: Clamp, size=3,3 stride=2,2"));
+        // Its NPU_OP_CONV is at 0x264 = 612 (listing line 4386): an inner-graph node with that
+        // "stream offset" finds it.
+        QCOMPARE(firstConv->offset, std::uint64_t(612));
+        Node node;
+        node.attributes.add("stream offset", "612");
+        QCOMPARE(operationForNode(join, node), &*firstConv);
+        node.attributes = {};
+        node.attributes.add("stream offset", "613");
+        QVERIFY(!operationForNode(join, node));
         const std::string text = velaJoinText(join, log, stream);
         QVERIFY(text.find("Vela estimate for the delegate: 5075829 NPU cycles") != std::string::npos);
     }
