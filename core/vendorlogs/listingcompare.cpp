@@ -78,6 +78,7 @@ private:
     void field(const ListedCommand& c, const std::string& what, const std::string& listed, const std::string& decoded)
     {
         ++m_out.fieldsCompared;
+        ++m_out.comparedByField[what];
         if (listed == decoded)
             ++m_out.fieldsEqual;
         else
@@ -172,6 +173,18 @@ void Comparer::operationFacts(const ListedCommand& c, const ethosu::Operation& o
     if (expected == K::Dma) {
         if (const auto length = m_regs.number("NPU_SET_DMA0_LEN", "addr"))
             fact(c, op, "length", std::to_string(*length) + " bytes");
+        // "region R + 0xADDR", or the NPU's internal memory (region mode internal).
+        for (const auto& [role, which] : { std::pair { "source", "SRC" }, std::pair { "destination", "DST" } }) {
+            const std::string regionCommand = std::string("NPU_SET_DMA0_") + which + "_REGION";
+            const auto region = m_regs.number(regionCommand, "region");
+            const auto mode = m_regs.text(regionCommand, "region_mode");
+            const auto address = m_regs.number(std::string("NPU_SET_DMA0_") + which, "addr");
+            if (region && mode && address)
+                fact(c, op, role,
+                    (*mode == "DMA_REGION_MODE_INTERNAL" ? std::string("internal memory")
+                                                         : "region " + std::to_string(*region & 7))
+                        + " + " + hex(static_cast<std::uint64_t>(*address)));
+        }
         return;
     }
     if (expected == K::Resize)
@@ -206,6 +219,29 @@ void Comparer::operationFacts(const ListedCommand& c, const ethosu::Operation& o
         if (const auto order = m_regs.text("NPU_SET_KERNEL_STRIDE", "weight_order"))
             fact(c, op, "weight order",
                 *order == "WEIGHT_ORDER_PART_KERNEL_FIRST" ? "part-kernel first" : "depth first");
+    }
+    if (expected == K::Pool)
+        if (const ListedField* mode = c.field("pooling_mode"); mode && startsWith(mode->value, "POOLING_MODE_")) {
+            // The listing's POOLING_MODE_<NAME> and the decoder's words for the same modes.
+            static constexpr std::pair<std::string_view, std::string_view> kModes[]
+                = { { "MAX", "max" }, { "AVERAGE", "avg" }, { "REDUCE_SUM", "reduce sum" }, { "SUM", "sum" },
+                      { "NONE", "none" }, { "MIN", "min" }, { "ARGMAX_X", "argmax x" }, { "ARGMAX_Y", "argmax y" } };
+            const std::string_view name = std::string_view(mode->value).substr(13);
+            for (const auto& [listed, decoded] : kModes)
+                if (listed == name)
+                    fact(c, op, "pooling", std::string(decoded));
+        }
+    // Weights and per-channel scales: "region R + 0xBASE, N bytes" where the decoder shows them.
+    for (const auto& [role, which] : { std::pair { "weights", "WEIGHT" }, std::pair { "scales", "SCALE" } }) {
+        if (!op.attributes.find(role))
+            continue;
+        const auto region = m_regs.number(std::string("NPU_SET_") + which + "_REGION", "region");
+        const auto base = m_regs.number(std::string("NPU_SET_") + which + "_BASE", "addr");
+        const auto length = m_regs.number(std::string("NPU_SET_") + which + "_LENGTH", "length");
+        if (region && base && length)
+            fact(c, op, role,
+                "region " + std::to_string(*region & 7) + " + " + hex(static_cast<std::uint64_t>(*base)) + ", "
+                    + std::to_string(*length) + " bytes");
     }
     const auto type = m_regs.text("NPU_SET_OFM_PRECISION", "activation_type");
     const auto precision = m_regs.text("NPU_SET_OFM_PRECISION", "activation_precision");

@@ -27,6 +27,7 @@
 #include "core/vendorlogs/velalog.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -77,6 +78,8 @@ struct StreamComparison {
     std::size_t operationsCompared = 0;
     std::size_t fieldsCompared = 0; ///< command-level and operation-level fields
     std::size_t fieldsEqual = 0;
+    std::map<std::string, std::size_t>
+        comparedByField; ///< how often each field was compared ("code", "OFM address", …)
     std::vector<StreamDifference> differences; ///< the first 500
     bool same() const
     {

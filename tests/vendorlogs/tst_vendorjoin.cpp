@@ -98,8 +98,20 @@ private slots:
         QCOMPARE(c.onlyDecoded, std::size_t(0));
         QCOMPARE(c.operationsCompared, std::size_t(100));
         QCOMPARE(c.fieldsEqual, c.fieldsCompared);
-        // Four command-level fields per command, and at least the kind of each operation.
-        QVERIFY(c.fieldsCompared > 1328 * 4 + 100);
+        // Fields compared, by hand: 4 per command (code, parameter, payload, name) = 5312; the
+        // kind of each of the 100 operations; 15 per kernel kick (61 = 39 conv + 22 pool: IFM
+        // address, strides, zero point; OFM type/shape, address, strides, zero point; kernel,
+        // stride, dilation, padding, weight order, clip, block, accumulator) = 915; the 39
+        // convolutions' weights and per-channel scales = 78; the 22 pools' mode and global
+        // OFM scale = 44; the 39 DMAs' source, destination and length = 117.
+        // 5312 + 100 + 915 + 78 + 44 + 117 = 6566.
+        QCOMPARE(c.comparedByField.at("code"), std::size_t(1328));
+        QCOMPARE(c.comparedByField.at("operation kind"), std::size_t(100));
+        QCOMPARE(c.comparedByField.at("kernel"), std::size_t(61));
+        QCOMPARE(c.comparedByField.at("weights"), std::size_t(39));
+        QCOMPARE(c.comparedByField.at("pooling"), std::size_t(22));
+        QCOMPARE(c.comparedByField.at("source"), std::size_t(39));
+        QCOMPARE(c.fieldsCompared, std::size_t(6566));
         QVERIFY(c.same());
         qInfo("RPS register listing vs ETScope's decode: %zu commands equal, %zu operations, %zu of %zu fields equal",
             c.equalCommands, c.operationsCompared, c.fieldsEqual, c.fieldsCompared);
