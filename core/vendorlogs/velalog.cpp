@@ -5,6 +5,7 @@
 
 #include "core/util/mappedfile.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -60,12 +61,6 @@ std::optional<LayerColumn> columnFor(std::string_view name, bool& networkSeen)
         if (alias.name == name)
             return alias.column;
     return std::nullopt;
-}
-
-bool isNumericColumn(LayerColumn c)
-{
-    return c != LayerColumn::OriginalOperator && c != LayerColumn::NngOperator && c != LayerColumn::Target
-        && c != LayerColumn::Name;
 }
 
 /// Sets one cell of a row; false when a numeric cell does not read as a number.
@@ -309,7 +304,9 @@ bool Reader::summaryLine(const LogLine& line)
             }
         } else {
             // "Accelerator configuration     Ethos_U85_256": label and value apart by a run of spaces.
-            const std::size_t gap = text.find("  ");
+            // The gap: two or more spaces, or a tab (logs passed through other tools).
+            std::size_t gap = text.find("  ");
+            gap = std::min(gap, text.find('\t'));
             if (gap == text.npos)
                 return false;
             field.label = trim(text.substr(0, gap));

@@ -112,17 +112,17 @@ private slots:
         QCOMPARE(s.inferenceTimeMs, std::optional<double>(12.71));
         QCOMPARE(s.inferencesPerSecond, std::optional<double>(78.69));
         QCOMPARE(s.batchSize, std::optional<std::int64_t>(1));
-        ETSCOPE_TAKE(const SummaryField* sram, s.find("Total   SRAM used"));
-        QCOMPARE(sram->number, std::optional<double>(960.27));
-        QCOMPARE(sram->unit, std::string("KiB"));
-        ETSCOPE_TAKE(const SummaryField* perInput, s.find("Total SRAM bandwidth per input"));
-        QCOMPARE(perInput->value, std::string("21.26"));
-        QCOMPARE(perInput->unit, std::string("MB/inference"));
-        QCOMPARE(perInput->rest, std::string("(batch size 1)"));
-        ETSCOPE_TAKE(const SummaryField* flash, s.find("Design peak Off-chip Flash bandwidth"));
-        QCOMPARE(flash->number, std::optional<double>(0.72));
-        ETSCOPE_TAKE(const SummaryField* encoded, s.find("NPU Encoded Weights Size"));
-        QCOMPARE(encoded->number, std::optional<double>(718.75));
+        ETSCOPE_TAKE(const SummaryField& sram, s.find("Total   SRAM used"));
+        QCOMPARE(sram.number, std::optional<double>(960.27));
+        QCOMPARE(sram.unit, std::string("KiB"));
+        ETSCOPE_TAKE(const SummaryField& perInput, s.find("Total SRAM bandwidth per input"));
+        QCOMPARE(perInput.value, std::string("21.26"));
+        QCOMPARE(perInput.unit, std::string("MB/inference"));
+        QCOMPARE(perInput.rest, std::string("(batch size 1)"));
+        ETSCOPE_TAKE(const SummaryField& flash, s.find("Design peak Off-chip Flash bandwidth"));
+        QCOMPARE(flash.number, std::optional<double>(0.72));
+        ETSCOPE_TAKE(const SummaryField& encoded, s.find("NPU Encoded Weights Size"));
+        QCOMPARE(encoded.number, std::optional<double>(718.75));
     }
 
     void rpsTable()
