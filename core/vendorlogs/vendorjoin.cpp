@@ -309,7 +309,7 @@ VelaJoin joinVelaLog(const VelaLog& log, const EthosUStream& stream)
             join.table = static_cast<int>(index);
         else if (log.tables.size() == 1)
             join.table = 0;
-    } else if (!log.tables.empty()) {
+    } else if (!log.tables.empty() && !log.tables[0].rows.empty()) {
         join.table = 0;
         if (!log.summaries.empty())
             join.summary = 0;
@@ -374,6 +374,20 @@ VelaJoin joinVelaLog(const VelaLog& log, const EthosUStream& stream)
                 join.verdict = JoinVerdict::Refused;
                 join.reason = "the per-layer table does not fit the delegate's operations: " + why;
             }
+            return join;
+        }
+        if (join.listing < 0 && join.rowsLeft > 0) {
+            // Without the words, rows the operations do not account for mean another network.
+            for (VelaOperation& op : join.operations) {
+                op.row = -1;
+                op.fusedRows.clear();
+                op.part = op.parts = 1;
+            }
+            join.verdict = JoinVerdict::Refused;
+            join.reason = "the per-layer table has " + std::to_string(table.rows.size()) + " rows but the delegate's "
+                + std::to_string(candidates.size()) + " NPU operations take only " + std::to_string(join.rowsJoined);
+            join.rowsLeft = table.rows.size();
+            join.rowsJoined = 0;
             return join;
         }
         if (join.listing < 0) {

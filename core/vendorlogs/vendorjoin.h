@@ -12,10 +12,13 @@
 //   auto log = vendor::readVelaLog(path);                 // Result<VelaLog>
 //   auto stream = vendor::ethosUStream(program, ref);      // Result<EthosUStream>, per delegate
 //   vendor::VelaJoin join = vendor::joinVelaLog(*log, *stream);
-//   for (const vendor::VelaOperation& op : join.operations) …  // op.offset = the inner graph
-//       // node's "stream offset" attribute; row figures in log->tables[join.table].rows[op.row]
+//   if (join.verdict == vendor::JoinVerdict::Joined)           // else print join.reason
+//       for (const Node& node : innerGraph.nodes)             // the delegate's inner graph
+//           if (const vendor::VelaOperation* op = vendor::operationForNode(join, node); op && op->row >= 0)
+//               … log->tables[join.table].rows[op->row] …  // op cycles, access cycles, MACs, util
+//   // the delegate's Vela estimate: log->summaries[join.summary] (also when not joined)
 //   auto run = vendor::readRunLog(path);
-//   vendor::RunJoin measured = vendor::joinRunLog(*run, program, graph); // graph: buildMethodGraph
+//   vendor::RunJoin measured = vendor::joinRunLog(*run, program, method, graph); // graph: buildMethodGraph(method, …)
 // Text for printing: vendortext.h.
 #pragma once
 

@@ -273,6 +273,14 @@ private slots:
         QCOMPARE(wrong.verdict, JoinVerdict::Refused);
         QVERIFY2(wrong.reason.find("per-layer row 1 (") != std::string::npos, wrong.reason.c_str());
 
+        // More rows than the operations take: refused (without the words nothing else ties them).
+        std::reverse(rowsOnly.rows.begin(), rowsOnly.rows.end()); // back to stream order
+        rowsOnly.rows.push_back(row("MaxPool", "pool2", 100));
+        const VelaJoin extra = joinVelaLog(parseVelaLog(writeVelaLog(rowsOnly), "extra.log"), stream);
+        QCOMPARE(extra.verdict, JoinVerdict::Refused);
+        QVERIFY2(extra.reason.find("has 4 rows but the delegate's 3 NPU operations take only 3") != std::string::npos,
+            extra.reason.c_str());
+
         // A listing of other words: refused.
         std::vector<std::uint32_t> otherWords = fixture.commands;
         otherWords[1] ^= 0x10000;
