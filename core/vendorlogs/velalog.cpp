@@ -2,6 +2,7 @@
 // The Vela log reader: one pass over the lines, a small state machine (idle, summary, table,
 // CSV, listing). Sources of the formats are in velalog.h.
 #include "core/vendorlogs/velalog.h"
+#include "core/vendorlogs/velatable.h"
 
 #include "core/util/mappedfile.h"
 
@@ -12,139 +13,6 @@
 namespace etscope::core::vendor {
 
 namespace {
-
-// Column names and the aliases older Vela versions printed (velalog.h gives the sources). The
-// old tables had two columns both called "Network%": the first is cycles, the second MACs.
-struct ColumnAlias {
-    std::string_view name;
-    LayerColumn column;
-};
-constexpr std::array kAliases {
-    ColumnAlias { "Original Operator", LayerColumn::OriginalOperator },
-    ColumnAlias { "TFLite_operator", LayerColumn::OriginalOperator },
-    ColumnAlias { "TOSA_operator", LayerColumn::OriginalOperator },
-    ColumnAlias { "TFLite Operator", LayerColumn::OriginalOperator },
-    ColumnAlias { "NNG Operator", LayerColumn::NngOperator },
-    ColumnAlias { "Target", LayerColumn::Target },
-    ColumnAlias { "Staging Usage", LayerColumn::StagingUsage },
-    ColumnAlias { "SRAM Usage", LayerColumn::StagingUsage },
-    ColumnAlias { "Peak% (Staging)", LayerColumn::PeakStagingPercent },
-    ColumnAlias { "Peak%", LayerColumn::PeakStagingPercent },
-    ColumnAlias { "Op Cycles", LayerColumn::OpCycles },
-    ColumnAlias { "Network% (cycles)", LayerColumn::NetworkCyclesPercent },
-    ColumnAlias { "NPU", LayerColumn::NpuCycles },
-    ColumnAlias { "SRAM AC", LayerColumn::SramAccessCycles },
-    ColumnAlias { "DRAM AC", LayerColumn::DramAccessCycles },
-    ColumnAlias { "OnFlash AC", LayerColumn::OnChipFlashAccessCycles },
-    ColumnAlias { "OffFlash AC", LayerColumn::OffChipFlashAccessCycles },
-    ColumnAlias { "MAC Count", LayerColumn::MacCount },
-    ColumnAlias { "Network% (MAC)", LayerColumn::NetworkMacPercent },
-    ColumnAlias { "Network% (1)", LayerColumn::NetworkMacPercent },
-    ColumnAlias { "Util% (MAC)", LayerColumn::UtilMacPercent },
-    ColumnAlias { "Util%", LayerColumn::UtilMacPercent },
-    ColumnAlias { "Name", LayerColumn::Name },
-};
-
-constexpr std::array<std::string_view, static_cast<std::size_t>(LayerColumn::Count)> kColumnNames { "Original Operator",
-    "NNG Operator", "Target", "Staging Usage", "Peak% (Staging)", "Op Cycles", "Network% (cycles)", "NPU", "SRAM AC",
-    "DRAM AC", "OnFlash AC", "OffFlash AC", "MAC Count", "Network% (MAC)", "Util% (MAC)", "Name" };
-
-/// The column a header name means; `networkSeen` tells the second bare "Network%" (MACs) from the first.
-std::optional<LayerColumn> columnFor(std::string_view name, bool& networkSeen)
-{
-    if (name == "Network%") {
-        const bool second = networkSeen;
-        networkSeen = true;
-        return second ? LayerColumn::NetworkMacPercent : LayerColumn::NetworkCyclesPercent;
-    }
-    for (const ColumnAlias& alias : kAliases)
-        if (alias.name == name)
-            return alias.column;
-    return std::nullopt;
-}
-
-/// Sets one cell of a row; false when a numeric cell does not read as a number.
-bool setCell(VelaLayerRow& row, LayerColumn column, std::string_view cell)
-{
-    cell = trim(cell);
-    const auto integer = [&](std::optional<std::int64_t>& out) {
-        if (auto v = parseInteger(cell)) {
-            out = v;
-            return true;
-        }
-        // Vela prints counts as floats with no decimals ("12760") but the CSV may hold "12760.0".
-        if (auto d = parseNumber(cell); d && *d >= -9.2e18 && *d <= 9.2e18) {
-            out = static_cast<std::int64_t>(*d);
-            return true;
-        }
-        return false;
-    };
-    const auto real = [&](std::optional<double>& out) {
-        if (cell == "NaN" || cell == "nan")
-            return true; // Vela writes NaN where it has no figure
-        out = parseNumber(cell);
-        return out.has_value();
-    };
-    switch (column) {
-    case LayerColumn::OriginalOperator:
-        row.originalOperator = cell;
-        return true;
-    case LayerColumn::NngOperator:
-        row.nngOperator = cell;
-        return true;
-    case LayerColumn::Target:
-        row.target = cell;
-        return true;
-    case LayerColumn::Name:
-        row.name = cell;
-        return true;
-    case LayerColumn::StagingUsage:
-        return integer(row.stagingUsage);
-    case LayerColumn::PeakStagingPercent:
-        return real(row.peakStagingPercent);
-    case LayerColumn::OpCycles:
-        return integer(row.opCycles);
-    case LayerColumn::NetworkCyclesPercent:
-        return real(row.networkCyclesPercent);
-    case LayerColumn::NpuCycles:
-        return integer(row.npuCycles);
-    case LayerColumn::SramAccessCycles:
-        return integer(row.sramAccessCycles);
-    case LayerColumn::DramAccessCycles:
-        return integer(row.dramAccessCycles);
-    case LayerColumn::OnChipFlashAccessCycles:
-        return integer(row.onChipFlashAccessCycles);
-    case LayerColumn::OffChipFlashAccessCycles:
-        return integer(row.offChipFlashAccessCycles);
-    case LayerColumn::MacCount:
-        return integer(row.macCount);
-    case LayerColumn::NetworkMacPercent:
-        return real(row.networkMacPercent);
-    case LayerColumn::UtilMacPercent:
-        return real(row.utilMacPercent);
-    case LayerColumn::Count:
-        break;
-    }
-    return false;
-}
-
-/// Splits on commas (Vela's CSV has no quoting; a quoted cell loses its quotes).
-std::vector<std::string_view> csvCells(std::string_view text, std::size_t max = 256)
-{
-    std::vector<std::string_view> out;
-    std::size_t start = 0;
-    while (out.size() < max) {
-        const std::size_t comma = text.find(',', start);
-        std::string_view cell = trim(text.substr(start, comma == std::string_view::npos ? text.npos : comma - start));
-        if (cell.size() >= 2 && cell.front() == '"' && cell.back() == '"')
-            cell = cell.substr(1, cell.size() - 2);
-        out.push_back(cell);
-        if (comma == std::string_view::npos)
-            break;
-        start = comma + 1;
-    }
-    return out;
-}
 
 class Reader {
 public:
@@ -241,7 +109,7 @@ void Reader::idle(const LogLine& line)
         table.line = line.number;
         m_log.tables.push_back(std::move(table));
         std::vector<std::string> names;
-        for (const std::string_view cell : csvCells(text))
+        for (const std::string_view cell : perlayer::csvCells(text))
             names.emplace_back(cell);
         m_csvHeader = text;
         setColumns(line, names);
@@ -379,7 +247,7 @@ void Reader::setColumns(const LogLine& line, const std::vector<std::string>& nam
     bool networkSeen = false;
     std::array<bool, static_cast<std::size_t>(LayerColumn::Count)> present {};
     for (const std::string& name : names) {
-        auto column = columnFor(name, networkSeen);
+        auto column = perlayer::columnFor(name, networkSeen);
         if (!column) {
             m_warnings.add(line, "unknown column '" + name + "' in the per-layer table (ignored)");
         } else if (present[static_cast<std::size_t>(*column)]) {
@@ -392,7 +260,9 @@ void Reader::setColumns(const LogLine& line, const std::vector<std::string>& nam
     }
     for (std::size_t c = 0; c < present.size(); ++c)
         if (!present[c])
-            m_warnings.add(line, "the per-layer table has no column '" + std::string(kColumnNames[c]) + "'");
+            m_warnings.add(line,
+                "the per-layer table has no column '" + std::string(layerColumnName(static_cast<LayerColumn>(c)))
+                    + "'");
 }
 
 void Reader::tableHeader(const LogLine& line)
@@ -438,11 +308,7 @@ void Reader::tableHeader(const LogLine& line)
     std::string_view rest = m_headerText;
     while (!trim(rest).empty()) {
         rest = trim(rest);
-        std::string_view best;
-        for (const ColumnAlias& alias : kAliases)
-            if (startsWith(rest, alias.name) && alias.name.size() > best.size()
-                && (rest.size() == alias.name.size() || rest[alias.name.size()] == ' '))
-                best = alias.name;
+        std::string_view best = perlayer::knownColumnAt(rest);
         if (best.empty())
             best = tokens(rest, 1).front();
         names.emplace_back(best);
@@ -469,7 +335,7 @@ bool Reader::tableRow(const LogLine& line)
     bool ok = true;
     if (cells.size() == m_columns.size()) {
         for (std::size_t c = 0; c < cells.size(); ++c)
-            if (m_columns[c] && !setCell(row, *m_columns[c], cells[c]))
+            if (m_columns[c] && !perlayer::setCell(row, *m_columns[c], cells[c]))
                 ok = false;
     } else if (!m_spans.empty() && cells.size() + 4 >= m_columns.size()) {
         // Not one word per column (a name with spaces, a cut-off row): read each column's span.
@@ -479,7 +345,7 @@ bool Reader::tableRow(const LogLine& line)
                 break;
             const std::size_t end = c + 1 < m_spans.size() ? m_spans[c + 1].first : std::string::npos;
             const std::string_view cell = trim(text.substr(start, end == std::string::npos ? end : end - start));
-            if (m_columns[c] && !cell.empty() && !setCell(row, *m_columns[c], cell))
+            if (m_columns[c] && !cell.empty() && !perlayer::setCell(row, *m_columns[c], cell))
                 ok = false;
         }
         m_warnings.add(line,
@@ -507,7 +373,7 @@ bool Reader::csvRow(const LogLine& line)
         return false;
     if (text == m_csvHeader)
         return true; // a repeated header row (one per subgraph)
-    const auto cells = csvCells(text, m_columns.size() + 8);
+    const auto cells = perlayer::csvCells(text, m_columns.size() + 8);
     if (cells.size() != m_columns.size()) {
         ++m_strayLines;
         m_warnings.add(line,
@@ -519,7 +385,7 @@ bool Reader::csvRow(const LogLine& line)
     row.line = line.number;
     bool ok = true;
     for (std::size_t c = 0; c < cells.size(); ++c)
-        if (m_columns[c] && !setCell(row, *m_columns[c], cells[c]))
+        if (m_columns[c] && !perlayer::setCell(row, *m_columns[c], cells[c]))
             ok = false;
     if (!ok)
         m_warnings.add(line, "CSV row has a cell that is not a number where one is expected (left empty)");
@@ -650,12 +516,6 @@ VelaLog Reader::run(std::string_view text)
 }
 
 } // namespace
-
-std::string_view layerColumnName(LayerColumn column)
-{
-    const auto i = static_cast<std::size_t>(column);
-    return i < kColumnNames.size() ? kColumnNames[i] : std::string_view("?");
-}
 
 const SummaryField* VelaSummary::find(std::string_view label) const
 {
