@@ -300,6 +300,22 @@ private slots:
         QVERIFY2(other.reason.find("Ethos_U85_256") != std::string::npos, other.reason.c_str());
     }
 
+    void notAStream()
+    {
+        const std::vector<std::uint8_t> junk(64, 0x41);
+        const auto none = ethosUStream(junk, std::nullopt, "junk delegate");
+        QVERIFY(!none.ok());
+        QCOMPARE(none.error().code, Error::Code::BadIdentifier);
+        QVERIFY(none.error().message().starts_with("junk delegate: not a vela_bin_stream"));
+        // A payload cut inside its cmd_data block: the block runs past the payload.
+        std::vector<std::uint8_t> payload = writeEthosUPayload(ethosUFixtureU55());
+        payload.resize(80); // vela_bin_stream is an empty block (32 bytes), cmd_data starts at 32
+        const auto cut = ethosUStream(payload, std::nullopt, "cut delegate");
+        QVERIFY(!cut.ok());
+        QVERIFY2(
+            cut.error().message().find("runs past the payload") != std::string::npos, cut.error().message().c_str());
+    }
+
     void cmsisSummaryOnly()
     {
         ETSCOPE_REQUIRE_SAMPLES();
