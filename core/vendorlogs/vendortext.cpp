@@ -39,8 +39,8 @@ std::string velaLogText(const VelaLog& log)
             macs += r.macCount.value_or(0);
         }
         out += std::string(t.csv ? "Per-layer CSV" : "Per-layer table " + t.graph) + " (line " + std::to_string(t.line)
-            + "): " + std::to_string(t.rows.size()) + " rows, " + std::to_string(cycles) + " op cycles, "
-            + std::to_string(macs) + " MACs in all\n";
+            + "): " + std::to_string(t.rows.size()) + " rows; summed over the rows (fused ones too, so above the "
+            + "network's own totals): " + std::to_string(cycles) + " op cycles, " + std::to_string(macs) + " MACs\n";
     }
     for (const RegisterListing& l : log.listings)
         out += "Register listing (line " + std::to_string(l.line) + "): " + std::to_string(l.commands.size())
