@@ -14,6 +14,7 @@
 #include "core/writer/payloads/ethosupayloadwriter.h"
 #include "core/writer/payloads/tosapayloadwriter.h"
 #include "core/writer/payloads/vgfpayloadwriter.h"
+#include "core/writer/vendorlogwriter.h"
 #include "fuzz/fuzzsupport.h"
 #include "fuzz/seedwriter.h"
 #include "fuzz/syntheticseeds.h"
@@ -237,6 +238,40 @@ int main(int argc, char** argv)
         writeSampleSeeds(out, path, name);
     }
     etscope::fuzz::writeSyntheticSeeds(out);
+    // Vendor logs (issue 34): the real Vela and runner logs, and writer-made ones with a listing,
+    // a table and a summary, a per-layer CSV and a runner report with ET_LOG prefixes.
+    out.ensure("velalog");
+    out.ensure("runlog");
+    for (const auto& [corpus, relative] :
+        { std::pair { "velalog", "modelnova/rps_model_conversion_20260219_041725.log" },
+            std::pair { "velalog", "cmsis-executorch/model_conversion_20251126_091256.log" },
+            std::pair { "runlog", "tinycnn/fvp_e84_final_compare.log" } })
+        if (haveSamples)
+            if (auto file = MappedFile::open((samples / relative).string()))
+                out.write(corpus, fs::path(relative).filename().string(), (*file)->bytes());
+    {
+        VelaLogSpec vela;
+        VelaRowSpec conv;
+        conv.opCycles = conv.npuCycles = 500;
+        conv.macs = 9216;
+        VelaRowSpec clamp = conv;
+        clamp.nngOperator = clamp.originalOperator = "Clamp";
+        vela.rows = { conv, clamp };
+        vela.listing = { { 0x00010105, std::nullopt, "NPU_SET_IFM_PRECISION",
+                             "activation_type = ACTIVATION_TYPE_SIGNED", "Conv2D , subOps: Clamp, size=3,3" },
+            { 0x00004000, 0xc4000u, "NPU_SET_IFM_BASE0", "addr = 0xc4000", "" },
+            { 0x00000002, std::nullopt, "NPU_OP_CONV", "", "" },
+            { 0xffff0000, std::nullopt, "NPU_OP_STOP", "mask = 65535", "" } };
+        out.write("velalog", "synthetic.log", writeVelaLog(vela));
+        out.write("velalog", "synthetic_per-layer.csv", writeVelaPerLayerCsv(vela));
+        RunLogSpec run;
+        run.programSize = 1000;
+        run.npuCycles = 2000;
+        run.counters = { 1, 2, 3, 4 };
+        run.events = { "ETHOSU_PMU_AXI0_RD_DATA_BEAT_RECEIVED", "ETHOSU_PMU_NPU_IDLE" };
+        run.etLogPrefix = true;
+        out.write("runlog", "synthetic.log", writeRunLog(run));
+    }
     // Ethos-U payloads from the project's writer: U55 and U85 streams, clean and with an unknown
     // command (the samples have no U85 resize and no unknown command).
     out.write("ethosu", "synthetic.u55", writeEthosUPayload(ethosUFixtureU55()));
