@@ -81,6 +81,10 @@ struct Fixture {
         QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         QCoreApplication::processEvents();
         view->graphView()->fitAll();
+        // Close to the marked delegate, its badge legible, with its neighbours around it.
+        for (NodeItem* item : view->scene()->nodeItems())
+            if (item->mark() && item->mark()->badge.endsWith(QStringLiteral("device")))
+                view->graphView()->zoomTo(item->sceneBoundingRect().adjusted(-250, -120, 250, 120));
         QCoreApplication::processEvents();
         view->grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
     }
@@ -140,6 +144,9 @@ private slots:
             QVERIFY2(
                 marks.front().tooltip.contains(QString::fromStdString(f.panel->deviceFits()->front().reasons.front())),
                 qPrintable(marks.front().tooltip));
+            // The legend says what the badge means.
+            const QString legend = LoadCheckPanel::marksLegend(f.panel->marks());
+            QVERIFY2(legend.contains(QStringLiteral("does not fit the Load tab's device")), qPrintable(legend));
             // Remembered for this file.
             QCOMPARE(rememberedDevice(path), QStringLiteral("corstone-320"));
             f.shot(QStringLiteral("loaddevice-tinycnn-corstone320.png"));

@@ -66,6 +66,9 @@ public:
     /// Which built-in lists (or preset) would resolve the missing operators, one line; empty
     /// when none is missing.
     QString hintText() const;
+    /// The legend of `marks` (HTML): each kind of badge they hold (no kernel, device does not
+    /// fit, unverified on the device) with its meaning; empty for no marks.
+    static QString marksLegend(const std::map<std::pair<int, int>, NodeMark>& marks);
     /// Marks of the method shown (whatever marksVisible says).
     const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
     QTableView* view() const { return m_view; }

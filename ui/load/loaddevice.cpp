@@ -53,6 +53,31 @@ Fit overallOf(const std::vector<DelegateFit>& fits)
 
 } // namespace
 
+QString LoadCheckPanel::marksLegend(const std::map<std::pair<int, int>, NodeMark>& marks)
+{
+    bool kernel = false;
+    bool device = false;
+    bool unverified = false;
+    for (const auto& [key, mark] : marks) {
+        const bool ofDevice = mark.badge.endsWith(QStringLiteral("device"));
+        kernel = kernel || !ofDevice;
+        device = device || (ofDevice && mark.badge.startsWith(QStringLiteral("✕")));
+        unverified = unverified || (ofDevice && mark.badge.startsWith(QStringLiteral("?")));
+    }
+    const auto chip = [](const QColor& colour, const QString& text) {
+        return QStringLiteral("<span style=\"background:%1;color:%2\">&nbsp;%3&nbsp;</span>&nbsp;")
+            .arg(colour.name(), colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white"), text);
+    };
+    QStringList parts;
+    if (kernel)
+        parts << chip(problemColour(), QStringLiteral("✕")) + tr("no kernel in the Load tab's lists");
+    if (device)
+        parts << chip(problemColour(), tr("✕ device")) + tr("does not fit the Load tab's device");
+    if (unverified)
+        parts << chip(unverifiedColour(), tr("? device")) + tr("unverified on the Load tab's device");
+    return parts.join(QStringLiteral("&nbsp;&nbsp;"));
+}
+
 void LoadCheckPanel::buildDeviceControls()
 {
     m_device->setObjectName(QStringLiteral("devicePicker"));
