@@ -59,7 +59,7 @@ Usage:
   etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
                  -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
                  [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]…
-                 [--sections ID,…] [--timings]
+                 [--sections ID,…] [--timings] [--device NAME [--device-file FILE]]
   etscope --help | --version
 
 Subcommands:
@@ -278,8 +278,10 @@ Options:
   --baseline OLD  check: the build to compare against (the CI gate); report: the program
                   to compare with (what changed)
   --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,
-                  no-new-fallback, no-new-missing, no-lost-delegate, loads); repeatable
-  --device NAME   check: the device profile to check against (--list-devices names them)
+                  no-new-fallback, no-new-missing, no-lost-delegate, loads,
+                  same-device-facts); repeatable
+  --device NAME   check: the device profile to check against (--list-devices names them);
+                  report: the device the "will it load" section answers for
   --device-file F check: a JSON file of your own device profiles (docs/check.md)
   --list-devices  check: list the device profiles and exit
   --program P     timeline: the program the ETDump ran, to place events on its nodes

@@ -3,6 +3,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/commands.h"
+#include "core/analysis/devicecheck.h"
 #include "core/analysis/kernelcheck.h"
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
@@ -180,6 +181,40 @@ int runReport(int argc, char** argv, const Arguments& args)
         return lists.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
     }
 
+    // --device NAME (issue 33): the device's runtime replaces --kernels/--preset, as in check.
+    std::optional<DeviceProfile> device;
+    if (args.has("device") || args.has("device-file")) {
+        if (!args.values("kernels").empty() || !args.values("preset").empty()) {
+            std::cerr << "etscope report: --device checks against the device's own runtime; it does not take "
+                         "--kernels or --preset\n";
+            return ExitUsage;
+        }
+        std::vector<DeviceProfile> own;
+        if (args.has("device-file")) {
+            auto read = readDeviceFile(args.value("device-file"));
+            if (!read) {
+                std::cerr << "etscope report: " << read.error().message() << "\n";
+                return read.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+            }
+            own = std::move(*read);
+        }
+        std::string id = args.value("device");
+        if (id.empty() && own.size() == 1)
+            id = own.front().id;
+        auto found = findDeviceProfile(id, own);
+        if (!found) {
+            std::cerr << "etscope report: " << found.error().message() << "\n";
+            return ExitUsage;
+        }
+        auto deviceLists = deviceKernelLists(*found);
+        if (!deviceLists) {
+            std::cerr << "etscope report: device " << found->id << ": " << deviceLists.error().message() << "\n";
+            return deviceLists.error().code == Error::Code::Usage ? ExitUsage : ExitInput;
+        }
+        lists = std::move(deviceLists);
+        device = std::move(found).value();
+    }
+
     ReportFiles files = readFiles(std::vector<std::string>(args.positional().begin() + 1, args.positional().end()));
     OpenOptions options;
     options.dataFiles = args.values("data");
@@ -236,8 +271,9 @@ int runReport(int argc, char** argv, const Arguments& args)
     inputs.inspectorTable = files.inspectorTable;
     inputs.baseline = baseline ? &*baseline : nullptr;
     // Neither --kernels nor --preset: null, the builder takes the automatic runtime as check does.
-    if (!args.values("kernels").empty() || !args.values("preset").empty())
+    if (!args.values("kernels").empty() || !args.values("preset").empty() || device)
         inputs.kernels = &lists.value();
+    inputs.device = device ? &*device : nullptr;
     inputs.method = args.value("method");
     inputs.expand = expand;
     inputs.omissions = files.omissions;

@@ -23,8 +23,9 @@ namespace etscope::core {
 
 namespace {
 
-constexpr std::string_view kRuleList = "size+N% or size+N[B|KB|KiB|MB|MiB|GB|GiB], delegated-share-Npt, arena+N% or "
-                                       "arena+N[B|KiB|…], no-new-fallback, no-new-missing, no-lost-delegate, loads";
+constexpr std::string_view kRuleList
+    = "size+N% or size+N[B|KB|KiB|MB|MiB|GB|GiB], delegated-share-Npt, arena+N% or "
+      "arena+N[B|KiB|…], no-new-fallback, no-new-missing, no-lost-delegate, loads, same-device-facts";
 constexpr std::size_t kShownItems = 8;
 // A percentage or point limit beyond this is a typo, not a budget.
 constexpr double kMaxPercent = 1'000'000;
@@ -580,6 +581,41 @@ GateRow loadsRow(const KernelCheck& currentCheck, const KernelCheck& baselineChe
     return row;
 }
 
+/// same-device-facts (issue 33): every "built for" fact of the baseline's delegates (SDK, SoC,
+/// HTP architecture, NPU, deployment target; DelegateInfo::target) is the same in the new build,
+/// delegates paired as `etscope diff` pairs them (diffDeviceFacts).
+GateRow deviceFactsRow(const Document& current, const Document& baseline)
+{
+    GateRow row;
+    row.measure = "device facts of the delegates";
+    row.unit = "count";
+    const auto countFacts = [](const Document& document) {
+        std::size_t facts = 0;
+        for (const Method& method : document.program->methods)
+            if (const MethodAnalysis* analysis = document.analysis(method))
+                for (const DelegateInfo& info : analysis->delegates)
+                    facts += info.target.size();
+        return facts;
+    };
+    const std::size_t oldFacts = countFacts(baseline), newFacts = countFacts(current);
+    row.oldText = std::to_string(oldFacts) + " facts";
+    row.newText = std::to_string(newFacts) + " facts";
+    row.oldValue = static_cast<double>(oldFacts);
+    row.newValue = static_cast<double>(newFacts);
+    row.limitValue = 0;
+    row.limitText = "0 changed";
+    const auto changes = diffDeviceFacts(baseline, current, methodNames(*baseline.program));
+    for (const DeviceFactChange& change : changes)
+        row.details.push_back(
+            change.text() + " (" + change.backend + ": " + joined(change.delegates, kShownItems) + ")");
+    if (oldFacts == 0 && newFacts == 0)
+        row.details.emplace_back("no delegate of either build states a device fact");
+    row.changeText = std::to_string(changes.size()) + " changed";
+    row.violations = static_cast<double>(changes.size());
+    row.pass = changes.empty();
+    return row;
+}
+
 } // namespace
 
 Result<GateRule> parseGateRule(std::string_view text)
@@ -597,6 +633,8 @@ Result<GateRule> parseGateRule(std::string_view text)
         out.kind = GateRule::Kind::NoLostDelegate;
     else if (rule == "loads")
         out.kind = GateRule::Kind::Loads;
+    else if (rule == "same-device-facts")
+        out.kind = GateRule::Kind::SameDeviceFacts;
     else if (rule.starts_with("size+"))
         return parseGrowth(rule, std::string_view(rule).substr(5), GateRule::Kind::Size);
     else if (rule.starts_with("arena+"))
@@ -693,6 +731,9 @@ BuildGate evaluateBuildGate(const Document& current, const Document& baseline, c
             break;
         case GateRule::Kind::Loads:
             row = loadsRow(currentCheck, baselineCheck);
+            break;
+        case GateRule::Kind::SameDeviceFacts:
+            row = deviceFactsRow(current, baseline);
             break;
         }
         row.rule = rule.text;

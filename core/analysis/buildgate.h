@@ -33,6 +33,7 @@ struct GateRule {
         NoNewMissing, ///< no operator or backend newly without a kernel / registration
         NoLostDelegate, ///< every backend the baseline delegated to is still used
         Loads, ///< the new build loads with the kernel lists (the check without baseline)
+        SameDeviceFacts, ///< every delegate's "built for" facts (SDK, SoC, NPU, OS) are the baseline's
     };
     enum class Unit { None, Percent, Bytes, Points };
     Kind kind = Kind::NoNewMissing;
@@ -44,7 +45,7 @@ struct GateRule {
 
 /// Parses one rule: `size+5%`, `size+100KiB` (B, KB = 1000, KiB = 1024, MB, MiB, GB, GiB),
 /// `delegated-share-2pt`, `arena+10%`, `arena+64KiB`, `no-new-fallback`, `no-new-missing`,
-/// `no-lost-delegate`, `loads`. Fails with Error::Code::Usage naming the rule and what is wrong.
+/// `no-lost-delegate`, `loads`, `same-device-facts`. Fails with Error::Code::Usage naming the rule and what is wrong.
 Result<GateRule> parseGateRule(std::string_view text);
 
 /// Parses every `--budget`; none gives the defaults (no-new-missing, no-lost-delegate). A rule

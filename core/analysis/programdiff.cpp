@@ -9,6 +9,7 @@
 #include "core/util/text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <set>
@@ -255,7 +256,170 @@ void compareSizes(const Program& pa, const Program& pb, ProgramDiff& diff)
     };
 }
 
+/// The family a fact key belongs to as people name it, for labels that say which hardware a
+/// fact is about ("target" alone could be Ethos-U's or VGF's).
+std::string factFamily(const std::string& key, const std::string& backend)
+{
+    const std::string prefix = key.substr(0, key.find('.'));
+    if (prefix == "qnn")
+        return "QNN";
+    if (prefix == "ethosu")
+        return "Ethos-U";
+    if (prefix == "coreml")
+        return "Core ML";
+    if (prefix == "xnnpack")
+        return "XNNPACK";
+    if (prefix == "vulkan")
+        return "Vulkan";
+    if (prefix == "vgf")
+        return "VGF";
+    if (prefix == "mlx")
+        return "MLX";
+    if (prefix == "arm") // Arm's compile specs are shared by its Ethos-U and VGF backends
+        return backend.find("Vgf") != std::string::npos  ? "VGF"
+            : backend.find("Ethos") != std::string::npos ? "Ethos-U"
+                                                         : "Arm";
+    return backend;
+}
+
+std::string factLabel(const TargetFact& fact, const std::string& backend)
+{
+    const std::string family = factFamily(fact.key, backend);
+    const auto lower = [](std::string text) {
+        std::transform(
+            text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return text;
+    };
+    if (family.empty() || lower(fact.name).starts_with(lower(family)))
+        return fact.name;
+    return family + " " + fact.name;
+}
+
+/// Arm's compile spec "target" as written ("ethos-u55-128"), when it is printable text; empty
+/// otherwise. The delegate's facts split it into NPU and MACs (targetfacts.cpp); `diff` states
+/// it whole, as the user wrote it in the export script.
+std::string armTargetText(const DelegateRef* ref)
+{
+    if (!ref)
+        return {};
+    for (const CompileSpec& spec : ref->compileSpecs)
+        if (spec.key == "target") {
+            std::string text(spec.value.begin(), spec.value.end());
+            while (!text.empty() && text.back() == '\0')
+                text.pop_back();
+            const bool printable = !text.empty() && text.size() <= 256
+                && std::all_of(text.begin(), text.end(), [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
+            return printable ? text : std::string();
+        }
+    return {};
+}
+
+/// A delegate's facts by key; a key stated twice keeps its occurrences apart ("key#2"). An Arm
+/// delegate whose compile spec names its target has that text as "arm.target" in place of the
+/// NPU and MACs read from it.
+std::vector<std::pair<std::string, TargetFact>> factsByKey(const DelegateInfo& info, const DelegateRef* ref)
+{
+    std::vector<std::pair<std::string, TargetFact>> facts;
+    std::map<std::string, int> seen;
+    const std::string target = armTargetText(ref);
+    const bool whole = !target.empty() && (findTarget(info, "ethosu.npu") || findTarget(info, "ethosu.macs"));
+    if (whole) {
+        seen["arm.target"] = 1;
+        facts.emplace_back(
+            "arm.target", TargetFact { "arm.target", "target", target, std::nullopt, "compile spec target" });
+    }
+    for (const TargetFact& fact : info.target) {
+        if (whole && (fact.key == "ethosu.npu" || fact.key == "ethosu.macs"))
+            continue;
+        const int n = ++seen[fact.key];
+        facts.emplace_back(n == 1 ? fact.key : fact.key + "#" + std::to_string(n), fact);
+    }
+    return facts;
+}
+
+void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const DelegateRef* refA,
+    const DelegateInfo& b, const DelegateRef* refB, std::vector<DeviceFactChange>& changes)
+{
+    const auto factsA = factsByKey(a, refA), factsB = factsByKey(b, refB);
+    const auto find = [](const auto& facts, const std::string& key) -> const TargetFact* {
+        for (const auto& [k, fact] : facts)
+            if (k == key)
+                return &fact;
+        return nullptr;
+    };
+    std::vector<std::string> keys;
+    for (const auto* facts : { &factsA, &factsB })
+        for (const auto& [key, fact] : *facts)
+            if (std::find(keys.begin(), keys.end(), key) == keys.end())
+                keys.push_back(key);
+    for (const std::string& key : keys) {
+        const TargetFact* fa = find(factsA, key);
+        const TargetFact* fb = find(factsB, key);
+        if (fa && fb && fa->value == fb->value)
+            continue;
+        DeviceFactChange change;
+        change.backend = a.backendId;
+        change.key = (fa ? fa : fb)->key;
+        change.label = factLabel(*(fa ? fa : fb), a.backendId);
+        if (fa)
+            change.a = fa->value;
+        if (fb)
+            change.b = fb->value;
+        const auto same = std::find_if(changes.begin(), changes.end(), [&](const DeviceFactChange& c) {
+            return c.backend == change.backend && c.key == change.key && c.a == change.a && c.b == change.b;
+        });
+        if (same != changes.end()) {
+            same->delegates.push_back(where);
+            continue;
+        }
+        change.delegates.push_back(where);
+        changes.push_back(std::move(change));
+    }
+}
+
 } // namespace
+
+std::string DeviceFactChange::text() const
+{
+    return label + " " + a.value_or("(not stated)") + " → " + b.value_or("(not stated)");
+}
+
+std::vector<DeviceFactChange> diffDeviceFacts(
+    const Document& a, const Document& b, const std::vector<std::string>& methods)
+{
+    std::vector<DeviceFactChange> changes;
+    if (!a.program || !b.program)
+        return changes;
+    for (const std::string& name : methods) {
+        const Method* ma = a.program->method(name);
+        const Method* mb = b.program->method(name);
+        const MethodAnalysis* aa = ma ? a.analysis(*ma) : nullptr;
+        const MethodAnalysis* ab = mb ? b.analysis(*mb) : nullptr;
+        if (!aa || !ab)
+            continue;
+        // The k-th delegate of a backend in A against the k-th of that backend in B.
+        std::map<std::string, std::vector<std::size_t>> ofBackendB;
+        for (std::size_t d = 0; d < ab->delegates.size(); ++d)
+            ofBackendB[ab->delegates[d].backendId].push_back(d);
+        std::map<std::string, std::size_t> used;
+        for (std::size_t d = 0; d < aa->delegates.size(); ++d) {
+            const DelegateInfo& da = aa->delegates[d];
+            const auto& candidates = ofBackendB[da.backendId];
+            std::size_t& k = used[da.backendId];
+            if (k >= candidates.size())
+                continue;
+            const std::size_t db = candidates[k++];
+            std::string where = name + " #" + std::to_string(d);
+            if (db != d)
+                where += " (B #" + std::to_string(db) + ")";
+            const auto refOf = [](const Method* method, std::size_t index) {
+                return index < method->delegates.size() ? &method->delegates[index] : nullptr;
+            };
+            compareDelegateFacts(where, da, refOf(ma, d), ab->delegates[db], refOf(mb, db), changes);
+        }
+    }
+    return changes;
+}
 
 Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const DiffOptions& options)
 {
@@ -291,6 +455,7 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
     for (const std::string& name : compared)
         diff.methods.push_back(diffMethod(name, a, b, options, diff.notes));
     compareBackends(pa, pb, compared, diff);
+    diff.deviceFacts = diffDeviceFacts(a, b, compared);
     compareSizes(pa, pb, diff);
     return diff;
 }

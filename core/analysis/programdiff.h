@@ -114,11 +114,33 @@ struct SizeDiff {
     bool isCount = false;
 };
 
+/// One "built for" fact (DelegateInfo::target, issue 33) that differs between paired delegates
+/// of A and B: the k-th delegate of a backend in a method of A against the k-th of that backend
+/// in the same method of B. Delegates that share a change (an LLM's prefill and decode over one
+/// context binary) give one change listing them all.
+struct DeviceFactChange {
+    std::string backend; ///< "QnnBackend"
+    std::string key; ///< TargetFact::key: "qnn.sdk_version"
+    std::string label; ///< the fact as people read it, naming its family: "QNN SDK version", "Ethos-U target"
+    std::optional<std::string> a, b; ///< the values; absent when that side does not state the fact
+    std::vector<std::string> delegates; ///< where: "kv_forward #0", "prefill_forward #0"
+
+    /// "QNN SDK version 2.45.0 → 2.37.0"; an absent side reads "(not stated)".
+    std::string text() const;
+};
+
+/// The device-fact changes between the delegates of `methods` (each looked up in both files;
+/// a method missing on one side pairs nothing), in method order, then delegate order, then the
+/// facts' reading order. Needs no file bytes beyond the opened documents.
+std::vector<DeviceFactChange> diffDeviceFacts(
+    const Document& a, const Document& b, const std::vector<std::string>& methods);
+
 struct ProgramDiff {
     std::string pathA, pathB;
     std::vector<std::string> methodsOnlyInA, methodsOnlyInB, commonMethods; ///< all methods of the files
     std::vector<BackendDiff> backends; ///< sorted by backend id
     std::vector<SizeDiff> sizes;
+    std::vector<DeviceFactChange> deviceFacts; ///< "built for" facts that changed (diffDeviceFacts)
     std::vector<MethodDiff> methods; ///< the compared methods (one with DiffOptions::method)
     std::vector<std::string> notes; ///< e.g. "method 'x' is only in A"
     bool identicalBytes = false; ///< the two files hold the same bytes

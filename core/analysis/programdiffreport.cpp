@@ -74,6 +74,12 @@ std::vector<std::string> ProgramDiff::summaryLines() const
         parts.emplace_back("no delegates");
     else if (!backendChanged)
         parts.emplace_back("delegates: same");
+    if (!deviceFacts.empty()) {
+        std::vector<std::string> facts;
+        for (const DeviceFactChange& change : deviceFacts)
+            facts.push_back(change.text());
+        parts.push_back("device facts: " + joined(facts));
+    }
     int into = 0, outOf = 0, same = 0, changed = 0, onlyA = 0, onlyB = 0;
     for (const MethodDiff& method : methods) {
         into += method.movedIntoDelegates;
@@ -135,6 +141,15 @@ std::string programDiffText(const ProgramDiff& diff, TableFormat format)
                 static_cast<long long>(b.bytesB), delta(b.bytesA, b.bytesB),
                 static_cast<long long>(b.differingBytes) });
         section(std::move(backends));
+    }
+
+    if (!diff.deviceFacts.empty()) {
+        Table facts { "Device facts that changed (what the delegates were built for)",
+            { "backend", "fact", "A", "B", "delegates" }, {}, {} };
+        for (const DeviceFactChange& change : diff.deviceFacts)
+            facts.rows.push_back({ change.backend, change.label, change.a.value_or("(not stated)"),
+                change.b.value_or("(not stated)"), joined(change.delegates) });
+        section(std::move(facts));
     }
 
     // Methods without operators in either file and without a difference (an LLM's getters:
@@ -244,6 +259,12 @@ nlohmann::ordered_json programDiffJson(const ProgramDiff& diff)
             { "payload_bytes_change", delta(b.bytesA, b.bytesB) }, { "payload_bytes_differing", b.differingBytes },
             { "first_difference_offset_a", b.firstDifferenceA ? Json(*b.firstDifferenceA) : Json(nullptr) } });
     json["backends"] = std::move(backends);
+    Json facts = Json::array();
+    for (const DeviceFactChange& change : diff.deviceFacts)
+        facts.push_back({ { "backend", change.backend }, { "key", change.key }, { "fact", change.label },
+            { "a", change.a ? Json(*change.a) : Json(nullptr) }, { "b", change.b ? Json(*change.b) : Json(nullptr) },
+            { "text", change.text() }, { "delegates", change.delegates } });
+    json["device_facts"] = std::move(facts);
     const auto ref = [](const std::optional<DiffNodeRef>& r, const std::string& label) -> Json {
         if (!r)
             return nullptr;

@@ -5,6 +5,7 @@
 // baseline, as sections of paragraphs, fact lists, tables and picture slots. Format-neutral:
 // reportHtml and reportMarkdown write it; the app draws the pictures and writes the PDF.
 
+#include "core/analysis/devicecheck.h"
 #include "core/analysis/kernelcheck.h"
 #include "core/analysis/memoryplan.h"
 #include "core/analysis/sizebreakdown.h"
@@ -132,6 +133,10 @@ struct ReportInputs {
     const Document* baseline = nullptr; ///< --baseline OLD.pte
     const KernelLists* kernels
         = nullptr; ///< the lists the load check uses (null: the automatic runtime, presetForProgram)
+    /// `--device NAME` (issue 33): the "will it load" section names the device and answers for
+    /// each delegate whether it fits its hardware (checkDevice); `kernels` should then be the
+    /// device's runtime (deviceKernelLists). Null: no device.
+    const DeviceProfile* device = nullptr;
     std::string method; ///< the method the ETDump ran (empty: forward, else the first with instructions)
     std::string expand = "all"; ///< graph pictures: "none", "all" or a backend id
     std::vector<ReportOmission> omissions;

@@ -106,6 +106,28 @@ ReportBlock tableBlock(Table table, std::size_t maxRows)
     return block;
 }
 
+/// "does not fit (1 of 2 delegates) — forward #0 EthosUBackend: …": the device answer in one line.
+std::string deviceAnswer(const DeviceCheck& check)
+{
+    const Fit overall = check.overall();
+    const std::string text(fitName(overall));
+    int counted = 0;
+    std::string first;
+    for (const DelegateFit& fit : check.delegates)
+        if (fit.fit == overall) {
+            ++counted;
+            if (first.empty())
+                first = fit.method + " #" + std::to_string(fit.delegate) + " " + fit.backendId
+                    + (fit.reasons.empty() ? std::string() : ": " + fit.reasons.front());
+        }
+    if (counted == 0) // no delegate decides it: the kernels (or backends) of the device's runtime do
+        return text
+            + (overall == Fit::DoesNotFit ? " — the device's runtime lacks a kernel or backend the program needs"
+                                          : std::string());
+    return text + " (" + std::to_string(counted) + " of " + std::to_string(check.delegates.size()) + " delegates) — "
+        + first;
+}
+
 class Builder {
 public:
     Builder(const ReportInputs& inputs, const ReportControl& control)
@@ -206,6 +228,7 @@ private:
     std::optional<KernelLists> m_defaultLists;
     const KernelLists* m_lists = nullptr;
     KernelCheck m_check;
+    std::optional<DeviceCheck> m_device; ///< with ReportInputs::device
     std::optional<SizeBreakdown> m_size;
     std::string m_sizeError;
     const Method* m_debugMethod = nullptr;
@@ -247,6 +270,8 @@ std::optional<Report> Builder::build()
     }
     if (m_lists)
         m_check = checkKernels(m_document, *m_lists);
+    if (m_lists && m_in.device)
+        m_device = checkDevice(m_document, *m_in.device, *m_lists);
     m_debugMethod = selectMethod(m_program, m_in.method);
     if (!step("memory plans"))
         return std::nullopt;
@@ -385,6 +410,8 @@ void Builder::summary()
         if (const std::string runtime = runtimeText(*m_lists, m_check.delegatesPerBackend()); !runtime.empty())
             answer += " — runtime: " + runtime;
         f.emplace_back("Will it load", answer);
+        if (m_device)
+            f.emplace_back("On " + m_device->device.title + " (" + m_device->device.id + ")", deviceAnswer(*m_device));
     }
     std::vector<std::string> peaks;
     for (auto& plan : m_report.plans)
@@ -536,6 +563,18 @@ void Builder::load()
         return;
     }
     const std::string runtime = runtimeText(*m_lists, m_check.delegatesPerBackend());
+    if (m_device) {
+        const DeviceProfile& device = m_device->device;
+        s.blocks.push_back(paragraph("Device: " + device.title + " (" + device.id + "): " + deviceAnswer(*m_device)
+            + ". The kernel lists below are its runtime's. Device facts: " + device.source + "."));
+        Table fits { "Delegates on " + device.title, { "method", "delegate", "backend", "built for", "answer", "why" },
+            {}, {} };
+        for (const DelegateFit& fit : m_device->delegates)
+            fits.rows.push_back({ fit.method, "#" + std::to_string(fit.delegate), fit.backendId,
+                fit.builtFor.empty() ? "-" : fit.builtFor, std::string(fitName(fit.fit)), listText(fit.reasons, 3) });
+        if (!fits.rows.empty())
+            s.blocks.push_back(tableBlock(std::move(fits), m_in.maxTableRows));
+    }
     s.blocks.push_back(paragraph(std::string(m_check.loads() ? "Yes" : "No") + ": every KernelCall's operator checked "
         + "against the kernel lists " + listText(m_check.lists) + ", every delegate's backend listed."
         + (runtime.empty() ? std::string() : " Runtime: " + runtime + ".")));

@@ -5,6 +5,7 @@
 //   lowered:  XnnpackBackend[FC, Clamp, FC, Clamp], addmm, _softmax  (4 of 6 nodes delegated)
 // so the delegated share is 0/6 = 0% and 4/6 = 66.7%, and lowering's undoing moves 2 addmm and
 // 2 relu out of the delegate. Arena sizes and the extra constant are set here by hand.
+#include "tests/common/deviceprograms.h"
 #include "tests/common/documentbytes.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
@@ -104,6 +105,7 @@ private slots:
         QTest::addRow("missing") << "no-new-missing" << int(K::NoNewMissing) << int(U::None) << 0.0 << 0ull;
         QTest::addRow("lost") << "no-lost-delegate" << int(K::NoLostDelegate) << int(U::None) << 0.0 << 0ull;
         QTest::addRow("loads") << "loads" << int(K::Loads) << int(U::None) << 0.0 << 0ull;
+        QTest::addRow("device facts") << "same-device-facts" << int(K::SameDeviceFacts) << int(U::None) << 0.0 << 0ull;
     }
 
     void parsesRules()
@@ -399,6 +401,51 @@ private slots:
         QCOMPARE(json["rules"][1]["new"].get<int>(), 0);
         QVERIFY(std::fabs(json["rules"][1]["old"].get<double>() - 400.0 / 6) < 1e-9);
         QCOMPARE(json["rules"][1]["verdict"].get<std::string>(), std::string("fail"));
+    }
+
+    void deviceFactsChanged()
+    {
+        // Issue 33: the baseline's Ethos-U delegate was compiled for ethos-u55-128, the new one for
+        // ethos-u85-256 (writer-made, same payload): same-device-facts fails naming the fact,
+        // before → after; the same build passes. QNN: SDK v2.37.0 in the baseline, v2.45.0 now,
+        // two facts (the build id and its version).
+        ETSCOPE_TAKE(const Built u55, build(etscope::test::ethosUProgram("ethos-u55-128"), "u55.pte"));
+        ETSCOPE_TAKE(const Built u85, build(etscope::test::ethosUProgram("ethos-u85-256"), "u85.pte"));
+        ETSCOPE_TAKE(const BuildGate failed, gate(u85.document, u55.document, { "same-device-facts" }));
+        QCOMPARE(failed.rows.size(), std::size_t(1));
+        const GateRow& row = failed.rows.front();
+        QCOMPARE(row.rule, std::string("same-device-facts"));
+        QVERIFY(!row.pass);
+        QVERIFY(!failed.passed());
+        QCOMPARE(row.violations, std::optional<double>(1));
+        QCOMPARE(row.changeText, std::string("1 changed"));
+        // Each build states 3 facts: NPU and MACs read from "target", and "output_format".
+        QCOMPARE(row.oldText, std::string("3 facts"));
+        QVERIFY2(hasDetail(row, "Ethos-U target ethos-u55-128 → ethos-u85-256 (EthosUBackend: forward #0)"),
+            details(row).c_str());
+        QVERIFY(buildGateText(failed).find("Ethos-U target ethos-u55-128 → ethos-u85-256") != std::string::npos);
+        QCOMPARE(buildGateJson(failed)["rules"][0]["verdict"].get<std::string>(), std::string("fail"));
+
+        ETSCOPE_TAKE(const BuildGate same, gate(u55.document, u55.document, { "same-device-facts" }));
+        QVERIFY(same.passed());
+        QCOMPARE(same.rows.front().violations, std::optional<double>(0));
+
+        ETSCOPE_TAKE(const Built old, build(etscope::test::qnnProgram("v2.37.0.fixture"), "old.pte"));
+        ETSCOPE_TAKE(const Built now, build(etscope::test::qnnProgram("v2.45.0.fixture"), "new.pte"));
+        ETSCOPE_TAKE(
+            const BuildGate qnn, gate(now.document, old.document, { "same-device-facts", "no-lost-delegate" }));
+        QCOMPARE(qnn.failures(), 1);
+        QCOMPARE(qnn.rows[0].violations, std::optional<double>(2));
+        QVERIFY2(hasDetail(qnn.rows[0], "QNN SDK version 2.37.0 → 2.45.0"), details(qnn.rows[0]).c_str());
+        QVERIFY(qnn.rows[1].pass);
+
+        // No delegate states a fact: passes, and says so.
+        const auto pair = makeMlpComparePair(8);
+        ETSCOPE_TAKE(const Built portable, build(pair.portable, "portable.pte"));
+        ETSCOPE_TAKE(const BuildGate plain, gate(portable.document, portable.document, { "same-device-facts" }));
+        QVERIFY(plain.passed());
+        QVERIFY2(hasDetail(plain.rows.front(), "no delegate of either build states a device fact"),
+            details(plain.rows.front()).c_str());
     }
 };
 

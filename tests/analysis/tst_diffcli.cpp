@@ -2,6 +2,7 @@
 // `etscope diff` as a script would use it: exit codes (0 whatever differs, 1 usage, 2 input),
 // one-line errors naming the file, the summary line, Markdown tables, JSON and -o.
 #include "tests/common/clirun.h"
+#include "tests/common/deviceprograms.h"
 
 #include "core/util/text.h"
 #include "core/writer/comparepairs.h"
@@ -63,6 +64,39 @@ private slots:
         m_lowered = m_dir.filePath(QStringLiteral("lowered.pte"));
         QVERIFY(!writeBytesToFile(m_portable.toStdString(), writeProgram(pair.portable).value()));
         QVERIFY(!writeBytesToFile(m_lowered.toStdString(), writeProgram(pair.lowered).value()));
+    }
+
+    /// Issue 33: two QNN builds whose context binaries name other SDKs (writer-made) state the
+    /// change in the summary, text table and JSON, not only "content differs".
+    void deviceFacts()
+    {
+        const QString newer = m_dir.filePath(QStringLiteral("qnn-245.pte"));
+        const QString older = m_dir.filePath(QStringLiteral("qnn-237.pte"));
+        QVERIFY(!etscope::core::writeBytesToFile(
+            newer.toStdString(), etscope::core::writeProgram(etscope::test::qnnProgram("v2.45.0.fixture")).value()));
+        QVERIFY(!etscope::core::writeBytesToFile(
+            older.toStdString(), etscope::core::writeProgram(etscope::test::qnnProgram("v2.37.0.fixture")).value()));
+        const CliRun r = run({ newer, older });
+        QCOMPARE(r.exitCode, 0);
+        const QString summary = r.out.split(QLatin1Char('\n')).value(2);
+        QVERIFY2(
+            summary.contains(QStringLiteral(
+                "device facts: QNN SDK build id v2.45.0.fixture → v2.37.0.fixture, QNN SDK version 2.45.0 → 2.37.0")),
+            qPrintable(summary));
+        QVERIFY(r.out.contains(QStringLiteral("Device facts that changed")));
+        const CliRun j = run({ newer, older, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(j.exitCode, 0);
+        const json report = json::parse(j.out.toStdString());
+        QCOMPARE(report["device_facts"].size(), std::size_t(2));
+        QCOMPARE(report["device_facts"][1]["key"].get<std::string>(), std::string("qnn.sdk_version"));
+        QCOMPARE(report["device_facts"][1]["a"].get<std::string>(), std::string("2.45.0"));
+        QCOMPARE(report["device_facts"][1]["b"].get<std::string>(), std::string("2.37.0"));
+        // The real Ethos-U pair (tst_programdiff.cpp has the bytes): U55-128 against U85-256.
+        const CliRun real = run(
+            { sample("tinycnn/tinycnn_u55.pte"), sample("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte") });
+        QCOMPARE(real.exitCode, 0);
+        QVERIFY2(real.out.contains(QStringLiteral("device facts: Ethos-U target ethos-u55-128 → ethos-u85-256")),
+            qPrintable(real.out.left(2000)));
     }
 
     void selfIsSame()

@@ -10,6 +10,7 @@
 //   dnf_xnnpack_training.pte 8,208 B, 4 XnnpackBackend delegates; dnf_executorch5.pte 26,044 B,
 //   92 KernelCalls, no delegate.
 #include "tests/common/clirun.h"
+#include "tests/common/deviceprograms.h"
 #include "tests/common/require.h"
 
 #include "core/writer/comparepairs.h"
@@ -188,6 +189,35 @@ private slots:
         QCOMPARE(out["rules"][1]["new"].get<int>(), 6);
     }
 
+    void deviceFactsRule()
+    {
+        // Issue 33: a new build compiled for another NPU fails same-device-facts (exit 3), naming
+        // the fact before → after; against itself it passes (exit 0). Writer-made pair
+        // (deviceprograms.h): compile spec target ethos-u55-128 in the baseline, ethos-u85-256 now.
+        ETSCOPE_TAKE(const QString u55, write(etscope::test::ethosUProgram("ethos-u55-128"), "u55.pte"));
+        ETSCOPE_TAKE(const QString u85, write(etscope::test::ethosUProgram("ethos-u85-256"), "u85.pte"));
+        const CliRun changed
+            = runEtscope({ kCheck, u85, kBaseline, u55, kBudget, QStringLiteral("same-device-facts") });
+        QCOMPARE(changed.exitCode, 3);
+        QVERIFY2(changed.out.contains(QStringLiteral("Ethos-U target ethos-u55-128 → ethos-u85-256")),
+            qPrintable(changed.out));
+        const CliRun same = runEtscope({ kCheck, u55, kBaseline, u55, kBudget, QStringLiteral("same-device-facts") });
+        QCOMPARE(same.exitCode, 0);
+        // Real samples: the U55 tinycnn as the baseline of the U85 MobileNetV2 (JSON).
+        const CliRun real
+            = runEtscope({ kCheck, sampleArgument("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte"), kBaseline,
+                sampleArgument("tinycnn/tinycnn_u55.pte"), kBudget, QStringLiteral("same-device-facts"),
+                QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(real.exitCode, 3);
+        const json out = json::parse(real.out.toStdString());
+        QCOMPARE(out["rules"][0]["rule"].get<std::string>(), std::string("same-device-facts"));
+        QCOMPARE(out["rules"][0]["verdict"].get<std::string>(), std::string("fail"));
+        bool named = false;
+        for (const json& detail : out["rules"][0]["details"])
+            named = named || detail.get<std::string>().starts_with("Ethos-U target ethos-u55-128 → ethos-u85-256");
+        QVERIFY2(named, out["rules"][0]["details"].dump().c_str());
+    }
+
     /// `etscope --help` and the man page name the options and every rule (the man page escapes
     /// '-' as '\-').
     void helpAndManPageNameTheRules()
@@ -198,7 +228,7 @@ private slots:
         QVERIFY(man.open(QIODevice::ReadOnly));
         const QString page = QString::fromUtf8(man.readAll()).replace(QStringLiteral("\\-"), QStringLiteral("-"));
         for (const char* word : { "--baseline", "--budget", "size+5%", "delegated-share-2pt", "arena+10%",
-                 "no-new-fallback", "no-new-missing", "no-lost-delegate", "loads" }) {
+                 "no-new-fallback", "no-new-missing", "no-lost-delegate", "loads", "same-device-facts" }) {
             QVERIFY2(help.out.contains(QLatin1String(word)), word);
             QVERIFY2(page.contains(QLatin1String(word)), word);
         }

@@ -5,6 +5,8 @@
 //
 // Why one file: one test class for diffPrograms; its cases share the helpers above and the writer
 // helpers of the class, and the hand computations of each real pair (in the comments) are much of it.
+#include "tests/common/deviceprograms.h"
+#include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 
 #include "core/analysis/programdiff.h"
@@ -780,6 +782,101 @@ private slots:
                 ++adds;
         QVERIFY(adds > 0);
         QVERIFY(adds <= 10); // VGF has 10 TOSA ADD
+    }
+
+    void deviceFactsOfWriterPrograms()
+    {
+        // Issue 33: two builds whose delegates were built for other hardware say which facts
+        // changed, not only that the payload did. Writer-made: an Ethos-U delegate whose compile
+        // spec "target" is ethos-u55-128 in A and ethos-u85-256 in B (same payload bytes, so
+        // nothing else about the delegate differs), and QNN context binaries naming SDK builds
+        // v2.45.0 and v2.37.0 (qnnpayloadwriter.h: the metadata's build id).
+        const auto openSpec = [](const ProgramSpec& spec, const std::string& name) {
+            auto bytes = writeProgram(spec);
+            auto document = bytes ? etscope::test::documentFromBytes(*bytes, name) : std::nullopt;
+            return document ? std::move(*document) : Document {};
+        };
+        const Document u55 = openSpec(etscope::test::ethosUProgram("ethos-u55-128"), "u55.pte");
+        const Document u85 = openSpec(etscope::test::ethosUProgram("ethos-u85-256"), "u85.pte");
+        QVERIFY(u55.program && u85.program);
+        auto diff = diffPrograms(u55, u85);
+        QVERIFY(diff.ok());
+        // The target as written, once: its NPU and MACs are read from it, not stated again.
+        QCOMPARE(diff->deviceFacts.size(), std::size_t(1));
+        const DeviceFactChange& target = diff->deviceFacts.front();
+        QCOMPARE(target.backend, std::string("EthosUBackend"));
+        QCOMPARE(target.key, std::string("arm.target"));
+        QCOMPARE(target.text(), std::string("Ethos-U target ethos-u55-128 → ethos-u85-256"));
+        QCOMPARE(target.delegates, std::vector<std::string> { "forward #0" });
+        const auto summary = diff->summaryLines();
+        QVERIFY(std::find(summary.begin(), summary.end(), "device facts: Ethos-U target ethos-u55-128 → ethos-u85-256")
+            != summary.end());
+        const std::string text = programDiffText(*diff, TableFormat::Text);
+        QVERIFY2(text.find("Device facts that changed") != std::string::npos, text.c_str());
+        const auto json = programDiffJson(*diff);
+        QCOMPARE(json["device_facts"].size(), std::size_t(1));
+        QCOMPARE(json["device_facts"][0]["a"].get<std::string>(), std::string("ethos-u55-128"));
+        QCOMPARE(json["device_facts"][0]["b"].get<std::string>(), std::string("ethos-u85-256"));
+        // The same build against itself: no device fact changed.
+        auto same = diffPrograms(u55, u55);
+        QVERIFY(same.ok());
+        QVERIFY(same->deviceFacts.empty());
+        QVERIFY(programDiffJson(*same)["device_facts"].empty());
+
+        const Document newer = openSpec(etscope::test::qnnProgram("v2.45.0.fixture"), "qnn-245.pte");
+        const Document older = openSpec(etscope::test::qnnProgram("v2.37.0.fixture"), "qnn-237.pte");
+        QVERIFY(newer.program && older.program);
+        auto qnn = diffPrograms(newer, older);
+        QVERIFY(qnn.ok());
+        std::vector<std::string> texts;
+        for (const DeviceFactChange& change : qnn->deviceFacts)
+            texts.push_back(change.text());
+        // The build id and the version read from it; the SoC (57) is the same on both sides.
+        QCOMPARE(texts,
+            (std::vector<std::string> {
+                "QNN SDK build id v2.45.0.fixture → v2.37.0.fixture", "QNN SDK version 2.45.0 → 2.37.0" }));
+        // Another SoC in B's context binary (43: SM8550, qnn.cpp's chipset table).
+        const Document sm8550 = openSpec(etscope::test::qnnProgram("v2.45.0.fixture", 43), "qnn-8550.pte");
+        auto soc = diffPrograms(newer, sm8550);
+        QVERIFY(soc.ok());
+        QCOMPARE(soc->deviceFacts.size(), std::size_t(1));
+        QCOMPARE(soc->deviceFacts.front().key, std::string("qnn.context_soc_model"));
+        QVERIFY2(soc->deviceFacts.front().text().starts_with("QNN SoC model (context binary) SM8650"),
+            soc->deviceFacts.front().text().c_str());
+    }
+
+    void deviceFactsOfRealEthosUBuilds()
+    {
+        // tinycnn_u55.pte (target "ethos-u55-128" at byte 29696, COP1 CONFIG: U55, 128 MACs,
+        // 24 KiB SHRAM, stream version 0, arch 1.0.6) against mobilenetv2_lrn_int8_ethosu.pte
+        // (target "ethos-u85-256" at bytes 352 and 836; U85, 256 MACs, stream version 1, arch
+        // 2.0.0): different models, each forward's delegate #0 paired (tst_devicecheck.cpp and
+        // `etscope info` for the values).
+        const Document a = openSample("tinycnn/tinycnn_u55.pte");
+        const Document b = openSample("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte");
+        QVERIFY(a.program && b.program);
+        auto diff = diffPrograms(a, b);
+        QVERIFY(diff.ok());
+        std::map<std::string, const DeviceFactChange*> byKey;
+        for (const DeviceFactChange& change : diff->deviceFacts)
+            byKey[change.key] = &change;
+        QVERIFY(byKey.count("arm.target"));
+        QCOMPARE(byKey["arm.target"]->text(), std::string("Ethos-U target ethos-u55-128 → ethos-u85-256"));
+        QCOMPARE(byKey["arm.target"]->delegates, std::vector<std::string> { "forward #0" });
+        QVERIFY(!byKey.count("ethosu.npu")); // stated through the target
+        QCOMPARE(byKey["arm.tosa_spec"]->text(),
+            std::string("Ethos-U TOSA specification TOSA-1.0+INT+int16+int4+u55 → TOSA-1.0+INT+int16+int4+cf"));
+        QCOMPARE(byKey["ethosu.stream_macs"]->text(), std::string("Ethos-U MACs per cycle (command stream) 128 → 256"));
+        QCOMPARE(byKey["ethosu.arch_version"]->text(), std::string("Ethos-U NPU architecture version 1.0.6 → 2.0.0"));
+        // The U85 stream states no SHRAM size.
+        QVERIFY(byKey.count("ethosu.shram_kib"));
+        QCOMPARE(byKey["ethosu.shram_kib"]->a, std::optional<std::string>("24 KiB"));
+        QVERIFY(!byKey["ethosu.shram_kib"]->b);
+        // The memory mode is Shared_Sram on both.
+        QVERIFY(!byKey.count("ethosu.memory_mode"));
+        // Delegate #1 of B has no partner in A.
+        for (const DeviceFactChange& change : diff->deviceFacts)
+            QCOMPARE(change.delegates, std::vector<std::string> { "forward #0" });
     }
 };
 

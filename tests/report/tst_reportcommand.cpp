@@ -400,6 +400,42 @@ private slots:
         QVERIFY(!all.contains(QStringLiteral("part %1 of").arg(parts + 1)));
     }
 
+    /// Issue 33: `--device` names the device in "Will it load" (the section and the summary)
+    /// and answers per delegate: tinycnn_u55.pte's Vela stream is for an Ethos-U55 (target
+    /// "ethos-u55-128", byte 29696), Corstone-320 has an Ethos-U85: does not fit.
+    void reportNamesTheDevice()
+    {
+        const QString md = path(QStringLiteral("device/tinycnn.md"));
+        QDir().mkpath(path(QStringLiteral("device")));
+        const auto run = runEtscope({ QStringLiteral("report"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--sections"), QStringLiteral("summary,load"), QStringLiteral("--device"),
+            QStringLiteral("corstone-320"), QStringLiteral("-o"), md });
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const QString text = QString::fromUtf8(etscope::test::readFile(md));
+        QVERIFY2(text.contains(QStringLiteral("Device: Arm Corstone-320 FVP")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("does not fit (1 of 1 delegates)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Delegates on Arm Corstone-320 FVP")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("On Arm Corstone-320 FVP")), qPrintable(text)); // the summary's line
+        // A device the program fits: Corstone-300 (Ethos-U55, MACs chosen at launch).
+        const QString fits = path(QStringLiteral("device/fits.md"));
+        const auto good = runEtscope({ QStringLiteral("report"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--sections"), QStringLiteral("load"), QStringLiteral("--device"),
+            QStringLiteral("corstone-300"), QStringLiteral("-o"), fits });
+        QVERIFY2(good.exitCode == 0, qPrintable(good.err));
+        QVERIFY2(
+            QString::fromUtf8(etscope::test::readFile(fits)).contains(QStringLiteral("): fits (1 of 1 delegates)")),
+            qPrintable(QString::fromUtf8(etscope::test::readFile(fits))));
+        // An unknown device and --device with --kernels are usage errors (exit 1).
+        const auto unknown = runEtscope({ QStringLiteral("report"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--device"), QStringLiteral("nope"), QStringLiteral("-o"), fits });
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains(QStringLiteral("corstone-320")), qPrintable(unknown.err)); // names the ids
+        const auto both = runEtscope({ QStringLiteral("report"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--device"), QStringLiteral("corstone-320"), QStringLiteral("--preset"),
+            QStringLiteral("portable"), QStringLiteral("-o"), fits });
+        QCOMPARE(both.exitCode, 1);
+    }
+
     void markdownWithPicturesBeside()
     {
         const QString md = path(QStringLiteral("md/stress.md"));

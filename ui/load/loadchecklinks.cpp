@@ -80,6 +80,7 @@ void LoadCheckPanel::updateMarks()
                 = NodeMark { colour, QStringLiteral("✕ %1").arg(count),
                       tr("%n operator call(s) inside have no kernel in %1", nullptr, count).arg(lists) };
     }
+    addDeviceMarks();
     emitMarks();
 }
 

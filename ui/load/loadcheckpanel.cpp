@@ -3,6 +3,7 @@
 // run off the UI thread. The verdict and table are in loadchecktable.cpp, the links to the
 // graph in loadchecklinks.cpp.
 #include "ui/load/loadcheckpanel.h"
+#include "ui/load/devicechoice.h"
 #include "ui/load/loadcheckwidgets.h"
 
 #include "core/document/document.h"
@@ -73,6 +74,8 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     , m_verdict(new WrappedLabel(this))
     , m_answer(new WrappedLabel(this))
     , m_hint(new WrappedLabel(this))
+    , m_device(new QComboBox(this))
+    , m_deviceAnswer(new WrappedLabel(this))
     , m_preset(new QComboBox(this))
     , m_builtinRow(new QGridLayout)
     , m_fileRow(new QVBoxLayout)
@@ -98,6 +101,7 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     m_problems->setObjectName(QStringLiteral("loadProblems"));
     m_problems->hide();
     buildListControls();
+    buildDeviceControls();
     setUpTable();
     buildLayout();
 
@@ -205,6 +209,12 @@ void LoadCheckPanel::buildLayout()
     layout->addWidget(m_verdict);
     layout->addWidget(m_answer);
     layout->addWidget(m_hint);
+    layout->addSpacing(6);
+    auto* deviceRow = new QHBoxLayout;
+    deviceRow->addWidget(new QLabel(tr("Device:"), this));
+    deviceRow->addWidget(m_device, 1);
+    layout->addLayout(deviceRow);
+    layout->addWidget(m_deviceAnswer);
     layout->addSpacing(6);
     layout->addLayout(presetRow);
     layout->addWidget(listsTitle);
@@ -404,6 +414,13 @@ void LoadCheckPanel::setDocument(std::shared_ptr<const Document> document, const
         m_grouping.reset();
         syncListControls(); // an automatic runtime is the document's own
         startCheck();
+        // The device chosen for this file last time (devicechoice.h), checked again.
+        m_deviceId = m_document ? rememberedDevice(QString::fromStdString(m_document->path)) : QString();
+        if (m_device->findData(m_deviceId) <= 0)
+            m_deviceId.clear();
+        m_fits.reset();
+        syncDeviceControls();
+        startDeviceCheck();
     } else if (newMethod) {
         refreshMethod();
     }

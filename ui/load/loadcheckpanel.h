@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/analysis/devicecheck.h"
 #include "core/analysis/kernelcheck.h"
 #include "core/table/table.h"
 #include "ui/graph/graphitems.h"
@@ -65,6 +66,9 @@ public:
     /// Which built-in lists (or preset) would resolve the missing operators, one line; empty
     /// when none is missing.
     QString hintText() const;
+    /// The legend of `marks` (HTML): each kind of badge they hold (no kernel, device does not
+    /// fit, unverified on the device) with its meaning; empty for no marks.
+    static QString marksLegend(const std::map<std::pair<int, int>, NodeMark>& marks);
     /// Marks of the method shown (whatever marksVisible says).
     const std::map<std::pair<int, int>, NodeMark>& marks() const { return m_marks; }
     QTableView* view() const { return m_view; }
@@ -80,6 +84,16 @@ public:
     /// Walks the selected row's nodes (+1 next, −1 previous), selecting each in the graph.
     void walk(int step);
 
+    /// The device the delegates are checked against (issue 33; its id, a built-in profile), empty
+    /// for none. Remembered per document (devicechoice.h); checked off the UI thread.
+    QString deviceId() const { return m_deviceId; }
+    /// As if chosen in the picker: remembers it for the document and checks again.
+    void setDevice(const QString& id);
+    /// The last finished device check's answers, one per delegate; nullptr without a device.
+    const std::vector<core::DelegateFit>* deviceFits() const { return m_fits.get(); }
+    /// "On Snapdragon 8 Gen 2 (SM8550): does not fit — …", one line; empty without a device.
+    QString deviceText() const;
+
 Q_SIGNALS:
     void nodeRequested(const etscope::core::NodeOrigin& origin);
     /// Nodes to highlight (GraphScene::keyOf keys); empty to clear.
@@ -88,6 +102,8 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
     /// A check finished and the panel shows it.
     void checked();
+    /// A device check finished (or the device was cleared) and the panel shows it.
+    void deviceChecked();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -119,6 +135,14 @@ private:
     void refreshMethod();
     void updateMarks();
     void emitMarks();
+    // The device picker (loaddevice.cpp).
+    void buildDeviceControls();
+    /// The picker shows m_deviceId (the document's remembered device after setDocument).
+    void syncDeviceControls();
+    void startDeviceCheck();
+    void showDeviceAnswer();
+    /// Marks the delegate nodes of the method shown that do not fit the device (or cannot be verified).
+    void addDeviceMarks();
     void onRowActivated(int sourceRow, bool advance);
     void highlightActive();
     /// No row active: its nodes, the walk position and the walk buttons forgotten.
@@ -155,10 +179,16 @@ private:
     std::vector<core::NodeOrigin> m_matches;
     int m_matchIndex = -1;
     bool m_quiet = false; ///< selecting a row for a graph selection: no walk
+    QString m_deviceId; ///< the device chosen for this document, empty for none
+    std::optional<core::DeviceProfile> m_deviceProfile; ///< the profile of the last device check
+    std::shared_ptr<const std::vector<core::DelegateFit>> m_fits;
+    quint64 m_deviceGeneration = 0;
 
     WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
+    QComboBox* m_device; ///< No device, then the built-in device profiles
+    WrappedLabel* m_deviceAnswer; ///< the device answer, a line per delegate that does not fit
     QComboBox* m_preset; ///< Automatic, Custom, the runtime presets: choosing one ticks its lists
     QGridLayout* m_builtinRow; ///< the built-in lists' boxes (arrangeListBoxes)
     int m_boxesPerRow = 0;

@@ -126,14 +126,8 @@ LoadCheckPanel* DocumentView::loadCheck()
         connect(check, &LoadCheckPanel::statusMessage, this, &DocumentView::statusMessage);
         connect(check, &LoadCheckPanel::marksChanged, m_scene, [this](const GraphScene::Marks& marks) {
             m_scene->setMarks(GraphScene::MarkLayer::LoadCheck, marks);
-            // The badge's meaning in the legend while some node carries it.
-            const QColor colour = problemColour();
-            m_graph->setMarksDescription(marks.empty()
-                    ? QString()
-                    : tr("<span style=\"background:%1;color:%2\">&nbsp;✕&nbsp;</span>&nbsp;no kernel in the "
-                         "Load tab's lists")
-                          .arg(colour.name(),
-                              colour.lightnessF() > 0.6 ? QStringLiteral("black") : QStringLiteral("white")));
+            // The badges' meaning in the legend while some node carries them (kernels, device).
+            m_graph->setMarksDescription(LoadCheckPanel::marksLegend(marks));
         });
         connect(check, &LoadCheckPanel::highlightRequested, this, [this](const std::set<std::pair<int, int>>& keys) {
             m_operators->clearOpType(); // one operator highlighted at a time
