@@ -15,7 +15,8 @@ enum class RuleCheck : std::uint8_t {
     ListItemsAtMost, ///< every item of the int list `arg` is at most `limit` (stride <= 3)
     RankAtMost, ///< the tensor `arg` ("" = the first tensor argument) has at most `limit` dimensions
     RankAtLeast, ///< the tensor `arg` has at least `limit` dimensions
-    DtypeIn, ///< the tensor `arg` ("*" = every tensor argument, out included) has one of `values` (ScalarType names, comma-separated)
+    DtypeIn, ///< the tensor `arg` ("*" = every tensor argument, out included) has one of `values` (ScalarType names,
+             ///< comma-separated)
     ConstantTensor, ///< the tensor `arg` is stored in the program (a constant), not computed at run time
     StaticShape, ///< no tensor argument has a dynamic shape
     SameDtype, ///< the tensors `arg` and `values` (an argument name) have the same dtype
