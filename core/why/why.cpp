@@ -640,7 +640,8 @@ Result<WhyReport> explainProgram(const Document& document, const std::vector<Par
             if (it == candidates.end() || static_cast<std::size_t>(order) >= it->second.size()) {
                 report.warnings.push_back({ where + ": node " + reason.nodeName
                         + (reason.target.empty() ? std::string() : " (" + reason.target + ")")
-                        + (it == candidates.end() ? std::string(" matches no operator left on the CPU")
+                        + (it == candidates.end() ? std::string(" matches no operator left on the CPU (delegated after "
+                                                                "all, or decomposed later)")
                                                   : " has no " + ordinal(order + 1) + " " + key + " left on the CPU")
                         + (etrecord ? " (and the ETRecord does not name it)" : std::string()) + "; not placed",
                     std::nullopt });
