@@ -97,6 +97,15 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("1 of 1 logged reasons placed from 1 log")));
     }
 
+    void help()
+    {
+        const CliRun r = runEtscope({ QStringLiteral("why"), QStringLiteral("--help") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith(QStringLiteral("Usage:\n  etscope why PROGRAM [--report LOG]")));
+        QVERIFY(r.out.contains(QStringLiteral("no rule of BACKEND covers OP")));
+        QVERIFY(!r.out.contains(QStringLiteral("etscope memory")));
+    }
+
     void errors()
     {
         QCOMPARE(runEtscope({ QStringLiteral("why") }).exitCode, 1);
