@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace etscope::core {
 
@@ -589,12 +590,24 @@ Result<WhyReport> explainProgram(const Document& document, const std::vector<Par
     std::map<std::string, std::size_t> placedByName; // node name → node, for names seen again
     std::map<std::string, int> nextOfKey; // key → how many named reasons of it were placed in order
     const auto place = [&](std::size_t n, const LogReason& reason, const std::string& matched) {
-        // Every answer of that node (one per backend) carries the reason.
+        // Every answer of that node (one per backend, pushed one after the other) carries the
+        // reason, once: a log repeats a line each time the partitioner asks again.
         const NodeWhy& first = report.nodes[n];
-        for (NodeWhy& node : report.nodes)
-            if (node.method == first.method && node.chain == first.chain && node.instruction == first.instruction)
-                node.logged.push_back({ reason, matched });
+        const auto same = [&](const PlacedReason& placed) {
+            return placed.reason.format == reason.format && placed.reason.reason == reason.reason
+                && placed.reason.target == reason.target && placed.reason.nodeName == reason.nodeName;
+        };
+        if (std::any_of(first.logged.begin(), first.logged.end(), same))
+            return;
+        const std::string method = first.method;
+        const int chain = first.chain;
+        const int instruction = first.instruction;
+        for (std::size_t k = n; k < report.nodes.size() && report.nodes[k].method == method
+             && report.nodes[k].chain == chain && report.nodes[k].instruction == instruction;
+             ++k)
+            report.nodes[k].logged.push_back({ reason, matched });
     };
+    std::set<std::tuple<int, std::string, std::string>> typeReasons; // (format, key, reason) placed by type
     for (const PartitionLog& log : logs) {
         report.logs.push_back(log.file);
         report.warnings.insert(report.warnings.end(), log.warnings.begin(), log.warnings.end());
@@ -611,9 +624,11 @@ Result<WhyReport> explainProgram(const Document& document, const std::vector<Par
                         std::nullopt });
                     continue;
                 }
+                ++report.placedReasons;
+                if (!typeReasons.insert({ static_cast<int>(reason.format), key, reason.reason }).second)
+                    continue; // the same line again (one per query): already on every node of the type
                 for (const std::size_t n : it->second)
                     place(n, reason, "operator type (the line names no node)");
-                ++report.placedReasons;
                 continue;
             }
             if (const auto again = placedByName.find(reason.nodeName); again != placedByName.end()) {

@@ -343,6 +343,29 @@ private slots:
         QVERIFY(anyWarning(*report, QStringLiteral("(and the ETRecord does not name it)")));
     }
 
+    // A partitioner asks again and logs again: a repeated line lands once on each node.
+    void repeatedLinesOnce()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("fixture.pte")).toStdString();
+        QVERIFY(!writeBytesToFile(path, fixtureProgram()));
+        const auto document = openDocument(path);
+        QVERIFY(document.ok());
+        const std::pair<std::string, std::string> line { "aten.avg_pool3d.default", "False" };
+        std::vector<PartitionLog> logs;
+        logs.push_back(parsePartitionLog(writeQnnOpSupportLines({ line, line, line }, true), "qnn.log"));
+        logs.push_back(parsePartitionLog(writeXnnpackWhyLines({ { "aten_index_select_default", "", "-", "r" },
+                                             { "aten_index_select_default", "", "-", "r" } }),
+            "xnn.log"));
+        const auto report = explainProgram(*document, logs, nullptr);
+        QVERIFY(report.ok());
+        QCOMPARE(answerAt(*report, 3)->logged.size(), std::size_t(1));
+        QCOMPARE(answerAt(*report, 4)->logged.size(), std::size_t(1));
+        QCOMPARE(answerAt(*report, 0)->logged.size(), std::size_t(1));
+        QCOMPARE(report->logReasons, 5);
+        QCOMPARE(report->placedReasons, 5);
+    }
+
     // A backend named by the user replaces the program's own; an unknown one is a usage error.
     void namedBackend()
     {
