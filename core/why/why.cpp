@@ -266,12 +266,25 @@ bool targetMatches(std::string_view ruleTarget, const std::string& target)
 }
 
 /// The rule-based answer for one node and backend.
+/// The rules by operator key, in table order (made once).
+const std::map<std::string_view, std::vector<const Rule*>, std::less<>>& rulesByOperator()
+{
+    static const auto index = [] {
+        std::map<std::string_view, std::vector<const Rule*>, std::less<>> byOp;
+        for (const Rule& rule : partitionRules())
+            byOp[rule.op].push_back(&rule);
+        return byOp;
+    }();
+    return index;
+}
+
 void answerByRules(NodeWhy& answer, const NodeFacts& facts, const std::string& key)
 {
     std::vector<const Rule*> rules;
-    for (const Rule& rule : partitionRules())
-        if (rule.backend == answer.backend && rule.op == key && targetMatches(rule.target, answer.target))
-            rules.push_back(&rule);
+    if (const auto it = rulesByOperator().find(key); it != rulesByOperator().end())
+        for (const Rule* rule : it->second)
+            if (rule->backend == answer.backend && targetMatches(rule->target, answer.target))
+                rules.push_back(rule);
     const BackendRules* backend = findRuleBackend(answer.backend);
     answer.matched = "rule table";
     if (!backend) {
