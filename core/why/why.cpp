@@ -281,10 +281,16 @@ const std::map<std::string_view, std::vector<const Rule*>, std::less<>>& rulesBy
 void answerByRules(NodeWhy& answer, const NodeFacts& facts, const std::string& key)
 {
     std::vector<const Rule*> rules;
+    std::set<std::string> otherTargets; // targets of rules not applied because the node's is unknown
     if (const auto it = rulesByOperator().find(key); it != rulesByOperator().end())
-        for (const Rule* rule : it->second)
-            if (rule->backend == answer.backend && targetMatches(rule->target, answer.target))
+        for (const Rule* rule : it->second) {
+            if (rule->backend != answer.backend)
+                continue;
+            if (targetMatches(rule->target, answer.target))
                 rules.push_back(rule);
+            else if (answer.target.empty())
+                otherTargets.insert(std::string(rule->target));
+        }
     const BackendRules* backend = findRuleBackend(answer.backend);
     answer.matched = "rule table";
     if (!backend) {
@@ -336,6 +342,12 @@ void answerByRules(NodeWhy& answer, const NodeFacts& facts, const std::string& k
         + std::to_string(checked - static_cast<int>(unreadable.size())) + " checked";
     for (const std::string& note : unreadable)
         answer.reason += "; " + note;
+    if (!otherTargets.empty()) {
+        answer.reason += "; unverified for";
+        for (const std::string& target : otherTargets)
+            answer.reason += " " + target;
+        answer.reason += ": the target is unknown (no delegate of this backend names it)";
+    }
     answer.reason += "): the partitioner's log will say why";
     if (!backend->note.empty())
         answer.reason += " (" + std::string(backend->note) + ")";

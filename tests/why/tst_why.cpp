@@ -378,6 +378,14 @@ private slots:
         QCOMPARE(answerAt(*xnn, 3)->kind, WhyKind::NoRule); // no XNNPACK config for avg_pool3d
         QCOMPARE(answerAt(*xnn, 0)->kind, WhyKind::Boundary); // still at an EthosUBackend call
         QCOMPARE(answerAt(*xnn, 3)->backend, std::string("XnnpackBackend"));
+        // stress_mlp's index_select for Ethos-U with no target known: the TOSA lists take it, the
+        // U55 subset does not, which stays unverified.
+        options.backend = "EthosUBackend";
+        const auto arm = explainProgram(openSample("djl-executorch-engine/stress_mlp.pte"), {}, nullptr, options);
+        QVERIFY(arm.ok());
+        QCOMPARE(answerAt(*arm, 11)->kind, WhyKind::AllHold);
+        QVERIFY(
+            QString::fromStdString(answerAt(*arm, 11)->reason).contains(QStringLiteral("unverified for Ethos-U55")));
         options.backend = "NoSuchBackend";
         const auto bad = explainProgram(document, {}, nullptr, options);
         QVERIFY(!bad.ok());
