@@ -217,7 +217,8 @@ private:
             finishRow(false);
             if (!m_table.headerDone)
                 warn(number, "a table with no header row; its rows cannot be read");
-            ++m_log.armTables;
+            if (isReasonTable())
+                ++m_log.armTables;
             m_table = Table {};
             m_spec.clear();
             return true;
@@ -254,7 +255,11 @@ private:
                 else if (name == "reason")
                     m_table.reasonColumn = index;
             }
-            if (m_table.nodeColumn < 0 || m_table.reasonColumn < 0)
+            // get_delegation_info's table (devtools/backend_debug/delegation_info.py; Arm's
+            // delegation_info.txt) has op_type counts and no reasons: passed over without a word.
+            const bool delegationInfo = std::any_of(
+                cells.begin(), cells.end(), [](std::string_view cell) { return trimmed(cell) == "op_type"; });
+            if ((m_table.nodeColumn < 0 || m_table.reasonColumn < 0) && !delegationInfo)
                 warn(number,
                     "a table whose header has no \"Node name\" or \"Reason\" column; not a WhyNoPartitionReporter "
                     "table, its rows are skipped");
@@ -307,6 +312,9 @@ private:
         return text;
     }
 
+    /// A WhyNoPartitionReporter table: one with node names and reasons.
+    bool isReasonTable() const { return m_table.headerDone && m_table.nodeColumn >= 0 && m_table.reasonColumn >= 0; }
+
     void finishRow(bool cut)
     {
         if (!m_table.headerDone || m_table.rowLine == 0) {
@@ -345,7 +353,7 @@ private:
             "the table that starts at line " + std::to_string(m_table.startLine) + " is cut off by " + by
                 + " before its bottom border; the rows read so far are kept");
         finishRow(true);
-        if (m_table.headerDone)
+        if (isReasonTable())
             ++m_log.armTables;
         m_table = Table {};
         m_spec.clear();

@@ -218,8 +218,18 @@ private slots:
             = parsePartitionLog("\u2552\u2550\u2555\n\u2502 op_type \u2502 count \u2502\n\u255e\u2550\u2561\n\u2502 "
                                 "aten_add \u2502 1 \u2502\n\u2558\u2550\u255b\n",
                 "table.txt");
-        QVERIFY(hasWarning(unknown, QStringLiteral("table.txt:2: a table whose header has no \"Node name\"")));
+        // get_delegation_info's counts: no reasons and no complaint about the table, but nothing
+        // of a partition report either.
+        QCOMPARE(unknown.warnings.size(), std::size_t(1));
+        QVERIFY(hasWarning(unknown, QStringLiteral("table.txt: no partition report found in 5 lines")));
         QVERIFY(unknown.reasons.empty());
+        QCOMPARE(unknown.armTables, 0);
+        const PartitionLog other
+            = parsePartitionLog("\u2552\u2550\u2555\n\u2502 name \u2502 why \u2502\n\u255e\u2550\u2561\n\u2502 a "
+                                "\u2502 b \u2502\n\u2558\u2550\u255b\n",
+                "other.txt");
+        QVERIFY(hasWarning(other, QStringLiteral("other.txt:2: a table whose header has no \"Node name\"")));
+        QVERIFY(other.reasons.empty());
 
         const PartitionLog notALog = parsePartitionLog("hello\nworld\n", "notes.txt");
         QVERIFY(hasWarning(notALog, QStringLiteral("notes.txt: no partition report found in 2 lines")));
