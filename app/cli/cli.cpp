@@ -53,6 +53,7 @@ Usage:
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
+  etscope cost PROGRAM [--method NAME] [--format text|json|csv] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
   etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv]
@@ -217,6 +218,17 @@ Subcommands:
           instruction, delegate id, node, op_types. --program P places events on its nodes
           (as profile does; --method, --data, --etrecord R for edge op names) and checks the
           ETDump against it; warnings go to stderr.
+  cost    What each operation costs, from the shapes in the file: MACs (multiply-accumulates
+          of convolutions, matrix products, attention), other arithmetic ops (per element:
+          elementwise, pooling windows, reductions, softmax, norms), bytes read and written,
+          parameter bytes and arithmetic intensity of every operator node, top level and
+          inside decoded delegates (XNNPACK, TOSA, Core ML, Ethos-U NPU kicks from their
+          registers), with totals per backend, delegate, operator kind and method. A node
+          with no rule says "no rule", one whose shapes are missing "no shape" (never 0).
+          Ethos-U: kicks grouped into operators, and a cycle ESTIMATE per kick from the
+          NPU's MACs per cycle and the memory bandwidths of the --system-config its compile
+          flags name (docs/cost.md). text: the totals; json: totals and one row per node;
+          csv: one row per node.
   diff    What changed between two programs A and B (.pte or .bpte): a summary line
           first (methods, delegates per backend with payload bytes, operators moved into or
           out of delegates, nodes same/changed/only in A/only in B, file size), then sizes
@@ -350,6 +362,8 @@ bool isCliInvocation(int argc, char** argv)
         return true;
     if (first == "why")
         return true;
+    if (first == "cost")
+        return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
     // on the command line instead of starting the desktop app on a file called "inof".
     std::error_code error;
@@ -430,6 +444,8 @@ int runCli(int argc, char** argv)
         return runReport(argc, argv, args);
     if (command == "why")
         return runWhy(args);
+    if (command == "cost")
+        return runCost(args);
     std::cerr
         << "etscope: unknown subcommand '" << command
         << "' (subcommands: info, ops, graph, export, gap, profile, check, memory, size, timeline, diff, report; see "

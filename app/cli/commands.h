@@ -17,6 +17,8 @@ namespace etscope::app {
 int runInfo(const Arguments& args);
 int runOps(const Arguments& args);
 int runGraph(const Arguments& args);
+/// etscope cost PROGRAM [--method M] [--format text|json|csv]: what each operation costs.
+int runCost(const Arguments& args);
 
 /// Opens the single FILE argument of a subcommand, printing the error line and returning
 /// nullopt (with `exitCode` set) on failure.
