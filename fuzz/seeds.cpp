@@ -36,9 +36,9 @@ using etscope::fuzz::SeedWriter;
 namespace fs = std::filesystem;
 
 // Every corpus a target reads, created even when empty (libFuzzer refuses a missing one).
-constexpr const char* kCorpora[]
-    = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector", "xnnpack", "vulkan", "delegates",
-          "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph", "compilespecs" };
+constexpr const char* kCorpora[] = { "program", "bpte", "ptd", "etdump", "etrecord", "etrecordjson", "inspector",
+    "xnnpack", "vulkan", "delegates", "kernellist", "ethosu", "qnn", "tosa", "vgf", "coreml", "mlx", "nativegraph",
+    "compilespecs", "partitionlog" };
 
 /// The compile specs fuzz/compilespecs.cpp reads, in the order of its kSpecs: the seed's first
 /// byte is the index, so a sample's spec reaches the same reader.

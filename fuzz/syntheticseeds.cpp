@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "fuzz/syntheticseeds.h"
 
+#include "core/writer/partitionlogwriter.h"
 #include "core/writer/payloads/coremlpayloadwriter.h"
 #include "core/writer/payloads/coremlprogramwriter.h"
 #include "core/writer/payloads/mlxpayloadwriter.h"
@@ -281,9 +282,30 @@ void writeKernelListSeeds(SeedWriter& out)
                     "I 00:00:00.000120 executorch:executor_runner.cpp:120] Model file loaded.\n"));
 }
 
+/// Partition logs in each format `etscope why --report` reads (issue 35), from the writer.
+void writePartitionLogSeeds(SeedWriter& out)
+{
+    const std::vector<RejectedNode> rejected {
+        { "aten_avg_pool3d_default", "aten.avg_pool3d.default",
+            "('avg_pool3d', 'builtin_function_or_method.avg_pool3d')",
+            "Not included in BaseTOSASupportList or a registered tosa_support_check" },
+        { "aten_max_pool2d_with_indices_default", "aten.max_pool2d_with_indices.default", "-",
+            "Maxpool2d needs stride <= 3, got (4, 4)" },
+    };
+    out.write("partitionlog", "partition_report.txt",
+        writeArmPartitionReport({ { "TOSA-1.0+INT+int16+int4+u55", rejected }, { "TOSA-1.0+FP", {} } }));
+    out.write("partitionlog", "arm_console.log", writeArmPartitionReport({ { "TOSA-1.0+INT", rejected } }, true));
+    out.write("partitionlog", "xnnpack.log", writeXnnpackWhyLines(rejected));
+    out.write("partitionlog", "qnn.log",
+        writeQnnOpSupportLines({ { "aten.add.Tensor", "True" }, { "aten.avg_pool3d.default", "False" } }, false)
+            + writeQnnOpSupportLines({ { "aten.mean.dim", "Skipped" } }, true));
+    out.write("partitionlog", "coreml.log", writeCoreMlSkipLines({ "aten.diagonal_copy.default" }));
+}
+
 void writeSyntheticSeeds(SeedWriter& out)
 {
     writeKernelListSeeds(out);
+    writePartitionLogSeeds(out);
     writeVulkanSeeds(out);
     writeQnnSeeds(out);
     writeCoreMlSeeds(out);

@@ -15,5 +15,8 @@ int runSize(const Arguments& args);
 int runTimeline(const Arguments& args);
 /// etscope diff A.pte B.pte [--method M] [--format text|md|json]: what changed.
 int runDiff(const Arguments& args);
+/// etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv]:
+/// why each operator outside a delegate stayed on the CPU.
+int runWhy(const Arguments& args);
 
 } // namespace etscope::app

@@ -56,6 +56,8 @@ Usage:
   etscope cost PROGRAM [--method NAME] [--format text|json|csv] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
+  etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv]
+              [-o OUT]
   etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
                  -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
                  [--expand none|all|BACKEND_ID] [--kernels LIST]… [--preset NAME]…
@@ -251,8 +253,20 @@ Subcommands:
           network), .md suits a pull-request comment (pictures as PNG files beside it), .pdf
           has A4 pages with headers and page numbers. An input that cannot be read leaves its
           section out with the reason (and a warning on stderr); the rest is written.
+  why     Why each operator outside every delegate stayed on the CPU: checked against the
+          rule tables of the program's backends (or --backend ID) and answered as a failing
+          constraint with the node's value, "no rule of BACKEND covers OP", or "every known
+          constraint holds: the partitioner's log will say why"; quantize/dequantize at
+          delegate edges grouped once as boundary conversions. Each answer names its upstream
+          source. --report LOG (repeatable; partition_report.txt beside the program is read
+          by itself) adds the partitioners' own reasons — Arm's WhyNoPartitionReporter table,
+          XNNPACK's WhyNoPartition lines, QNN's op-support and Core ML's skip lines — placed
+          by FX node name through --etrecord R, else by operator type and order.
 
 Options:
+  --report LOG    why: a partitioner log or partition_report.txt; repeatable
+  --backend ID    why: check against this backend's rules (XnnpackBackend, EthosUBackend,
+                  VgfBackend, QnnBackend) instead of the program's own
   --method NAME   method to use (default: forward if present, else the first with instructions)
   --format F      output format (see each subcommand)
   --json          info: print JSON instead of text
@@ -348,6 +362,8 @@ bool isCliInvocation(int argc, char** argv)
         || first == "diff" || first == "report" || first == "--help" || first == "-h" || first == "help"
         || first == "--version" || first == "-v" || first == core::kLayoutWorkerArgument)
         return true;
+    if (first == "why")
+        return true;
     if (first == "cost")
         return true;
     // A bare word that names no file is a mistyped subcommand ("etscope inof model.pte"): answer it
@@ -379,6 +395,7 @@ int runCli(int argc, char** argv)
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
         "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
         "stage", "plot", "device", "device-file" };
+    spec.options.insert(spec.options.end(), { "report", "backend" }); // why
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {
@@ -427,6 +444,8 @@ int runCli(int argc, char** argv)
         return runDiff(args);
     if (command == "report")
         return runReport(argc, argv, args);
+    if (command == "why")
+        return runWhy(args);
     if (command == "cost")
         return runCost(args);
     std::cerr
