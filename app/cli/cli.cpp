@@ -53,7 +53,7 @@ Usage:
   etscope memory PROGRAM [--method NAME] [--format text|csv|json|chrome-trace] [-o OUT]
   etscope size PROGRAM [--data PTD] [--format text|json|csv] [-o OUT]
   etscope timeline ETDUMP [--program P] [--run N] [--format csv|chrome-trace] [-o OUT]
-  etscope cost PROGRAM [--method NAME] [--format text|json|csv] [-o OUT]
+  etscope cost PROGRAM [--method NAME] [--vela LOG]... [--run-log LOG]... [--format text|json|csv] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
   etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv]
@@ -228,7 +228,12 @@ Subcommands:
           Ethos-U: kicks grouped into operators, and a cycle ESTIMATE per kick from the
           NPU's MACs per cycle and the memory bandwidths of the --system-config its compile
           flags name (docs/cost.md). text: the totals; json: totals and one row per node;
-          csv: one row per node.
+          csv: one row per node. --vela LOG joins a Vela log (console output or per-layer
+          CSV) to each Ethos-U delegate: its register listing is compared with ETScope's
+          decode, its per-layer rows go on the NPU kicks, its summary on the delegate; a log
+          of another stream is refused, saying why. --run-log LOG joins the Arm executor
+          runner's output: measured NPU cycles and PMU counters on the delegate call
+          (docs/vendorlogs.md).
   diff    What changed between two programs A and B (.pte or .bpte): a summary line
           first (methods, delegates per backend with payload bytes, operators moved into or
           out of delegates, nodes same/changed/only in A/only in B, file size), then sizes
@@ -396,6 +401,7 @@ int runCli(int argc, char** argv)
         "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
         "stage", "plot", "device", "device-file" };
     spec.options.insert(spec.options.end(), { "report", "backend" }); // why
+    spec.options.insert(spec.options.end(), { "vela", "run-log" }); // cost
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;
     if (!args.parse(argc, argv, 2, spec)) {

@@ -4,16 +4,20 @@
 // (every Conv2D of the Ethos-U and XNNPACK samples recomputed from its shapes).
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+#include "tests/common/velafixtures.h"
 
 #include "core/cost/cost.h"
 #include "core/cost/costreport.h"
 #include "core/cost/costrules.h"
+#include "core/cost/costvendor.h"
 #include "core/cost/ethosucost.h"
 #include "core/writer/payloads/ethosupayloadwriter.h"
 #include "core/writer/programwriter.h"
+#include "core/writer/vendorlogwriter.h"
 #include "core/writer/xnnpackwriter.h"
 
 #include <QDirIterator>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdio>
@@ -75,6 +79,52 @@ std::uint64_t product(const std::vector<std::int64_t>& shape, std::size_t from =
     for (std::size_t i = from; i < shape.size(); ++i)
         n *= static_cast<std::uint64_t>(shape[i]);
     return n;
+}
+
+/// A program whose one method is the Ethos-U55 fixture stream as a delegate
+/// (core/writer/payloads/ethosupayloadwriter.cpp), built for ethos-u55-128 with
+/// Ethos_U55_High_End_Embedded / Shared_Sram.
+ProgramSpec ethosUProgram()
+{
+    ProgramSpec spec;
+    MethodSpec& m = spec.addMethod("forward");
+    TensorSpec in = floatTensor({ 1, 8, 8, 4 });
+    in.scalarType = scalar_type::Char;
+    TensorSpec out = floatTensor({ 1, 4, 4, 8 });
+    out.scalarType = scalar_type::Char;
+    const std::int32_t a = m.addTensor(in);
+    const std::int32_t b = m.addTensor(out);
+    m.inputs = { a };
+    m.outputs = { b };
+    DelegateSpec delegate;
+    delegate.backendId = "EthosUBackend";
+    delegate.payload = writeEthosUPayload(ethosUFixtureU55());
+    delegate.compileSpecs = { textSpec("target", "ethos-u55-128"),
+        textSpec("compile_flags",
+            "--accelerator-config=ethos-u55-128 --config=Arm/vela.ini --system-config=Ethos_U55_High_End_Embedded "
+            "--memory-mode=Shared_Sram") };
+    m.addInstruction(InstructionSpec::delegate(m.addDelegate(delegate), { a, b }));
+    return spec;
+}
+
+std::optional<std::string> vendorValue(const std::vector<Attribute>& list, std::string_view name)
+{
+    for (const Attribute& a : list)
+        if (a.name == name)
+            return a.value;
+    return std::nullopt;
+}
+
+/// Writes `text` to `dir`/`name` and returns the path.
+std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& text)
+{
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::FILE* file = std::fopen(path.c_str(), "wb");
+    if (file) {
+        std::fwrite(text.data(), 1, text.size(), file);
+        std::fclose(file);
+    }
+    return path;
 }
 
 } // namespace
@@ -286,24 +336,7 @@ private slots:
     // Axi1 = flash, 1 byte/cycle (8 · 0.125); weights and scales (region 0) on Axi1, arena on Axi0.
     void ethosUKicks()
     {
-        ProgramSpec spec;
-        MethodSpec& m = spec.addMethod("forward");
-        TensorSpec in = floatTensor({ 1, 8, 8, 4 });
-        in.scalarType = scalar_type::Char;
-        TensorSpec out = floatTensor({ 1, 4, 4, 8 });
-        out.scalarType = scalar_type::Char;
-        const std::int32_t a = m.addTensor(in);
-        const std::int32_t b = m.addTensor(out);
-        m.inputs = { a };
-        m.outputs = { b };
-        DelegateSpec delegate;
-        delegate.backendId = "EthosUBackend";
-        delegate.payload = writeEthosUPayload(ethosUFixtureU55());
-        delegate.compileSpecs = { textSpec("target", "ethos-u55-128"),
-            textSpec("compile_flags",
-                "--accelerator-config=ethos-u55-128 --config=Arm/vela.ini --system-config=Ethos_U55_High_End_Embedded "
-                "--memory-mode=Shared_Sram") };
-        m.addInstruction(InstructionSpec::delegate(m.addDelegate(delegate), { a, b }));
+        const ProgramSpec spec = ethosUProgram();
         const auto report = costOf(spec, "ethosu.pte");
         QVERIFY2(report, report ? "" : report.error().message().c_str());
 
@@ -416,6 +449,101 @@ private slots:
     // --delegate 0`: three 3×3 stride-2 convs on a 96×96×3 int8 image (16, 32, 64 channels),
     // global average pool, then a 1×1 conv to 4 classes. optimization_results.csv (row "default")
     // says Vela made 7 NPU operators of it.
+    // `cost --vela`: a writer-made Vela log of the fixture's own stream (its listing = the
+    // fixture's command words, rows conv 500 + fused clamp 50, add 300, pool 200 cycles, summary
+    // 1000 NPU cycles) joins: each row's figures land on its kick beside ETScope's estimate, the
+    // summary on the delegate. The same log with one word changed is refused and attaches nothing.
+    void velaFiguresOnKicks()
+    {
+        auto bytes = writeProgram(ethosUProgram());
+        QVERIFY(bytes);
+        auto document = etscope::test::documentFromBytes(*bytes, "ethosu.pte");
+        QVERIFY(document);
+        const EthosUPayloadSpec fixture = ethosUFixtureU55();
+        VelaLogSpec spec = etscope::test::listingOf(fixture.commands,
+            { "Conv2D , subOps: Clamp", "DMA src: OffChipFlash", "Add , subOps: -", "MaxPool , subOps: -" });
+        spec.rows = { etscope::test::velaRow("Conv2D", "conv", 500), etscope::test::velaRow("Clamp", "conv", 50),
+            etscope::test::velaRow("Add", "add", 300), etscope::test::velaRow("MaxPool", "pool", 200) };
+        spec.npuCycles = 1000;
+        QTemporaryDir dir;
+        const std::string log = writeFile(dir, "vela.log", writeVelaLog(spec));
+
+        auto report = computeCost(*document);
+        QVERIFY(report);
+        const auto joined = joinVendorLogs(*report, *document, VendorLogs { { log }, {} });
+        QVERIFY2(joined, joined ? "" : joined.error().message().c_str());
+        QVERIFY2(joined->find(": joined: ") != std::string::npos, joined->c_str());
+        const NodeCost* conv = row(*report, "Conv", 0);
+        const NodeCost* add = row(*report, "Add", 0);
+        QVERIFY(conv && add);
+        QCOMPARE(vendorValue(conv->vendor, "Vela estimate: op cycles").value_or(""), std::string("500"));
+        QCOMPARE(vendorValue(conv->vendor, "Vela MACs").value_or(""), std::string("5000"));
+        QVERIFY(vendorValue(conv->vendor, "Vela fused rows")); // the Clamp row folded into the conv
+        QCOMPARE(vendorValue(add->vendor, "Vela estimate: op cycles").value_or(""), std::string("300"));
+        QCOMPARE(report->delegates.size(), std::size_t(1));
+        const DelegateCost& delegate = report->delegates.front();
+        QCOMPARE(vendorValue(delegate.vendor, "Vela estimate: NPU cycles").value_or(""), std::string("1000"));
+        // Side by side: ETScope's estimate is the sum of the kicks' (368 + 512 + 192 + 80, see
+        // ethosUKicks), Vela's the summary's.
+        QCOMPARE(vendorValue(delegate.vendor, "NPU cycles").value_or(""),
+            std::string("ETScope estimate: ") + std::to_string(*delegate.totals.estimatedCycles)
+                + " cycles; Vela estimate: 1000 cycles");
+        QCOMPARE(report->vendorSources, std::vector<std::string> { "Vela log " + log });
+
+        // One listed word changed: the log is of another stream.
+        VelaLogSpec other = spec;
+        other.listing[0].word ^= 0x10000;
+        const std::string otherLog = writeFile(dir, "other.log", writeVelaLog(other));
+        auto second = computeCost(*document);
+        QVERIFY(second);
+        const auto refused = joinVendorLogs(*second, *document, VendorLogs { { otherLog }, {} });
+        QVERIFY(refused);
+        QVERIFY2(refused->find(": refused: ") != std::string::npos, refused->c_str());
+        for (const NodeCost& node : second->nodes)
+            QVERIFY(node.vendor.empty());
+        QVERIFY(vendorValue(second->delegates.front().vendor, "Vela log").value_or("").starts_with("refused: "));
+
+        // A log that cannot be read fails, naming it.
+        auto third = computeCost(*document);
+        QVERIFY(third);
+        const auto missing
+            = joinVendorLogs(*third, *document, VendorLogs { { dir.filePath("none.log").toStdString() }, {} });
+        QVERIFY(!missing);
+        QVERIFY(missing.error().message().find("none.log") != std::string::npos);
+    }
+
+    // `cost --run-log` on tinycnn_u55.pte with the FVP run of that exact file: the PMU's cycle
+    // counter (247553, "ethosu_pmu_cycle_cntr : 247553" in the log) and the delegate call's CPU
+    // cycles (18301, "ethos-u : cycle_cnt : 18301 cycles") land on the delegate, beside the estimate.
+    void runLogOnTinycnn()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto document = openDocument(etscope::test::samplePath("tinycnn/tinycnn_u55.pte"));
+        QVERIFY(document);
+        auto report = computeCost(*document);
+        QVERIFY(report);
+        const auto joined = joinVendorLogs(
+            *report, *document, VendorLogs { {}, { etscope::test::samplePath("tinycnn/fvp_e84_final_compare.log") } });
+        QVERIFY2(joined, joined ? "" : joined.error().message().c_str());
+        QVERIFY2(joined->find("forward: joined: ") != std::string::npos, joined->c_str());
+        QCOMPARE(report->delegates.size(), std::size_t(1));
+        const DelegateCost& delegate = report->delegates.front();
+        QCOMPARE(vendorValue(delegate.vendor, "measured: NPU cycles (ethosu_pmu_cycle_cntr)").value_or(""),
+            std::string("247553"));
+        QCOMPARE(vendorValue(delegate.vendor, "measured: CPU cycles of the delegate call").value_or(""),
+            std::string("18301"));
+        QVERIFY(vendorValue(delegate.vendor, "NPU cycles").value_or("").ends_with("; measured: 247553 cycles"));
+
+        // The cmsis x + y log has a summary only: not attached to tinycnn's delegate.
+        auto second = computeCost(*document);
+        QVERIFY(second);
+        const auto cmsis = joinVendorLogs(*second, *document,
+            VendorLogs { { etscope::test::samplePath("cmsis-executorch/model_conversion_20251126_091256.log") }, {} });
+        QVERIFY(cmsis);
+        QVERIFY2(cmsis->find(": unverified: ") != std::string::npos, cmsis->c_str());
+        QVERIFY(second->delegates.front().vendor.empty());
+    }
+
     void tinycnn()
     {
         ETSCOPE_REQUIRE_SAMPLES();

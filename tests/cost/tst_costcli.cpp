@@ -133,6 +133,33 @@ private slots:
         const auto junk = etscope::test::writeTestFile(m_dir, QStringLiteral("junk.pte"), QByteArray(64, 'x'));
         QVERIFY(junk);
         QCOMPARE(runEtscope({ QStringLiteral("cost"), *junk }).exitCode, 2);
+        // A vendor log that cannot be read: exit 2, naming it.
+        const CliRun noLog = runEtscope({ QStringLiteral("cost"), m_program, QStringLiteral("--vela"),
+            m_dir.filePath(QStringLiteral("none.log")) });
+        QCOMPARE(noLog.exitCode, 2);
+        QVERIFY2(noLog.err.contains(QLatin1String("none.log")), qPrintable(noLog.err));
+    }
+
+    // --run-log with the FVP run of tinycnn_u55.pte: measured beside estimated, in text and JSON.
+    void tinycnnRunLog()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        const CliRun text = runEtscope({ QStringLiteral("cost"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--run-log"), sampleArgument("tinycnn/fvp_e84_final_compare.log") });
+        QVERIFY2(text.exitCode == 0, qPrintable(text.err));
+        QVERIFY2(text.out.contains(QLatin1String("; measured: 247553 cycles")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("forward: joined: ")), qPrintable(text.out));
+        const CliRun asJson = runEtscope({ QStringLiteral("cost"), sampleArgument("tinycnn/tinycnn_u55.pte"),
+            QStringLiteral("--run-log"), sampleArgument("tinycnn/fvp_e84_final_compare.log"),
+            QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(asJson.exitCode == 0, qPrintable(asJson.err));
+        const auto j = json::parse(asJson.out.toStdString());
+        QCOMPARE(j.at("vendor_sources").size(), std::size_t(1));
+        bool measured = false;
+        for (const json& d : j.at("delegates"))
+            if (d.contains("vendor"))
+                measured = d.at("vendor").dump().find("247553") != std::string::npos;
+        QVERIFY(measured);
     }
 
     // tinycnn_u55.pte (Corstone-300, Ethos-U55-128): the NPU kicks have MACs and estimates, and

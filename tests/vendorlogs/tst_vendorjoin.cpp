@@ -15,6 +15,7 @@
 // lines that repeat the line before them exactly (39 − 26) are further parts of a split row.
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
+#include "tests/common/velafixtures.h"
 
 #include "core/delegates/ethosucommands.h"
 #include "core/util/text.h"
@@ -29,45 +30,14 @@
 
 using namespace etscope::core;
 using namespace etscope::core::vendor;
+using etscope::test::listingOf;
+using etscope::test::velaRow;
 
 namespace {
 
 const std::string kRps = "modelnova/rps_model_conversion_20260219_041725.log";
 const std::string kCmsis = "cmsis-executorch/model_conversion_20251126_091256.log";
 const std::string kCmsisPte = "cmsis-executorch/ethos_u_minimal_example_u55.pte";
-
-/// A Vela log whose listing is the commands of `words` (names from ETScope's map, no fields),
-/// with a "//" line before each kick naming it as `kinds` says, in order.
-VelaLogSpec listingOf(const std::vector<std::uint32_t>& words, const std::vector<std::string>& kinds)
-{
-    VelaLogSpec spec;
-    std::size_t kick = 0;
-    for (std::size_t i = 0; i < words.size();) {
-        VelaListedCommandSpec c;
-        c.word = words[i];
-        const bool payload = (c.word >> 14) & 1;
-        if (payload && i + 1 < words.size())
-            c.payload = words[i + 1];
-        const std::uint16_t opcode = c.word & 0x3FF;
-        c.name = ethosu::commandName(ethosu::Arch::U55, opcode, ((c.word >> 14) & 3) == 1);
-        const bool isKick = !payload && (opcode == 2 || opcode == 3 || opcode == 5 || opcode == 6 || opcode == 0x10);
-        if (isKick && kick < kinds.size())
-            c.operation = kinds[kick++];
-        spec.listing.push_back(c);
-        i += payload ? 2 : 1;
-    }
-    return spec;
-}
-
-VelaRowSpec row(const std::string& op, const std::string& name, std::int64_t cycles)
-{
-    VelaRowSpec r;
-    r.originalOperator = r.nngOperator = op;
-    r.name = name;
-    r.opCycles = r.npuCycles = cycles;
-    r.macs = cycles * 10;
-    return r;
-}
 
 } // namespace
 
@@ -214,16 +184,16 @@ private slots:
             switch (op.kind) {
             case ethosu::OpKind::Conv:
                 kinds.push_back("Conv2D , subOps: Clamp, size=1,1");
-                rows.push_back(row("Conv2D", "conv", 500));
-                rows.push_back(row("Clamp", "conv", 50));
+                rows.push_back(velaRow("Conv2D", "conv", 500));
+                rows.push_back(velaRow("Clamp", "conv", 50));
                 break;
             case ethosu::OpKind::Elementwise:
                 kinds.push_back("Add , subOps: -");
-                rows.push_back(row("Add", "add", 300));
+                rows.push_back(velaRow("Add", "add", 300));
                 break;
             case ethosu::OpKind::Pool:
                 kinds.push_back("MaxPool , subOps: -");
-                rows.push_back(row("MaxPool", "pool", 200));
+                rows.push_back(velaRow("MaxPool", "pool", 200));
                 break;
             default:
                 kinds.push_back("DMA src: OffChipFlash");
@@ -255,11 +225,11 @@ private slots:
         VelaLogSpec rowsOnly;
         for (const ethosu::Operation& op : stream.decoded.operations)
             if (op.kind == ethosu::OpKind::Conv)
-                rowsOnly.rows.push_back(row("Conv2D", "conv", 500));
+                rowsOnly.rows.push_back(velaRow("Conv2D", "conv", 500));
             else if (op.kind == ethosu::OpKind::Elementwise)
-                rowsOnly.rows.push_back(row("Add", "add", 300));
+                rowsOnly.rows.push_back(velaRow("Add", "add", 300));
             else if (op.kind == ethosu::OpKind::Pool)
-                rowsOnly.rows.push_back(row("MaxPool", "pool", 200));
+                rowsOnly.rows.push_back(velaRow("MaxPool", "pool", 200));
         QCOMPARE(rowsOnly.rows.size(), std::size_t(3));
         const VelaLog rowsLog = parseVelaLog(writeVelaLog(rowsOnly), "rows.log");
         const VelaJoin byOrder = joinVelaLog(rowsLog, stream);
@@ -275,7 +245,7 @@ private slots:
 
         // More rows than the operations take: refused (without the words nothing else ties them).
         std::reverse(rowsOnly.rows.begin(), rowsOnly.rows.end()); // back to stream order
-        rowsOnly.rows.push_back(row("MaxPool", "pool2", 100));
+        rowsOnly.rows.push_back(velaRow("MaxPool", "pool2", 100));
         const VelaJoin extra = joinVelaLog(parseVelaLog(writeVelaLog(rowsOnly), "extra.log"), stream);
         QCOMPARE(extra.verdict, JoinVerdict::Refused);
         QVERIFY2(extra.reason.find("has 4 rows but the delegate's 3 NPU operations take only 3") != std::string::npos,
