@@ -226,7 +226,9 @@ std::string deviceCheckText(const DeviceCheck& check, const KernelLists& lists)
     if (check.delegates.empty())
         out << "  none: only the kernels below decide\n";
     for (const DelegateFit& d : check.delegates) {
-        out << "  " << d.method << " delegate " << d.delegate << " (" << d.backendId << ", built for " << d.builtFor
+        // A payload that names no target (VGF, …) says so rather than "built for )".
+        out << "  " << d.method << " delegate " << d.delegate << " (" << d.backendId << ", "
+            << (d.builtFor.empty() ? std::string("no target named in the file") : "built for " + d.builtFor)
             << "): " << fitName(d.fit) << "\n";
         for (const std::string& reason : d.reasons)
             out << "    " << reason << "\n";
