@@ -56,7 +56,7 @@ Usage:
   etscope cost PROGRAM [--method NAME] [--vela LOG]... [--run-log LOG]... [--format text|json|csv] [-o OUT]
   etscope diff A.pte B.pte [--etrecord RA --etrecord RB] [--method NAME]
               [--format text|md|json] [-o OUT]
-  etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv]
+  etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID [--target T]] [--format text|json|csv]
               [-o OUT]
   etscope report PROGRAM [ETDUMP [REFERENCE_ETDUMP]] [ETRECORD] [INSPECTOR_TABLE]
                  -o report.html|report.md|report.pdf [--baseline OLD.pte] [--method NAME]
@@ -272,6 +272,8 @@ Options:
   --report LOG    why: a partitioner log or partition_report.txt; repeatable
   --backend ID    why: check against this backend's rules (XnnpackBackend, EthosUBackend,
                   VgfBackend, QnnBackend) instead of the program's own
+  --target T      why, with --backend: the device the rules are chosen for (Ethos-U55,
+                  Ethos-U65, Ethos-U85); without it a target-specific rule stays unverified
   --method NAME   method to use (default: forward if present, else the first with instructions)
   --format F      output format (see each subcommand)
   --json          info: print JSON instead of text
@@ -400,7 +402,7 @@ int runCli(int argc, char** argv)
         "reference-buffer", "inspector-table", "etrecord", "metric", "run", "reference-run", "test-case", "open-at",
         "kernels", "preset", "program", "tosa", "baseline", "budget", "reference-program", "threshold", "sections",
         "stage", "plot", "device", "device-file" };
-    spec.options.insert(spec.options.end(), { "report", "backend" }); // why
+    spec.options.insert(spec.options.end(), { "report", "backend", "target" }); // why
     spec.options.insert(spec.options.end(), { "vela", "run-log" }); // cost
     spec.shortNames = { { "o", "output" }, { "h", "help" } };
     Arguments args;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID] [--format text|json|csv] [-o OUT]:
+// etscope why PROGRAM [--report LOG]… [--etrecord R] [--backend ID [--target T]] [--format text|json|csv] [-o OUT]:
 // why every operator outside a delegate stayed on the CPU (issue 35; docs/why.md).
 #include "app/cli/analysiscommands.h"
 
@@ -26,6 +26,12 @@ int runWhy(const Arguments& args)
     }
     if (args.values("etrecord").size() > 1) {
         std::cerr << "etscope why: --etrecord is given more than once\n";
+        return ExitUsage;
+    }
+    if (args.has("target") && !args.has("backend")) {
+        // The program's own delegates name their targets; a target alone names no rule table.
+        std::cerr << "etscope why: --target needs --backend (without it the targets the program's delegates "
+                     "name are used)\n";
         return ExitUsage;
     }
     int exitCode = ExitOk;
@@ -66,6 +72,7 @@ int runWhy(const Arguments& args)
     }
     WhyOptions options;
     options.backend = args.value("backend");
+    options.target = args.value("target");
     const auto report = explainProgram(*document, logs, record ? &*record : nullptr, options);
     if (!report) {
         std::cerr << "etscope why: " << report.error().message() << "\n";

@@ -9,6 +9,8 @@
 #include "core/why/rules.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace etscope::core {
 
@@ -66,146 +68,80 @@ constexpr std::string_view kQnnList
     = "pytorch/executorch backends/qualcomm/builders/op_*.py (node visitors' targets) @ cff6f4dd";
 constexpr std::string_view kQnnDefs = "pytorch/executorch backends/qualcomm/partition/common_defs.py @ cff6f4dd";
 
+// XNNPACK's configs that take an operator on the common dtype check alone: each gives two rows,
+// "takes it" then the dtype check (check_common_constraints runs first), made by partitionRules().
+struct XnnConfig {
+    std::string_view op;
+    std::string_view source;
+    std::string_view since = {};
+};
+
+constexpr XnnConfig kXnnConfigs[] = {
+    { "aten::abs", kXnnGeneric },
+    { "aten::add", kXnnGeneric },
+    { "aten::avg_pool2d", kXnnGeneric },
+    { "aten::cat", kXnnGeneric },
+    { "aten::ceil", kXnnGeneric },
+    { "aten::clone", kXnnGeneric, "v1.4.1" },
+    { "dim_order_ops::_clone_dim_order", kXnnGeneric, "v1.2.0" },
+    { "aten::constant_pad_nd", kXnnGeneric },
+    { "aten::clamp", kXnnGeneric },
+    { "aten::div", kXnnGeneric },
+    { "aten::exp", kXnnGeneric, "v0.7.0" },
+    { "aten::floor", kXnnGeneric },
+    { "aten::gelu", kXnnGeneric, "v0.7.0" },
+    { "aten::hardtanh", kXnnGeneric },
+    { "aten::hardswish", kXnnGeneric },
+    { "aten::leaky_relu", kXnnGeneric },
+    { "aten::log", kXnnGeneric, "v0.7.0" },
+    { "aten::maximum", kXnnGeneric },
+    { "aten::max_pool2d", kXnnGeneric },
+    { "aten::mean", kXnnGeneric },
+    { "aten::minimum", kXnnGeneric },
+    { "aten::mul", kXnnGeneric },
+    { "aten::neg", kXnnGeneric },
+    { "aten::permute_copy", kXnnGeneric },
+    { "aten::pow", kXnnGeneric },
+    { "aten::rsqrt", kXnnGeneric },
+    { "aten::relu", kXnnGeneric },
+    { "aten::tanh", kXnnGeneric, "v0.7.0" },
+    { "aten::sigmoid", kXnnGeneric },
+    { "aten::sin", kXnnGeneric, "v1.2.0" },
+    { "aten::cos", kXnnGeneric, "v1.2.0" },
+    { "aten::slice_copy", kXnnGeneric },
+    { "aten::_softmax", kXnnGeneric },
+    { "aten::sqrt", kXnnGeneric },
+    { "aten::sub", kXnnGeneric },
+    { "aten::bmm", kXnnGeneric },
+    { "aten::unsqueeze_copy", kXnnGeneric, "v1.3.0" },
+    { "aten::upsample_bilinear2d", kXnnGeneric },
+    { "aten::_native_batch_norm_legit_no_training", kXnnNode },
+    { "aten::max", kXnnNode },
+    { "aten::prelu", kXnnNode },
+    { "aten::linear", kXnnGemm },
+    { "aten::convolution", kXnnGemm },
+    { "aten::view_copy", kXnnGeneric, "v1.3.0" },
+    { "dim_order_ops::_to_dim_order_copy", kXnnGeneric, "v1.0.0" },
+    { "aten::addmm", kXnnGemm },
+    { "aten::mm", kXnnGemm },
+};
+
+// Every other rule; partitionRules() puts each XNNPACK config's two rows first, so that an
+// operator's own XNNPACK constraints below run after the dtype check, as check_constraints does.
 constexpr Rule kRules[] = {
-    // XNNPACK: per config a row saying it takes the operator, then its constraints in the order
-    // check_constraints runs them (the common dtype check first).
-    { "XnnpackBackend", "", "aten::abs", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::abs", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::abs", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::add", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::add", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::add", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::avg_pool2d", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::avg_pool2d",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::avg_pool2d", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::cat", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::cat", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::cat", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::ceil", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::ceil", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::ceil", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::clone", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::clone", kXnnGeneric,
-        "v1.4.1" },
-    { "XnnpackBackend", "", "aten::clone", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "dim_order_ops::_clone_dim_order", RuleCheck::Covered, "", 0, "",
-        "XNNPACK takes dim_order_ops::_clone_dim_order", kXnnGeneric, "v1.2.0" },
-    { "XnnpackBackend", "", "dim_order_ops::_clone_dim_order", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat,
-        kXnnDtype },
-    { "XnnpackBackend", "", "aten::constant_pad_nd", RuleCheck::Covered, "", 0, "",
-        "XNNPACK takes aten::constant_pad_nd", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::constant_pad_nd", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::clamp", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::clamp", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::clamp", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::div", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::div", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::div", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::exp", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::exp", kXnnGeneric,
-        "v0.7.0" },
-    { "XnnpackBackend", "", "aten::exp", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::floor", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::floor", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::floor", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::gelu", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::gelu", kXnnGeneric,
-        "v0.7.0" },
-    { "XnnpackBackend", "", "aten::gelu", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::hardtanh", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::hardtanh",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::hardtanh", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::hardswish", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::hardswish",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::hardswish", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::leaky_relu", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::leaky_relu",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::leaky_relu", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::log", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::log", kXnnGeneric,
-        "v0.7.0" },
-    { "XnnpackBackend", "", "aten::log", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::maximum", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::maximum",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::maximum", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::max_pool2d", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::max_pool2d",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::max_pool2d", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::mean", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::mean", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::mean", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::minimum", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::minimum",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::minimum", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::mul", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::mul", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::mul", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::neg", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::neg", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::neg", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::permute_copy", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::permute_copy",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::permute_copy", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::pow", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::pow", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::pow", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::rsqrt", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::rsqrt", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::rsqrt", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::relu", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::relu", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::relu", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::tanh", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::tanh", kXnnGeneric,
-        "v0.7.0" },
-    { "XnnpackBackend", "", "aten::tanh", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::sigmoid", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::sigmoid",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::sigmoid", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::sin", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::sin", kXnnGeneric,
-        "v1.2.0" },
-    { "XnnpackBackend", "", "aten::sin", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::cos", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::cos", kXnnGeneric,
-        "v1.2.0" },
-    { "XnnpackBackend", "", "aten::cos", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::slice_copy", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::slice_copy",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::slice_copy", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::_softmax", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::_softmax",
-        kXnnGeneric },
-    { "XnnpackBackend", "", "aten::_softmax", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::sqrt", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::sqrt", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::sqrt", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::sub", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::sub", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::sub", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::bmm", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::bmm", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::bmm", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::unsqueeze_copy", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::unsqueeze_copy",
-        kXnnGeneric, "v1.3.0" },
-    { "XnnpackBackend", "", "aten::unsqueeze_copy", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::upsample_bilinear2d", RuleCheck::Covered, "", 0, "",
-        "XNNPACK takes aten::upsample_bilinear2d", kXnnGeneric },
-    { "XnnpackBackend", "", "aten::upsample_bilinear2d", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat,
-        kXnnDtype },
-    { "XnnpackBackend", "", "aten::_native_batch_norm_legit_no_training", RuleCheck::Covered, "", 0, "",
-        "XNNPACK takes aten::_native_batch_norm_legit_no_training", kXnnNode },
-    { "XnnpackBackend", "", "aten::_native_batch_norm_legit_no_training", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF",
-        kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::max", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::max", kXnnNode },
-    { "XnnpackBackend", "", "aten::max", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::prelu", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::prelu", kXnnNode },
-    { "XnnpackBackend", "", "aten::prelu", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::linear", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::linear", kXnnGemm },
-    { "XnnpackBackend", "", "aten::linear", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
-    { "XnnpackBackend", "", "aten::convolution", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::convolution",
-        kXnnGemm },
-    { "XnnpackBackend", "", "aten::convolution", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
     // ViewCopyConfig: no symbolic (dynamic) output dims.
-    { "XnnpackBackend", "", "aten::view_copy", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::view_copy",
-        kXnnGeneric, "v1.3.0" },
-    { "XnnpackBackend", "", "aten::view_copy", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
     { "XnnpackBackend", "", "aten::view_copy", RuleCheck::StaticShape, "", 0, "",
         "XNNPACK's static reshape takes no symbolic dims (\"Symbolic reshape is not supported\")", kXnnGeneric },
     // ToDimOrderCopyConfig: only dim order changes, never a dtype conversion.
-    { "XnnpackBackend", "", "dim_order_ops::_to_dim_order_copy", RuleCheck::Covered, "", 0, "",
-        "XNNPACK takes dim_order_ops::_to_dim_order_copy", kXnnGeneric, "v1.0.0" },
-    { "XnnpackBackend", "", "dim_order_ops::_to_dim_order_copy", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat,
-        kXnnDtype },
     { "XnnpackBackend", "", "dim_order_ops::_to_dim_order_copy", RuleCheck::SameDtype, "self", 0, "out",
         "XNNPACK converts dim order only (\"dtype conversion … is not supported\")", kXnnGeneric },
     // GEMMConfig (AddmmConfig, MMConfig): _get_weight_deps wants the weight (addmm: args[2] =
     // mat2, mm: args[1] = mat2) to be a static parameter, "Expected weight to be a static param",
     // unless force_non_static_weights_for_f32_linear is set (not recorded in a .pte).
-    { "XnnpackBackend", "", "aten::addmm", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::addmm", kXnnGemm },
-    { "XnnpackBackend", "", "aten::addmm", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
     { "XnnpackBackend", "", "aten::addmm", RuleCheck::ConstantTensor, "mat2", 0, "",
         "XNNPACK's addmm needs its weight to be a static param (\"Expected weight to be a static param\"; unless "
         "force_non_static_weights_for_f32_linear)",
         kXnnGemm },
-    { "XnnpackBackend", "", "aten::mm", RuleCheck::Covered, "", 0, "", "XNNPACK takes aten::mm", kXnnGemm },
-    { "XnnpackBackend", "", "aten::mm", RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype },
     { "XnnpackBackend", "", "aten::mm", RuleCheck::ConstantTensor, "mat2", 0, "",
         "XNNPACK's mm needs its weight to be a static param (\"Expected weight to be a static param\"; unless "
         "force_non_static_weights_for_f32_linear)",
@@ -393,7 +329,24 @@ constexpr BackendRules kBackends[] = {
 
 std::span<const Rule> partitionRules()
 {
-    return kRules;
+    struct Table {
+        std::vector<std::string> takes; ///< "XNNPACK takes <op>": the texts the Covered rows point into
+        std::vector<Rule> rules;
+    };
+    static const Table table = [] {
+        Table made;
+        made.takes.reserve(std::size(kXnnConfigs)); // never reallocated: the rows keep views into it
+        for (const XnnConfig& config : kXnnConfigs) {
+            const std::string_view takes = made.takes.emplace_back("XNNPACK takes " + std::string(config.op));
+            made.rules.push_back(
+                { "XnnpackBackend", "", config.op, RuleCheck::Covered, "", 0, "", takes, config.source, config.since });
+            made.rules.push_back(
+                { "XnnpackBackend", "", config.op, RuleCheck::DtypeIn, "*", 0, "FLOAT,HALF", kXnnFloat, kXnnDtype });
+        }
+        made.rules.insert(made.rules.end(), std::begin(kRules), std::end(kRules));
+        return made;
+    }();
+    return table.rules;
 }
 
 std::span<const BackendRules> ruleBackends()

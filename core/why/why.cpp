@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 #include <tuple>
@@ -431,16 +432,28 @@ std::string keyOfNodeName(const std::string& name, const std::set<std::string>& 
     return best;
 }
 
+// The Ethos-U variants a delegate's target facts name (and --target accepts).
+constexpr std::array<std::string_view, 3> kEthosUVariants { "Ethos-U55", "Ethos-U65", "Ethos-U85" };
+
 std::string targetOf(const DelegateInfo& info)
 {
     if (info.backendId == "VgfBackend")
         return "VGF";
     for (const char* key : { "ethosu.npu", "ethosu.stream_npu" })
         if (const TargetFact* fact = findTarget(info, key)) {
-            for (const char* variant : { "Ethos-U55", "Ethos-U65", "Ethos-U85" })
+            for (const std::string_view variant : kEthosUVariants)
                 if (fact->value.find(variant) != std::string::npos)
-                    return variant;
+                    return std::string(variant);
         }
+    return {};
+}
+
+/// The targets a backend's rules can be chosen for (WhyOptions::target); empty when its rules
+/// do not depend on one.
+std::vector<std::string_view> targetsOf(std::string_view backend)
+{
+    if (backend == "EthosUBackend")
+        return { kEthosUVariants.begin(), kEthosUVariants.end() };
     return {};
 }
 
@@ -488,6 +501,20 @@ Result<WhyReport> explainProgram(const Document& document, const std::vector<Par
             known += (known.empty() ? "" : ", ") + std::string(backend.backend);
         return makeError(Error::Code::Usage, document.path,
             "no rule table for backend '" + options.backend + "' (backends with rules: " + known + ")");
+    }
+    if (!options.target.empty()) {
+        const std::vector<std::string_view> targets = targetsOf(options.backend);
+        if (options.backend.empty())
+            return makeError(Error::Code::Usage, document.path,
+                "a target ('" + options.target + "') needs a backend: the program's own delegates name theirs");
+        if (std::find(targets.begin(), targets.end(), options.target) == targets.end()) {
+            std::string known;
+            for (const std::string_view target : targets)
+                known += (known.empty() ? "" : ", ") + std::string(target);
+            return makeError(Error::Code::Usage, document.path,
+                "no target '" + options.target + "' for " + options.backend
+                    + (known.empty() ? " (its rules do not depend on a target)" : " (targets: " + known + ")"));
+        }
     }
     WhyReport report;
     report.program = document.path;

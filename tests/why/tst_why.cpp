@@ -386,6 +386,32 @@ private slots:
         QCOMPARE(answerAt(*arm, 11)->kind, WhyKind::AllHold);
         QVERIFY(
             QString::fromStdString(answerAt(*arm, 11)->reason).contains(QStringLiteral("unverified for Ethos-U55")));
+        // Named, the target chooses the rules: the U55 subset refuses index_select outright
+        // (rules.cpp: ethos_u55_support.py), the U85 takes the whole TOSA list.
+        options.target = "Ethos-U55";
+        const auto u55 = explainProgram(openSample("djl-executorch-engine/stress_mlp.pte"), {}, nullptr, options);
+        QVERIFY(u55.ok());
+        QCOMPARE(answerAt(*u55, 11)->kind, WhyKind::NoRule);
+        QVERIFY(QString::fromStdString(answerAt(*u55, 11)->reason)
+                    .startsWith(QStringLiteral("no rule of EthosUBackend (Ethos-U55) covers aten::index_select")));
+        options.target = "Ethos-U85";
+        const auto u85 = explainProgram(openSample("djl-executorch-engine/stress_mlp.pte"), {}, nullptr, options);
+        QVERIFY(u85.ok());
+        QCOMPARE(answerAt(*u85, 11)->kind, WhyKind::AllHold);
+        QVERIFY(!QString::fromStdString(answerAt(*u85, 11)->reason).contains(QStringLiteral("unverified")));
+        options.target = "Ethos-U99";
+        const auto badTarget = explainProgram(document, {}, nullptr, options);
+        QVERIFY(!badTarget.ok());
+        QCOMPARE(badTarget.error().code, Error::Code::Usage);
+        QVERIFY(QString::fromStdString(badTarget.error().message())
+                    .contains(QStringLiteral("targets: Ethos-U55, Ethos-U65, Ethos-U85")));
+        options.backend = "XnnpackBackend";
+        options.target = "Ethos-U55";
+        const auto xnnTarget = explainProgram(document, {}, nullptr, options);
+        QVERIFY(!xnnTarget.ok());
+        QVERIFY(
+            QString::fromStdString(xnnTarget.error().message()).contains(QStringLiteral("do not depend on a target")));
+        options.target.clear();
         options.backend = "NoSuchBackend";
         const auto bad = explainProgram(document, {}, nullptr, options);
         QVERIFY(!bad.ok());

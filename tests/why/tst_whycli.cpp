@@ -100,6 +100,23 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral("1 of 1 logged reasons placed from 1 log")));
     }
 
+    // --target chooses the rules of one device: stress_mlp's index_select (instruction 11) is
+    // refused by the U55 subset and taken by the U85's TOSA list.
+    void namedTarget()
+    {
+        const CliRun u55 = runEtscope({ QStringLiteral("why"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--backend"), QStringLiteral("EthosUBackend"), QStringLiteral("--target"),
+            QStringLiteral("Ethos-U55") });
+        QCOMPARE(u55.exitCode, 0);
+        QVERIFY2(u55.out.contains(QStringLiteral("no rule of EthosUBackend (Ethos-U55) covers aten::index_select")),
+            qPrintable(u55.out));
+        const CliRun bad = runEtscope({ QStringLiteral("why"), sampleArgument("djl-executorch-engine/stress_mlp.pte"),
+            QStringLiteral("--backend"), QStringLiteral("EthosUBackend"), QStringLiteral("--target"),
+            QStringLiteral("U55") });
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY(bad.err.contains(QStringLiteral("no target 'U55' for EthosUBackend")));
+    }
+
     void help()
     {
         const CliRun r = runEtscope({ QStringLiteral("why"), QStringLiteral("--help") });
@@ -120,6 +137,10 @@ private slots:
             { QStringLiteral("why"), sampleArgument(kLrn), QStringLiteral("--backend"), QStringLiteral("Nope") });
         QCOMPARE(backend.exitCode, 1);
         QVERIFY(backend.err.contains(QStringLiteral("no rule table for backend 'Nope'")));
+        const CliRun targetAlone = runEtscope(
+            { QStringLiteral("why"), sampleArgument(kLrn), QStringLiteral("--target"), QStringLiteral("Ethos-U55") });
+        QCOMPARE(targetAlone.exitCode, 1);
+        QVERIFY(targetAlone.err.contains(QStringLiteral("--target needs --backend")));
         const CliRun missing = runEtscope({ QStringLiteral("why"), QStringLiteral("/nonexistent/model.pte") });
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.startsWith(QStringLiteral("etscope why: /nonexistent/model.pte")));
