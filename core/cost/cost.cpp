@@ -131,6 +131,27 @@ const RuleTable& atenRules()
         addAll(t, { "scaled_dot_product_attention", "_scaled_dot_product_flash_attention_for_cpu" }, Rule::Attention);
         addAll(t, { "upsample_nearest2d", "upsample_nearest1d", "_upsample_nearest_exact2d" }, Rule::ResizeNearest);
         addAll(t, { "upsample_bilinear2d", "_upsample_bilinear2d_aa" }, Rule::ResizeBilinear);
+        // Vendor CPU kernels (namespaces cortex_m::, cadence::), read at pytorch/executorch
+        // 02f5d39b: cortex_m's quantized_conv2d takes an OHWI weight [Cout, Kh, Kw, Cin]
+        // (backends/cortex_m/ops/op_quantized_conv2d.cpp: filter_dims from weight.size(0..3)), so
+        // the convolution rule's reduction, the product of weight dims 1.., holds as for OIHW;
+        // cadence's NCHW convolutions take OIHW like aten (backends/cadence/reference/operators,
+        // quantized_conv_nchw: "weight = [oc, wc, wh, ww]", wc the input channels per group; every
+        // *_nchw variant calls it). quantized_depthwise_conv2d is read apart (TopLevel::cost). The
+        // linear kernels' first argument is the input (`input`, cadence's `src`), whose last dim is
+        // the reduction.
+        addAll(t,
+            { "quantized_conv2d", "quantized_depthwise_conv2d", "quantized_conv2d_nchw", "quantized_conv_nchw",
+                "quantized_conv2d_nchw_asym8sxsym8s_asym8s", "quantized_conv2d_nchw_asym8uxsym8u_asym8u",
+                "quantized_conv2d_nchw_depthwise_asym8sxsym8s_asym8s",
+                "quantized_conv2d_nchw_depthwise_asym8uxsym8u_asym8u",
+                "quantized_conv2d_nchw_dilated_asym8sxsym8s_asym8s",
+                "quantized_conv2d_nchw_dilated_asym8uxsym8u_asym8u" },
+            Rule::Convolution);
+        addAll(t, { "quantized_linear", "quantized_fully_connected" }, Rule::Linear);
+        addAll(t, { "quantized_avg_pool2d", "quantized_max_pool2d", "quantized_max_pool2d_nchw" }, Rule::Pooling);
+        addAll(t, { "quantized_add", "quantized_mul", "quantized_relu", "quantized_activation", "requantize" },
+            Rule::Elementwise);
         addAll(t,
             { "view", "view_copy", "reshape", "_reshape_alias_copy", "permute", "permute_copy", "transpose",
                 "transpose_copy", "t_copy", "expand", "expand_copy", "clone", "cat", "concat", "stack", "slice",
@@ -512,6 +533,15 @@ void TopLevel::cost(const Node& node, NodeCost& out)
             || (transposed && transposed->kind == Value::Kind::Bool && transposed->boolValue);
         if (!weight || weight->size() < 2) {
             o.missing = "no weight shape";
+        } else if (base == "quantized_depthwise_conv2d") {
+            // cortex_m's depthwise weight is IHWO [1, Kh, Kw, Cout] (op_quantized_depthwise_conv2d.cpp
+            // @ 02f5d39b, "weight is in IHWO layout"): each output reads one input channel's window.
+            if (weight->size() == 4) {
+                o.reduction = Shape { (*weight)[1], (*weight)[2] };
+                o.reductionText = "kernel (depthwise, IHWO weight)";
+            } else {
+                o.missing = "a depthwise weight that is not 4-D [1, Kh, Kw, Cout]";
+            }
         } else if (isTransposed) {
             // Transposed weights are [Cin, Cout/groups, k…].
             Shape factors { (*weight)[1] };

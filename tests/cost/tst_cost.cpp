@@ -605,6 +605,53 @@ private slots:
     // the shapes. XNNPACK: output elements · filter [Cout, kh, kw, Cin/groups] without Cout (from
     // the filter port, not the parameters the rule reads). Ethos-U: OFM elements · IFM depth ·
     // kernel w·h from the replayed registers.
+    // CMSIS-NN and Cadence CPU kernels, from the shapes the program states (etscope graph
+    // --format json): KeywordSpotting's cortex_m::quantized_conv2d has out [1, 64, 25, 5] = 8,000
+    // elements and an OHWI weight [64, 1, 1, 64], 1·1·64 = 64 MACs each: 512,000; its first
+    // depthwise conv writes [1, 64, 25, 5] with an IHWO weight [1, 10, 4, 64]: 10·4 = 40 MACs per
+    // output, 320,000; the other four depthwise [1, 3, 3, 64]: 9 · 8,000 = 72,000; the linear
+    // reads [1, 64] and writes [1, 12]: 12 · 64 = 768; the average pool's 24×5 window over
+    // [1, 64, 1, 1] is 7,680 ops. Cadence's demo conv: out [1, 64, 112, 112] = 802,816 elements,
+    // OIHW weight [64, 3, 7, 7]: 3·7·7 = 147 MACs each, 118,013,952.
+    void vendorKernels()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        const auto kws = openDocument(etscope::test::samplePath("executorch/arduino_KeywordSpotting_model.pte"));
+        QVERIFY(kws);
+        const auto report = computeCost(*kws);
+        QVERIFY(report);
+        std::vector<std::uint64_t> depthwise;
+        std::uint64_t convs = 0;
+        for (const NodeCost& n : report->nodes) {
+            QVERIFY2(n.status == CostStatus::Counted, n.opType.c_str());
+            if (n.opType == "cortex_m::quantized_conv2d.out") {
+                QCOMPARE(n.macs, std::uint64_t(512000));
+                ++convs;
+            }
+            if (n.opType == "cortex_m::quantized_depthwise_conv2d.out")
+                depthwise.push_back(n.macs);
+            if (n.opType == "cortex_m::quantized_linear.out")
+                QCOMPARE(n.macs, std::uint64_t(768));
+            if (n.opType == "cortex_m::quantized_avg_pool2d.out")
+                QCOMPARE(n.ops, std::uint64_t(7680));
+        }
+        QCOMPARE(convs, std::uint64_t(4));
+        QCOMPARE(depthwise, (std::vector<std::uint64_t> { 320000, 72000, 72000, 72000, 72000 }));
+        QCOMPARE(report->total.macs, std::uint64_t(4 * 512000 + 320000 + 4 * 72000 + 768)); // 2,656,768
+
+        const auto cadence = openDocument(etscope::test::samplePath("executorch/cadence_CadenceDemoModel.pte"));
+        QVERIFY(cadence);
+        const auto demo = computeCost(*cadence);
+        QVERIFY(demo);
+        bool seen = false;
+        for (const NodeCost& n : demo->nodes)
+            if (n.opType == "cadence::quantized_conv2d_nchw.per_tensor_out") {
+                QCOMPARE(n.macs, std::uint64_t(118013952));
+                seen = true;
+            }
+        QVERIFY(seen);
+    }
+
     void realSamplesConvolutions()
     {
         ETSCOPE_REQUIRE_SAMPLES();
