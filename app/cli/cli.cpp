@@ -234,19 +234,19 @@ Subcommands:
           of another stream is refused, saying why. --run-log LOG joins the Arm executor
           runner's output: measured NPU cycles and PMU counters on the delegate call
           (docs/vendorlogs.md).
-  diff    What changed between two programs A and B (.pte or .bpte): a summary line
-          first (methods, delegates per backend with payload bytes, operators moved into or
-          out of delegates, nodes same/changed/only in A/only in B, file size), then sizes
-          (file, FlatBuffer, segments, constant data, delegate payloads, named data), the
-          delegates per backend, and per method the two operator tables side by side, the
-          operators that moved (aten::addmm.out → XNNFullyConnected) and the nodes that
+  diff    What changed between two programs A and B (.pte or .bpte): a summary line first
+          (methods, delegates per backend with payload bytes, operators moved into or out
+          of delegates, nodes same/changed/unverified/only in A/only in B, file size), then
+          sizes (file, FlatBuffer, segments, constant data, delegate payloads, named data),
+          the delegates per backend, and per method the two operator tables side by side,
+          the operators that moved (aten::addmm.out → XNNFullyConnected) and the nodes that
           differ. Nodes are matched in execution order (longest common subsequence of the
           operators), delegate insides likewise; an operator that left the top level is
           matched with a node of the same kind in a delegate between the same anchors.
           With --etrecord RA --etrecord RB (the ETRecords of A and B, in that order; both
           or none) nodes whose debug handles intersect are matched first (delegate insides
-          through delegate_map) and the execution-order alignment runs between them.
-          A method in one file only is reported, not an error. Exit status 0 whatever the
+          through delegate_map) and the execution-order alignment runs between them. A
+          method in one file only is reported, not an error. Exit status 0 whatever the
           differences (compare the JSON to script on them).
   report  Everything above in one file: summary (methods, backends, delegated share, will it
           load, peak memory per arena, size by part), each method's graph (long methods as

@@ -338,10 +338,14 @@ void MethodMatcher::matchDelegates(NodeId a, NodeId b)
         if (!text.empty())
             reason += (reason.empty() ? "" : "; ") + text;
     };
+    bool payloadsDiffer = pa.size != pb.size;
     if (pa.size != pb.size)
         append("payload " + std::to_string(pa.size) + " B → " + std::to_string(pb.size) + " B");
-    else if (pa.size > 0 && m_a.program && m_b.program)
-        append(payloadContentDifference(m_a.program->bytes(pa), m_b.program->bytes(pb)));
+    else if (pa.size > 0 && m_a.program && m_b.program) {
+        std::string content = payloadContentDifference(m_a.program->bytes(pa), m_b.program->bytes(pb));
+        payloadsDiffer = !content.empty();
+        append(content);
+    }
     const std::size_t na = da.subgraph ? da.subgraph->operatorCount() : 0;
     const std::size_t nb = db.subgraph ? db.subgraph->operatorCount() : 0;
     if (na != nb)
@@ -350,6 +354,7 @@ void MethodMatcher::matchDelegates(NodeId a, NodeId b)
     add({ a, {} }, { b, {} }, Movement::None, reason); // no reason given: add() compares the calls' tensors
     if (!da.subgraph || !db.subgraph)
         return;
+    const std::size_t firstInner = m_out.matches.size();
     // Inside: inputs and outputs by position, operators aligned in payload order.
     std::map<std::pair<int, int>, NodeId> ends;
     for (const Node& inner : db.subgraph->nodes)
@@ -389,6 +394,25 @@ void MethodMatcher::matchDelegates(NodeId a, NodeId b)
         matchInner(i, j);
     for (const auto& [i, j] : alignment.pairs)
         matchInner(i, j);
+    if (!payloadsDiffer)
+        return;
+    // Inner nodes paired by name alone: in payloads that differ, "same" would claim what was not
+    // compared (issue 38 item 3). That is every op of a QNN context binary (qnncontext.cpp reads
+    // an op's name and no parameter; the few that write a graph output carry that output's
+    // tensor, not their own contents), and any inner node of another backend that reads and
+    // writes no tensor.
+    const bool qnn = da.label == "QnnBackend";
+    const std::string what = qnn ? "the context binary's" : "the payload's";
+    for (std::size_t i = firstInner; i < m_out.matches.size(); ++i) {
+        NodeMatch& match = m_out.matches[i];
+        if (match.status != MatchStatus::Same || !match.a || !match.b)
+            continue;
+        const bool op = m_a.nodeOf(*match.a).kind == NodeKind::Operator;
+        if (!(qnn && op) && (!m_a.signature(*match.a).empty() || !m_b.signature(*match.b).empty()))
+            continue;
+        match.status = MatchStatus::Unverified;
+        match.reason = "names equal; " + what + " contents are not comparable node by node";
+    }
 }
 
 void MethodMatcher::matchReads(DiffNodeRef a, DiffNodeRef b)

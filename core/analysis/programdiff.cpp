@@ -28,6 +28,8 @@ std::string_view matchStatusName(MatchStatus status)
         return "only-in-A";
     case MatchStatus::OnlyInB:
         return "only-in-B";
+    case MatchStatus::Unverified:
+        return "unverified";
     }
     return "unknown";
 }
@@ -81,6 +83,9 @@ void summarise(MethodDiff& diff, const Graph* graphA, const Graph* graphB)
             break;
         case MatchStatus::OnlyInB:
             ++diff.onlyInB;
+            break;
+        case MatchStatus::Unverified:
+            ++diff.unverified;
             break;
         }
         if (match.movement == Movement::None || !match.a || !match.b)
@@ -337,10 +342,13 @@ std::vector<std::pair<std::string, TargetFact>> factsByKey(const DelegateInfo& i
     return facts;
 }
 
-void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const DelegateRef* refA,
-    const DelegateInfo& b, const DelegateRef* refB, std::vector<DeviceFactChange>& changes)
+/// The facts of both sides by key that differ, merged with an equal change of another delegate
+/// (an LLM's prefill and decode over one context binary) into one change listing both.
+void compareFacts(const std::string& where, const std::string& backend,
+    const std::vector<std::pair<std::string, TargetFact>>& factsA,
+    const std::vector<std::pair<std::string, TargetFact>>& factsB, bool deviceLabels,
+    std::vector<DeviceFactChange>& changes)
 {
-    const auto factsA = factsByKey(a, refA), factsB = factsByKey(b, refB);
     const auto find = [](const auto& facts, const std::string& key) -> const TargetFact* {
         for (const auto& [k, fact] : facts)
             if (k == key)
@@ -358,9 +366,9 @@ void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const
         if (fa && fb && fa->value == fb->value)
             continue;
         DeviceFactChange change;
-        change.backend = a.backendId;
+        change.backend = backend;
         change.key = (fa ? fa : fb)->key;
-        change.label = factLabel(*(fa ? fa : fb), a.backendId);
+        change.label = deviceLabels ? factLabel(*(fa ? fa : fb), backend) : (fa ? fa : fb)->name;
         if (fa)
             change.a = fa->value;
         if (fb)
@@ -369,7 +377,8 @@ void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const
             return c.backend == change.backend && c.key == change.key && c.a == change.a && c.b == change.b;
         });
         if (same != changes.end()) {
-            same->delegates.push_back(where);
+            if (std::find(same->delegates.begin(), same->delegates.end(), where) == same->delegates.end())
+                same->delegates.push_back(where);
             continue;
         }
         change.delegates.push_back(where);
@@ -377,19 +386,19 @@ void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const
     }
 }
 
-} // namespace
-
-std::string DeviceFactChange::text() const
+void compareDelegateFacts(const std::string& where, const DelegateInfo& a, const DelegateRef* refA,
+    const DelegateInfo& b, const DelegateRef* refB, std::vector<DeviceFactChange>& changes)
 {
-    return label + " " + a.value_or("(not stated)") + " → " + b.value_or("(not stated)");
+    compareFacts(where, a.backendId, factsByKey(a, refA), factsByKey(b, refB), true, changes);
 }
 
-std::vector<DeviceFactChange> diffDeviceFacts(
-    const Document& a, const Document& b, const std::vector<std::string>& methods)
+/// The k-th delegate of a backend in a method of A against the k-th of that backend in the same
+/// method of B, for each of `methods` found in both: `visit(where, infoA, refA, infoB, refB)`.
+template <class Visit>
+void forEachDelegatePair(const Document& a, const Document& b, const std::vector<std::string>& methods, Visit&& visit)
 {
-    std::vector<DeviceFactChange> changes;
     if (!a.program || !b.program)
-        return changes;
+        return;
     for (const std::string& name : methods) {
         const Method* ma = a.program->method(name);
         const Method* mb = b.program->method(name);
@@ -397,7 +406,6 @@ std::vector<DeviceFactChange> diffDeviceFacts(
         const MethodAnalysis* ab = mb ? b.analysis(*mb) : nullptr;
         if (!aa || !ab)
             continue;
-        // The k-th delegate of a backend in A against the k-th of that backend in B.
         std::map<std::string, std::vector<std::size_t>> ofBackendB;
         for (std::size_t d = 0; d < ab->delegates.size(); ++d)
             ofBackendB[ab->delegates[d].backendId].push_back(d);
@@ -415,9 +423,96 @@ std::vector<DeviceFactChange> diffDeviceFacts(
             const auto refOf = [](const Method* method, std::size_t index) {
                 return index < method->delegates.size() ? &method->delegates[index] : nullptr;
             };
-            compareDelegateFacts(where, da, refOf(ma, d), ab->delegates[db], refOf(mb, db), changes);
+            visit(where, da, refOf(ma, d), ab->delegates[db], refOf(mb, db));
         }
     }
+}
+
+/// FNV-1a, 64 bits (offset basis 14695981039346656037, prime 1099511628211: the FNV
+/// specification, draft-eastlake-fnv): enough to tell two payloads apart at a glance.
+std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes)
+{
+    std::uint64_t hash = 14695981039346656037ULL;
+    for (const std::uint8_t byte : bytes) {
+        hash ^= byte;
+        hash *= 1099511628211ULL;
+    }
+    return hash;
+}
+
+std::string hexHash(std::uint64_t hash)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text = "0x";
+    for (int shift = 60; shift >= 0; shift -= 4)
+        text += kDigits[(hash >> shift) & 0xF];
+    return text;
+}
+
+} // namespace
+
+std::string DeviceFactChange::text() const
+{
+    return label + " " + a.value_or("(not stated)") + " → " + b.value_or("(not stated)");
+}
+
+std::vector<DeviceFactChange> diffDeviceFacts(
+    const Document& a, const Document& b, const std::vector<std::string>& methods)
+{
+    std::vector<DeviceFactChange> changes;
+    forEachDelegatePair(a, b, methods,
+        [&](const std::string& where, const DelegateInfo& da, const DelegateRef* refA, const DelegateInfo& db,
+            const DelegateRef* refB) { compareDelegateFacts(where, da, refA, db, refB, changes); });
+    return changes;
+}
+
+std::vector<DeviceFactChange> diffDelegateFacts(
+    const Document& a, const Document& b, const std::vector<std::string>& methods)
+{
+    std::vector<DeviceFactChange> changes;
+    // A payload range is hashed once per side (the delegates of an LLM's methods share one).
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::string> hashesA, hashesB;
+    const auto hashOf = [](const Program& program, const ByteRange& range, auto& cache) {
+        auto [it, added] = cache.try_emplace({ range.offset, range.size });
+        if (added)
+            it->second = hexHash(fnv1a64(program.bytes(range)));
+        return it->second;
+    };
+    forEachDelegatePair(a, b, methods,
+        [&](const std::string& where, const DelegateInfo& da, const DelegateRef* refA, const DelegateInfo& db,
+            const DelegateRef* refB) {
+            compareDelegateFacts(where, da, refA, db, refB, changes);
+            const auto decoded = [](const DelegateInfo& info) {
+                std::vector<std::pair<std::string, TargetFact>> facts;
+                std::map<std::string, int> seen;
+                for (const Attribute& fact : info.facts) {
+                    const std::string key = "fact." + fact.name;
+                    const int n = ++seen[key];
+                    facts.emplace_back(n == 1 ? key : key + "#" + std::to_string(n),
+                        TargetFact { key, fact.name, fact.value, std::nullopt, "decoder" });
+                }
+                return facts;
+            };
+            compareFacts(where, da.backendId, decoded(da), decoded(db), false, changes);
+            if (!refA || !refB)
+                return;
+            const std::span<const std::uint8_t> bytesA = a.program->bytes(refA->payload);
+            const std::span<const std::uint8_t> bytesB = b.program->bytes(refB->payload);
+            if (bytesA.size() == bytesB.size() && std::equal(bytesA.begin(), bytesA.end(), bytesB.begin()))
+                return;
+            std::vector<std::pair<std::string, TargetFact>> payloadA, payloadB;
+            const auto add = [&](auto& into, const DelegateRef& ref, const Program& program, auto& cache) {
+                into.emplace_back("payload.size",
+                    TargetFact { "payload.size", "payload size", std::to_string(ref.payload.size) + " B",
+                        static_cast<std::int64_t>(ref.payload.size), "program" });
+                into.emplace_back("payload.fnv1a64",
+                    TargetFact { "payload.fnv1a64", "payload hash (FNV-1a 64)", hashOf(program, ref.payload, cache),
+                        std::nullopt, "payload bytes" });
+            };
+            add(payloadA, *refA, *a.program, hashesA);
+            add(payloadB, *refB, *b.program, hashesB);
+            compareFacts(where, da.backendId, payloadA, payloadB, false, changes);
+        });
     return changes;
 }
 
@@ -456,6 +551,8 @@ Result<ProgramDiff> diffPrograms(const Document& a, const Document& b, const Dif
         diff.methods.push_back(diffMethod(name, a, b, options, diff.notes));
     compareBackends(pa, pb, compared, diff);
     diff.deviceFacts = diffDeviceFacts(a, b, compared);
+    if (options.delegateFacts)
+        diff.delegateFacts = diffDelegateFacts(a, b, compared);
     compareSizes(pa, pb, diff);
     return diff;
 }

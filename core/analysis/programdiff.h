@@ -32,9 +32,13 @@ enum class MatchStatus {
     Changed, ///< matched, but moved into or out of a delegate, or with other types/shapes/payload
     OnlyInA,
     OnlyInB,
+    /// Matched by name only: two inner nodes of delegates whose payloads differ, with nothing
+    /// else to compare (no tensors on either, as QNN's context-binary ops): the bytes that
+    /// changed may be theirs or not (issue 38 item 3). The reason says what was compared.
+    Unverified,
 };
 
-/// "same", "changed", "only-in-A", "only-in-B".
+/// "same", "changed", "only-in-A", "only-in-B", "unverified".
 std::string_view matchStatusName(MatchStatus status);
 
 enum class Movement {
@@ -91,7 +95,7 @@ struct MethodDiff {
     /// both ETRecords "debug handles" (every paired instruction paired by its handles), "debug
     /// handles + aligned" or "debug handles + rank" (the rest aligned between the anchors).
     std::string matching;
-    int same = 0, changed = 0, onlyInA = 0, onlyInB = 0; ///< counted over matches
+    int same = 0, changed = 0, onlyInA = 0, onlyInB = 0, unverified = 0; ///< counted over matches
 };
 
 /// Delegates of one backend id over the compared methods.
@@ -129,6 +133,15 @@ struct DeviceFactChange {
     std::string text() const;
 };
 
+/// Every decoded fact of paired delegates that differs (issue 38 item 3), for the Compare view's
+/// facts table: the "built for" facts (as diffDeviceFacts), the other facts the decoder read
+/// (DelegateInfo::facts: graph names, header fields, compile specs; key "fact.NAME") and, when
+/// the payloads differ, their sizes ("payload.size") and FNV-1a 64 hashes ("payload.fnv1a64",
+/// "0x…"; read only for payloads that differ, each at most once). Paired and merged as
+/// diffDeviceFacts pairs them.
+std::vector<DeviceFactChange> diffDelegateFacts(
+    const Document& a, const Document& b, const std::vector<std::string>& methods);
+
 /// The device-fact changes between the delegates of `methods` (each looked up in both files;
 /// a method missing on one side pairs nothing), in method order, then delegate order, then the
 /// facts' reading order. Needs no file bytes beyond the opened documents.
@@ -141,6 +154,7 @@ struct ProgramDiff {
     std::vector<BackendDiff> backends; ///< sorted by backend id
     std::vector<SizeDiff> sizes;
     std::vector<DeviceFactChange> deviceFacts; ///< "built for" facts that changed (diffDeviceFacts)
+    std::vector<DeviceFactChange> delegateFacts; ///< every delegate fact that changed (diffDelegateFacts)
     std::vector<MethodDiff> methods; ///< the compared methods (one with DiffOptions::method)
     std::vector<std::string> notes; ///< e.g. "method 'x' is only in A"
     bool identicalBytes = false; ///< the two files hold the same bytes
@@ -151,6 +165,9 @@ struct ProgramDiff {
 
 struct DiffOptions {
     std::string method; ///< empty: every method of either file
+    /// Also fill ProgramDiff::delegateFacts (diffDelegateFacts: reads the differing payloads
+    /// once more to hash them); the Compare view asks for it, `diff` does not.
+    bool delegateFacts = false;
     /// Alignment of longer graphs falls back to rank matching above this many cells (n × m).
     std::size_t maxAlignCells = 8'000'000;
     /// The ETRecords of A and B. With both, instructions (and delegate inner nodes, through

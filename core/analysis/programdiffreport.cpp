@@ -80,12 +80,13 @@ std::vector<std::string> ProgramDiff::summaryLines() const
             facts.push_back(change.text());
         parts.push_back("device facts: " + joined(facts));
     }
-    int into = 0, outOf = 0, same = 0, changed = 0, onlyA = 0, onlyB = 0;
+    int into = 0, outOf = 0, same = 0, changed = 0, onlyA = 0, onlyB = 0, unverified = 0;
     for (const MethodDiff& method : methods) {
         into += method.movedIntoDelegates;
         outOf += method.movedOutOfDelegates;
         same += method.same;
         changed += method.changed;
+        unverified += method.unverified;
         onlyA += method.onlyInA;
         onlyB += method.onlyInB;
     }
@@ -96,6 +97,7 @@ std::vector<std::string> ProgramDiff::summaryLines() const
     if (into == 0 && outOf == 0)
         parts.emplace_back("no ops moved into or out of delegates");
     parts.push_back("nodes: " + std::to_string(same) + " same, " + std::to_string(changed) + " changed, "
+        + (unverified > 0 ? std::to_string(unverified) + " unverified (names equal, payloads differ), " : "")
         + std::to_string(onlyA) + " only in A, " + std::to_string(onlyB) + " only in B");
     const SizeDiff* file = sizes.empty() ? nullptr : &sizes.front();
     if (file && file->a != file->b)
@@ -223,6 +225,7 @@ std::string programDiffText(const ProgramDiff& diff, TableFormat format)
                     : byRank                                 ? "by rank per operator"
                                                              : "in execution order")
             + ": " + std::to_string(method.same) + " same, " + std::to_string(method.changed) + " changed, "
+            + (method.unverified > 0 ? std::to_string(method.unverified) + " unverified, " : "")
             + std::to_string(method.onlyInA) + " only in A, " + std::to_string(method.onlyInB) + " only in B");
         if (differing > kListedMatches)
             nodes.notes.push_back(
@@ -265,6 +268,14 @@ nlohmann::ordered_json programDiffJson(const ProgramDiff& diff)
             { "a", change.a ? Json(*change.a) : Json(nullptr) }, { "b", change.b ? Json(*change.b) : Json(nullptr) },
             { "text", change.text() }, { "delegates", change.delegates } });
     json["device_facts"] = std::move(facts);
+    if (!diff.delegateFacts.empty()) {
+        Json all = Json::array();
+        for (const DeviceFactChange& change : diff.delegateFacts)
+            all.push_back({ { "backend", change.backend }, { "key", change.key }, { "fact", change.label },
+                { "a", change.a ? Json(*change.a) : Json(nullptr) },
+                { "b", change.b ? Json(*change.b) : Json(nullptr) }, { "delegates", change.delegates } });
+        json["delegate_facts"] = std::move(all);
+    }
     const auto ref = [](const std::optional<DiffNodeRef>& r, const std::string& label) -> Json {
         if (!r)
             return nullptr;
@@ -282,7 +293,7 @@ nlohmann::ordered_json programDiffJson(const ProgramDiff& diff)
         m["in_b"] = method.inB;
         m["matching"] = method.matching;
         m["counts"] = { { "same", method.same }, { "changed", method.changed }, { "only_in_a", method.onlyInA },
-            { "only_in_b", method.onlyInB } };
+            { "only_in_b", method.onlyInB }, { "unverified", method.unverified } };
         m["delegated_subgraphs_a"] = method.tableA.delegatedSubgraphs;
         m["delegated_subgraphs_b"] = method.tableB.delegatedSubgraphs;
         m["moved_into_delegates"] = method.movedIntoDelegates;

@@ -630,6 +630,90 @@ private slots:
         QCOMPARE(changedDelegates, 2);
     }
 
+    /// Issue 38 item 3: two builds of the QNN LLM whose context binaries both decode (1552
+    /// inner nodes each) but differ in bytes: the real file, and a copy with 1000 bytes
+    /// inverted 64 KiB before the end of its QNN segment (in the context binary's data, past
+    /// the metadata and graph FlatBuffers, which stay readable). The ops inside read and write
+    /// no tensor (qnncontext.cpp draws them unconnected), so only their names can be compared:
+    /// no op may be "same"; each says what was compared.
+    void qnnBuildsWhoseInsidesAreComparedByNameOnly()
+    {
+        const std::string pathA = etscope::test::samplePath("executorch/stories260k_hybrid_llama_qnn.pte");
+        const Document a = open(pathA);
+        QVERIFY(a.program);
+        ByteRange qnn;
+        for (const Method& method : a.program->methods)
+            for (const DelegateRef& ref : method.delegates)
+                if (ref.backendId == "QnnBackend")
+                    qnn = ref.payload;
+        QVERIFY(qnn.size > 65536);
+        QFile in(QString::fromStdString(pathA));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        for (std::uint64_t i = 0; i < 1000; ++i)
+            bytes[static_cast<qsizetype>(qnn.offset + qnn.size - 65536 + i)] ^= char(0xff);
+        const QString pathB = m_dir.filePath(QStringLiteral("stories260k_data_changed.pte"));
+        QFile out(pathB);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(bytes), bytes.size());
+        out.close();
+        const Document b = open(pathB.toStdString());
+        QVERIFY(b.program);
+        DiffOptions options;
+        options.delegateFacts = true;
+        auto diff = diffPrograms(a, b, options);
+        QVERIFY(diff.ok());
+        const std::string summary = [&] {
+            std::string text;
+            for (const std::string& line : diff->summaryLines())
+                text += line + "; ";
+            return text;
+        }();
+        // The ops: "unverified"; the inner inputs and outputs carry tensors (dtype and shape
+        // compared) and may be "same".
+        int unverified = 0;
+        int ops = 0;
+        for (const MethodDiff& method : diff->methods) {
+            const Graph& graph = *a.analysis(*a.program->method(method.name))->graph;
+            for (const NodeMatch& match : method.matches) {
+                if (!match.a || !match.a->inner)
+                    continue;
+                const Node& node = graph.node(match.a->node).subgraph->node(*match.a->inner);
+                if (node.kind != NodeKind::Operator)
+                    continue;
+                ++ops;
+                QCOMPARE(match.status, MatchStatus::Unverified);
+                QCOMPARE(match.reason,
+                    std::string("names equal; the context binary's contents are not comparable node by node"));
+            }
+            unverified += method.unverified;
+            QCOMPARE(method.unverified,
+                static_cast<int>(std::count_if(method.matches.begin(), method.matches.end(),
+                    [](const NodeMatch& m) { return m.status == MatchStatus::Unverified; })));
+        }
+        // Both sides decode: kv_forward's 1552 ops and prefill_forward's, each paired by name.
+        QVERIFY2(ops > 1000, summary.c_str());
+        QVERIFY(unverified >= ops);
+        QVERIFY2(summary.find(" unverified (names equal, payloads differ)") != std::string::npos, summary.c_str());
+        // The facts that changed: the payload's hash, once for the segment both methods share
+        // (same size, so no size row).
+        const auto hash = std::find_if(diff->delegateFacts.begin(), diff->delegateFacts.end(),
+            [](const DeviceFactChange& change) { return change.key == "payload.fnv1a64"; });
+        QVERIFY(hash != diff->delegateFacts.end());
+        QCOMPARE(hash->backend, std::string("QnnBackend"));
+        QVERIFY(hash->a && hash->b && *hash->a != *hash->b);
+        QCOMPARE(hash->a->size(), std::size_t(18)); // "0x" and 16 hex digits
+        QCOMPARE(hash->delegates.size(), std::size_t(2)); // kv_forward #0 and prefill_forward #0, merged
+        QVERIFY(std::none_of(diff->delegateFacts.begin(), diff->delegateFacts.end(),
+            [](const DeviceFactChange& change) { return change.key == "payload.size"; }));
+        QVERIFY(programDiffJson(*diff).contains("delegate_facts"));
+        // Not asked for: not computed.
+        auto plain = diffPrograms(a, b);
+        QVERIFY(plain.ok());
+        QVERIFY(plain->delegateFacts.empty());
+        QVERIFY(!programDiffJson(*plain).contains("delegate_facts"));
+    }
+
     void notAProgram()
     {
         Document etdump;
@@ -843,6 +927,18 @@ private slots:
         QCOMPARE(soc->deviceFacts.front().key, std::string("qnn.context_soc_model"));
         QVERIFY2(soc->deviceFacts.front().text().starts_with("QNN SoC model (context binary) SM8650"),
             soc->deviceFacts.front().text().c_str());
+        // Every fact for the Compare view's table: the device facts, then the payload's size and
+        // hash. "v2.45.0.fixture" and "v2.37.0.fixture" are 15 bytes each: the payloads are of
+        // one size, so only the hash differs of the two.
+        const std::vector<std::string> forward { "forward" };
+        const auto all = diffDelegateFacts(newer, older, forward);
+        std::vector<std::string> keys;
+        for (const DeviceFactChange& change : all)
+            keys.push_back(change.key);
+        QVERIFY(std::find(keys.begin(), keys.end(), "qnn.sdk_version") != keys.end());
+        QVERIFY(std::find(keys.begin(), keys.end(), "payload.fnv1a64") != keys.end());
+        QVERIFY(std::find(keys.begin(), keys.end(), "payload.size") == keys.end());
+        QVERIFY(diffDelegateFacts(newer, newer, forward).empty());
     }
 
     void deviceFactsOfRealEthosUBuilds()

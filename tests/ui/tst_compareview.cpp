@@ -3,8 +3,10 @@
 // match, a selection on one side selecting its match on the other (expanding delegates as
 // needed), the tables linked to the graphs, and the exports. On the writer's portable/XNNPACK
 // pair (numbers worked out by hand in tst_programdiff) and on real pairs.
+#include "tests/common/deviceprograms.h"
 #include "tests/common/testsupport.h"
 
+#include "core/document/document.h"
 #include "core/writer/comparepairs.h"
 #include "core/writer/programwriter.h"
 #include "ui/compare/compareview.h"
@@ -67,6 +69,8 @@ QString expectedBadge(const NodeMatch& match)
         return QStringLiteral("−");
     case MatchStatus::OnlyInB:
         return QStringLiteral("+");
+    case MatchStatus::Unverified:
+        return QStringLiteral("?");
     }
     return {};
 }
@@ -529,6 +533,104 @@ private slots:
         QCOMPARE(compare->methodDiff()->movedOutOfDelegates, 1);
         QVERIFY(waitSettled(*compare));
         saveShot(window, QStringLiteral("compare-window.png"));
+    }
+
+    /// Issue 38 item 3: two QNN builds of one graph (writer-made: the ops aten_add_tensor_1,
+    /// aten_relu_default_2, aten_mul_tensor_3), the first by QNN SDK 2.45.0, the second by
+    /// 2.37.0 for another SoC (43, SM8550). Their inner nodes were "same" by name while the
+    /// context binaries differ; now they are "unverified" and say what was compared, and the
+    /// Delegate facts tab names the facts that changed.
+    void qnnBuildsSayWhatWasCompared()
+    {
+        std::vector<QnnGraphSpec> graphs(1);
+        graphs[0].name = "forward";
+        graphs[0].nodes = { { 3, "aten_mul_tensor_3" }, { 2, "aten_relu_default_2" }, { 1, "aten_add_tensor_1" } };
+        const auto write = [&](const QString& name, const std::string& build, std::uint32_t soc) {
+            QnnWriteOptions options;
+            options.buildId = build;
+            options.socModel = soc;
+            auto bytes
+                = writeProgram(etscope::test::oneDelegateProgram("QnnBackend", writeQnnPayload(graphs, options), {}));
+            const QString path = m_dir.filePath(name);
+            return bytes && !writeBytesToFile(path.toStdString(), *bytes) ? path : QString();
+        };
+        const QString newer = write(QStringLiteral("qnn-245.pte"), "v2.45.0.fixture", 57);
+        const QString older = write(QStringLiteral("qnn-237-sm8550.pte"), "v2.37.0.fixture", 43);
+        QVERIFY(!newer.isEmpty() && !older.isEmpty());
+        CompareView view;
+        QVERIFY(compare(view, newer, older));
+        const MethodDiff* method = view.methodDiff();
+        QVERIFY(method);
+        int unverified = 0;
+        for (const NodeMatch& match : method->matches)
+            if (match.a && match.a->inner && match.status == MatchStatus::Unverified) {
+                QCOMPARE(match.reason,
+                    std::string("names equal; the context binary's contents are not comparable node by node"));
+                ++unverified;
+            }
+        QCOMPARE(unverified, 3); // the three ops
+        QCOMPARE(method->same,
+            static_cast<int>(std::count_if(method->matches.begin(), method->matches.end(),
+                [](const NodeMatch& m) { return m.status == MatchStatus::Same; })));
+        for (const NodeMatch& match : method->matches)
+            if (match.a && match.a->inner)
+                QVERIFY2(match.status != MatchStatus::Same, match.labelA.c_str());
+        // The inside, expanded (small), is marked "?" node by node.
+        checkMarks(view, Side::A);
+        QCOMPARE(drawnWithBadge(view.view(Side::B), QStringLiteral("?")), 3);
+        // The facts that changed, in a tab of their own, with what the match compared.
+        view.tableTabs()->setCurrentIndex(4);
+        QVERIFY(view.tableTabs()->tabText(4).startsWith(QStringLiteral("Delegate facts (")));
+        const auto* note = view.findChild<QLabel*>(QStringLiteral("compareFactsNote"));
+        QVERIFY(note && note->isVisibleTo(&view));
+        QVERIFY2(note->text().startsWith(QStringLiteral("3 inner node(s) unverified: names equal; the context "
+                                                        "binary's contents are not comparable node by node.")),
+            qPrintable(note->text()));
+        const Table facts = view.currentTable();
+        QCOMPARE(facts.columns, (std::vector<std::string> { "backend", "fact", "A", "B", "delegates" }));
+        const auto row = [&](const std::string& fact) -> const std::vector<TableCell>* {
+            for (const auto& r : facts.rows)
+                if (std::get<std::string>(r[1]) == fact)
+                    return &r;
+            return nullptr;
+        };
+        const auto* sdk = row("QNN SDK version");
+        QVERIFY(sdk);
+        QCOMPARE(std::get<std::string>((*sdk)[2]), std::string("2.45.0"));
+        QCOMPARE(std::get<std::string>((*sdk)[3]), std::string("2.37.0"));
+        QCOMPARE(std::get<std::string>((*sdk)[4]), std::string("forward #0"));
+        const auto* soc = row("QNN SoC model (context binary)");
+        QVERIFY(soc);
+        QVERIFY2(std::get<std::string>((*soc)[2]).starts_with("SM8650"), std::get<std::string>((*soc)[2]).c_str());
+        QVERIFY2(std::get<std::string>((*soc)[3]).starts_with("SM8550"), std::get<std::string>((*soc)[3]).c_str());
+        const auto* hash = row("payload hash (FNV-1a 64)");
+        QVERIFY(hash);
+        QVERIFY(std::get<std::string>((*hash)[2]) != std::get<std::string>((*hash)[3]));
+        saveShot(view, QStringLiteral("compare-qnn-facts.png"));
+        if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
+            return;
+        // The picture of the real case: stories260k against a copy with 1000 bytes of its QNN
+        // segment's data inverted 64 KiB before its end (both context binaries decode).
+        const QString real
+            = QString::fromStdString(etscope::test::samplePath("executorch/stories260k_hybrid_llama_qnn.pte"));
+        QFile in(real);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        const auto document = etscope::core::openDocument(real.toStdString());
+        QVERIFY(document.ok());
+        const ByteRange segment = document->program->methods.front().delegates.front().payload;
+        for (std::uint64_t i = 0; i < 1000; ++i)
+            bytes[static_cast<qsizetype>(segment.offset + segment.size - 65536 + i)] ^= char(0xff);
+        const QString copy = m_dir.filePath(QStringLiteral("stories260k_data_changed.pte"));
+        QFile out(copy);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size());
+        out.close();
+        CompareView stories;
+        QVERIFY(compare(stories, real, copy));
+        stories.tableTabs()->setCurrentIndex(4);
+        saveShot(stories, QStringLiteral("compare-qnn-stories-facts.png"));
+        stories.tableTabs()->setCurrentIndex(0);
+        saveShot(stories, QStringLiteral("compare-qnn-stories-nodes.png"));
     }
 
     void unreadableSideSaysWhich()

@@ -183,6 +183,54 @@ private slots:
         QCOMPARE(static_cast<int>(subtitles.size()), delegates);
     }
 
+    // Issue 38: inside an Ethos-U delegate, walls of "Conv 1×1" and "AvgPool 1×1" boxes could
+    // not be told apart. Each command's box names its command index and the shape it writes
+    // ("#12 · → 1×7×7×16", from its "command index" and "OFM" properties): no two boxes of
+    // one delegate read alike. mobilenet_v2_ethosu.pte's largest delegate.
+    void ethosUCommandsToldApart()
+    {
+        const auto document = etscope::test::sharedSampleDocument("pte-adapter-model-explorer/mobilenet_v2_ethosu.pte");
+        QVERIFY(document);
+        const Graph& top = *document->methods[0].graph;
+        const Node* largest = nullptr;
+        for (const Node& node : top.nodes)
+            if (node.kind == NodeKind::Delegate && node.label == "EthosUBackend" && node.subgraph
+                && (!largest || node.subgraph->operatorCount() > largest->subgraph->operatorCount()))
+                largest = &node;
+        QVERIFY(largest);
+        const auto inside = preparePresentation(document, GraphContext { 0, largest->id }, {});
+        std::map<QString, std::set<QString>> subtitlesByTitle;
+        std::map<QString, int> countByTitle;
+        int commands = 0;
+        int withShape = 0;
+        for (std::size_t i = 0; i < inside->flat.graph.nodes.size(); ++i) {
+            const Node& node = inside->flat.graph.nodes[i];
+            const auto index = node.attributes.find("command index");
+            if (!index)
+                continue;
+            ++commands;
+            const QString subtitle = inside->subtitles[i].section(QLatin1Char('\n'), 0, 0); // constants follow
+            QVERIFY2(subtitle.startsWith(QStringLiteral("#") + QString::fromUtf8(*index)), qPrintable(subtitle));
+            if (const auto ofm = node.attributes.find("OFM")) {
+                // "int8 [1, 7, 7, 16] NHWC" → "→ 1×7×7×16"
+                QString shape = QString::fromUtf8(*ofm).section(QLatin1Char('['), 1).section(QLatin1Char(']'), 0, 0);
+                shape.replace(QStringLiteral(", "), QStringLiteral("×"));
+                QVERIFY2(subtitle.endsWith(QStringLiteral(" · → ") + shape), qPrintable(subtitle + " | " + shape));
+                ++withShape;
+            }
+            subtitlesByTitle[inside->titles[i]].insert(subtitle);
+            ++countByTitle[inside->titles[i]];
+        }
+        QVERIFY(commands > 10);
+        QVERIFY(withShape > 0);
+        bool repeatedTitle = false;
+        for (const auto& [title, count] : countByTitle) {
+            repeatedTitle = repeatedTitle || count > 1;
+            QCOMPARE(static_cast<int>(subtitlesByTitle[title].size()), count);
+        }
+        QVERIFY(repeatedTitle); // the case the issue is about: boxes of one title
+    }
+
     // Issue 38: an expanded delegate could not be selected to read its facts. A click on its
     // frame's title band selects it (Properties shows the delegate, as for its closed box); a
     // click inside the frame's body still reaches the canvas (it selects nothing).

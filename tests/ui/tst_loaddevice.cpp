@@ -8,6 +8,9 @@
 // min_arch 75 (v75, SM8650); SM8550 has v73 (does not fit).
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
+
+#include "core/writer/programwriter.h"
+#include "core/writer/syntheticmodels.h"
 #include "ui/common/nodestyle.h"
 #include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
@@ -17,13 +20,17 @@
 #include "ui/load/devicechoice.h"
 #include "ui/load/loadcheckpanel.h"
 #include "ui/window/documentview.h"
+#include "ui/window/mainwindow.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace etscope::core;
@@ -38,8 +45,12 @@ struct Fixture {
     QComboBox* picker = nullptr;
 
     explicit Fixture(const std::string& sample)
+        : Fixture(etscope::test::sharedSampleDocument(sample))
     {
-        controller.adopt(etscope::test::sharedSampleDocument(sample));
+    }
+    explicit Fixture(std::shared_ptr<const Document> document)
+    {
+        controller.adopt(std::move(document));
         view = std::make_unique<DocumentView>(&controller, GraphContext {});
         view->resize(1400, 900);
         panel = view->loadCheckPanel();
@@ -89,6 +100,21 @@ struct Fixture {
         view->grab().save(qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/') + name);
     }
 };
+
+/// Where `widget` stands in the panel (y of its top edge), after the layouts settled.
+int topIn(QWidget* panel, const QString& name)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    QCoreApplication::processEvents();
+    auto* widget = panel->findChild<QWidget*>(name);
+    return widget ? widget->mapTo(panel, QPoint(0, 0)).y() : -1;
+}
+
+bool writeText(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
+}
 
 } // namespace
 
@@ -172,6 +198,166 @@ private slots:
         }
         // Another file does not inherit the choice.
         QVERIFY(rememberedDevice(QStringLiteral("/nowhere/other.pte")).isEmpty());
+    }
+
+    /// Issue 33 leftovers: tinycnn_u55 loads with its kernels ("yes"), but Corstone-320's
+    /// Ethos-U85 cannot run its U55 stream. The tab showed the kernels' "yes" above the device's
+    /// "does not fit"; the worst answer comes first now, and the headline is it.
+    void worstAnswerFirst()
+    {
+        Fixture f("tinycnn/tinycnn_u55.pte");
+        QVERIFY(f.ready());
+        QVERIFY(f.choose(QStringLiteral("corstone-320")));
+        QVERIFY2(f.panel->verdictText().contains(QStringLiteral(": yes")), qPrintable(f.panel->verdictText()));
+        auto* headline = f.panel->findChild<QLabel*>(QStringLiteral("loadHeadline"));
+        QVERIFY(headline);
+        QVERIFY(headline->isVisibleTo(f.panel));
+        QVERIFY2(headline->text().startsWith(
+                     QStringLiteral("Will not run — on Arm Corstone-320 FVP (Cortex-M85 + Ethos-U85): does not fit "
+                                    "(1 of 1 delegates)")),
+            qPrintable(headline->text()));
+        QCOMPARE(headline->text(), f.panel->headlineText());
+        QVERIFY(headline->styleSheet().contains(attentionColour().name()));
+        // The headline first, then the device's "does not fit", then the kernels' "yes".
+        const int top = topIn(f.panel, QStringLiteral("loadHeadline"));
+        const int device = topIn(f.panel, QStringLiteral("deviceAnswer"));
+        const int kernels = topIn(f.panel, QStringLiteral("loadAnswer"));
+        QVERIFY2(top < device && device < kernels,
+            qPrintable(QStringLiteral("headline %1, device %2, kernels %3").arg(top).arg(device).arg(kernels)));
+        // Corstone-300 fits: both answers are "yes", the kernels stay first.
+        QVERIFY(f.choose(QStringLiteral("corstone-300")));
+        QVERIFY2(f.panel->headlineText().startsWith(QStringLiteral("Will run — kernels (")),
+            qPrintable(f.panel->headlineText()));
+        QVERIFY(topIn(f.panel, QStringLiteral("loadAnswer")) < topIn(f.panel, QStringLiteral("deviceAnswer")));
+        // No device: no headline (the kernels' answer is the only one).
+        QVERIFY(f.choose(QString()));
+        QVERIFY(f.panel->headlineText().isEmpty());
+        QVERIFY(!headline->isVisibleTo(f.panel));
+    }
+
+    /// The Load tab with a device that does not fit, in a 1024×700 window, light and dark
+    /// (pictures only: with ETSCOPE_SHOTS set).
+    void windowShots()
+    {
+        if (!qEnvironmentVariableIsSet("ETSCOPE_SHOTS"))
+            QSKIP("pictures only: set ETSCOPE_SHOTS to a folder");
+        const QString path = QString::fromStdString(etscope::test::samplePath("tinycnn/tinycnn_u55.pte"));
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QSignalSpy painted(&window, &MainWindow::firstPainted);
+        window.openFiles({ path });
+        QVERIFY(painted.wait(30000));
+        DocumentView* view = window.currentView();
+        QVERIFY(view);
+        view->showLoadCheck();
+        LoadCheckPanel* panel = view->loadCheckPanel();
+        QVERIFY(panel->check() || QSignalSpy(panel, &LoadCheckPanel::checked).wait(20000));
+        QSignalSpy done(panel, &LoadCheckPanel::deviceChecked);
+        panel->setDevice(QStringLiteral("corstone-320"));
+        QVERIFY(done.count() > 0 || done.wait(20000));
+        const QString folder = qEnvironmentVariable("ETSCOPE_SHOTS") + QLatin1Char('/');
+        for (const Theme theme : { Theme::Light, Theme::Dark }) {
+            applyTheme(theme);
+            QTest::qWait(300);
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+            window.grab().save(folder
+                + (theme == Theme::Dark ? QStringLiteral("load-1024-dark.png") : QStringLiteral("load-1024.png")));
+        }
+        applyTheme(Theme::Light);
+        panel->setDevice(QString());
+    }
+
+    /// A long method is drawn as closed groups: a delegate inside one that does not fit the
+    /// device was marked only once its group was opened. The synthetic MLP (syntheticmodels.h)
+    /// of 1500 instructions is cut into groups (more than kGroupAboveNodes boxes) and calls one
+    /// AcmeNpuBackend delegate halfway, which no device runtime links: it does not fit SM8650.
+    void closedGroupHoldingADelegateThatDoesNotFitIsMarked()
+    {
+        MlpOptions options;
+        options.nodes = 1500;
+        options.secondMethod = false;
+        const auto bytes = writeProgram(makeMlpProgram(options).spec);
+        QVERIFY(bytes.ok());
+        Fixture f(etscope::test::sharedDocumentFromBytes(*bytes, "long-mlp.pte"));
+        QVERIFY(f.ready());
+        QVERIFY(f.view->presentation()->grouping && !f.view->presentation()->grouping->empty());
+        QVERIFY(f.choose(QStringLiteral("sm8650")));
+        const auto acme = std::find_if(f.panel->deviceFits()->begin(), f.panel->deviceFits()->end(),
+            [](const DelegateFit& fit) { return fit.backendId == "AcmeNpuBackend"; });
+        QVERIFY(acme != f.panel->deviceFits()->end());
+        QCOMPARE(acme->fit, Fit::DoesNotFit);
+        std::vector<NodeMark> groupMarks;
+        for (NodeItem* item : f.view->scene()->nodeItems())
+            if (item->origin().group() >= 0 && item->mark() && item->mark()->badge.endsWith(QStringLiteral("device")))
+                groupMarks.push_back(*item->mark());
+        QVERIFY(!groupMarks.empty());
+        const auto holding = std::find_if(groupMarks.begin(), groupMarks.end(),
+            [](const NodeMark& mark) { return mark.tooltip.contains(QStringLiteral("AcmeNpuBackend")); });
+        QVERIFY(holding != groupMarks.end());
+        QVERIFY2(holding->badge.startsWith(QStringLiteral("✕")), qPrintable(holding->badge));
+        QCOMPARE(holding->colour, problemColour());
+        QVERIFY2(
+            holding->tooltip.contains(QStringLiteral("inside do not fit Snapdragon")), qPrintable(holding->tooltip));
+        QVERIFY2(
+            holding->tooltip.contains(QString::fromStdString(acme->reasons.front())), qPrintable(holding->tooltip));
+        f.shot(QStringLiteral("loaddevice-closed-group.png"));
+    }
+
+    /// The picker offers the devices of a device file (docs/check.md "Device files"), as
+    /// `check --device-file` reads them; the path is remembered; a file that cannot be read is
+    /// named with the reason. stories260k's context binary was built with QNN SDK 2.37.0
+    /// (tst_devicecheck): a phone with 2.28.0 libraries does not fit it.
+    void deviceFileInThePicker()
+    {
+        QTemporaryDir dir;
+        const QString good = dir.filePath(QStringLiteral("phones.json"));
+        QVERIFY(writeText(good,
+            R"({"devices": [{"id": "my-s24", "title": "Galaxy S24 with QNN 2.28", "based_on": "sm8650", "qnn_sdk": "2.28.0"}]})"));
+        const QString bad = dir.filePath(QStringLiteral("broken.json"));
+        QVERIFY(writeText(bad, R"({"devices": [ {"id": )"));
+        {
+            Fixture f("executorch/stories260k_hybrid_llama_qnn.pte");
+            QVERIFY(f.ready());
+            const int builtins = f.picker->count();
+            const auto failure = f.panel->loadDeviceFile(bad);
+            QVERIFY(failure);
+            QVERIFY2(
+                failure->contains(QStringLiteral("broken.json")) && failure->contains(QStringLiteral("byte offset")),
+                qPrintable(*failure));
+            QCOMPARE(f.picker->count(), builtins);
+            QVERIFY(!f.panel->loadDeviceFile(good));
+            QCOMPARE(f.picker->count(), builtins + 1);
+            QCOMPARE(f.picker->findData(QStringLiteral("my-s24")), 1); // before the built-in ones
+            QVERIFY2(f.picker->itemText(1).contains(QStringLiteral("phones.json")), qPrintable(f.picker->itemText(1)));
+            QVERIFY(f.choose(QStringLiteral("my-s24")));
+            const QString text = f.panel->deviceText();
+            QVERIFY2(text.startsWith(QStringLiteral("On Galaxy S24 with QNN 2.28: does not fit")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("QNN SDK 2.37.0")), qPrintable(text));
+            QVERIFY(f.panel->headlineText().startsWith(QStringLiteral("Will not run — on Galaxy S24 with QNN 2.28")));
+            QCOMPARE(QSettings().value(QStringLiteral("deviceCheck/files")).toStringList(), QStringList { good });
+        }
+        {
+            // The next panel reads the remembered file again: the file's device, still chosen.
+            Fixture again("executorch/stories260k_hybrid_llama_qnn.pte");
+            QSignalSpy done(again.panel, &LoadCheckPanel::deviceChecked);
+            QVERIFY(again.ready());
+            QCOMPARE(again.picker->findData(QStringLiteral("my-s24")), 1);
+            QCOMPARE(again.picker->currentData().toString(), QStringLiteral("my-s24"));
+            QVERIFY(again.panel->deviceFits() || done.wait(20000));
+            QVERIFY(again.panel->deviceText().contains(QStringLiteral("does not fit")));
+            QVERIFY(again.choose(QString()));
+        }
+        // Broken since: the next panel names it with why, offers nothing of it, forgets it.
+        QVERIFY(writeText(good, "[1, 2"));
+        Fixture broken("executorch/stories260k_hybrid_llama_qnn.pte");
+        QVERIFY(broken.ready());
+        QCOMPARE(broken.picker->findData(QStringLiteral("my-s24")), -1);
+        auto* problems = broken.panel->findChild<QLabel*>(QStringLiteral("deviceProblems"));
+        QVERIFY(problems && problems->isVisibleTo(broken.panel));
+        QVERIFY2(problems->text().contains(QStringLiteral("phones.json")), qPrintable(problems->text()));
+        QVERIFY(QSettings().value(QStringLiteral("deviceCheck/files")).toStringList().isEmpty());
     }
 
     void qnnOnAnOlderSnapdragon()

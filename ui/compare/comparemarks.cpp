@@ -18,6 +18,7 @@ const QColor kChanged(0xE6, 0x9F, 0x00); ///< Okabe–Ito orange (amber)
 /// Crimson: darker than the vermillion of the selection and of attention, apart from amber.
 const QColor kOnlyInA = problemColour();
 const QColor kOnlyInB(0x00, 0x9E, 0x73); ///< bluish green
+const QColor kUnverified(0x99, 0x99, 0x99); ///< grey: nothing but the name was compared
 
 std::pair<int, int> keyOf(const DiffNodeRef& ref)
 {
@@ -28,10 +29,10 @@ std::pair<int, int> keyOf(const DiffNodeRef& ref)
 int weight(const NodeMatch& match)
 {
     if (match.movement != Movement::None)
-        return 3;
+        return 4;
     if (match.status == MatchStatus::OnlyInA || match.status == MatchStatus::OnlyInB)
-        return 2;
-    return match.status == MatchStatus::Changed ? 1 : 0;
+        return 3;
+    return match.status == MatchStatus::Changed ? 2 : match.status == MatchStatus::Unverified ? 1 : 0;
 }
 
 /// The backend of the delegate a move crosses: the top-level node of its inner side, which is
@@ -88,6 +89,8 @@ QColor compareColour(MatchStatus status)
         return kOnlyInA;
     case MatchStatus::OnlyInB:
         return kOnlyInB;
+    case MatchStatus::Unverified:
+        return kUnverified;
     }
     return {};
 }
@@ -129,6 +132,8 @@ std::optional<NodeMark> compareMark(const NodeMatch& match, CompareSide side, co
         return NodeMark { kOnlyInA, QStringLiteral("−"), QObject::tr("only in A") };
     case MatchStatus::OnlyInB:
         return NodeMark { kOnlyInB, QStringLiteral("+"), QObject::tr("only in B") };
+    case MatchStatus::Unverified:
+        return NodeMark { kUnverified, QStringLiteral("?"), QObject::tr("unverified: %1").arg(reason) + partner };
     }
     return std::nullopt;
 }

@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -105,10 +106,21 @@ void CompareView::buildTables(QWidget* page)
     m_operatorsView = makeTable(page, m_operatorsModel, m_operatorsProxy, QStringLiteral("compareOperators"));
     m_movedView = makeTable(page, m_movedModel, m_movedProxy, QStringLiteral("compareMoved"));
     m_sizesView = makeTable(page, m_sizesModel, m_sizesProxy, QStringLiteral("compareSizes"));
+    auto* factsPage = new QWidget(page);
+    m_factsNote = new QLabel(factsPage);
+    m_factsNote->setObjectName(QStringLiteral("compareFactsNote"));
+    m_factsNote->setWordWrap(true);
+    m_factsNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_factsView = makeTable(factsPage, m_factsModel, m_factsProxy, QStringLiteral("compareFacts"));
+    auto* factsLayout = new QVBoxLayout(factsPage);
+    factsLayout->setContentsMargins(0, 2, 0, 0);
+    factsLayout->addWidget(m_factsNote);
+    factsLayout->addWidget(m_factsView, 1);
     m_tables->addTab(nodesPage, tr("Nodes"));
     m_tables->addTab(m_operatorsView, tr("Operators"));
     m_tables->addTab(m_movedView, tr("Moved"));
     m_tables->addTab(m_sizesView, tr("Sizes"));
+    m_tables->addTab(factsPage, tr("Delegate facts"));
     connect(m_nodesView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
         [this](const QModelIndex& index) { onNodeRowActivated(index); });
     connect(m_operatorsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -147,7 +159,42 @@ void CompareView::fillTables()
                     static_cast<long long>(backend.differingBytes), static_cast<long long>(backend.differingBytes) });
         }
     }
-    const int differing = method ? method->changed + method->onlyInA + method->onlyInB : 0;
+    // The delegates' facts that differ, with what the inner nodes' match could compare (issue 38
+    // item 3: two QNN builds' inner nodes were "same" by name while their context binaries differ).
+    Table facts { tr("Delegate facts of %1").arg(title()).toStdString(), { "backend", "fact", "A", "B", "delegates" },
+        {}, {} };
+    int unverified = 0;
+    if (m_diff) {
+        for (const DeviceFactChange& change : m_diff->delegateFacts) {
+            std::string where;
+            for (const std::string& delegate : change.delegates)
+                where += (where.empty() ? "" : ", ") + delegate;
+            facts.rows.push_back({ change.backend, change.label, change.a.value_or("(not stated)"),
+                change.b.value_or("(not stated)"), where });
+        }
+        for (const MethodDiff& m : m_diff->methods)
+            unverified += m.unverified;
+    }
+    QStringList note;
+    if (unverified > 0) {
+        QString reason;
+        for (const MethodDiff& m : m_diff->methods)
+            for (const NodeMatch& match : m.matches)
+                if (reason.isEmpty() && match.status == MatchStatus::Unverified)
+                    reason = QString::fromStdString(match.reason);
+        note << tr(
+            "%n inner node(s) unverified: %1. Their delegates' facts that changed are below.", nullptr, unverified)
+                    .arg(reason);
+    }
+    if (m_diff && facts.rows.empty())
+        note << tr("The paired delegates state the same facts and hold the same payload bytes.");
+    for (const QString& line : note)
+        facts.notes.push_back(line.toStdString());
+    m_factsNote->setText(note.join(QLatin1Char('\n')));
+    m_factsNote->setVisible(!note.isEmpty());
+    m_tables->setTabText(
+        4, facts.rows.empty() ? tr("Delegate facts") : tr("Delegate facts (%1)").arg(facts.rows.size()));
+    const int differing = method ? method->changed + method->onlyInA + method->onlyInB + method->unverified : 0;
     m_tables->setTabText(0, method ? tr("Nodes (%1 differ)").arg(differing) : tr("Nodes"));
     m_tables->setTabText(
         2, method ? tr("Moved (%1)").arg(method->movedIntoDelegates + method->movedOutOfDelegates) : tr("Moved"));
@@ -156,7 +203,8 @@ void CompareView::fillTables()
     m_operatorsModel->setTable(prepared ? prepared->operators : Table {});
     m_movedModel->setTable(prepared ? prepared->moved : Table {});
     m_sizesModel->setTable(std::move(sizes));
-    for (QTableView* table : { m_nodesView, m_operatorsView, m_movedView, m_sizesView })
+    m_factsModel->setTable(std::move(facts));
+    for (QTableView* table : { m_nodesView, m_operatorsView, m_movedView, m_sizesView, m_factsView })
         fitColumns(table);
 }
 
@@ -230,9 +278,10 @@ void CompareView::onMovedRowActivated(const QModelIndex& index)
 
 Table CompareView::currentTable() const
 {
-    const std::pair<ReportTableModel*, QSortFilterProxyModel*> tables[] = { { m_nodesModel, m_nodesProxy },
-        { m_operatorsModel, m_operatorsProxy }, { m_movedModel, m_movedProxy }, { m_sizesModel, m_sizesProxy } };
-    const auto [model, proxy] = tables[std::clamp(m_tables->currentIndex(), 0, 3)];
+    const std::pair<ReportTableModel*, QSortFilterProxyModel*> tables[]
+        = { { m_nodesModel, m_nodesProxy }, { m_operatorsModel, m_operatorsProxy }, { m_movedModel, m_movedProxy },
+              { m_sizesModel, m_sizesProxy }, { m_factsModel, m_factsProxy } };
+    const auto [model, proxy] = tables[std::clamp(m_tables->currentIndex(), 0, 4)];
     const Table& all = model->table();
     Table table { all.title, all.columns, {}, all.notes };
     for (int row = 0; row < proxy->rowCount(); ++row) {

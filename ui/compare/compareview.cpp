@@ -187,6 +187,8 @@ QLabel* CompareView::buildSummary(QWidget* page)
     legend->setText(QStringList { chip(compareColour(MatchStatus::Changed), QStringLiteral("Δ"), tr("changed")),
         chip(compareColour(MatchStatus::OnlyInA), QStringLiteral("−"), tr("only in A")),
         chip(compareColour(MatchStatus::OnlyInB), QStringLiteral("+"), tr("only in B")),
+        chip(compareColour(MatchStatus::Unverified), QStringLiteral("?"),
+            tr("names equal, contents not comparable (Delegate facts)")),
         chip(backendColour(QStringLiteral("XnnpackBackend")), QStringLiteral("→"),
             tr("moved into or out of a delegate (its backend's colour)")),
         tr("no mark: the same") }
@@ -335,7 +337,9 @@ void CompareView::onOpened()
             Prepared done;
             QElapsedTimer timer;
             timer.start();
-            auto diff = diffPrograms(*a, *b);
+            DiffOptions options;
+            options.delegateFacts = true; // the Delegate facts tab
+            auto diff = diffPrograms(*a, *b, options);
             done.diffMilliseconds = timer.restart();
             if (!diff) {
                 done.error = QString::fromStdString(diff.error().message());

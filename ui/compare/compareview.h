@@ -63,6 +63,10 @@ public:
     QTableView* nodesView() const { return m_nodesView; }
     QTableView* operatorsView() const { return m_operatorsView; }
     QTableView* movedView() const { return m_movedView; }
+    /// The facts of paired delegates that differ (core::diffDelegateFacts): QNN SDK, SoC, HTP
+    /// architecture, graph names, payload size and hash, …; its note says what the inner nodes'
+    /// match compared.
+    QTableView* factsView() const { return m_factsView; }
     /// Lists the matches that are `same` in the nodes table too (off: differences only).
     QCheckBox* showSameBox() const { return m_showSame; }
 
@@ -152,15 +156,19 @@ private:
     ReportTableModel* m_operatorsModel = nullptr;
     ReportTableModel* m_movedModel = nullptr;
     ReportTableModel* m_sizesModel = nullptr;
+    ReportTableModel* m_factsModel = nullptr;
     QSortFilterProxyModel* m_nodesProxy = nullptr; ///< sorts m_nodesFilter
     SameRowsFilter* m_nodesFilter = nullptr; ///< hides the `same` matches unless asked
     QSortFilterProxyModel* m_operatorsProxy = nullptr;
     QSortFilterProxyModel* m_movedProxy = nullptr;
     QSortFilterProxyModel* m_sizesProxy = nullptr;
+    QSortFilterProxyModel* m_factsProxy = nullptr;
     QTableView* m_nodesView = nullptr;
     QTableView* m_operatorsView = nullptr;
     QTableView* m_movedView = nullptr;
     QTableView* m_sizesView = nullptr;
+    QTableView* m_factsView = nullptr;
+    QLabel* m_factsNote = nullptr; ///< over the facts: what the node match compared inside delegates
     QCheckBox* m_showSame = nullptr;
 };
 

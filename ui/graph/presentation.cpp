@@ -169,6 +169,40 @@ QString groupSubtitle(const Presentation& presentation, const NodeOrigin& origin
         .arg(delegated, top.join(QStringLiteral(", ")));
 }
 
+/// "int8 [1, 7, 7, 16] NHWC" (an Ethos-U feature map as ethosucommands.cpp states it) →
+/// "1×7×7×16"; empty when the text holds no shape.
+QString featureMapShape(std::string_view text)
+{
+    const std::size_t open = text.find('[');
+    const std::size_t close = text.find(']', open == std::string_view::npos ? 0 : open);
+    if (open == std::string_view::npos || close == std::string_view::npos)
+        return {};
+    const QString inside = QString::fromUtf8(text.substr(open + 1, close - open - 1));
+    QStringList sizes = inside.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString& size : sizes)
+        size = size.trimmed();
+    return sizes.join(QStringLiteral("×"));
+}
+
+/// An Ethos-U command inside its delegate: its command index and the shape it writes ("#12 · →
+/// 1×7×7×16"). Walls of "Conv 1×1" and "AvgPool 1×1" boxes could not be told apart by their
+/// titles (issue 38); the index is the one Properties and the Vela listings name. Empty for
+/// nodes that are no stream command.
+QString commandSubtitle(const Node& node, const QString& firstOut)
+{
+    const auto index = node.attributes.find("command index");
+    if (!index)
+        return {};
+    QString text = QStringLiteral("#") + QString::fromUtf8(*index);
+    const auto ofm = node.attributes.find("OFM");
+    const QString shape = ofm ? featureMapShape(*ofm) : QString();
+    if (!shape.isEmpty())
+        text += QStringLiteral(" · → ") + shape;
+    else if (!firstOut.isEmpty())
+        text += QStringLiteral(" · ") + firstOut;
+    return text;
+}
+
 /// An operator: its first output's tensor; for a scalar drawn beside its reader, the
 /// instruction that gives it; for one whose value is drawn beside its readers, how many read it.
 QString operatorSubtitle(const Presentation& presentation, const GraphAdjacency& adjacency, std::size_t index,
@@ -178,6 +212,9 @@ QString operatorSubtitle(const Presentation& presentation, const GraphAdjacency&
     const Node& node = graph.nodes[index];
     const NodeOrigin origin = presentation.origins[index];
     const QString firstOut = firstEdgeText(graph, adjacency.out[node.id.index()]);
+    if (origin.inner.valid() || presentation.context.delegateNode.valid())
+        if (QString command = commandSubtitle(node, firstOut); !command.isEmpty())
+            return command;
     if (presentation.flat.copies[index] && !origin.inner.valid()) {
         // A computed scalar beside its reader: what it is and which instruction gives it.
         const Node& producer = presentation.methodGraph().node(origin.top);

@@ -71,11 +71,15 @@ QString presetTip(const RuntimePreset& preset)
 
 LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     : QWidget(parent)
+    , m_headline(new WrappedLabel(this))
+    , m_verdicts(new QVBoxLayout)
+    , m_kernelVerdict(new QWidget(this))
     , m_verdict(new WrappedLabel(this))
     , m_answer(new WrappedLabel(this))
     , m_hint(new WrappedLabel(this))
     , m_device(new QComboBox(this))
     , m_deviceAnswer(new WrappedLabel(this))
+    , m_deviceProblems(new WrappedLabel(this))
     , m_preset(new QComboBox(this))
     , m_builtinRow(new QGridLayout)
     , m_fileRow(new QVBoxLayout)
@@ -90,12 +94,16 @@ LoadCheckPanel::LoadCheckPanel(QWidget* parent)
     , m_next(new QToolButton(this))
 {
     setObjectName(QStringLiteral("loadCheckPanel"));
+    m_headline->setObjectName(QStringLiteral("loadHeadline"));
+    m_kernelVerdict->setObjectName(QStringLiteral("loadKernelVerdict"));
     m_verdict->setObjectName(QStringLiteral("loadVerdict"));
     m_answer->setObjectName(QStringLiteral("loadAnswer"));
     QFont bold = m_answer->font();
     bold.setBold(true);
     m_answer->setFont(bold);
     m_answer->hide();
+    m_headline->setFont(bold);
+    m_headline->hide();
     m_hint->setObjectName(QStringLiteral("loadHint"));
     m_hint->hide();
     m_problems->setObjectName(QStringLiteral("loadProblems"));
@@ -206,15 +214,30 @@ void LoadCheckPanel::buildLayout()
     outer->addWidget(scroll);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_verdict);
-    layout->addWidget(m_answer);
-    layout->addWidget(m_hint);
+    // The worst answer first (issue 33 leftovers): with a device that does not fit, its answer
+    // stands above the kernels' "yes", under a headline that says "Will not run" (orderVerdicts).
+    layout->addWidget(m_headline);
+    auto* kernelLayout = new QVBoxLayout(m_kernelVerdict);
+    kernelLayout->setContentsMargins(0, 0, 0, 0);
+    kernelLayout->addWidget(m_verdict);
+    kernelLayout->addWidget(m_answer);
+    kernelLayout->addWidget(m_hint);
+    m_verdicts->addWidget(m_kernelVerdict);
+    m_verdicts->addWidget(m_deviceAnswer);
+    layout->addLayout(m_verdicts);
     layout->addSpacing(6);
     auto* deviceRow = new QHBoxLayout;
     deviceRow->addWidget(new QLabel(tr("Device:"), this));
     deviceRow->addWidget(m_device, 1);
+    auto* deviceFile = new QToolButton(this);
+    deviceFile->setObjectName(QStringLiteral("loadDeviceFile"));
+    deviceFile->setText(tr("File…"));
+    deviceFile->setToolTip(tr("Add the devices of a device file (JSON, as etscope check --device-file reads it: "
+                              "docs/check.md \"Device files\"); remembered for the next start"));
+    connect(deviceFile, &QToolButton::clicked, this, &LoadCheckPanel::addDeviceFileInteractive);
+    deviceRow->addWidget(deviceFile);
     layout->addLayout(deviceRow);
-    layout->addWidget(m_deviceAnswer);
+    layout->addWidget(m_deviceProblems);
     layout->addSpacing(6);
     layout->addLayout(presetRow);
     layout->addWidget(listsTitle);
@@ -458,6 +481,7 @@ void LoadCheckPanel::startCheck()
     m_answer->hide();
     m_hint->hide();
     m_verdict->setWrappedText(tr("Checking every operator against %1…").arg(listsText()));
+    orderVerdicts();
     whenFinished(
         this, QtConcurrent::run([document = m_document, lists] {
             QElapsedTimer timer;

@@ -93,6 +93,16 @@ public:
     const std::vector<core::DelegateFit>* deviceFits() const { return m_fits.get(); }
     /// "On Snapdragon 8 Gen 2 (SM8550): does not fit — …", one line; empty without a device.
     QString deviceText() const;
+    /// With a device chosen, the worst of the two answers in one line, first on the tab: "Will not
+    /// run: on Arm Corstone-320 FVP …: does not fit (1 of 1 delegates)" (fails > unverified >
+    /// fits; ties name both). Empty without a device or while a check runs.
+    QString headlineText() const;
+    /// Reads a device file (docs/check.md "Device files") and offers its profiles in the picker,
+    /// before the built-in ones; the path is remembered and read again by the next panel. The
+    /// error, naming the file and the reason, when it cannot be read (nothing is offered then).
+    std::optional<QString> loadDeviceFile(const QString& path);
+    /// The device files whose profiles the picker offers.
+    const QStringList& deviceFiles() const { return m_deviceFiles; }
 
 Q_SIGNALS:
     void nodeRequested(const etscope::core::NodeOrigin& origin);
@@ -160,8 +170,17 @@ private:
         QString answer;
         QString detail;
         bool problem = false;
+        /// 2 fails, 1 unverified ("yes, if the runtime links …"), 0 loads; -1 no answer yet.
+        int severity = -1;
     };
     Verdict verdict() const;
+    /// The device answer's severity as Verdict::severity; -1 without a device check.
+    int deviceSeverity() const;
+    /// The answers worst first (the device's above the kernels' when it is worse) under the headline.
+    void orderVerdicts();
+    void addDeviceFileInteractive();
+    /// The picker's entries from device files, after "No device" and before the built-in ones.
+    void fillDeviceFileEntries();
 
     std::shared_ptr<const core::Document> m_document;
     GraphContext m_context;
@@ -183,12 +202,19 @@ private:
     std::optional<core::DeviceProfile> m_deviceProfile; ///< the profile of the last device check
     std::shared_ptr<const std::vector<core::DelegateFit>> m_fits;
     quint64 m_deviceGeneration = 0;
+    QStringList m_deviceFiles; ///< device files read, in the order added
+    std::vector<core::DeviceProfile> m_fileProfiles; ///< their profiles, searched before the built-in ones
+    std::vector<QString> m_fileProfileFiles; ///< parallel to m_fileProfiles: the file each came from
 
+    WrappedLabel* m_headline; ///< with a device: the worst answer (headlineText)
+    QVBoxLayout* m_verdicts; ///< the kernel answer and the device answer, worst first
+    QWidget* m_kernelVerdict; ///< m_verdict, m_answer and m_hint
     WrappedLabel* m_verdict; ///< "Will load on a runtime with … kernels:", or what the panel waits for
     WrappedLabel* m_answer; ///< "no — 7 operators have no kernel …"
     WrappedLabel* m_hint; ///< which built-in lists would resolve the missing operators
     QComboBox* m_device; ///< No device, then the built-in device profiles
     WrappedLabel* m_deviceAnswer; ///< the device answer, a line per delegate that does not fit
+    WrappedLabel* m_deviceProblems; ///< device files that could not be read, each naming the file and why
     QComboBox* m_preset; ///< Automatic, Custom, the runtime presets: choosing one ticks its lists
     QGridLayout* m_builtinRow; ///< the built-in lists' boxes (arrangeListBoxes)
     int m_boxesPerRow = 0;

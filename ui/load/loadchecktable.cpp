@@ -134,11 +134,13 @@ LoadCheckPanel::Verdict LoadCheckPanel::verdict() const
         if (m_check->methods.size() > 1)
             v.detail += tr(", in method(s) %1").arg(failing.join(QStringLiteral(", ")));
         v.problem = true;
+        v.severity = 2;
         return v;
     }
     v.answer = unverified.empty() ? tr("yes")
                                   : tr("yes, if the runtime links %1").arg(unverified.join(QStringLiteral(", ")));
     v.detail = tr("every operator has a kernel (%n call(s))", nullptr, kernelCalls);
+    v.severity = unverified.empty() ? 0 : 1;
     return v;
 }
 
@@ -192,6 +194,7 @@ void LoadCheckPanel::showCheck()
     }
     if (hadActiveRow)
         Q_EMIT highlightRequested({});
+    orderVerdicts();
     refreshMethod();
 }
 

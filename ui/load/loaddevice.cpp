@@ -13,7 +13,11 @@
 #include "ui/document/whenfinished.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
 #include <QSignalBlocker>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -37,6 +41,11 @@ QString where(const DelegateFit& fit)
         .arg(fit.delegate)
         .arg(QString::fromStdString(fit.backendId));
 }
+
+/// The device files the picker offers, remembered for the next panel (docs/settings.md).
+constexpr const char* kFilesKey = "deviceCheck/files";
+/// A picker entry's role that says it comes from a device file.
+constexpr int kFromFileRole = Qt::UserRole + 1;
 
 /// The delegates' answer overall: does not fit when one does not, unverified when one is.
 Fit overallOf(const std::vector<DelegateFit>& fits)
@@ -98,6 +107,94 @@ void LoadCheckPanel::buildDeviceControls()
         m_device, &QComboBox::activated, this, [this](int index) { setDevice(m_device->itemData(index).toString()); });
     m_deviceAnswer->setObjectName(QStringLiteral("deviceAnswer"));
     m_deviceAnswer->hide();
+    m_deviceProblems->setObjectName(QStringLiteral("deviceProblems"));
+    m_deviceProblems->setStyleSheet(QStringLiteral("color: %1").arg(attentionColour().name()));
+    m_deviceProblems->hide();
+    // The device files added before (by this or an earlier session) are offered again; one
+    // that cannot be read any more is named with why, and forgotten.
+    const QStringList remembered = QSettings().value(QLatin1String(kFilesKey)).toStringList();
+    QStringList problems;
+    for (const QString& path : remembered)
+        if (const auto failure = loadDeviceFile(path))
+            problems << *failure;
+    if (!problems.isEmpty()) {
+        m_deviceProblems->setWrappedText(problems.join(QLatin1Char('\n')));
+        m_deviceProblems->show();
+    }
+}
+
+std::optional<QString> LoadCheckPanel::loadDeviceFile(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    auto read = readDeviceFile(absolute.toStdString());
+    QSettings settings;
+    QStringList remembered = settings.value(QLatin1String(kFilesKey)).toStringList();
+    if (!read) {
+        remembered.removeAll(absolute);
+        settings.setValue(QLatin1String(kFilesKey), remembered);
+        return QString::fromStdString(read.error().message());
+    }
+    // Read again: the file's old profiles give way to what it says now.
+    for (std::size_t i = m_fileProfiles.size(); i-- > 0;)
+        if (m_fileProfileFiles[i] == absolute) {
+            m_fileProfiles.erase(m_fileProfiles.begin() + static_cast<std::ptrdiff_t>(i));
+            m_fileProfileFiles.erase(m_fileProfileFiles.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+    for (DeviceProfile& profile : *read) {
+        m_fileProfiles.push_back(std::move(profile));
+        m_fileProfileFiles.push_back(absolute);
+    }
+    if (!m_deviceFiles.contains(absolute))
+        m_deviceFiles << absolute;
+    if (!remembered.contains(absolute)) {
+        remembered << absolute;
+        settings.setValue(QLatin1String(kFilesKey), remembered);
+    }
+    fillDeviceFileEntries();
+    // The device chosen may be one of this file's, changed or gone: checked again.
+    if (!m_deviceId.isEmpty()) {
+        if (m_device->findData(m_deviceId) <= 0)
+            m_deviceId.clear();
+        startDeviceCheck();
+    }
+    return std::nullopt;
+}
+
+void LoadCheckPanel::fillDeviceFileEntries()
+{
+    const QSignalBlocker blocker(m_device);
+    for (int i = m_device->count(); i-- > 0;)
+        if (m_device->itemData(i, kFromFileRole).toBool())
+            m_device->removeItem(i);
+    // After "No device", before the built-in profiles: a file's id comes first, as in
+    // findDeviceProfile (a file may redefine a built-in id).
+    for (std::size_t i = 0; i < m_fileProfiles.size(); ++i) {
+        const DeviceProfile& profile = m_fileProfiles[i];
+        const int at = 1 + static_cast<int>(i);
+        const QString file = QFileInfo(m_fileProfileFiles[i]).fileName();
+        const QString title = QString::fromStdString(profile.title.empty() ? profile.id : profile.title);
+        m_device->insertItem(at, tr("%1 (%2) — %3").arg(title, QString::fromStdString(profile.id), file),
+            QString::fromStdString(profile.id));
+        m_device->setItemData(at, true, kFromFileRole);
+        m_device->setItemData(at, tr("From %1").arg(m_fileProfileFiles[i]), Qt::ToolTipRole);
+    }
+    m_device->setCurrentIndex(std::max(0, m_device->findData(m_deviceId)));
+}
+
+void LoadCheckPanel::addDeviceFileInteractive()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Add a device file"), QString(), tr("Device files (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    if (const auto failure = loadDeviceFile(path)) {
+        m_deviceProblems->setWrappedText(*failure);
+        m_deviceProblems->show();
+        Q_EMIT statusMessage(*failure);
+        return;
+    }
+    m_deviceProblems->hide();
+    Q_EMIT statusMessage(tr("Devices of %1 added to the picker").arg(QFileInfo(path).fileName()));
 }
 
 void LoadCheckPanel::syncDeviceControls()
@@ -119,7 +216,7 @@ void LoadCheckPanel::startDeviceCheck()
 {
     const quint64 generation = ++m_deviceGeneration;
     auto profile = m_deviceId.isEmpty() ? Result<DeviceProfile>(makeError(Error::Code::Usage, "", "no device"))
-                                        : findDeviceProfile(m_deviceId.toStdString());
+                                        : findDeviceProfile(m_deviceId.toStdString(), m_fileProfiles);
     if (!profile || !m_document || !m_document->program) {
         m_fits.reset();
         m_deviceProfile.reset();
@@ -163,6 +260,74 @@ void LoadCheckPanel::startDeviceCheck()
         });
 }
 
+int LoadCheckPanel::deviceSeverity() const
+{
+    if (!m_fits || !m_deviceProfile)
+        return -1;
+    switch (overallOf(*m_fits)) {
+    case Fit::DoesNotFit:
+        return 2;
+    case Fit::Unverified:
+        return 1;
+    case Fit::Fits:
+        break;
+    }
+    return 0;
+}
+
+QString LoadCheckPanel::headlineText() const
+{
+    if (!m_fits || !m_deviceProfile || !m_check || m_running)
+        return {};
+    const Verdict v = verdict();
+    const int device = deviceSeverity();
+    const int worst = std::max(v.severity, device);
+    const QString title = QString::fromStdString(m_deviceProfile->title);
+    QString devicePart;
+    if (m_fits->empty()) {
+        devicePart = tr("on %1: no delegates").arg(title);
+    } else {
+        const Fit overall = overallOf(*m_fits);
+        const auto counted = std::count_if(
+            m_fits->begin(), m_fits->end(), [overall](const DelegateFit& fit) { return fit.fit == overall; });
+        devicePart = tr("on %1: %2 (%3 of %4 delegates)")
+                         .arg(title, QString::fromLatin1(fitName(overall).data()))
+                         .arg(counted)
+                         .arg(static_cast<int>(m_fits->size()));
+    }
+    const QString kernelPart = tr("kernels (%1): %2").arg(listsText(), v.severity == 1 ? v.answer : v.detail);
+    // In the order the lines below stand: the device first only when it is worse.
+    QStringList parts;
+    if (device > v.severity)
+        parts << devicePart;
+    else {
+        if (v.severity == worst)
+            parts << kernelPart;
+        if (device == worst)
+            parts << devicePart;
+    }
+    const QString lead = worst >= 2 ? tr("Will not run") : worst == 1 ? tr("Unverified") : tr("Will run");
+    return QStringLiteral("%1 — %2").arg(lead, parts.join(QStringLiteral("; ")));
+}
+
+void LoadCheckPanel::orderVerdicts()
+{
+    // Worst first: fails above unverified above fits; the kernels first when they are as bad.
+    const int kernel = m_check && !m_running ? verdict().severity : -1;
+    const bool deviceFirst = deviceSeverity() > kernel;
+    if ((m_verdicts->indexOf(m_deviceAnswer) == 0) != deviceFirst) {
+        m_verdicts->removeWidget(m_kernelVerdict);
+        m_verdicts->removeWidget(m_deviceAnswer);
+        m_verdicts->addWidget(deviceFirst ? static_cast<QWidget*>(m_deviceAnswer) : m_kernelVerdict);
+        m_verdicts->addWidget(deviceFirst ? static_cast<QWidget*>(m_kernelVerdict) : m_deviceAnswer);
+    }
+    const QString headline = headlineText();
+    const bool fails = std::max(kernel, deviceSeverity()) >= 2;
+    m_headline->setStyleSheet(fails ? QStringLiteral("color: %1").arg(attentionColour().name()) : QString());
+    m_headline->setWrappedText(headline);
+    m_headline->setVisible(!headline.isEmpty());
+}
+
 QString LoadCheckPanel::deviceText() const
 {
     if (!m_fits || !m_deviceProfile)
@@ -193,6 +358,7 @@ void LoadCheckPanel::showDeviceAnswer()
 {
     if (!m_fits || !m_deviceProfile) {
         m_deviceAnswer->hide();
+        orderVerdicts();
         return;
     }
     // The answer, then every delegate that does not fit or is unverified (a few), each with why.
@@ -223,6 +389,7 @@ void LoadCheckPanel::showDeviceAnswer()
         overall == Fit::DoesNotFit ? QStringLiteral("color: %1").arg(attentionColour().name()) : QString());
     m_deviceAnswer->setWrappedText(lines.join(QLatin1Char('\n')));
     m_deviceAnswer->show();
+    orderVerdicts();
 }
 
 void LoadCheckPanel::addDeviceMarks()
@@ -236,6 +403,13 @@ void LoadCheckPanel::addDeviceMarks()
         return;
     const std::string& method = m_document->program->methods[m].name;
     const QString device = QString::fromStdString(m_deviceProfile->title);
+    /// Per closed group: its delegates that do not fit, those unverified, and their reasons.
+    struct GroupCount {
+        int fails = 0;
+        int unverified = 0;
+        QStringList lines;
+    };
+    std::map<int, GroupCount> perGroup;
     for (const Node& node : graph->nodes) {
         if (node.kind != NodeKind::Delegate || !node.delegate.valid())
             continue;
@@ -249,6 +423,16 @@ void LoadCheckPanel::addDeviceMarks()
             tip += tr(" (built for %1)").arg(QString::fromStdString(fit->builtFor));
         for (const std::string& reason : fit->reasons)
             tip += QStringLiteral("\n• ") + QString::fromStdString(reason);
+        if (m_grouping)
+            if (const int group = m_grouping->groupOfNode(node.id); group >= 0) {
+                GroupCount& count = perGroup[group];
+                ++(fails ? count.fails : count.unverified);
+                count.lines << QStringLiteral("%1 #%2 %3: %4")
+                                   .arg(fails ? QStringLiteral("✕") : QStringLiteral("?"))
+                                   .arg(node.delegate.value)
+                                   .arg(QString::fromStdString(fit->backendId),
+                                       fit->reasons.empty() ? QString() : QString::fromStdString(fit->reasons.front()));
+            }
         const auto key = GraphScene::keyOf({ node.id, NodeId::none() });
         const auto existing = m_marks.find(key);
         if (existing != m_marks.end()) { // a backend no list links: both reasons on one mark
@@ -257,6 +441,27 @@ void LoadCheckPanel::addDeviceMarks()
         }
         m_marks.emplace(key,
             NodeMark { fails ? problemColour() : unverifiedColour(), fails ? tr("✕ device") : tr("? device"), tip });
+    }
+    // A closed group holding such a delegate says so too: its box is all that is drawn of it
+    // until it is opened (the ring was only on the delegate inside the open frame).
+    for (const auto& [group, count] : perGroup) {
+        const bool fails = count.fails > 0;
+        const int n = fails ? count.fails : count.unverified;
+        const QString badge = n == 1 ? (fails ? tr("✕ device") : tr("? device"))
+                                     : (fails ? tr("✕ %1 device") : tr("? %1 device")).arg(n);
+        QString tip = fails ? tr("%n delegate(s) inside do not fit %1", nullptr, count.fails).arg(device)
+                            : tr("%n delegate(s) inside unverified on %1", nullptr, count.unverified).arg(device);
+        if (fails && count.unverified > 0)
+            tip += tr(", %n unverified", nullptr, count.unverified);
+        tip += QStringLiteral("\n") + count.lines.join(QLatin1Char('\n'));
+        const auto key = GraphScene::keyOf(NodeOrigin::ofGroup(group));
+        const auto existing = m_marks.find(key);
+        if (existing != m_marks.end()) { // operators without a kernel inside too: both on one mark
+            existing->second.badge += QLatin1Char(' ') + badge;
+            existing->second.tooltip += QLatin1Char('\n') + tip; // already in the problem red
+            continue;
+        }
+        m_marks.emplace(key, NodeMark { fails ? problemColour() : unverifiedColour(), badge, tip });
     }
 }
 
