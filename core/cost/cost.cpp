@@ -16,9 +16,11 @@
 #include "core/cost/costrules.h"
 #include "core/delegates/delegate.h"
 #include "core/opschema/opschema.h"
+#include "core/vendorlogs/vendorjoin.h"
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace etscope::core::cost {
@@ -961,8 +963,17 @@ void costEthosU(const Program& program, const DelegateRef& ref, const DelegateIn
         return;
     }
     NpuSetup setup = npuSetup(info);
-    const ethosu::CommandStream stream
-        = ethosu::decodeCommands(block->subspan(framing.commandOffset, framing.commandWords * 4), setup.arch);
+    // Decoded once: the Vela joins (costvendor.cpp) read this same decode.
+    auto shared = std::make_shared<vendor::EthosUStream>();
+    const auto words = block->subspan(framing.commandOffset, framing.commandWords * 4);
+    shared->commands.assign(words.begin(), words.end());
+    shared->arch = setup.arch;
+    shared->archSource = setup.archSource;
+    if (framing.configWord)
+        shared->config = ethosu::readConfigWord(*framing.configWord);
+    shared->decoded = ethosu::decodeCommands(shared->commands, setup.arch);
+    summary.stream = shared;
+    const ethosu::CommandStream& stream = shared->decoded;
     const std::vector<int> groups = groupKicks(stream.operations);
     std::unordered_map<std::uint64_t, std::uint32_t> nodeAt;
     if (graph)
