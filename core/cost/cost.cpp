@@ -1110,6 +1110,13 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
     CostReport report;
     report.path = document.path;
     bool found = options.method.empty();
+    // One reservation for every method's rows: a reservation per method moved all the rows of
+    // the methods before it each time (NodeCost holds strings; 180,014 rows on the 100k LLM).
+    std::size_t rows = 0;
+    for (std::size_t m = 0; m < program.methods.size() && m < document.methods.size(); ++m)
+        if ((options.method.empty() || program.methods[m].name == options.method) && document.methods[m].graph)
+            rows += document.methods[m].graph->operatorCount(true);
+    report.nodes.reserve(rows);
     for (std::size_t m = 0; m < program.methods.size() && m < document.methods.size(); ++m) {
         const Method& method = program.methods[m];
         if (!options.method.empty() && method.name != options.method)
@@ -1120,7 +1127,6 @@ Result<CostReport> computeCost(const Document& document, const CostOptions& opti
             continue;
         TopLevel top(method);
         const Graph& graph = *analysis.graph;
-        report.nodes.reserve(report.nodes.size() + graph.operatorCount(true));
         for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
             const Node& node = graph.nodes[i];
             if (node.kind != NodeKind::Operator)
