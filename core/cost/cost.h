@@ -12,10 +12,15 @@
 #include "core/util/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace etscope::core::vendor {
+struct EthosUStream;
+}
 
 namespace etscope::core::cost {
 
@@ -93,6 +98,9 @@ struct DelegateCost {
     CostTotals totals;
     std::optional<NpuSetup> npu;
     std::vector<Attribute> vendor; ///< vendor summaries joined to this delegate (core/vendorlogs)
+    /// Ethos-U: the command stream as counted here, decoded once and read again by the vendor-log
+    /// joins (costvendor.h) instead of decoding it a second time; null for other formats.
+    std::shared_ptr<const vendor::EthosUStream> stream;
 };
 
 struct CostReport {

@@ -6,8 +6,10 @@
 #include "core/vendorlogs/vendorjoin.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 namespace etscope::core::cost {
@@ -95,10 +97,15 @@ std::string joinVela(CostReport& report, const Program& program, const vendor::V
                 continue;
             anyEthosU = true;
             const std::string where = method.name + " " + cost->backend + " #" + std::to_string(d);
-            const auto stream = vendor::ethosUStream(program, method.delegates[d]);
+            // The stream computeCost decoded (one decode for the count and every log), else our own.
+            std::shared_ptr<const vendor::EthosUStream> stream = cost->stream;
             if (!stream) {
-                text += "  " + where + ": not joined: " + stream.error().message() + "\n";
-                continue;
+                auto decoded = vendor::ethosUStream(program, method.delegates[d]);
+                if (!decoded) {
+                    text += "  " + where + ": not joined: " + decoded.error().message() + "\n";
+                    continue;
+                }
+                stream = std::make_shared<const vendor::EthosUStream>(std::move(decoded).value());
             }
             const vendor::VelaJoin join = vendor::joinVelaLog(log, *stream);
             const std::string verdict(vendor::verdictName(join.verdict));
@@ -176,12 +183,21 @@ std::string joinRun(CostReport& report, const Document& document, const vendor::
             if (!measured.note.empty())
                 add(cost->vendor, "measured: note", measured.note);
         }
+        // The method's top-level rows by node, found once (a scan of every row per measured node
+        // was quadratic on the 100k-node LLM).
+        std::unordered_map<std::uint32_t, std::vector<NodeCost*>> cpuRows;
+        if (!join.cpuNodes.empty())
+            for (NodeCost& node : report.nodes)
+                if (node.method == method.name && node.delegate < 0)
+                    cpuRows[node.node].push_back(&node);
         for (const vendor::MeasuredNode& measured : join.cpuNodes) {
             if (!measured.cpuCycles)
                 continue;
-            for (NodeCost& node : report.nodes)
-                if (node.method == method.name && node.delegate < 0 && node.node == measured.node.index())
-                    add(node.vendor, "measured: CPU cycles", std::to_string(*measured.cpuCycles));
+            const auto rows = cpuRows.find(static_cast<std::uint32_t>(measured.node.index()));
+            if (rows == cpuRows.end())
+                continue;
+            for (NodeCost* node : rows->second)
+                add(node->vendor, "measured: CPU cycles", std::to_string(*measured.cpuCycles));
         }
         if (!join.cpuNote.empty())
             text += "    CPU nodes: " + join.cpuNote + "\n";

@@ -12,10 +12,9 @@
 // operation reads follows the hardware: a convolution or pooling reads (OFM − 1)·stride +
 // dilated kernel − padding rows and columns; an elementwise operation reads the OFM extent, 1 on
 // a broadcast axis. Tiles split a feature map at WIDTH0 and HEIGHT0/HEIGHT1 (U55 and U85's 2×2
-// layout; U85's 3×1 layout splits rows only). DMA ranges are [address, address + length) for a
-// 1D transfer and the ethosu_gem.c bound (length + stride)·size per further dimension otherwise
-// (the whole bound is taken as touched: no sample has a 2D or 3D transfer to check a finer
-// reading against).
+// layout; U85's 3×1 layout splits rows only). A DMA touches LEN bytes per row: one row
+// (1D), SIZE0 rows (2D) or SIZE1 blocks of SIZE0 rows (3D), each side at its own strides
+// (ethosuoperations.cpp, dmaOperation, with the sources of that reading).
 #include "core/delegates/ethosucommands.h"
 #include "core/delegates/ethosureplayer.h"
 #include "core/util/text.h"

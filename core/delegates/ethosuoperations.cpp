@@ -212,6 +212,34 @@ Operation Replayer::resizeOperation(std::uint16_t param)
     return op;
 }
 
+namespace {
+
+/// The bytes one side of a DMA touches: `length` bytes at base + j·rowStride + k·blockStride
+/// (j < rows, k < blocks), as one strided block and its bounds.
+RegionAccess dmaSide(const char* role, int region, std::uint64_t base, std::int64_t length, AccessAxis rows,
+    AccessAxis blocks, std::int64_t transferred)
+{
+    RegionAccess access;
+    access.role = role;
+    access.region = region;
+    access.raw = true;
+    access.meta = { "uint8", { transferred } };
+    std::int64_t low = 0;
+    std::int64_t high = length;
+    for (const AccessAxis& axis : { rows, blocks }) {
+        const std::int64_t span = (axis.count - 1) * axis.stride; // |·| < 2^16 · 2^40
+        (span < 0 ? low : high) += span;
+    }
+    const auto start = static_cast<std::int64_t>(base);
+    access.begin = static_cast<std::uint64_t>(std::max<std::int64_t>(0, start + low));
+    access.end = static_cast<std::uint64_t>(std::max<std::int64_t>(0, start + high));
+    if (rows.count > 1 || blocks.count > 1)
+        access.blocks.push_back({ start, length, { rows, blocks, AccessAxis {} } });
+    return access;
+}
+
+} // namespace
+
 Operation Replayer::dmaOperation()
 {
     Operation op = started(OpKind::Dma);
@@ -219,23 +247,22 @@ Operation Replayer::dmaOperation()
     op.opType = "DMA";
     const std::uint16_t srcRegion = m_regs.param(kDmaSrcRegion);
     const std::uint16_t dstRegion = m_regs.param(kDmaDstRegion);
-    const std::uint64_t length = m_regs.address(kDmaLen);
-    const int mode = (srcRegion >> 9) & 3;
-    const std::int64_t size0 = m_regs.param(kDmaSize0);
-    const std::int64_t size1 = m_regs.param(kDmaSize1);
-    const auto extent = [&](std::uint16_t stride0, std::uint16_t stride1) {
-        // ethosu_gem.c dma_length: (len + stride0) · size0, then (+ stride1) · size1.
-        // Each step stays below 2^61: operands below 2^44 + 2^39 and sizes below 2^16, clamped.
-        constexpr std::int64_t kCap = std::int64_t(1) << 44;
-        std::int64_t total = static_cast<std::int64_t>(std::min<std::uint64_t>(length, 1ull << 40));
-        if (mode >= 1)
-            total = std::min(kCap, (total + std::max<std::int64_t>(0, m_regs.signedAddress(stride0))) * size0);
-        if (mode == 2)
-            total = std::min(kCap, (total + std::max<std::int64_t>(0, m_regs.signedAddress(stride1))) * size1);
-        return static_cast<std::uint64_t>(std::max<std::int64_t>(0, total));
-    };
-    const std::uint64_t srcBytes = extent(kDmaSkip0OrSrcStride0, kDmaSkip1OrSrcStride1);
-    const std::uint64_t dstBytes = u85() ? extent(kDmaDstStride0, kDmaDstStride1) : srcBytes;
+    const auto length = static_cast<std::int64_t>(std::min<std::uint64_t>(m_regs.address(kDmaLen), 1ull << 40));
+    // Bits 9–10 of a region register: 0 1D, 1 2D (SIZE0 rows), 2 3D (SIZE1 blocks of rows).
+    const int srcMode = (srcRegion >> 9) & 3;
+    const int dstMode = (dstRegion >> 9) & 3;
+    // U85 (regor EthosU85RCSGenerator::GenerateDMA, github.com/hapv3/neural-compiler @ f68df6c,
+    // ethosu/regor/architecture/ethosu85/ethos_u85_register_cs_generator.cpp) sets the mode in
+    // the source region only; SRC_STRIDE0/1 and DST_STRIDE0/1 are each side's distances from
+    // one row (block) to the next. U55/U65 (regor EthosU65RCSGenerator::GenerateDMA, same
+    // repository, architecture/ethosu65) set it in the destination region and read the source
+    // as one contiguous run; SKIP0 is the gap after each row (stride − length) and SKIP1 the
+    // gap after each block of rows (stride − length·SIZE0).
+    const int mode = u85() ? srcMode : std::max(srcMode, dstMode);
+    const std::int64_t size0 = mode >= 1 ? std::max<std::int64_t>(1, m_regs.param(kDmaSize0)) : 1;
+    const std::int64_t size1 = mode == 2 ? std::max<std::int64_t>(1, m_regs.param(kDmaSize1)) : 1;
+    // Bytes moved, for the edge's label: at most 2^44 · 2^16 (LEN below 2^40, sizes below 2^16).
+    const std::int64_t transferred = std::min<std::int64_t>(length * size0, std::int64_t(1) << 44) * size1;
     // Region mode bit 8: 1 means the NPU's internal memory (U55/U65 SHRAM, e.g. a lookup table).
     const bool srcInternal = (srcRegion >> 8) & 1;
     const bool dstInternal = (dstRegion >> 8) & 1;
@@ -258,13 +285,62 @@ Operation Replayer::dmaOperation()
         op.attributes.add("sizes", (Text() << size0).view());
     else if (mode == 2)
         op.attributes.add("sizes", (Text() << size0 << ", " << size1).view());
-    op.label = "DMA " + formatBytes(length) + (dstInternal ? " → internal" : "");
-    const TensorMeta srcMeta { "uint8", { static_cast<std::int64_t>(srcBytes) } };
-    const TensorMeta dstMeta { "uint8", { static_cast<std::int64_t>(dstBytes) } };
-    if (!srcInternal && srcBytes > 0)
-        op.reads.push_back({ "source", srcRegion & 7, src, src + srcBytes, srcMeta, true });
-    if (!dstInternal && dstBytes > 0)
-        op.writes.push_back({ "destination", dstRegion & 7, dst, dst + dstBytes, dstMeta, true });
+    op.label = "DMA " + formatBytes(static_cast<std::uint64_t>(length)) + (dstInternal ? " → internal" : "");
+
+    AccessAxis srcRows { size0, length };
+    AccessAxis srcBlocks { size1, length * size0 };
+    AccessAxis dstRows = srcRows;
+    AccessAxis dstBlocks = srcBlocks;
+    bool exact = true;
+    if (u85()) {
+        srcRows.stride = m_regs.signedAddress(kDmaSkip0OrSrcStride0);
+        srcBlocks.stride = m_regs.signedAddress(kDmaSkip1OrSrcStride1);
+        dstRows.stride = m_regs.signedAddress(kDmaDstStride0);
+        dstBlocks.stride = m_regs.signedAddress(kDmaDstStride1);
+        if (mode >= 1) {
+            Text strides;
+            strides << "rows " << srcRows.stride << ", " << dstRows.stride;
+            if (mode == 2)
+                strides << "; blocks " << srcBlocks.stride << ", " << dstBlocks.stride;
+            op.attributes.add("strides (source, destination)", strides.view());
+        }
+    } else if (mode >= 1) {
+        const std::int64_t skip0 = m_regs.signedAddress(kDmaSkip0OrSrcStride0);
+        const std::int64_t skip1 = m_regs.signedAddress(kDmaSkip1OrSrcStride1);
+        Text skips;
+        skips << skip0;
+        if (mode == 2)
+            skips << ", " << skip1;
+        op.attributes.add("skips", skips.view());
+        // A side whose own region sets no mode is read or written as one run of all the bytes
+        // (regor's U65 source); the Linux ethosu_gem.c validator takes the skips for both sides.
+        // With both skips set, whether a block's step counts the row gaps is in no source read
+        // here (regor's U65 writes both only as stride − bytes moved): the larger step bounds
+        // both readings, and the whole span is taken.
+        exact = !(mode == 2 && skip0 != 0);
+        const std::int64_t blockStep
+            = exact ? length * size0 + skip1 : std::max(length * size0, (length + skip0) * size0) + skip1;
+        if (srcMode >= 1) {
+            srcRows.stride = length + skip0;
+            srcBlocks.stride = blockStep;
+        }
+        if (dstMode >= 1) {
+            dstRows.stride = length + skip0;
+            dstBlocks.stride = blockStep;
+        }
+        if (!exact)
+            op.attributes.add("transfer layout", "unverified: the whole span is taken as touched");
+    }
+    RegionAccess read = dmaSide("source", srcRegion & 7, src, length, srcRows, srcBlocks, transferred);
+    RegionAccess write = dmaSide("destination", dstRegion & 7, dst, length, dstRows, dstBlocks, transferred);
+    if (!exact) {
+        read.blocks.clear();
+        write.blocks.clear();
+    }
+    if (!srcInternal && read.end > read.begin)
+        op.reads.push_back(std::move(read));
+    if (!dstInternal && write.end > write.begin)
+        op.writes.push_back(std::move(write));
     return op;
 }
 

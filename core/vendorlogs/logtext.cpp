@@ -44,8 +44,10 @@ void LogWarnings::add(const LogLine& line, const std::string& reason)
 
 void LogWarnings::add(std::size_t lineNumber, std::uint64_t offset, const std::string& reason)
 {
+    // Line 0: the whole file ("NAME: reason"), never a line that does not exist.
     if (m_list.size() < m_max)
-        m_list.push_back({ m_file + ":" + std::to_string(lineNumber) + ": " + reason, offset });
+        m_list.push_back(
+            { m_file + (lineNumber > 0 ? ":" + std::to_string(lineNumber) : std::string()) + ": " + reason, offset });
     else if (m_list.size() == m_max)
         m_list.push_back({ m_file + ": further warnings left out", offset });
 }

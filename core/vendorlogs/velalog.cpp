@@ -195,33 +195,40 @@ bool Reader::summaryLine(const LogLine& line)
             return std::nullopt;
         return static_cast<std::int64_t>(*field.number);
     };
-    if (key == "accelerator configuration")
-        summary.accelerator = field.value;
-    else if (key == "system configuration")
-        summary.systemConfiguration = field.value;
-    else if (key == "memory mode")
-        summary.memoryMode = field.value;
-    else if (key == "accelerator clock")
+    // The summary's labels (normalised) and the member each fills: text, a count or a number.
+    struct TextField {
+        std::string_view key;
+        std::string VelaSummary::*member;
+    };
+    struct CountField {
+        std::string_view key;
+        std::optional<std::int64_t> VelaSummary::*member;
+    };
+    static constexpr TextField kText[] = {
+        { "accelerator configuration", &VelaSummary::accelerator },
+        { "system configuration", &VelaSummary::systemConfiguration },
+        { "memory mode", &VelaSummary::memoryMode },
+    };
+    static constexpr CountField kCounts[] = {
+        { "cpu operators", &VelaSummary::cpuOperators },
+        { "npu operators", &VelaSummary::npuOperators },
+        { "neural network macs", &VelaSummary::macs },
+        { "npu cycles", &VelaSummary::npuCycles },
+        { "sram access cycles", &VelaSummary::sramAccessCycles },
+        { "dram access cycles", &VelaSummary::dramAccessCycles },
+        { "on-chip flash access cycles", &VelaSummary::onChipFlashAccessCycles },
+        { "off-chip flash access cycles", &VelaSummary::offChipFlashAccessCycles },
+        { "total cycles", &VelaSummary::totalCycles },
+    };
+    for (const TextField& f : kText)
+        if (key == f.key)
+            summary.*f.member = field.value;
+    for (const CountField& f : kCounts)
+        if (key == f.key)
+            summary.*f.member = integer();
+    if (key == "accelerator clock") {
         summary.clockMHz = field.number;
-    else if (key == "cpu operators")
-        summary.cpuOperators = integer();
-    else if (key == "npu operators")
-        summary.npuOperators = integer();
-    else if (key == "neural network macs")
-        summary.macs = integer();
-    else if (key == "npu cycles")
-        summary.npuCycles = integer();
-    else if (key == "sram access cycles")
-        summary.sramAccessCycles = integer();
-    else if (key == "dram access cycles")
-        summary.dramAccessCycles = integer();
-    else if (key == "on-chip flash access cycles")
-        summary.onChipFlashAccessCycles = integer();
-    else if (key == "off-chip flash access cycles")
-        summary.offChipFlashAccessCycles = integer();
-    else if (key == "total cycles")
-        summary.totalCycles = integer();
-    else if (key == "batch inference time") {
+    } else if (key == "batch inference time") {
         summary.inferenceTimeMs = field.number;
         // "12.71 ms,   78.69 inferences/s (batch size 1)"
         const auto rest = tokens(field.rest, 8);

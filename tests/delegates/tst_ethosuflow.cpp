@@ -96,11 +96,11 @@ void dma(EthosUCommandWriter& w, std::uint32_t source, std::uint32_t destination
 
 /// A U55 payload around `w`'s commands: 4 KiB of weights, one input record of `inputBytes`
 /// bytes at region 1 + 0 (none when 0), no outputs.
-std::vector<std::uint8_t> payload(EthosUCommandWriter& w, std::int32_t inputBytes)
+std::vector<std::uint8_t> payload(EthosUCommandWriter& w, std::int32_t inputBytes, bool u85 = false)
 {
     w.shortCommand(0x000); // NPU_OP_STOP
     EthosUPayloadSpec spec;
-    spec.configWord = 0x00001807;
+    spec.configWord = u85 ? 0x20000007 : 0x00001807; // product (bits 28–31) 2 = U85, 0 = U55
     spec.idWord = 0x10066001;
     spec.weights.assign(4096, 0);
     spec.scratchSize = 0x10000;
@@ -110,11 +110,12 @@ std::vector<std::uint8_t> payload(EthosUCommandWriter& w, std::int32_t inputByte
     return writeEthosUPayload(spec);
 }
 
-DelegateInfo describe(const std::vector<std::uint8_t>& bytes)
+DelegateInfo describe(const std::vector<std::uint8_t>& bytes, bool u85 = false)
 {
     DelegateRef ref;
     ref.backendId = "EthosUBackend";
-    ref.compileSpecs.push_back({ "target", { 'e', 't', 'h', 'o', 's', '-', 'u', '5', '5' } });
+    const std::string target = u85 ? "ethos-u85" : "ethos-u55";
+    ref.compileSpecs.push_back({ "target", { target.begin(), target.end() } });
     return describeAlone(bytes, ref);
 }
 
@@ -298,6 +299,14 @@ std::set<std::pair<std::size_t, std::size_t>> oracleEdges(
     return edges;
 }
 
+/// The byte map's edges for a writer-made payload, decoded again here for `arch`.
+std::set<std::pair<std::size_t, std::size_t>> oracleOf(const std::vector<std::uint8_t>& bytes, ethosu::Arch arch)
+{
+    const VelaParts parts = velaParts(bytes);
+    std::uint64_t uncovered = 0;
+    return oracleEdges(ethosu::decodeCommands(parts.commands, arch), parts, uncovered);
+}
+
 } // namespace
 
 class TestEthosUFlow : public QObject {
@@ -407,6 +416,115 @@ private slots:
         const std::set<std::pair<std::size_t, std::size_t>> expected { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 1, 3 },
             { 0, 4 } };
         QCOMPARE(edgeSet(*info.innerGraph), expected);
+    }
+
+    // A U55 2D DMA (the mode in bits 9–10 of DMA0_DST_REGION, as regor's U65 generator writes
+    // it; SKIP0 the gap after each row). Node 0: a 1D DMA fills region 1 0x100–0x13F. Node 1: a
+    // 2D DMA of LEN 4, SIZE0 3, SKIP0 12 writes rows at 0x100 + 16j: 0x100–0x103, 0x110–0x113,
+    // 0x120–0x123 (its source, 12 bytes of the weight block, gives no edge). Readers (pools of
+    // 1×4×1 NHWC): node 2 at 0x104 (a gap): node 0; node 3 at 0x110: node 1; node 4 at 0x122
+    // (0x122–0x123 node 1, 0x124–0x125 node 0): both; node 5 at 0x130 (past the last row): node 0.
+    // Edges: {0,2} {1,3} {1,4} {0,4} {0,5}. The range reading took the mode from the source
+    // region (1D) and so LEN bytes only: node 3 and half of node 4 went to node 0.
+    void dma2dU55()
+    {
+        EthosUCommandWriter w;
+        dma(w, 0, 0x100, 0x40);
+        w.shortCommand(0x130, 0).longCommand(0x030, 0); // DMA0_SRC_REGION 0, 1D; DMA0_SRC
+        w.shortCommand(0x131, 1 | (1 << 9)).longCommand(0x031, 0x100); // DMA0_DST_REGION 1, 2D
+        w.shortCommand(0x132, 3).longCommand(0x033, 12); // DMA0_SIZE0 3; DMA0_SKIP0 12
+        w.longCommand(0x032, 4).shortCommand(0x010); // DMA0_LEN 4; DMA_START
+        for (const std::uint32_t at : { 0x104u, 0x110u, 0x122u, 0x130u })
+            pool(w, Fm { at, {}, 1, 4, 1 }, Fm { 0x400 + at, {}, 1, 4, 1 });
+        const auto bytes = payload(w, 0);
+        const DelegateInfo info = describe(bytes);
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const std::set<std::pair<std::size_t, std::size_t>> expected { { 0, 2 }, { 1, 3 }, { 1, 4 }, { 0, 4 },
+            { 0, 5 } };
+        QCOMPARE(edgeSet(*info.innerGraph), expected);
+        QCOMPARE(edgeSet(*info.innerGraph), oracleOf(bytes, ethosu::Arch::U55));
+        const Node& copy = info.innerGraph->nodes.at(1);
+        QCOMPARE(attribute(copy, "transfer"), std::string("2D"));
+        QCOMPARE(attribute(copy, "skips"), std::string("12"));
+    }
+
+    // A U85 3D DMA with its own source and destination strides (mode in DMA0_SRC_REGION bits
+    // 9–10; SRC_STRIDE0/1 and DST_STRIDE0/1 from row start to row start, regor's U85
+    // generator). All copies go region 1 → region 1 but the first three, which copy the weights.
+    // Node 0 fills 0x00–0x3F; node 1 rewrites 0x08–0x09; node 2 fills 0x100–0x11F. Node 3: LEN
+    // 2, SIZE0 2, SIZE1 2, source strides 8 and 32: reads 0x00–0x01, 0x08–0x09, 0x20–0x21,
+    // 0x28–0x29 (nodes 0 and 1); destination strides 16 and 4 at 0x100: writes 0x100 + 16j + 4k
+    // + {0, 1} = 0x100–0x101, 0x104–0x105, 0x110–0x111, 0x114–0x115. Readers (1D, 2 bytes, to
+    // 0x800 + 16i): node 4 at 0x102: node 2; node 5 at 0x104: node 3; node 6 at 0x113 (0x113
+    // node 2, 0x114 node 3): both; node 7 at 0x116: node 2.
+    // Edges: {0,3} {1,3} {2,4} {3,5} {2,6} {3,6} {2,7}. The ethosu_gem.c bound ((2 + 16)·2 + 4)·2
+    // = 80 bytes from 0x100 gave node 3 every byte of 0x100–0x14F, hiding node 2 from 4, 6, 7.
+    void dma3dU85()
+    {
+        EthosUCommandWriter w;
+        const auto copy = [&](int srcRegion, std::uint32_t source, std::uint32_t destination, std::uint32_t length) {
+            w.shortCommand(0x130, static_cast<std::uint16_t>(srcRegion)).longCommand(0x030, source);
+            w.shortCommand(0x131, 1).longCommand(0x031, destination);
+            w.longCommand(0x032, length).shortCommand(0x010);
+        };
+        copy(0, 0, 0x00, 0x40);
+        copy(0, 0, 0x08, 2);
+        copy(0, 0, 0x100, 0x20);
+        w.shortCommand(0x130, 1 | (2 << 9)).longCommand(0x030, 0); // DMA0_SRC_REGION 1, 3D
+        w.shortCommand(0x131, 1).longCommand(0x031, 0x100);
+        w.shortCommand(0x132, 2).shortCommand(0x133, 2); // DMA0_SIZE0, DMA0_SIZE1
+        w.longCommand(0x033, 8).longCommand(0x034, 32); // DMA0_SRC_STRIDE0/1
+        w.longCommand(0x035, 16).longCommand(0x036, 4); // DMA0_DST_STRIDE0/1
+        w.longCommand(0x032, 2).shortCommand(0x010);
+        std::uint32_t out = 0x800;
+        for (const std::uint32_t at : { 0x102u, 0x104u, 0x113u, 0x116u }) {
+            copy(1, at, out, 2);
+            out += 16;
+        }
+        const auto bytes = payload(w, 0, true);
+        const DelegateInfo info = describe(bytes, true);
+        QVERIFY(info.warnings.empty());
+        QVERIFY(info.innerGraph);
+        const std::set<std::pair<std::size_t, std::size_t>> expected { { 0, 3 }, { 1, 3 }, { 2, 4 }, { 3, 5 }, { 2, 6 },
+            { 3, 6 }, { 2, 7 } };
+        QCOMPARE(edgeSet(*info.innerGraph), expected);
+        QCOMPARE(edgeSet(*info.innerGraph), oracleOf(bytes, ethosu::Arch::U85));
+        QCOMPARE(attribute(info.innerGraph->nodes.at(3), "strides (source, destination)"),
+            std::string("rows 8, 16; blocks 32, 4"));
+    }
+
+    // U85 chaining: an OFM whose storage is "chained" (OFM_PRECISION bits 14–15 = 2) passes to
+    // the next kernel inside the NPU, through no memory. Node 0: a pool from the input (node −,
+    // none here: it reads the weight block) whose OFM is chained; node 1: a DMA between them
+    // (DMA runs beside the kernels and keeps the chain); node 2: a pool whose IFM is chained
+    // (IFM_PRECISION bits 14–15 = 2), reading no memory. Edges: {0, 2} only.
+    void u85Chaining()
+    {
+        EthosUCommandWriter w;
+        const auto kernel = [&](bool chainOut, bool chainIn) {
+            w.shortCommand(0x10F, 0).longCommand(0x000, 0); // IFM region 0 (weights), base 0
+            w.longCommand(0x004, 1).longCommand(0x005, 4).longCommand(0x006, 16); // IFM strides
+            w.shortCommand(0x10B, 0).shortCommand(0x10C, 0).shortCommand(0x10A, 3); // IFM tiles: 1×4
+            w.shortCommand(0x105, static_cast<std::uint16_t>(chainIn ? 2 << 14 : 0)); // IFM_PRECISION
+            w.shortCommand(0x104, 0); // IFM_DEPTH_M1
+            w.shortCommand(0x11F, 1).longCommand(0x010, chainOut ? 0 : 0x200); // OFM region 1
+            w.longCommand(0x014, 1).longCommand(0x015, 4).longCommand(0x016, 16);
+            w.shortCommand(0x11B, 0).shortCommand(0x11C, 0).shortCommand(0x11A, 3);
+            w.shortCommand(0x114, static_cast<std::uint16_t>(0x100 | (chainOut ? 2 << 14 : 0))); // OFM_PRECISION
+            w.shortCommand(0x112, 0).shortCommand(0x111, 3).shortCommand(0x113, 0); // OFM 1×4×1
+            w.shortCommand(0x120, 0).shortCommand(0x121, 0).shortCommand(0x122, 0);
+            w.shortCommand(0x005, 1); // NPU_OP_POOL average
+        };
+        kernel(true, false);
+        dma(w, 0, 0x300, 4);
+        kernel(false, true);
+        const auto bytes = payload(w, 0, true);
+        const DelegateInfo info = describe(bytes, true);
+        QVERIFY(info.innerGraph);
+        const std::set<std::pair<std::size_t, std::size_t>> expected { { 0, 2 } };
+        QCOMPARE(edgeSet(*info.innerGraph), expected);
+        QCOMPARE(edgeSet(*info.innerGraph), oracleOf(bytes, ethosu::Arch::U85));
     }
 
     // Random pools and DMAs on a 1 KiB scratch against the byte map of this file (fmBytes): the

@@ -71,7 +71,7 @@ private slots:
         int checked = 0;
         int ethosU = 0;
         QStringList files;
-        QDirIterator it(QStringLiteral(ETSCOPE_SAMPLES_DIR), { QStringLiteral("*.pte"), QStringLiteral("*.bpte") },
+        QDirIterator it(etscope::test::samplesRoot(), { QStringLiteral("*.pte"), QStringLiteral("*.bpte") },
             QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             files.push_back(it.next());

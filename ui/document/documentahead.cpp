@@ -129,10 +129,7 @@ void DocumentController::finishAhead(const QString& key, quint64 generation, cor
             runLayout(std::move(pending), ahead.plan);
             continue;
         }
-        timings::report("layout", timings::millisecondsSince(pending.started));
-        setBusy(-1);
-        if (pending.answer.ready)
-            pending.answer.ready(ahead.presentation);
+        deliverReady(pending, ahead.presentation);
     }
 }
 

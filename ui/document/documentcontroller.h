@@ -217,6 +217,8 @@ private:
     std::function<void(int, const QString&)> progressSink();
     /// Lays out the whole presentation, or only the inside of what `plan` opens.
     void runLayout(Pending pending, std::shared_ptr<const OpeningPlan> plan);
+    /// Hands `presentation`, laid out, to the view waiting in `pending` (timing, busy, ready).
+    void deliverReady(const Pending& pending, const std::shared_ptr<Presentation>& presentation);
     void setBusy(int delta);
     /// Prepares and submits the layout ahead of `key` (layOutAhead), one per event-loop turn.
     void startAhead(const GraphContext& context, const std::set<int>& expanded);

@@ -166,9 +166,9 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
                 }
                 layout = std::move(*composed);
             }
-            timings::report("layout", timings::millisecondsSince(pending.started));
-            setBusy(-1);
             if (!layout) {
+                timings::report("layout", timings::millisecondsSince(pending.started));
+                setBusy(-1);
                 if (layout.error().code == core::Error::Code::Cancelled) {
                     qCDebug(logLayout).noquote()
                         << "layout cancelled after" << timings::millisecondsSince(pending.started) << "ms";
@@ -191,12 +191,19 @@ void DocumentController::runLayout(Pending pending, std::shared_ptr<const Openin
                                                           : QString());
             pending.presentation->layout = std::move(layout).value();
             m_cache.insert(pending.presentation->key(), pending.presentation);
-            if (pending.answer.ready)
-                pending.answer.ready(pending.presentation);
+            deliverReady(pending, pending.presentation);
         });
     // LayoutService answers later, never from within submit.
     if (const auto view = m_views.find(pending.requester); view != m_views.end() && view->latest == pending.request)
         view->job = job;
+}
+
+void DocumentController::deliverReady(const Pending& pending, const std::shared_ptr<Presentation>& presentation)
+{
+    timings::report("layout", timings::millisecondsSince(pending.started));
+    setBusy(-1);
+    if (pending.answer.ready)
+        pending.answer.ready(presentation);
 }
 
 } // namespace etscope::ui
