@@ -527,7 +527,7 @@ private slots:
         dialog.cancelExport();
         resume.release();
         QVERIFY(finished.wait(120000));
-        QCOMPARE(stepTotal.load(), 12);
+        QCOMPARE(stepTotal.load(), 14);
         QCOMPARE(finished.front().at(2).toBool(), true);
         QVERIFY(std::none_of(steps.begin(), steps.end(),
             [](const QString& step) { return step.startsWith(QStringLiteral("Picture ")); }));
