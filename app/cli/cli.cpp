@@ -300,7 +300,7 @@ Options:
                   to compare with (what changed)
   --budget RULE   check: a gate rule (size+5%, delegated-share-2pt, arena+10%,
                   no-new-fallback, no-new-missing, no-lost-delegate, loads,
-                  same-device-facts); repeatable
+                  same-device-facts, macs+5%, cycles+5%); repeatable
   --device NAME   check: the device profile to check against (--list-devices names them);
                   report: the device the "will it load" section answers for
   --device-file F check: a JSON file of your own device profiles (docs/check.md)
@@ -308,7 +308,7 @@ Options:
   --program P     timeline: the program the ETDump ran, to place events on its nodes
   --tosa FILE     graph: a delegate's TOSA graph (or auto: found beside the program)
   --sections IDS  report: only these sections (summary, graphs, operators, load, memory,
-                  size, profile, gap, baseline, warnings), comma-separated
+                  size, profile, gap, cost, why, baseline, warnings), comma-separated
   --timings       the desktop app, export, report: how long each phase takes, to stderr
   --theme T       the desktop app: system, light or dark for this run
   --quit-after-paint  the desktop app: exit once the first file's view is painted (benchmarks)

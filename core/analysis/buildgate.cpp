@@ -6,6 +6,8 @@
 // by side, so a new rule touches one file; they share the number and byte formatting at the top.
 #include "core/analysis/buildgate.h"
 
+#include "core/cost/cost.h"
+
 #include "core/analysis/programdiff.h"
 #include "core/analysis/sizebreakdown.h"
 #include "core/util/scalartype.h"
@@ -25,7 +27,8 @@ namespace {
 
 constexpr std::string_view kRuleList
     = "size+N% or size+N[B|KB|KiB|MB|MiB|GB|GiB], delegated-share-Npt, arena+N% or "
-      "arena+N[B|KiB|…], no-new-fallback, no-new-missing, no-lost-delegate, loads, same-device-facts";
+      "arena+N[B|KiB|…], no-new-fallback, no-new-missing, no-lost-delegate, loads, same-device-facts, macs+N%, "
+      "cycles+N%";
 constexpr std::size_t kShownItems = 8;
 // A percentage or point limit beyond this is a typo, not a budget.
 constexpr double kMaxPercent = 1'000'000;
@@ -616,7 +619,145 @@ GateRow deviceFactsRow(const Document& current, const Document& baseline)
     return row;
 }
 
+/// What core/cost counts of one program for the macs+N% and cycles+N% rules.
+struct CostCount {
+    std::string error; ///< computeCost failed: why
+    cost::CostTotals total;
+    std::size_t undecoded = 0; ///< delegates whose inside is not decoded (nothing counted in them)
+    std::vector<std::string> noRuleOps; ///< distinct operators with no rule or no shape, first seen first
+    std::size_t ethosUKicks = 0; ///< nodes inside Ethos-U delegates
+    std::size_t kicksWithoutEstimate = 0; ///< of which without a cycle estimate
+};
+
+CostCount countCost(const Document& document)
+{
+    CostCount out;
+    auto report = cost::computeCost(document);
+    if (!report) {
+        out.error = report.error().message();
+        return out;
+    }
+    out.total = report->total;
+    std::set<std::pair<std::string, int>> ethosU;
+    for (const cost::DelegateCost& d : report->delegates) {
+        if (!d.note.empty())
+            ++out.undecoded;
+        if (d.format == "ethos-u")
+            ethosU.insert({ d.method, d.delegate });
+    }
+    std::set<std::string> seen;
+    for (const cost::NodeCost& node : report->nodes) {
+        if (node.status != cost::CostStatus::Counted && seen.insert(node.opType).second)
+            out.noRuleOps.push_back(node.opType);
+        if (node.delegate >= 0 && ethosU.contains({ node.method, node.delegate })) {
+            ++out.ethosUKicks;
+            if (!node.estimate)
+                ++out.kicksWithoutEstimate;
+        }
+    }
+    return out;
+}
+
+/// "1,234,567".
+std::string groupedCount(std::uint64_t value)
+{
+    std::string digits = std::to_string(value);
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+/// Why one side's MAC count is not the program's: "3 of 120 operator nodes have no cost rule
+/// (aten::foo.out, …)", "1 delegate not decoded"; empty when every node was counted.
+std::string macsGap(const CostCount& count)
+{
+    std::vector<std::string> parts;
+    const std::size_t uncounted = count.total.noRule + count.total.noShape;
+    if (uncounted > 0)
+        parts.push_back(std::to_string(uncounted) + " of " + std::to_string(count.total.nodes)
+            + " operator nodes not counted (no cost rule or no shape: " + joined(count.noRuleOps, 4) + ")");
+    if (count.undecoded > 0)
+        parts.push_back(std::to_string(count.undecoded) + " delegate(s) whose payload is not decoded");
+    return joined(parts, 2);
+}
+
+/// Why one side's NPU cycle estimate is not the program's.
+std::string cyclesGap(const CostCount& count)
+{
+    if (count.ethosUKicks == 0)
+        return "no Ethos-U delegate: ETScope estimates cycles for Ethos-U NPU kicks only";
+    if (count.kicksWithoutEstimate > 0)
+        return std::to_string(count.kicksWithoutEstimate) + " of " + std::to_string(count.ethosUKicks)
+            + " NPU operations have no cycle estimate (no system configuration or MACs per cycle in the compile "
+              "flags)";
+    return {};
+}
+
+/// macs+N% and cycles+N%: the program's total (every method) may grow by at most N% over the
+/// baseline's. Unverified when either side's total misses nodes: a total of what was counted is
+/// no total of the program, and comparing two of them could pass a real growth.
+GateRow costRow(const GateRule& rule, const CostCount& current, const CostCount& baseline)
+{
+    const bool cycles = rule.kind == GateRule::Kind::Cycles;
+    GateRow row;
+    row.measure = cycles ? "estimated NPU cycles (Ethos-U, an ESTIMATE)" : "MACs (static count)";
+    row.unit = "count";
+    row.limitText = "≤ +" + fixed(rule.limit, "%g") + "%";
+    if (!current.error.empty() || !baseline.error.empty()) {
+        row.unverified = "cost not computed: " + (current.error.empty() ? baseline.error : current.error);
+        row.oldText = row.newText = row.changeText = "n/a";
+        return row;
+    }
+    const auto value = [cycles](const CostCount& count) -> std::optional<std::uint64_t> {
+        if (cycles)
+            return count.total.estimatedCycles;
+        return count.total.macs;
+    };
+    const auto oldValue = value(baseline), newValue = value(current);
+    const std::string oldGap = cycles ? cyclesGap(baseline) : macsGap(baseline);
+    const std::string newGap = cycles ? cyclesGap(current) : macsGap(current);
+    row.oldText = oldValue ? groupedCount(*oldValue) : "n/a";
+    row.newText = newValue ? groupedCount(*newValue) : "n/a";
+    if (oldValue)
+        row.oldValue = static_cast<double>(*oldValue);
+    if (newValue)
+        row.newValue = static_cast<double>(*newValue);
+    if (oldValue && newValue) {
+        const double limit = static_cast<double>(*oldValue) * (1.0 + rule.limit / 100.0);
+        row.limitValue = std::floor(limit);
+        row.limitText = "≤ " + groupedCount(static_cast<std::uint64_t>(std::floor(limit))) + " (+"
+            + fixed(rule.limit, "%g") + "%)";
+        const double delta = static_cast<double>(*newValue) - static_cast<double>(*oldValue);
+        row.changeText = *oldValue > 0 ? signedPercent(100.0 * delta / static_cast<double>(*oldValue))
+                                       : (delta > 0 ? "+" + groupedCount(*newValue) : "±0");
+        row.pass = static_cast<double>(*newValue) <= limit;
+    } else {
+        row.changeText = "n/a";
+    }
+    if (!oldGap.empty() || !newGap.empty()) {
+        // What was counted is shown; the verdict is not given.
+        row.pass = true;
+        row.unverified = (oldGap.empty() ? std::string() : "baseline: " + oldGap)
+            + (!oldGap.empty() && !newGap.empty() ? "; " : "")
+            + (newGap.empty() ? std::string() : "new build: " + newGap);
+        if (oldValue && !oldGap.empty())
+            row.oldText = "≥ " + row.oldText;
+        if (newValue && !newGap.empty())
+            row.newText = "≥ " + row.newText;
+    }
+    if (cycles)
+        row.details.emplace_back("the estimate covers the NPU kicks only, not the CPU nodes (docs/cost.md)");
+    return row;
+}
+
 } // namespace
+
+std::string GateRow::verdict() const
+{
+    if (!unverified.empty())
+        return "unverified";
+    return pass ? "pass" : "FAIL";
+}
 
 Result<GateRule> parseGateRule(std::string_view text)
 {
@@ -635,7 +776,15 @@ Result<GateRule> parseGateRule(std::string_view text)
         out.kind = GateRule::Kind::Loads;
     else if (rule == "same-device-facts")
         out.kind = GateRule::Kind::SameDeviceFacts;
-    else if (rule.starts_with("size+"))
+    else if (rule.starts_with("macs+") || rule.starts_with("cycles+")) {
+        const bool cycles = rule.starts_with("cycles+");
+        auto growth = parseGrowth(rule, std::string_view(rule).substr(cycles ? 7 : 5),
+            cycles ? GateRule::Kind::Cycles : GateRule::Kind::Macs);
+        if (growth && growth->unit != GateRule::Unit::Percent)
+            return ruleError(
+                text, std::string("a count grows by a percentage: ") + (cycles ? "cycles" : "macs") + "+5%");
+        return growth;
+    } else if (rule.starts_with("size+"))
         return parseGrowth(rule, std::string_view(rule).substr(5), GateRule::Kind::Size);
     else if (rule.starts_with("arena+"))
         return parseGrowth(rule, std::string_view(rule).substr(6), GateRule::Kind::Arena);
@@ -651,7 +800,8 @@ Result<GateRule> parseGateRule(std::string_view text)
         out.kind = GateRule::Kind::DelegatedShare;
         out.unit = GateRule::Unit::Points;
         out.limit = points;
-    } else if (rule.starts_with("size") || rule.starts_with("arena")) {
+    } else if (rule.starts_with("size") || rule.starts_with("arena") || rule.starts_with("macs")
+        || rule.starts_with("cycles")) {
         return ruleError(text,
             "a growth budget is written with '+': " + rule.substr(0, rule.find_first_of("-+0123456789")) + "+5% or "
                 + rule.substr(0, rule.find_first_of("-+0123456789")) + "+100KiB");
@@ -695,6 +845,12 @@ int BuildGate::failures() const
     return static_cast<int>(std::count_if(rows.begin(), rows.end(), [](const GateRow& row) { return !row.pass; }));
 }
 
+int BuildGate::unverified() const
+{
+    return static_cast<int>(
+        std::count_if(rows.begin(), rows.end(), [](const GateRow& row) { return !row.unverified.empty(); }));
+}
+
 BuildGate evaluateBuildGate(const Document& current, const Document& baseline, const KernelCheck& currentCheck,
     const KernelCheck& baselineCheck, const std::vector<GateRule>& rules)
 {
@@ -708,6 +864,8 @@ BuildGate evaluateBuildGate(const Document& current, const Document& baseline, c
     }
     compareModels(*current.program, *baseline.program, gate);
     const OperatorTable oldTable = baselineCheck.combinedTable(), newTable = currentCheck.combinedTable();
+    // Counted once for both cost rules, only when one is given (as long as opening the program).
+    std::optional<std::pair<CostCount, CostCount>> costs;
     for (const GateRule& rule : rules) {
         GateRow row;
         switch (rule.kind) {
@@ -735,6 +893,12 @@ BuildGate evaluateBuildGate(const Document& current, const Document& baseline, c
         case GateRule::Kind::SameDeviceFacts:
             row = deviceFactsRow(current, baseline);
             break;
+        case GateRule::Kind::Macs:
+        case GateRule::Kind::Cycles:
+            if (!costs)
+                costs.emplace(countCost(current), countCost(baseline));
+            row = costRow(rule, costs->first, costs->second);
+            break;
         }
         row.rule = rule.text;
         gate.rows.push_back(std::move(row));
@@ -747,17 +911,22 @@ Table buildGateTable(const BuildGate& gate)
     Table table;
     table.columns = { "rule", "measure", "old", "new", "change", "limit", "verdict" };
     for (const GateRow& row : gate.rows)
-        table.rows.push_back({ row.rule, row.measure, row.oldText, row.newText, row.changeText, row.limitText,
-            std::string(row.pass ? "pass" : "FAIL") });
+        table.rows.push_back(
+            { row.rule, row.measure, row.oldText, row.newText, row.changeText, row.limitText, row.verdict() });
     return table;
 }
 
 std::string buildGateText(const BuildGate& gate)
 {
+    const int unverified = gate.unverified();
+    const std::string held = unverified == 0 ? "all " + std::to_string(gate.rows.size()) + " rule(s) hold"
+                                             : std::to_string(static_cast<int>(gate.rows.size()) - unverified) + " of "
+            + std::to_string(gate.rows.size()) + " rule(s) hold";
     std::string text = "Gate: " + std::string(gate.passed() ? "pass" : "FAIL") + " — "
         + (gate.passed()
-                ? "all " + std::to_string(gate.rows.size()) + " rule(s) hold"
+                ? held
                 : std::to_string(gate.failures()) + " of " + std::to_string(gate.rows.size()) + " rule(s) failed")
+        + (unverified > 0 ? ", " + std::to_string(unverified) + " unverified (not checked: see below)" : std::string())
         + "\n";
     text += "New build: " + gate.program + "\nBaseline:  " + gate.baseline + "\n";
     if (gate.differentModel)
@@ -767,12 +936,14 @@ std::string buildGateText(const BuildGate& gate)
     text += "\n" + renderTable(buildGateTable(gate), TableFormat::Text);
     bool any = false;
     for (const GateRow& row : gate.rows) {
-        if (row.details.empty())
+        if (row.details.empty() && row.unverified.empty())
             continue;
         if (!any)
             text += "\n";
         any = true;
         text += row.rule + (row.pass ? "" : " (FAIL)") + ":\n";
+        if (!row.unverified.empty())
+            text += "  unverified: " + row.unverified + "\n";
         for (const std::string& detail : row.details)
             text += "  " + detail + "\n";
     }
@@ -804,13 +975,15 @@ nlohmann::ordered_json buildGateJson(const BuildGate& gate)
             { "new_text", row.newText },
             { "change", row.changeText },
             { "limit_text", row.limitText },
-            { "verdict", row.pass ? "pass" : "fail" },
+            { "verdict", row.unverified.empty() ? (row.pass ? "pass" : "fail") : "unverified" },
+            { "unverified", row.unverified.empty() ? ordered_json(nullptr) : ordered_json(row.unverified) },
             { "details", row.details },
         });
     }
     return {
         { "verdict", gate.passed() ? "pass" : "fail" },
         { "failures", gate.failures() },
+        { "unverified", gate.unverified() },
         { "program", gate.program },
         { "baseline", gate.baseline },
         { "different_model", gate.differentModel },

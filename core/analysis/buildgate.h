@@ -34,6 +34,8 @@ struct GateRule {
         NoLostDelegate, ///< every backend the baseline delegated to is still used
         Loads, ///< the new build loads with the kernel lists (the check without baseline)
         SameDeviceFacts, ///< every delegate's "built for" facts (SDK, SoC, NPU, OS) are the baseline's
+        Macs, ///< the program's MACs (core/cost) may grow by at most `limit` %
+        Cycles, ///< the program's estimated Ethos-U NPU cycles (core/cost) may grow by at most `limit` %
     };
     enum class Unit { None, Percent, Bytes, Points };
     Kind kind = Kind::NoNewMissing;
@@ -45,7 +47,8 @@ struct GateRule {
 
 /// Parses one rule: `size+5%`, `size+100KiB` (B, KB = 1000, KiB = 1024, MB, MiB, GB, GiB),
 /// `delegated-share-2pt`, `arena+10%`, `arena+64KiB`, `no-new-fallback`, `no-new-missing`,
-/// `no-lost-delegate`, `loads`, `same-device-facts`. Fails with Error::Code::Usage naming the rule and what is wrong.
+/// `no-lost-delegate`, `loads`, `same-device-facts`, `macs+5%`, `cycles+5%` (percentages only).
+/// Fails with Error::Code::Usage naming the rule and what is wrong.
 Result<GateRule> parseGateRule(std::string_view text);
 
 /// Parses every `--budget`; none gives the defaults (no-new-missing, no-lost-delegate). A rule
@@ -68,7 +71,14 @@ struct GateRow {
     std::optional<double> violations;
     std::string unit; ///< "bytes", "percent", "count", "bool" (loads: 1 yes, 0 no)
     bool pass = true;
+    /// Why the rule could not be checked (a side has no count: nodes with no cost rule, no
+    /// Ethos-U cycle estimate); empty when checked. An unverified rule does not fail the gate
+    /// (`pass` stays true) and its verdict says "unverified", never "pass".
+    std::string unverified;
     std::vector<std::string> details; ///< which operators fell back, which delegate vanished, …
+
+    /// "pass", "FAIL" or "unverified".
+    std::string verdict() const;
 };
 
 /// The gate's answer.
@@ -84,6 +94,7 @@ struct BuildGate {
 
     bool passed() const;
     int failures() const;
+    int unverified() const; ///< rules that could not be checked
 };
 
 /// Evaluates `rules` on the new build `current` against `baseline`. `currentCheck` and
@@ -100,7 +111,7 @@ std::string buildGateText(const BuildGate& gate);
 
 /// {verdict, passed, failures, program, baseline, different_model, notes, kernel_lists,
 /// rules: [{rule, measure, unit, old, new, limit, violations, old_text, new_text, change,
-/// limit_text, verdict, details}]}.
+/// limit_text, verdict ("pass", "fail", "unverified"), unverified (the reason, or null), details}]}.
 nlohmann::ordered_json buildGateJson(const BuildGate& gate);
 
 } // namespace etscope::core

@@ -39,7 +39,9 @@ std::vector<TableCell> totalsRow(const CostTotals& t, const std::string& name)
         count(t.bytesRead), count(t.bytesWritten), count(t.parameterBytes), optionalCount(t.estimatedCycles) };
 }
 
-Table totalsTable(const std::string& title, const char* first, const std::vector<CostTotals>& list)
+} // namespace
+
+Table costTotalsTable(const std::string& title, const char* first, const std::vector<CostTotals>& list)
 {
     Table table;
     table.title = title;
@@ -48,6 +50,8 @@ Table totalsTable(const std::string& title, const char* first, const std::vector
         table.rows.push_back(totalsRow(t, t.name));
     return table;
 }
+
+namespace {
 
 std::string setupText(const NpuSetup& setup)
 {
@@ -113,7 +117,7 @@ std::string costText(const CostReport& report)
         + " other ops in " + std::to_string(report.cpu.nodes) + " nodes\n";
     text += "(MACs: multiply-accumulates of convolutions, matrix products and attention; ops: every other arithmetic "
             "operation, per element; nodes with no rule or no shape count nothing. docs/cost.md)\n\n";
-    text += renderTable(totalsTable("Per backend", "backend", report.perBackend), TableFormat::Text) + "\n";
+    text += renderTable(costTotalsTable("Per backend", "backend", report.perBackend), TableFormat::Text) + "\n";
     if (!report.delegates.empty()) {
         Table table;
         table.title = "Per delegate";
@@ -142,9 +146,9 @@ std::string costText(const CostReport& report)
         }
         text += renderTable(table, TableFormat::Text) + "\n";
     }
-    text += renderTable(totalsTable("Per operator kind", "kind", report.perKind), TableFormat::Text) + "\n";
+    text += renderTable(costTotalsTable("Per operator kind", "kind", report.perKind), TableFormat::Text) + "\n";
     if (report.perMethod.size() > 1)
-        text += renderTable(totalsTable("Per method", "method", report.perMethod), TableFormat::Text) + "\n";
+        text += renderTable(costTotalsTable("Per method", "method", report.perMethod), TableFormat::Text) + "\n";
     bool npu = false;
     for (const DelegateCost& d : report.delegates)
         if (d.npu) {

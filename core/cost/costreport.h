@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/cost/cost.h"
+#include "core/table/table.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,6 +13,9 @@
 namespace etscope::core::cost {
 
 std::string costText(const CostReport& report);
+/// One row per group of `list` (first column `first`): nodes, counted, no rule, no shape, MACs,
+/// ops, bytes read, bytes written, parameter bytes, est. cycles (blank where none).
+Table costTotalsTable(const std::string& title, const char* first, const std::vector<CostTotals>& list);
 nlohmann::json costJson(const CostReport& report);
 std::string costCsv(const CostReport& report);
 

@@ -10,6 +10,7 @@
 #include "core/analysis/memoryplan.h"
 #include "core/analysis/sizebreakdown.h"
 #include "core/analysis/timeline.h"
+#include "core/cost/costvendor.h"
 #include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
 #include "core/document/document.h"
@@ -143,13 +144,16 @@ struct ReportInputs {
     /// The sections to keep, by id (reportSectionIds); empty keeps every section. Pictures of
     /// the sections left out are not drawn.
     std::set<std::string> sections;
-    std::size_t topRows = 15; ///< rows of the "slowest" and "worst" tables
+    /// Vela logs and runner logs (issue 34): their figures are joined to the program in the
+    /// "Cost" section, beside ETScope's estimate.
+    cost::VendorLogs vendorLogs;
+    std::size_t topRows = 15; ///< rows of the "slowest", "worst" and "top nodes by MACs" tables
     std::size_t maxTableRows = 200; ///< longer tables are cut with a note saying how many rows are left out
     std::size_t maxProblemGroups = 3; ///< groups of a long method drawn besides its overview
 };
 
 /// Every section id a report can have, in report order, with its title:
-/// summary, graphs, operators, load, memory, size, profile, gap, baseline, warnings.
+/// summary, graphs, operators, load, memory, size, profile, gap, cost, why, baseline, warnings.
 const std::vector<std::pair<std::string, std::string>>& reportSectionIds();
 
 /// Runs every analysis `inputs` allow and gathers the report. Never fails: an analysis that

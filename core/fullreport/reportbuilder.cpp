@@ -5,6 +5,9 @@
 #include "core/fullreport/report.h"
 
 #include "core/analysis/programdiff.h"
+#include "core/cost/cost.h"
+#include "core/cost/costreport.h"
+#include "core/cost/costvendor.h"
 #include "core/debug/dumpcheck.h"
 #include "core/debug/eventmapper.h"
 #include "core/debug/inspectortable.h"
@@ -15,6 +18,7 @@
 #include "core/report/reports.h"
 #include "core/stats/operatortable.h"
 #include "core/util/text.h"
+#include "core/why/why.h"
 
 #include <algorithm>
 #include <cctype>
@@ -143,9 +147,10 @@ public:
 
 private:
     /// The steps build() reports: the kernel check, the memory plans, the size breakdown, the
-    /// sections (summary, operators, load, memory, size, profile and gap, baseline, graphs) and
+    /// sections (summary, operators, load, memory, size, profile and gap, cost, why, baseline,
+    /// graphs) and
     /// the warnings.
-    static constexpr int kSteps = 12;
+    static constexpr int kSteps = 14;
     /// Whether the caller asked to stop (latched: once true, stays true). Cheap enough for loops.
     bool stopped()
     {
@@ -214,6 +219,8 @@ private:
     void size();
     void debug();
     void firstDivergence(ReportSection& gap, const GapReport& report, const EventMapper& mapper);
+    void cost();
+    void why();
     void baseline();
     void warnings();
     void keepOnly(const std::set<std::string>& ids);
@@ -304,10 +311,10 @@ std::optional<Report> Builder::build()
     m_report.sections.reserve(16);
     // The sections in the order they are computed (the graphs come second in the report, but
     // the groups they open depend on the gap's worst nodes).
-    const std::pair<const char*, void (Builder::*)()> sections[]
-        = { { "summary", &Builder::summary }, { "operators", &Builder::operators }, { "load", &Builder::load },
-              { "memory", &Builder::memory }, { "size", &Builder::size }, { "profile and gap", &Builder::debug },
-              { "baseline", &Builder::baseline }, { "graphs", &Builder::graphs } };
+    const std::pair<const char*, void (Builder::*)()> sections[] = { { "summary", &Builder::summary },
+        { "operators", &Builder::operators }, { "load", &Builder::load }, { "memory", &Builder::memory },
+        { "size", &Builder::size }, { "profile and gap", &Builder::debug }, { "cost", &Builder::cost },
+        { "why", &Builder::why }, { "baseline", &Builder::baseline }, { "graphs", &Builder::graphs } };
     for (const auto& [name, run] : sections) {
         if (!step(std::string("section ") + name))
             return std::nullopt;
@@ -961,6 +968,203 @@ void Builder::baseline()
         s.blocks.push_back(tableBlock(std::move(memory), m_in.maxTableRows));
 }
 
+/// "10,838,016": a count as people read it.
+std::string groupedCount(std::uint64_t value)
+{
+    std::string digits = std::to_string(value);
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3)
+        digits.insert(static_cast<std::size_t>(at), ",");
+    return digits;
+}
+
+TableCell countCell(std::uint64_t value)
+{
+    return static_cast<long long>(value);
+}
+
+/// Where a node runs: "CPU" or "XnnpackBackend #1".
+std::string placeOf(const cost::NodeCost& node)
+{
+    return node.delegate < 0 ? std::string("CPU") : node.backend + " #" + std::to_string(node.delegate);
+}
+
+void Builder::cost()
+{
+    ReportSection& s = section("cost", "Cost");
+    auto computed = cost::computeCost(m_document);
+    if (!computed) {
+        leaveOut(s, "cost: " + computed.error().message());
+        return;
+    }
+    cost::CostReport& report = computed.value();
+    std::string joined;
+    if (!m_in.vendorLogs.vela.empty() || !m_in.vendorLogs.runs.empty()) {
+        auto verdicts = cost::joinVendorLogs(report, m_document, m_in.vendorLogs);
+        if (verdicts)
+            joined = verdicts.value();
+        else
+            leaveOut(s, "vendor logs: " + verdicts.error().message());
+    }
+    if (stopped())
+        return;
+    warn("cost: ", report.warnings);
+    s.blocks.push_back(paragraph(
+        "What each operation costs, counted from its operator and the shapes stored in the program (docs/cost.md): "
+        "MACs are the multiply-accumulates of convolutions, matrix products and attention; ops every other "
+        "arithmetic operation, per element; bytes are the activations, weights and scales read and written. A node "
+        "with no rule (or without the shapes its rule needs) counts nothing and is listed as such, never as 0, so "
+        "every total below is a lower bound when such nodes exist. Cycles are ETScope's ESTIMATE for Ethos-U NPU "
+        "kicks, from the compile flags' system configuration: not Vela's performance model, not a measurement."));
+    const cost::CostTotals& t = report.total;
+    ReportBlock facts;
+    facts.kind = ReportBlock::Kind::Facts;
+    facts.facts.emplace_back("Operator nodes",
+        groupedCount(t.nodes) + " (" + groupedCount(t.counted) + " counted, " + groupedCount(t.noRule)
+            + " with no rule, " + groupedCount(t.noShape) + " without shapes)");
+    const std::uint64_t uncounted = t.noRule + t.noShape;
+    facts.facts.emplace_back("MACs",
+        groupedCount(t.macs)
+            + (uncounted ? " (at least: " + groupedCount(uncounted) + " node(s) not counted)" : std::string()));
+    facts.facts.emplace_back("Other ops", groupedCount(t.ops));
+    facts.facts.emplace_back("Bytes moved",
+        formatBytes(t.bytesRead) + " read, " + formatBytes(t.bytesWritten) + " written, "
+            + formatBytes(t.parameterBytes) + " of parameters");
+    const cost::CostTotals& cpu = report.cpu;
+    facts.facts.emplace_back("CPU part (not delegated)",
+        groupedCount(cpu.macs) + " MACs (" + percentText(static_cast<double>(cpu.macs), static_cast<double>(t.macs))
+            + " of the counted MACs), " + groupedCount(cpu.ops) + " other ops in " + groupedCount(cpu.nodes)
+            + " node(s), " + groupedCount(cpu.noRule + cpu.noShape) + " not counted");
+    if (t.estimatedCycles)
+        facts.facts.emplace_back(
+            "NPU cycles (ESTIMATE)", groupedCount(*t.estimatedCycles) + " (Ethos-U kicks only; docs/cost.md)");
+    s.blocks.push_back(std::move(facts));
+
+    s.blocks.push_back(tableBlock(cost::costTotalsTable("Per method", "method", report.perMethod), m_in.maxTableRows));
+    s.blocks.push_back(tableBlock(
+        cost::costTotalsTable("Per backend (CPU: not delegated)", "backend", report.perBackend), m_in.maxTableRows));
+    if (!report.delegates.empty()) {
+        Table table = cost::costTotalsTable("Per delegate", "delegate", {});
+        table.columns.insert(table.columns.begin(), "method");
+        table.columns.emplace_back("note");
+        for (const cost::DelegateCost& d : report.delegates) {
+            Table one = cost::costTotalsTable("", "delegate", { d.totals });
+            std::vector<TableCell> row = std::move(one.rows.front());
+            row.insert(row.begin(), d.method);
+            row.emplace_back(d.note);
+            table.rows.push_back(std::move(row));
+        }
+        s.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+    }
+    s.blocks.push_back(tableBlock(
+        cost::costTotalsTable("Per operator kind (the row \"(no rule)\" counts nothing)", "kind", report.perKind),
+        m_in.maxTableRows));
+
+    // The nodes with the most MACs (ties: file order).
+    std::vector<const cost::NodeCost*> top;
+    for (const cost::NodeCost& node : report.nodes)
+        if (node.status == cost::CostStatus::Counted && node.macs > 0)
+            top.push_back(&node);
+    std::stable_sort(top.begin(), top.end(), [](const auto* a, const auto* b) { return a->macs > b->macs; });
+    const std::size_t withMacs = top.size();
+    if (top.size() > m_in.topRows)
+        top.resize(m_in.topRows);
+    if (!top.empty()) {
+        Table table;
+        table.title = "Top " + std::to_string(top.size()) + " nodes by MACs";
+        table.columns
+            = { "method", "runs on", "node", "operator", "kind", "MACs", "share", "bytes moved", "est. cycles" };
+        for (const cost::NodeCost* node : top) {
+            std::optional<std::uint64_t> bytes;
+            if (node->bytesRead || node->bytesWritten)
+                bytes = node->bytesRead.value_or(0) + node->bytesWritten.value_or(0);
+            table.rows.push_back({ node->method, placeOf(*node), node->label, node->opType, std::string(node->kind),
+                countCell(node->macs), percentText(static_cast<double>(node->macs), static_cast<double>(t.macs)),
+                bytes ? countCell(*bytes) : TableCell(kNoValue),
+                node->estimate ? countCell(node->estimate->cycles) : TableCell(kNoValue) });
+        }
+        table.notes.push_back(std::to_string(withMacs) + " node(s) have MACs; est. cycles: an ESTIMATE (docs/cost.md)");
+        s.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+    }
+
+    // The vendors' own figures, when logs were given: per delegate, beside ETScope's estimate.
+    if (!joined.empty())
+        s.blocks.push_back(paragraph("Vendor logs joined to the program:\n" + joined));
+    for (const cost::DelegateCost& d : report.delegates) {
+        if (d.vendor.empty())
+            continue;
+        ReportBlock vendor;
+        vendor.kind = ReportBlock::Kind::Facts;
+        vendor.facts.emplace_back("Delegate", d.method + " " + d.backend + " #" + std::to_string(d.delegate));
+        if (d.totals.estimatedCycles)
+            vendor.facts.emplace_back("ETScope estimate: NPU cycles", groupedCount(*d.totals.estimatedCycles));
+        for (const Attribute& a : d.vendor)
+            vendor.facts.emplace_back(a.name, a.value);
+        s.blocks.push_back(std::move(vendor));
+    }
+}
+
+void Builder::why()
+{
+    ReportSection& s = section("why", "Why on the CPU");
+    auto computed = explainProgram(m_document, {}, m_in.record);
+    if (!computed) {
+        leaveOut(s, "why: " + computed.error().message());
+        return;
+    }
+    const WhyReport& report = computed.value();
+    warn("why: ", report.warnings);
+    s.blocks.push_back(paragraph(
+        "Why each operator outside every delegate stayed on the CPU, checked against the rule tables of the "
+        "program's own backends (docs/why.md). Each answer names its source. \"Constraints hold\" means ETScope "
+        "found no reason: the partitioner's own log will say why. The quantize/dequantize nodes a delegated build "
+        "leaves at each delegate's edge are grouped once (boundary conversions, by design)."));
+    if (report.backends.empty()) {
+        s.blocks.push_back(paragraph("The program has no delegate to check its CPU nodes against (`etscope why "
+                                     "--backend ID` checks them against a backend you name)."));
+        return;
+    }
+    int boundaryNodes = 0;
+    for (const WhyGroup& group : report.groups)
+        boundaryNodes += group.nodes;
+    ReportBlock facts;
+    facts.kind = ReportBlock::Kind::Facts;
+    std::string backends;
+    for (const std::string& backend : report.backends)
+        backends += (backends.empty() ? "" : ", ") + backend;
+    facts.facts.emplace_back("Checked against", backends);
+    facts.facts.emplace_back("Constraint fails", std::to_string(report.count(WhyKind::Fails)));
+    facts.facts.emplace_back("No rule", std::to_string(report.count(WhyKind::NoRule)));
+    facts.facts.emplace_back("Constraints hold", std::to_string(report.count(WhyKind::AllHold)));
+    facts.facts.emplace_back("Boundary conversions",
+        std::to_string(boundaryNodes) + " node(s) in " + std::to_string(report.groups.size()) + " group(s)");
+    s.blocks.push_back(std::move(facts));
+    if (!report.groups.empty()) {
+        Table table;
+        table.title = "Boundary conversions (each group once)";
+        table.columns = { "method", "backend", "operators", "nodes", "reason", "source" };
+        for (const WhyGroup& group : report.groups) {
+            std::string ops;
+            for (const std::string& op : group.opTypes)
+                ops += (ops.empty() ? "" : ", ") + op;
+            table.rows.push_back(
+                { group.method, group.backend, ops, static_cast<long long>(group.nodes), group.reason, group.source });
+        }
+        s.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+    }
+    Table table;
+    table.title = "Each node left on the CPU";
+    table.columns = { "method", "instruction", "operator", "backend", "answer", "reason", "source" };
+    for (const NodeWhy& node : report.nodes) {
+        if (node.kind == WhyKind::Boundary)
+            continue;
+        table.rows.push_back({ node.method, static_cast<long long>(node.instruction), node.opType,
+            node.backend + (node.target.empty() ? "" : " (" + node.target + ")"), std::string(whyKindName(node.kind)),
+            node.reason, node.source });
+    }
+    if (!table.rows.empty())
+        s.blocks.push_back(tableBlock(std::move(table), m_in.maxTableRows));
+}
+
 void Builder::warnings()
 {
     if (m_collected.empty() && m_report.warnings.empty())
@@ -981,8 +1185,8 @@ const std::vector<std::pair<std::string, std::string>>& reportSectionIds()
 {
     static const std::vector<std::pair<std::string, std::string>> ids { { "summary", "Summary" },
         { "graphs", "Graphs" }, { "operators", "Operators" }, { "load", "Will it load" }, { "memory", "Memory plan" },
-        { "size", "File size" }, { "profile", "Profile" }, { "gap", "Numeric gap" },
-        { "baseline", "Changes against the baseline" }, { "warnings", "Warnings" } };
+        { "size", "File size" }, { "profile", "Profile" }, { "gap", "Numeric gap" }, { "cost", "Cost" },
+        { "why", "Why on the CPU" }, { "baseline", "Changes against the baseline" }, { "warnings", "Warnings" } };
     return ids;
 }
 

@@ -107,7 +107,9 @@ NumberFormat numberFormatFor(const std::vector<double>& values)
     }
     NumberFormat format;
     if (!any || !fractional) {
-        format.scientific = largest >= 1e6;
+        // Whole numbers (counts: MACs, bytes, cycles) read best whole: "2654208", not
+        // "2.654e+06" beside "0.000e+00"; scientific only past what a column can show.
+        format.scientific = largest >= 1e15;
         format.precision = format.scientific ? 3 : 0;
         return format;
     }

@@ -47,7 +47,7 @@ double heatPosition(double value, double low, double high, bool logScale, bool h
 /// ("0.000060" beside "0.000672", never "6e-05" beside "0.000672"): fixed notation with enough
 /// decimals for two significant digits of the smallest non-zero magnitude and of the
 /// column's spread (up to 8), or scientific with three decimals when the values reach 1e6 or
-/// need more than 8 decimals.
+/// need more than 8 decimals. Whole numbers (counts) are shown whole up to 1e15.
 struct NumberFormat {
     bool scientific = false;
     int precision = 0; ///< digits after the point

@@ -77,6 +77,39 @@ std::string details(const GateRow& row)
     return text;
 }
 
+/// forward: addmm(bias [n], mat1 [2, 20], mat2 [20, n]) → [2, n]: 2·20·n MACs (M·K·N), and with
+/// `mystery` a custom::mystery after it, an operator no cost rule covers.
+ProgramSpec matmulProgram(std::int32_t n, bool mystery)
+{
+    ProgramSpec spec;
+    MethodSpec& m = spec.addMethod("forward");
+    const auto tensor = [&m](std::vector<std::int32_t> sizes, bool constant) {
+        TensorSpec t;
+        t.sizes = std::move(sizes);
+        if (constant)
+            t.data = std::vector<std::uint8_t>(t.byteSize(), 0);
+        else
+            t.allocation = AllocationSpec { 1, 0 };
+        return m.addTensor(t);
+    };
+    const std::int32_t mat1 = tensor({ 2, 20 }, false);
+    const std::int32_t mat2 = tensor({ 20, n }, true);
+    const std::int32_t bias = tensor({ n }, true);
+    const std::int32_t one = m.addValue(ValueSpec::integer(1));
+    const std::int32_t out = tensor({ 2, n }, false);
+    m.inputs = { mat1 };
+    m.outputs = { out };
+    m.addInstruction(
+        InstructionSpec::kernel(m.addOperator("aten::addmm", "out"), { bias, mat1, mat2, one, one, out, out }));
+    if (mystery) {
+        const std::int32_t after = tensor({ 2, n }, false);
+        m.addInstruction(InstructionSpec::kernel(m.addOperator("custom::mystery", "out"), { out, after, after }));
+        m.outputs = { after };
+    }
+    m.computeArenaSizes();
+    return spec;
+}
+
 } // namespace
 
 class TestBuildGate : public QObject {
@@ -106,6 +139,8 @@ private slots:
         QTest::addRow("lost") << "no-lost-delegate" << int(K::NoLostDelegate) << int(U::None) << 0.0 << 0ull;
         QTest::addRow("loads") << "loads" << int(K::Loads) << int(U::None) << 0.0 << 0ull;
         QTest::addRow("device facts") << "same-device-facts" << int(K::SameDeviceFacts) << int(U::None) << 0.0 << 0ull;
+        QTest::addRow("macs") << "macs+5%" << int(K::Macs) << int(U::Percent) << 5.0 << 0ull;
+        QTest::addRow("cycles") << "Cycles+0.5%" << int(K::Cycles) << int(U::Percent) << 0.5 << 0ull;
     }
 
     void parsesRules()
@@ -147,6 +182,10 @@ private slots:
                                << "empty rule";
         QTest::addRow("huge percent") << "size+5000000%"
                                       << "no budget";
+        QTest::addRow("macs in bytes") << "macs+5KiB"
+                                       << "grows by a percentage";
+        QTest::addRow("cycles without plus") << "cycles5%"
+                                             << "written with '+'";
     }
 
     void refusesBadRules()
@@ -373,6 +412,101 @@ private slots:
         QCOMPARE(g2.rows[0].oldText, std::string("n/a")); // no common method
         QVERIFY(g2.rows[0].pass);
         QVERIFY(g2.rows[1].pass);
+    }
+
+    /// macs+N%: addmm [2, 20] × [20, n] counts M·K·N = 2·20·n MACs: 400 for n = 10, 440 for
+    /// n = 11 (+10.0%). The limit of macs+10% is 400 · 1.10 = 440 (passes, at the limit); of
+    /// macs+9%, 436 (fails).
+    void macsGrowth()
+    {
+        ETSCOPE_TAKE(const Built old, build(matmulProgram(10, false), "old.pte"));
+        ETSCOPE_TAKE(const Built now, build(matmulProgram(11, false), "new.pte"));
+        ETSCOPE_TAKE(const BuildGate g, gate(now.document, old.document, { "macs+10%", "macs+9%" }));
+        QCOMPARE(g.rows.size(), std::size_t(2));
+        const GateRow& at = g.rows[0];
+        QVERIFY2(at.unverified.empty(), at.unverified.c_str());
+        QCOMPARE(*at.oldValue, 400.0);
+        QCOMPARE(*at.newValue, 440.0);
+        QCOMPARE(*at.limitValue, 440.0);
+        QVERIFY(at.pass);
+        QCOMPARE(at.verdict(), std::string("pass"));
+        QCOMPARE(at.oldText, std::string("400"));
+        QCOMPARE(at.changeText, std::string("+10.0%"));
+        const GateRow& over = g.rows[1];
+        QCOMPARE(*over.limitValue, 436.0);
+        QVERIFY(!over.pass);
+        QCOMPARE(over.verdict(), std::string("FAIL"));
+        QCOMPARE(g.failures(), 1);
+        QCOMPARE(g.unverified(), 0);
+        // Shrinking always passes: 440 → 400.
+        ETSCOPE_TAKE(const BuildGate back, gate(old.document, now.document, { "macs+0%" }));
+        QVERIFY(back.passed());
+        QCOMPARE(back.rows[0].changeText, std::string("−9.1%")); // (400 − 440) / 440
+    }
+
+    /// A node with no cost rule on either side: the totals are lower bounds, so the rule says
+    /// "unverified" with how many nodes were not counted, and does not fail the gate.
+    void macsUnverifiedWithoutARule()
+    {
+        ETSCOPE_TAKE(const Built old, build(matmulProgram(10, false), "old.pte"));
+        ETSCOPE_TAKE(const Built now, build(matmulProgram(10, true), "new.pte"));
+        ETSCOPE_TAKE(const BuildGate g, gate(now.document, old.document, { "macs+0%" }));
+        const GateRow& row = g.rows[0];
+        QCOMPARE(row.verdict(), std::string("unverified"));
+        QVERIFY(row.pass);
+        QVERIFY(g.passed());
+        QCOMPARE(g.unverified(), 1);
+        // The baseline's 1 node is counted; the new build's addmm is, its custom::mystery is not.
+        QVERIFY2(row.unverified
+                == "new build: 1 of 2 operator nodes not counted (no cost rule or no shape: "
+                   "custom::mystery.out)",
+            row.unverified.c_str());
+        QCOMPARE(row.newText, std::string("≥ 400"));
+        QCOMPARE(row.oldText, std::string("400"));
+        const std::string text = buildGateText(g);
+        QVERIFY2(text.find("Gate: pass — 0 of 1 rule(s) hold, 1 unverified") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("unverified: new build: 1 of 2") != std::string::npos, text.c_str());
+        QCOMPARE(buildGateJson(g)["rules"][0]["verdict"].get<std::string>(), std::string("unverified"));
+        QCOMPARE(buildGateJson(g)["unverified"].get<int>(), 1);
+        QCOMPARE(cellText(buildGateTable(g).rows[0].back()), std::string("unverified"));
+    }
+
+    /// cycles+N%: ETScope estimates cycles for Ethos-U kicks only; a program with no Ethos-U
+    /// delegate has no count, so the rule is unverified and says why.
+    void cyclesWithoutEthosU()
+    {
+        ETSCOPE_TAKE(const Built old, build(matmulProgram(10, false), "old.pte"));
+        ETSCOPE_TAKE(const BuildGate g, gate(old.document, old.document, { "cycles+5%" }));
+        const GateRow& row = g.rows[0];
+        QCOMPARE(row.verdict(), std::string("unverified"));
+        QCOMPARE(row.oldText, std::string("n/a"));
+        QVERIFY2(row.unverified.find("baseline: no Ethos-U delegate: ETScope estimates cycles for Ethos-U NPU kicks "
+                                     "only")
+                != std::string::npos,
+            row.unverified.c_str());
+        QVERIFY2(row.unverified.find("new build: no Ethos-U delegate") != std::string::npos, row.unverified.c_str());
+    }
+
+    /// tinycnn_u55.pte against itself: every node counted (`etscope cost`: 108 of 108), so both
+    /// rules are checked. MACs by hand from its four convolutions (docs/cost.md): the stem
+    /// 48·48·16 · 3 · 3·3 = 995,328, then 24·24·32 · 16 · 3·3 = 2,654,208, 12·12·64 · 32 · 3·3
+    /// = 2,654,208 and the 1×1 head 1·1·4 · 64 = 256: 6,304,000.
+    void costRulesOnTinycnn()
+    {
+        ETSCOPE_REQUIRE_SAMPLES();
+        auto document = openDocument(etscope::test::samplePath("tinycnn/tinycnn_u55.pte"));
+        QVERIFY(document);
+        ETSCOPE_TAKE(const BuildGate g, gate(document.value(), document.value(), { "macs+0%", "cycles+0%" }));
+        QCOMPARE(g.unverified(), 0);
+        QVERIFY2(g.passed(), buildGateText(g).c_str());
+        QCOMPARE(*g.rows[0].newValue, 6304000.0);
+        QCOMPARE(g.rows[0].newText, std::string("6,304,000"));
+        QCOMPARE(g.rows[0].changeText, std::string("±0%"));
+        // The cycle total is ETScope's estimate (its own sum, not a hand value): equal on both
+        // sides, positive, and said to be an estimate.
+        QVERIFY(*g.rows[1].newValue > 0);
+        QCOMPARE(*g.rows[1].newValue, *g.rows[1].oldValue);
+        QVERIFY(g.rows[1].measure.find("ESTIMATE") != std::string::npos);
     }
 
     void tableAndJson()

@@ -279,7 +279,8 @@ private slots:
         // Which pages start a section: the first line under the header is its title.
         const QStringList titles { QStringLiteral("Summary"), QStringLiteral("Graphs"), QStringLiteral("Operators"),
             QStringLiteral("Will it load"), QStringLiteral("Memory plan"), QStringLiteral("File size"),
-            QStringLiteral("Profile"), QStringLiteral("Numeric gap") };
+            QStringLiteral("Profile"), QStringLiteral("Numeric gap"), QStringLiteral("Cost"),
+            QStringLiteral("Why on the CPU") };
         std::vector<bool> startsSection(fills.size() + 1, true); // past the last page: ends it
         for (int page = 1; page <= pages; ++page) {
             const ToolRun text = runTool(pdftotext,

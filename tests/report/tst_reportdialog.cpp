@@ -280,7 +280,7 @@ private slots:
         QVERIFY2(ticks >= 5, qPrintable(QString::number(ticks)));
         QVERIFY2(stalls.longestMs() < synchronousMs / 2,
             qPrintable(QStringLiteral("stall %1 ms, synchronous %2 ms").arg(stalls.longestMs()).arg(synchronousMs)));
-        // Progress named the analyses' steps ("… (k of 12)"), then each picture, n of m.
+        // Progress named the analyses' steps ("… (k of 14)"), then each picture, n of m.
         QVERIFY(progress.size() >= 3);
         int firstPicture = -1;
         for (int i = 0; i < progress.size() && firstPicture < 0; ++i)
@@ -289,7 +289,7 @@ private slots:
         QVERIFY(firstPicture >= 1);
         QVERIFY(progress.at(firstPicture).at(0).toString().startsWith(QStringLiteral("Picture 1 of ")));
         for (int i = 1; i < firstPicture; ++i)
-            QVERIFY2(progress.at(i).at(0).toString().contains(QStringLiteral(" of 12)…")),
+            QVERIFY2(progress.at(i).at(0).toString().contains(QStringLiteral(" of 14)…")),
                 qPrintable(progress.at(i).at(0).toString()));
     }
 
@@ -527,7 +527,7 @@ private slots:
         dialog.cancelExport();
         resume.release();
         QVERIFY(finished.wait(120000));
-        QCOMPARE(stepTotal.load(), 12);
+        QCOMPARE(stepTotal.load(), 14);
         QCOMPARE(finished.front().at(2).toBool(), true);
         QVERIFY(std::none_of(steps.begin(), steps.end(),
             [](const QString& step) { return step.startsWith(QStringLiteral("Picture ")); }));

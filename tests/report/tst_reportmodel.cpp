@@ -12,6 +12,7 @@
 #include "core/debug/etdump.h"
 #include "core/fullreport/report.h"
 #include "core/graph/grouping.h"
+#include "core/writer/comparepairs.h"
 #include "core/writer/programwriter.h"
 #include "core/writer/syntheticmodels.h"
 #include "tests/common/documentbytes.h"
@@ -224,9 +225,190 @@ private slots:
         QCOMPARE(cellText(memory->rows.front()[4]), std::string("±0 B"));
     }
 
-    /// Progress names every step, 0 … 11 of 12, once each, in order; cancelling when step k
+    /// Progress names every step, 0 … 13 of 14, once each, in order; cancelling when step k
     /// starts returns Error::Cancelled at once: no step after k is started, and the rest of the
     /// work is not done (the time after the cancel is a small part of a full build).
+    /// The Cost section on makeMlpComparePair(8).lowered (core/writer/comparepairs.cpp):
+    /// XnnpackBackend[FC 8→8, Clamp, FC 8→8, Clamp] then addmm 8→10 and _softmax on the CPU.
+    /// MACs by hand: each FC [1, 8] × [8, 8] is 1·8·8 = 64, the addmm [1, 8] × [8, 10] is
+    /// 1·8·10 = 80: 208 in all, 128 in the delegate, 80 (38.5%) on the CPU.
+    void costSection()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        auto bytes = writeProgram(pair.lowered);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(bytes.value(), "lowered.pte");
+        QVERIFY(document);
+        ReportInputs inputs;
+        inputs.document = &*document;
+        inputs.sections = { "cost", "why" };
+        const Report report = buildReport(inputs);
+        const ReportSection* cost = findSection(report, "cost");
+        QVERIFY(cost);
+        QCOMPARE(cost->title, std::string("Cost"));
+        std::map<std::string, std::string> facts;
+        for (const ReportBlock& block : cost->blocks)
+            for (const auto& [k, v] : block.facts)
+                facts[k] = v;
+        // 6 operator nodes: 4 inside the delegate, addmm and _softmax on the CPU; all counted.
+        QCOMPARE(facts["Operator nodes"], std::string("6 (6 counted, 0 with no rule, 0 without shapes)"));
+        QCOMPARE(facts["MACs"], std::string("208"));
+        QVERIFY2(facts["CPU part (not delegated)"].rfind("80 MACs (38.5% of the counted MACs)", 0) == 0,
+            facts["CPU part (not delegated)"].c_str());
+        // No Ethos-U delegate: no cycle estimate is claimed.
+        QVERIFY(!facts.contains("NPU cycles (ESTIMATE)"));
+        // The paragraph says what an estimate is and what "no rule" means.
+        QVERIFY(cost->blocks.front().text.find("ESTIMATE") != std::string::npos);
+        QVERIFY(cost->blocks.front().text.find("never as 0") != std::string::npos);
+
+        const Table* backends = findTable(*cost, "Per backend");
+        QVERIFY(backends);
+        QCOMPARE(backends->rows.size(), std::size_t(2));
+        QCOMPARE(cellText(backends->rows[0][0]), std::string("CPU"));
+        QCOMPARE(cellText(backends->rows[0][5]), std::string("80"));
+        QCOMPARE(cellText(backends->rows[1][0]), std::string("XnnpackBackend"));
+        QCOMPARE(cellText(backends->rows[1][5]), std::string("128"));
+        const Table* delegates = findTable(*cost, "Per delegate");
+        QVERIFY(delegates);
+        QCOMPARE(delegates->rows.size(), std::size_t(1));
+        QCOMPARE(cellText(delegates->rows[0][1]), std::string("XnnpackBackend #0"));
+        QCOMPARE(cellText(delegates->rows[0][6]), std::string("128"));
+        QVERIFY(findTable(*cost, "Per operator kind"));
+        // The top nodes by MACs: the addmm (80), then the two FCs (64 each, in file order).
+        const Table* top = findTable(*cost, "Top 3 nodes by MACs");
+        QVERIFY(top);
+        QCOMPARE(top->rows.size(), std::size_t(3));
+        QCOMPARE(cellText(top->rows[0][1]), std::string("CPU"));
+        QCOMPARE(cellText(top->rows[0][3]), std::string("aten::addmm.out"));
+        QCOMPARE(cellText(top->rows[0][5]), std::string("80"));
+        QCOMPARE(cellText(top->rows[0][6]), std::string("38.5%")); // 80 / 208
+        QCOMPARE(cellText(top->rows[1][1]), std::string("XnnpackBackend #0"));
+        QCOMPARE(cellText(top->rows[1][5]), std::string("64"));
+        QCOMPARE(cellText(top->rows[2][5]), std::string("64"));
+
+        // The sections' ids, in the report's order.
+        std::vector<std::string> ids;
+        for (const ReportSection& section : report.sections)
+            ids.push_back(section.id);
+        QVERIFY((ids == std::vector<std::string> { "cost", "why" }));
+        const std::string html = reportHtml(report);
+        QVERIFY(html.find("Top 3 nodes by MACs") != std::string::npos);
+        QVERIFY(html.find("Why on the CPU") != std::string::npos);
+    }
+
+    /// The Why section on the same program: the two CPU nodes (addmm, _softmax) checked against
+    /// XnnpackBackend, each with a reason and a source; nothing at a delegate edge here.
+    void whySection()
+    {
+        const ComparePair pair = makeMlpComparePair(8);
+        auto bytes = writeProgram(pair.lowered);
+        QVERIFY(bytes);
+        const auto document = etscope::test::documentFromBytes(bytes.value(), "lowered.pte");
+        QVERIFY(document);
+        ReportInputs inputs;
+        inputs.document = &*document;
+        inputs.sections = { "why" };
+        const Report report = buildReport(inputs);
+        const ReportSection* why = findSection(report, "why");
+        QVERIFY(why);
+        std::map<std::string, std::string> facts;
+        for (const ReportBlock& block : why->blocks)
+            for (const auto& [k, v] : block.facts)
+                facts[k] = v;
+        QCOMPARE(facts["Checked against"], std::string("XnnpackBackend"));
+        const Table* nodes = findTable(*why, "Each node left on the CPU");
+        QVERIFY(nodes);
+        QCOMPARE(nodes->rows.size(), std::size_t(2));
+        QCOMPARE(cellText(nodes->rows[0][2]), std::string("aten::addmm.out"));
+        QCOMPARE(cellText(nodes->rows[1][2]), std::string("aten::_softmax.out"));
+        for (const auto& row : nodes->rows) {
+            QVERIFY(!cellText(row[5]).empty()); // a reason
+            QVERIFY(!cellText(row[6]).empty()); // its source
+        }
+        // The counts add up to the two nodes.
+        QCOMPARE(
+            std::stoi(facts["Constraint fails"]) + std::stoi(facts["No rule"]) + std::stoi(facts["Constraints hold"]),
+            2);
+        QCOMPARE(facts["Boundary conversions"], std::string("0 node(s) in 0 group(s)"));
+    }
+
+    /// tinycnn_u55.pte (samples/tinycnn): one Ethos-U delegate between a quantize and a
+    /// dequantize (`etscope info`): the boundary pair is grouped once, not listed per node; the
+    /// Cost section claims NPU cycles as an ESTIMATE.
+    void costAndWhyOnEthosU()
+    {
+        auto document = openDocument(etscope::test::samplePath("tinycnn/tinycnn_u55.pte"));
+        QVERIFY2(document, document ? "" : document.error().message().c_str());
+        ReportInputs inputs;
+        inputs.document = &document.value();
+        inputs.sections = { "cost", "why" };
+        const Report report = buildReport(inputs);
+        const ReportSection* cost = findSection(report, "cost");
+        QVERIFY(cost);
+        std::map<std::string, std::string> facts;
+        for (const ReportBlock& block : cost->blocks)
+            for (const auto& [k, v] : block.facts)
+                facts[k] = v;
+        QVERIFY2(facts["NPU cycles (ESTIMATE)"].find("Ethos-U kicks only") != std::string::npos,
+            facts["NPU cycles (ESTIMATE)"].c_str());
+        // The second and third convolutions tie at the top: OFM 24×24×32 from 16 channels,
+        // 24·24·32 · 16 · 3·3 = 2,654,208 MACs, and OFM 12×12×64 from 32 channels,
+        // 12·12·64 · 32 · 3·3 = 2,654,208; the stem (48·48·16 · 3 · 3·3 = 995,328, docs/cost.md's
+        // worked example) comes third.
+        const Table* top = findTable(*cost, "Top ");
+        QVERIFY(top);
+        QVERIFY(top->rows.size() >= 3);
+        QCOMPARE(cellText(top->rows[0][5]), std::string("2654208"));
+        QCOMPARE(cellText(top->rows[1][5]), std::string("2654208"));
+        QCOMPARE(cellText(top->rows[2][5]), std::string("995328"));
+        QCOMPARE(cellText(top->rows[0][1]), std::string("EthosUBackend #0"));
+        QVERIFY(!cellText(top->rows[0][8]).empty()); // its cycle estimate
+
+        const ReportSection* why = findSection(report, "why");
+        QVERIFY(why);
+        const Table* boundary = findTable(*why, "Boundary conversions");
+        QVERIFY(boundary);
+        QCOMPARE(boundary->rows.size(), std::size_t(1));
+        QCOMPARE(cellText(boundary->rows[0][1]), std::string("EthosUBackend"));
+        QVERIFY(cellText(boundary->rows[0][4]).find("boundary conversion") != std::string::npos);
+        // The boundary nodes are not listed again one by one.
+        const Table* nodes = findTable(*why, "Each node left on the CPU");
+        if (nodes)
+            for (const auto& row : nodes->rows)
+                QVERIFY(cellText(row[4]) != "boundary");
+    }
+
+    /// executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte: issue 35's target, the
+    /// aten::avg_pool3d.out at instruction 3 (its kernel 5×1×1, the LRN's window over channels)
+    /// left on the CPU with a rule-based reason; the quantize/dequantize pairs at #0, #2, #4, #6
+    /// are one boundary group of 4 nodes (`etscope info`: 7 instructions, 5 kernel and 2 delegate calls).
+    void whyNamesTheRuleForAvgPool3d()
+    {
+        auto document
+            = openDocument(etscope::test::samplePath("executorch_on_arm_labs/mobilenetv2_lrn_int8_ethosu.pte"));
+        QVERIFY2(document, document ? "" : document.error().message().c_str());
+        ReportInputs inputs;
+        inputs.document = &document.value();
+        inputs.sections = { "why" };
+        const Report report = buildReport(inputs);
+        const ReportSection* why = findSection(report, "why");
+        QVERIFY(why);
+        std::map<std::string, std::string> facts;
+        for (const ReportBlock& block : why->blocks)
+            for (const auto& [k, v] : block.facts)
+                facts[k] = v;
+        QCOMPARE(facts["Constraint fails"], std::string("1"));
+        QCOMPARE(facts["Boundary conversions"], std::string("4 node(s) in 1 group(s)"));
+        const Table* nodes = findTable(*why, "Each node left on the CPU");
+        QVERIFY(nodes);
+        QCOMPARE(nodes->rows.size(), std::size_t(1));
+        QCOMPARE(cellText(nodes->rows[0][1]), std::string("3"));
+        QCOMPARE(cellText(nodes->rows[0][2]), std::string("aten::avg_pool3d.out"));
+        QCOMPARE(cellText(nodes->rows[0][4]), std::string("constraint fails"));
+        QVERIFY(cellText(nodes->rows[0][5]).find("kernel 5×1×1 (3-D)") != std::string::npos);
+        QVERIFY(cellText(nodes->rows[0][6]).find("pool_2d_support.py") != std::string::npos);
+    }
+
     void cancelStopsAtTheNextStep()
     {
         MlpOptions options;
@@ -243,7 +425,7 @@ private slots:
         ReportControl control;
         control.progress = [&](const std::string& step, int done, int total) {
             QCOMPARE(done, static_cast<int>(steps.size()));
-            QCOMPARE(total, 12);
+            QCOMPARE(total, 14);
             steps.push_back(step);
         };
         QElapsedTimer whole;
@@ -251,7 +433,7 @@ private slots:
         auto full = buildReport(inputs, control);
         const double fullMs = static_cast<double>(whole.nsecsElapsed()) / 1e6;
         QVERIFY(full);
-        QCOMPARE(steps.size(), std::size_t(12));
+        QCOMPARE(steps.size(), std::size_t(14));
         QCOMPARE(steps.front(), std::string("kernel check"));
         QCOMPARE(steps[3], std::string("section summary"));
         QCOMPARE(steps.back(), std::string("warnings"));

@@ -10,16 +10,23 @@
 #include "tests/ui/attachwait.h"
 #include "ui/common/elidedelegate.h"
 #include "ui/common/nodestyle.h" // rampColour
+#include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
 #include "ui/graph/graphpanel.h"
 #include "ui/graph/graphscene.h"
 #include "ui/heatmap/heatmapmodel.h"
 #include "ui/heatmap/heatmappanel.h"
 #include "ui/window/documentview.h"
+#include "ui/window/mainwindow.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -280,6 +287,229 @@ private slots:
         QCOMPARE(texts,
             (QStringList { QStringLiteral("0.000000"), QStringLiteral("0.000672"), QStringLiteral("0.000060") }));
         QCOMPARE(panel.graphHeat().at({ 2, -1 }).label, QStringLiteral("0.000060"));
+    }
+
+    // Issue 34 item 4: the graph coloured by cost with nothing attached — the Heatmap's Cost
+    // table, picked in *Data*, coloured by MACs; inside a delegate's tab its inner nodes.
+    void costColoursTheGraph_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<bool>("delegateTab");
+        QTest::addColumn<QString>("shot");
+        QTest::newRow("ethos-u top") << QStringLiteral("tinycnn/tinycnn_u55.pte") << false
+                                     << QStringLiteral("cost-macs-tinycnn-u55.png");
+        QTest::newRow("ethos-u delegate") << QStringLiteral("tinycnn/tinycnn_u55.pte") << true
+                                          << QStringLiteral("cost-macs-tinycnn-u55-delegate.png");
+        QTest::newRow("xnnpack top") << QStringLiteral("djl-executorch-engine/stress_mlp.pte") << false
+                                     << QStringLiteral("cost-macs-stress-mlp-xnnpack.png");
+        QTest::newRow("xnnpack delegate") << QStringLiteral("djl-executorch-engine/spike_conv.pte") << true
+                                          << QStringLiteral("cost-macs-spike-conv-xnnpack-delegate.png");
+    }
+
+    void costColoursTheGraph()
+    {
+        QFETCH(QString, sample);
+        QFETCH(bool, delegateTab);
+        QFETCH(QString, shot);
+        const auto document = load(sample.toStdString());
+        GraphContext context { 0, NodeId::none() };
+        if (delegateTab) {
+            const Graph& graph = *document->methods[0].graph;
+            for (const Node& node : graph.nodes)
+                if (node.kind == NodeKind::Delegate && node.subgraph) {
+                    context.delegateNode = node.id;
+                    break;
+                }
+            QVERIFY(context.delegateNode.valid());
+        }
+        DocumentController controller;
+        controller.adopt(document);
+        DocumentView view(&controller, context);
+        view.resize(1400, 900);
+        view.show();
+        QSignalSpy shown(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shown.wait(20000));
+        HeatmapPanel* panel = view.heatmapPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->tableCount() >= 1, 20000);
+        const HeatTable& table = panel->model()->table();
+        QVERIFY(QString::fromStdString(table.title).startsWith(QStringLiteral("Cost")));
+        QCOMPARE(table.columns.front().name, std::string("MACs"));
+        panel->setGraphColumn(0);
+        const GraphHeat heat = panel->graphHeat();
+        QVERIFY(!heat.empty());
+        // In a delegate's tab every row is one of its inner nodes.
+        for (const HeatTable::Row& row : table.rows)
+            QVERIFY(!delegateTab || (row.origin.top == context.delegateNode && row.origin.inner.valid()));
+        // The legend above the graph names the column.
+        QVERIFY2(panel->graphColouringText().contains(QStringLiteral("MACs")), qPrintable(panel->graphColouringText()));
+        auto* graphPanel = view.findChild<GraphPanel*>();
+        QVERIFY(graphPanel && graphPanel->legendHtml().contains(QStringLiteral("MACs")));
+        // The node with the most MACs is painted the worst colour (position 1).
+        double worst = -1;
+        for (const auto& [key, h] : heat)
+            worst = std::max(worst, h.position);
+        QCOMPARE(worst, 1.0);
+        saveShot(view, shot);
+    }
+
+    // Issue 38: at 1024×700 the Heatmap tab's controls were squashed to half their height and
+    // their text cut, in both themes. Every control keeps at least its size hint's height; the
+    // table takes what is left. The tab shows the program's cost (issue 34) with no ETDump.
+    void controlsKeepTheirHeightAt1024x700_data()
+    {
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("light") << QStringLiteral("light");
+        QTest::newRow("dark") << QStringLiteral("dark");
+    }
+
+    void controlsKeepTheirHeightAt1024x700()
+    {
+        QFETCH(QString, theme);
+        applyTheme(*themeFromName(theme));
+        // The whole window at 1024×700: menus, tool bar, status bar and the side pane's splitter.
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy opened(&window, &MainWindow::documentOpened);
+        window.openFile(QString::fromStdString(etscope::test::samplePath("tinycnn/tinycnn_u55.pte")));
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        auto* found = window.findChild<DocumentView*>();
+        QVERIFY(found);
+        DocumentView& view = *found;
+        QSignalSpy shown(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shown.wait(20000));
+        QCOMPARE(window.size(), QSize(1024, 700));
+        QTabWidget* side = nullptr;
+        int heatTab = -1;
+        for (auto* tabs : view.findChildren<QTabWidget*>())
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->tabText(i) == QStringLiteral("Heatmap")) {
+                    side = tabs;
+                    heatTab = i;
+                }
+        QVERIFY(side && heatTab >= 0);
+        side->setCurrentIndex(heatTab);
+        HeatmapPanel* panel = view.heatmapPanel();
+        QCOMPARE(side->currentWidget(), panel);
+        // The cost of the program, computed on the heat worker with nothing attached.
+        QTRY_VERIFY_WITH_TIMEOUT(panel->tableCount() >= 1, 20000);
+        QVERIFY(QString::fromStdString(panel->model()->table().title).startsWith(QStringLiteral("Cost")));
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        QVERIFY(panel->height() < 700);
+        QList<QWidget*> controls;
+        for (auto* w : panel->findChildren<QComboBox*>())
+            controls << w;
+        for (auto* w : panel->findChildren<QLineEdit*>())
+            controls << w;
+        for (auto* w : panel->findChildren<QCheckBox*>())
+            controls << w;
+        for (auto* w : panel->findChildren<HeatLegend*>())
+            controls << w;
+        for (auto* w : panel->findChildren<QLabel*>())
+            controls << w;
+        int checked = 0;
+        for (QWidget* w : std::as_const(controls)) {
+            if (!w->isVisibleTo(panel) || panel->view()->isAncestorOf(w))
+                continue; // the table's own children, hidden notes
+            ++checked;
+            const int wanted = w->hasHeightForWidth() ? w->heightForWidth(w->width()) : w->sizeHint().height();
+            QVERIFY2(w->height() >= wanted,
+                qPrintable(QStringLiteral("%1 %2 (%3): %4 px high, wants %5")
+                               .arg(theme, QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                               .arg(w->height())
+                               .arg(wanted)));
+        }
+        QVERIFY(checked >= 8); // 4 combo boxes/fields + threshold, the check box, the legend, labels
+        // The table still has rows to show.
+        QVERIFY(panel->view()->viewport()->height() >= 3 * 20);
+        // With the first-divergence line and a note above (the walk-through's case: a run and
+        // its reference attached) nothing is squashed either: the pane scrolls.
+        panel->setNote(QStringLiteral("Reading the debug data for this view…"));
+        panel->setDivergence(QStringLiteral("First divergence: forward › XnnpackBackend #1 › node 13 — snr 2.989 dB "
+                                            "< 20 dB"),
+            true);
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+        controls << panel->divergenceButton();
+        for (QWidget* w : std::as_const(controls)) {
+            if (!w->isVisibleTo(panel) || panel->view()->isAncestorOf(w))
+                continue;
+            const int wanted = w->hasHeightForWidth() ? w->heightForWidth(w->width()) : w->sizeHint().height();
+            QVERIFY2(w->height() >= wanted,
+                qPrintable(QStringLiteral("%1 %2 (%3) with the divergence line: %4 px high, wants %5")
+                               .arg(theme, QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                               .arg(w->height())
+                               .arg(wanted)));
+        }
+        QVERIFY(panel->view()->viewport()->height() >= 3 * 20);
+        saveShot(window, QStringLiteral("heatmap-1024x700-%1.png").arg(theme));
+        applyTheme(Theme::Light);
+    }
+
+    // Issue 38: the arrow keys moved the heat table's current row but not the graph's
+    // selection; a key now selects the row's node as a click does.
+    void arrowKeysMoveTheGraphSelection()
+    {
+        HeatTable table;
+        table.title = "Cost — hand";
+        table.columns.push_back({ "MACs", true, "" });
+        // Rows for nodes 4, 7 (inside delegate 2: inner 3) and 9.
+        table.rows.push_back({ { NodeId(4), NodeId::none() }, "a", { 10.0 } });
+        table.rows.push_back({ { NodeId(2), NodeId(3) }, "b", { 20.0 } });
+        table.rows.push_back({ { NodeId(9), NodeId::none() }, "c", { std::nullopt } });
+        HeatmapPanel panel;
+        panel.setTable(table);
+        panel.resize(480, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        std::vector<NodeOrigin> requested;
+        connect(&panel, &HeatmapPanel::nodeRequested, this, [&](const NodeOrigin& o) { requested.push_back(o); });
+        QTableView* view = panel.view();
+        // A click on row 0 selects its node (once, not once for the press and again for the click).
+        const QRect first = view->visualRect(view->model()->index(0, 0));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, first.center());
+        QCOMPARE(requested.size(), std::size_t(1));
+        QVERIFY((requested.back() == NodeOrigin { NodeId(4), NodeId::none() }));
+        // Down: row 1, the inner node; Down again: row 2; Up: row 1 again.
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(requested.size(), std::size_t(2));
+        QVERIFY((requested.back() == NodeOrigin { NodeId(2), NodeId(3) }));
+        QTest::keyClick(view, Qt::Key_Down);
+        QCOMPARE(requested.size(), std::size_t(3));
+        QVERIFY((requested.back() == NodeOrigin { NodeId(9), NodeId::none() }));
+        QTest::keyClick(view, Qt::Key_Up);
+        QCOMPARE(requested.size(), std::size_t(4));
+        QVERIFY((requested.back() == NodeOrigin { NodeId(2), NodeId(3) }));
+        // Sorting moves rows without a key: no request.
+        view->sortByColumn(1, Qt::DescendingOrder);
+        QCOMPARE(requested.size(), std::size_t(4));
+    }
+
+    void arrowKeysSelectOnTheGraph()
+    {
+        // The same through the tab: a key in the cost table selects the node on the graph.
+        DocumentController controller;
+        controller.adopt(load("djl-executorch-engine/stress_mlp.pte"));
+        DocumentView view(&controller, GraphContext {});
+        view.resize(1400, 900);
+        view.show();
+        QSignalSpy shown(&view, &DocumentView::presentationShown);
+        QVERIFY(view.presentation() || shown.wait(20000));
+        HeatmapPanel* panel = view.heatmapPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(panel->tableCount() >= 1, 20000);
+        QTableView* table = panel->view();
+        QVERIFY(table->model()->rowCount() >= 2);
+        const QRect first = table->visualRect(table->model()->index(0, 0));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, first.center());
+        const QModelIndex second = table->model()->index(1, 0);
+        const NodeOrigin expected { NodeId(second.data(HeatmapModel::TopNodeRole).toInt()),
+            NodeId(second.data(HeatmapModel::InnerNodeRole).toInt()) };
+        table->setFocus();
+        QTest::keyClick(table, Qt::Key_Down);
+        QTRY_VERIFY_WITH_TIMEOUT(view.selectedNode() && *view.selectedNode() == expected, 10000);
     }
 
     void namesKeepTheirWidthBesideManyColumns()

@@ -28,6 +28,8 @@ namespace etscope::ui {
 /// The heat tables of one view (a method, or one delegate of it), prepared for the heatmap.
 struct HeatData {
     std::vector<std::shared_ptr<const PreparedHeatTable>> tables;
+    /// The last `costTables` of `tables` are the program's cost (issue 34), which needs no debug data.
+    std::size_t costTables = 0;
     std::vector<core::Warning> warnings;
     /// The attached run's timeline on the method (none for a delegate's tab, or without a run).
     std::shared_ptr<const core::Timeline> timeline;

@@ -4,6 +4,7 @@
 // data changes (issue 27 #13). Both report progress and stop when asked.
 #include "ui/document/documentcontroller.h"
 
+#include "core/cost/costheat.h"
 #include "core/debug/eventmapper.h"
 #include "core/document/etrecordgraphs.h"
 #include "ui/common/logging.h"
@@ -43,7 +44,8 @@ std::shared_ptr<const HeatData> delegateHeatData(const HeatData& base, core::Nod
     auto data = std::make_shared<HeatData>();
     data->warnings = base.warnings;
     data->divergence = base.divergence;
-    for (const auto& prepared : base.tables) {
+    for (std::size_t t = 0; t < base.tables.size(); ++t) {
+        const auto& prepared = base.tables[t];
         // Inside a delegate only its own nodes can be coloured.
         auto table = std::make_shared<core::HeatTable>();
         table->title = prepared->table->title;
@@ -52,10 +54,25 @@ std::shared_ptr<const HeatData> delegateHeatData(const HeatData& base, core::Nod
             if (row.origin.top == delegateNode && row.origin.inner.valid())
                 table->rows.push_back(row);
         // A table with no row here colours nothing: no legend or empty table.
-        if (!table->rows.empty())
+        if (!table->rows.empty()) {
             data->tables.push_back(prepareHeatTable(std::move(table)));
+            data->costTables += t >= base.tables.size() - base.costTables ? 1 : 0;
+        }
     }
     return data;
+}
+
+/// The "Cost" table of `method` (core/cost/costheat.h); nullopt when nothing was counted.
+std::optional<core::HeatTable> methodCostTable(const core::Document& document, int method)
+{
+    const auto m = static_cast<std::size_t>(method);
+    if (!document.program || m >= document.methods.size() || !document.methods[m].graph)
+        return std::nullopt;
+    const std::string& name = document.program->methods[m].name;
+    auto report = core::cost::computeCost(document, { name });
+    if (!report || report.value().nodes.empty())
+        return std::nullopt;
+    return core::cost::costHeatTable(report.value(), *document.methods[m].graph, name);
 }
 
 /// The heat tables of `method` and the run's timeline on it; nullptr when stopped. On a worker.
@@ -68,6 +85,11 @@ std::shared_ptr<const HeatData> methodHeatData(
         return nullptr;
     for (core::HeatTable& table : *tables)
         data->tables.push_back(prepareHeatTable(std::make_shared<const core::HeatTable>(std::move(table))));
+    // What each node costs (issue 34 item 4), after the debug data's tables: needs no ETDump.
+    if (auto cost = methodCostTable(document, method)) {
+        data->tables.push_back(prepareHeatTable(std::make_shared<const core::HeatTable>(std::move(*cost))));
+        data->costTables = 1;
+    }
     // The run's timeline on this method, built here too (proportional to its events).
     if (session.run) {
         const auto m = static_cast<std::size_t>(method);

@@ -20,11 +20,13 @@
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QImage>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QSvgGenerator>
@@ -282,7 +284,25 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     form->addRow(tr("Scale"), m_scaleBox);
     form->addRow(tr("Range"), range);
     form->addRow(tr("Threshold"), m_threshold);
-    auto* layout = new QVBoxLayout(this);
+    // The controls and the table scroll together when the pane is shorter than they need
+    // (issue 38: at 1024×700 the pane below the tab bar is about 330 px high, and the controls
+    // were squashed to half their height, their text cut, the table left a row or two). Every
+    // control keeps its height; the table keeps kMinimumRows rows.
+    constexpr int kMinimumRows = 6;
+    auto* content = new QWidget(this);
+    content->setObjectName(QStringLiteral("heatmapContent"));
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("heatmapScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidgetResizable(true);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    m_view->setMinimumHeight(m_view->horizontalHeader()->sizeHint().height()
+        + kMinimumRows * m_view->verticalHeader()->defaultSectionSize() + 2 * m_view->frameWidth()
+        + m_view->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, m_view));
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     m_note->setObjectName(QStringLiteral("heatNote"));
     m_note->setWordWrap(true);
@@ -304,6 +324,7 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     layout->addLayout(form);
     layout->addWidget(m_legend);
     layout->addWidget(m_view, 1);
+    scroll->setWidget(content); // after its layout is filled: the scroll area sizes it from that
 
     connect(m_column, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         showThreshold();
@@ -319,11 +340,23 @@ HeatmapPanel::HeatmapPanel(QWidget* parent)
     });
     for (QLineEdit* edit : { m_low, m_high, m_threshold })
         connect(edit, &QLineEdit::editingFinished, this, &HeatmapPanel::applyControls);
-    connect(m_view, &QTableView::clicked, this, [this](const QModelIndex& index) {
-        const int top = index.data(HeatmapModel::TopNodeRole).toInt();
-        if (top >= 0)
-            Q_EMIT nodeRequested({ core::NodeId(top), core::NodeId(index.data(HeatmapModel::InnerNodeRole).toInt()) });
-    });
+    connect(m_view, &QTableView::clicked, this, &HeatmapPanel::requestNodeOf);
+    // The arrow keys (and Page Up/Down, Home, End) move the graph's selection as a click does
+    // (issue 38): the row made current by a key is requested; a click's own is by `clicked`.
+    m_view->installEventFilter(this);
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (m_keyboardMove && current.isValid())
+                requestNodeOf(current);
+            m_keyboardMove = false;
+        });
+}
+
+void HeatmapPanel::requestNodeOf(const QModelIndex& index)
+{
+    const int top = index.data(HeatmapModel::TopNodeRole).toInt();
+    if (top >= 0)
+        Q_EMIT nodeRequested({ core::NodeId(top), core::NodeId(index.data(HeatmapModel::InnerNodeRole).toInt()) });
 }
 
 void HeatmapPanel::setNote(const QString& text)
@@ -491,6 +524,12 @@ bool HeatmapPanel::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
         fitNameColumn();
+    if (watched == m_view->viewport() && event->type() == QEvent::MouseButtonPress)
+        m_keyboardMove = false;
+    if (watched == m_view && event->type() == QEvent::KeyPress)
+        m_keyboardMove = true; // a key that moves the current row requests its node
+    if (watched == m_view && event->type() == QEvent::KeyRelease)
+        m_keyboardMove = false;
     return QWidget::eventFilter(watched, event);
 }
 

@@ -10,6 +10,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QModelIndex;
 class QPushButton;
 class QTableView;
 
@@ -107,6 +108,8 @@ private:
     /// (up to kNameShare of the view): many metric columns scroll instead of squeezing the names.
     void fitNameColumn();
     bool eventFilter(QObject* watched, QEvent* event) override;
+    /// Asks for the graph node of the row at `index` (a click, or a key moving the current row).
+    void requestNodeOf(const QModelIndex& index);
     void updateLegend();
     /// Fills `legend` for the column `c` of the table shown (the panel's legend, an export's).
     void fillLegend(HeatLegend& legend, std::size_t c) const;
@@ -132,6 +135,7 @@ private:
     QLabel* m_status;
     HeatLegend* m_legend;
     int m_namesWidth = 0; ///< pixels the node names need, padding included
+    bool m_keyboardMove = false; ///< a key press is being handled by the table
 };
 
 } // namespace etscope::ui

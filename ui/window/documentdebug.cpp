@@ -25,7 +25,9 @@ void DocumentView::refreshDebugData()
     const auto document = m_controller->document();
     if (!document || !document->program)
         return;
-    const bool nothing = m_controller->debug().empty() && (!m_heatmap || m_heatmap->tableCount() == 0);
+    // Without debug data the heatmap still has the program's cost (issue 34): asked for only
+    // once the Heatmap tab is built (shown), so the first paint computes nothing more.
+    const bool nothing = m_controller->debug().empty() && !m_heatmap;
     m_heatPending = !nothing;
     refreshAnalysis();
     if (nothing) {
@@ -64,18 +66,20 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
 {
     const auto document = m_controller->document();
     setHeatNote({});
+    // The debug data's own tables (the cost needs none, and is not news: issue 34).
+    const auto debugTables = [](const HeatData* heat) { return heat ? heat->tables.size() - heat->costTables : 0; };
+    const bool hadData = m_heatmap && debugTables(m_heatData.get()) > 0;
     m_heatData = data;
     m_heatMethod = m_context.method;
-    const bool hadData = m_heatmap && m_heatmap->tableCount() > 0;
     QElapsedTimer showing;
     showing.start();
-    // No tables for a heatmap not built yet (a program with only an ETRecord beside it): it
+    // No debug tables for a heatmap not built yet (a program with only an ETRecord beside it): it
     // stays unbuilt, and heatmap() gives it m_heatData when it is (issue 27: built here, its
     // panel was measured in the hidden tab's layout of the first paint). With tables it is
     // built now, with them, and comes to the front.
     if (m_heatmap)
         m_heatmap->setTables(data->tables);
-    else if (!data->tables.empty())
+    else if (debugTables(data.get()) > 0)
         heatmap();
     applyDivergence();
     refreshTimeline();
@@ -88,7 +92,7 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
         leadWithDumpFit(all);
         m_banner->setWarnings(all);
     }
-    if (!hadData && m_heatmap && m_heatmap->tableCount() > 0)
+    if (!hadData && m_heatmap && debugTables(data.get()) > 0)
         m_sideTabs->setCurrentWidget(m_heatmap);
     Q_EMIT debugDataShown();
 }

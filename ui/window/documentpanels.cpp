@@ -116,6 +116,9 @@ HeatmapPanel* DocumentView::heatmap()
             heatmap->setTables(m_heatData->tables);
         heatmap->setNote(m_heatNote);
         replacePage(m_sideTabs, m_heatmapPage, heatmap);
+        // Built without debug data: it asks for the cost of the method shown (on a worker).
+        if (!m_heatPending && !(m_heatData && m_heatMethod == m_context.method))
+            QTimer::singleShot(0, this, [this] { refreshDebugData(); });
     });
 }
 
