@@ -459,10 +459,18 @@ void PropertiesModel::addCost(const std::string& method, int delegate, const Nod
         if (d->npu && d->npu->macsPerCycle > 0)
             addRow(group, tr("estimated for"),
                 tr("%1 MACs per cycle (%2)").arg(d->npu->macsPerCycle).arg(q(d->npu->macsSource)));
-        // The vendors' figures beside: Vela's summary, the runner's measured cycles, and
-        // "NPU cycles" (ETScope's estimate; Vela's estimate; measured), each named for its source.
-        for (const Attribute& a : d->vendor)
-            addRow(group, q(a.name), q(a.value));
+        // The vendors' figures beside, in a group of their own: "NPU cycles" (ETScope's estimate;
+        // Vela's estimate; measured) first, then Vela's summary and the runner's counters, each
+        // named for its source.
+        if (!d->vendor.empty()) {
+            QStandardItem* vendor = addGroup(tr("Vela and measured figures"));
+            for (const Attribute& a : d->vendor)
+                if (a.name == "NPU cycles")
+                    addRow(vendor, tr("cycles side by side"), q(a.value));
+            for (const Attribute& a : d->vendor)
+                if (a.name != "NPU cycles")
+                    addRow(vendor, q(a.name), q(a.value));
+        }
         return;
     }
     const cost::NodeCost* c = m_facts->costOf(method, delegate, static_cast<std::uint32_t>(node.id.index()));
@@ -509,11 +517,14 @@ void PropertiesModel::addCost(const std::string& method, int delegate, const Nod
         if (a.name.starts_with("measured:") && a.name.find("cycles") != std::string::npos)
             beside << tr("%1: %2 cycles").arg(q(a.name), q(a.value));
     }
+    if (c->vendor.empty())
+        return;
+    QStandardItem* vendor = addGroup(tr("Vela and measured figures"));
     if (c->estimate && !beside.isEmpty())
-        addRow(group, tr("cycles side by side"),
+        addRow(vendor, tr("cycles side by side"),
             tr("ETScope estimate: %1 cycles; %2").arg(count(c->estimate->cycles), beside.join(QStringLiteral("; "))));
     for (const Attribute& a : c->vendor)
-        addRow(group, q(a.name), q(a.value));
+        addRow(vendor, q(a.name), q(a.value));
 }
 
 void PropertiesModel::addWhy(const std::string& method, const Node& node)
