@@ -6,8 +6,12 @@
 #include "core/debug/eventmapper.h"
 #include "core/debug/runtimeprofile.h"
 #include "core/document/etrecordgraphs.h"
+#include "core/vendorlogs/runlog.h"
+#include "core/vendorlogs/velalog.h"
+#include "core/why/partitionlog.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QObject>
 
@@ -70,6 +74,12 @@ QStringList DebugSession::describe() const
         lines << QObject::tr("reference: %1").arg(QString::fromStdString(reference->path()));
     if (!inspectorPath.isEmpty())
         lines << QObject::tr("Inspector table: %1 (%2 rows)").arg(inspectorPath).arg(inspectorRows);
+    for (const std::string& path : logs.vela)
+        lines << QObject::tr("Vela log: %1").arg(QString::fromStdString(path));
+    for (const std::string& path : logs.runs)
+        lines << QObject::tr("runner log: %1").arg(QString::fromStdString(path));
+    for (const std::string& path : logs.partitions)
+        lines << QObject::tr("partition report: %1").arg(QString::fromStdString(path));
     return lines;
 }
 
@@ -220,8 +230,62 @@ std::optional<Error> attach(
         session.inspectorRows = rows;
         return std::nullopt;
     }
+    // Logs: read whole now, so a file that is no such log is refused when attached (naming it
+    // and why); the node facts read it again when they are computed.
+    case AttachKind::VelaLog: {
+        auto log = vendor::readVelaLog(file);
+        if (!log)
+            return log.error();
+        if (log->empty())
+            return makeError(Error::Code::BadIdentifier, file,
+                "is not a Vela log: no network summary, per-layer table or register listing in it");
+        session.logs.vela.push_back(file);
+        return std::nullopt;
+    }
+    case AttachKind::RunLog: {
+        auto log = vendor::readRunLog(file);
+        if (!log)
+            return log.error();
+        if (log->empty())
+            return makeError(Error::Code::BadIdentifier, file,
+                "is not a runner log: no \"Profiler report\" or \"Ethos-U PMU report\" in it");
+        session.logs.runs.push_back(file);
+        return std::nullopt;
+    }
+    case AttachKind::PartitionLog: {
+        auto log = readPartitionLogFile(file);
+        if (!log)
+            return log.error();
+        if (!log->recognised())
+            return makeError(Error::Code::BadIdentifier, file,
+                "is not a partition report: no Arm table, XNNPACK, QNN or Core ML partitioner line in it");
+        session.logs.partitions.push_back(file);
+        return std::nullopt;
+    }
     }
     return std::nullopt;
+}
+
+std::vector<AttachKind> logKinds(const QString& path)
+{
+    std::vector<AttachKind> kinds;
+    if (QFileInfo(path).fileName().compare(QLatin1String("partition_report.txt"), Qt::CaseInsensitive) == 0)
+        kinds.push_back(AttachKind::PartitionLog);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return kinds;
+    // The first MiB tells: the readers are bounded and never fail on text they do not know.
+    constexpr qint64 kLook = qint64 { 1 } << 20;
+    const QByteArray head = file.read(kLook);
+    const std::string_view text(head.constData(), static_cast<std::size_t>(head.size()));
+    const std::string name = path.toStdString();
+    if (kinds.empty() && parsePartitionLog(text, name).recognised())
+        kinds.push_back(AttachKind::PartitionLog);
+    if (!vendor::parseRunLog(text, name).empty())
+        kinds.push_back(AttachKind::RunLog);
+    if (!vendor::parseVelaLog(text, name).empty())
+        kinds.push_back(AttachKind::VelaLog);
+    return kinds;
 }
 
 std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
@@ -231,6 +295,11 @@ std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun)
         return haveRun ? AttachKind::Reference : AttachKind::Run;
     if (name == QLatin1String("etrecord.bin") || name.endsWith(QLatin1String(".etrecord")))
         return AttachKind::ETRecord;
+    // A log, by its content, before the Inspector table its extension may suggest.
+    for (const char* extension : { ".log", ".txt", ".csv", ".out" })
+        if (name.endsWith(QLatin1String(extension)))
+            if (const auto kinds = logKinds(path); !kinds.empty())
+                return kinds.front();
     // Tables as the Inspector saved them, or as printed and pasted into a text or Markdown file.
     for (const char* extension : { ".csv", ".tsv", ".json", ".txt", ".md" })
         if (name.endsWith(QLatin1String(extension)))
@@ -250,6 +319,8 @@ QStringList attachCompanions(DebugSession& session, const Program& programData, 
         { AttachKind::ETRecord, folder.filePath(stem + QStringLiteral(".etrecord")) },
         { AttachKind::Run, folder.filePath(stem + QStringLiteral(".etdp")) },
         { AttachKind::Reference, folder.filePath(stem + QStringLiteral(".reference.etdp")) },
+        // Arm's flow writes it into its intermediates folder (the CLI's `why` reads it too).
+        { AttachKind::PartitionLog, folder.filePath(QStringLiteral("partition_report.txt")) },
     };
     for (const auto& [kind, path] : candidates) {
         if (!QFileInfo(path).isFile() || (kind == AttachKind::ETRecord && session.etrecord))

@@ -9,6 +9,7 @@
 #include "core/document/document.h"
 #include "core/stats/operatortable.h"
 #include "core/table/heattable.h"
+#include "ui/document/nodefacts.h"
 
 #include <QString>
 
@@ -57,6 +58,9 @@ struct DebugSession {
     QString inspectorPath;
     std::size_t inspectorRows = 0; ///< counted when attached
     core::GapMetric inspectorMetric = core::GapMetric::Mse;
+    /// Logs read by the node facts (nodefacts.h): each checked when attached, read again when
+    /// the facts are computed (no more than a few MiB of text).
+    FactLogs logs;
 
     bool empty() const { return !etrecord && !run && !reference && inspectorPath.isEmpty(); }
     /// One line per attachment, for the status bar and the heatmap panel.
@@ -79,13 +83,23 @@ struct DebugSession {
     std::optional<core::OperatorTable> operatorTable(const std::string& method) const;
 };
 
-enum class AttachKind { Run, Reference, ETRecord, InspectorTable };
+/// What can be attached to a program: debug artifacts (the heat tables' data) and logs (the
+/// node facts': a Vela log or its per-layer CSV, a runner log with its PMU report, a partition
+/// report).
+enum class AttachKind { Run, Reference, ETRecord, InspectorTable, VelaLog, RunLog, PartitionLog };
 
 /// What a file is as a debug artifact, by its name: an ETDump (.etdp: the run, or the reference
 /// when `haveRun`), an ETRecord (etrecord.bin, *.etrecord) or an Inspector gap table (.csv,
 /// .tsv, .json (pandas to_json), .txt, .md: what the attach dialog offers); nullopt for anything
-/// else (programs, .ptd, unknown files).
+/// else (programs, .ptd, unknown files). A text file (.log, .txt, .csv, .out) is first looked
+/// into (logKinds): a log found there wins over the Inspector table its extension suggests.
 std::optional<AttachKind> debugArtifactKind(const QString& path, bool haveRun);
+
+/// The logs a text file holds, by its content (its first MiB): a partition report
+/// ("partition_report.txt" by name, or any format core/why reads), a runner's PMU report, Vela
+/// output or its per-layer CSV. One file may hold several (an Arm export's console log holds
+/// the partition report and Vela's output). Empty for anything else or a file not read.
+std::vector<AttachKind> logKinds(const QString& path);
 
 /// Reads one artifact into `session`; the error names the file and the reason. An ETDump's
 /// debug buffer is taken from `debugBuffer`, else from "<stem>.debug.bin" beside it. With
@@ -95,7 +109,8 @@ std::optional<core::Error> attach(DebugSession& session, AttachKind kind, const 
     const QString& debugBuffer = {}, const DebugWork* work = nullptr);
 
 /// Artifacts lying beside a program, by name: "etrecord.bin", "<stem>.etdp" (run) and
-/// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin". An ETRecord that
+/// "<stem>.reference.etdp" (reference), each ETDump with "<stem>….debug.bin", and the
+/// partition report Arm's flow writes, "partition_report.txt". An ETRecord that
 /// is clearly another program's (etrecordMismatch) is left out. Returns what was attached;
 /// failures and left-out files become warnings. Runs on any thread (the open worker calls it).
 QStringList attachCompanions(DebugSession& session, const core::Program& program, const QString& programPath,

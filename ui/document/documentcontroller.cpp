@@ -108,6 +108,8 @@ DocumentController::~DocumentController()
     m_closing = true;
     if (m_attachCancel)
         m_attachCancel->store(true);
+    if (m_factsCancel)
+        m_factsCancel->store(true);
     for (const HeatEntry& entry : std::as_const(m_heat))
         if (entry.cancel)
             entry.cancel->store(true);
@@ -136,6 +138,7 @@ void DocumentController::adopt(std::shared_ptr<const core::Document> document)
     m_groupings.clear();
     ++m_generation;
     dropHeatTables();
+    dropNodeFacts();
     Q_EMIT opened();
 }
 
@@ -143,6 +146,7 @@ void DocumentController::stop()
 {
     m_cancel->store(true);
     stopDebugWork();
+    stopNodeFacts();
     for (QObject* requester : m_views.keys())
         stopLayout(requester);
     dropAhead();
@@ -212,6 +216,7 @@ void DocumentController::open(const QString& path, OpenHandler done, core::OpenO
             m_debug = std::move(result.debug);
             m_debugWarnings = std::move(result.debugWarnings);
             dropHeatTables();
+            dropNodeFacts();
             if (done)
                 done(RequestOutcome::Done, {});
             Q_EMIT opened();

@@ -4,6 +4,7 @@
 #include "core/analysis/timeline.h"
 #include "core/document/document.h"
 #include "ui/document/debugsession.h"
+#include "ui/document/nodefacts.h"
 #include "ui/graph/presentation.h"
 #include "ui/heatmap/heatmapmodel.h"
 
@@ -90,6 +91,19 @@ public:
     /// decodeDeferredGraphs is running.
     bool decodingDeferredGraphs() const { return m_deferredDecode == DeferredDecode::Running; }
 
+    /// Computes, on a worker, what each node costs and why operators stayed on the CPU
+    /// (nodefacts.h), with the logs attached (once per document and set of logs; views ask after
+    /// their first paint): emits nodeFactsReady when done. Attaching a log or an ETRecord
+    /// computes them again once they were asked for.
+    void requestNodeFacts();
+    /// The facts, nullptr until computed (or while computed again after an attachment: the
+    /// older ones stay until the newer are ready).
+    std::shared_ptr<const NodeFacts> nodeFacts() const { return m_facts; }
+    /// requestNodeFacts' worker runs.
+    bool computingNodeFacts() const { return m_factsCancel != nullptr; }
+    /// Stops computing the facts (asked again, they start over).
+    void stopNodeFacts();
+
     QString path() const { return m_path; }
     /// Milliseconds since open() was asked for this file (first-paint of --timings).
     double millisecondsSinceRequest() const;
@@ -157,6 +171,8 @@ Q_SIGNALS:
     /// decodeDeferredGraphs ended: every inner graph is decoded, or (stopped) what is left
     /// decodes on first use.
     void deferredDecodeFinished();
+    /// requestNodeFacts' facts are ready (nodeFacts()).
+    void nodeFactsReady();
 
 private:
     /// A layout asked for and not yet delivered.
@@ -231,6 +247,10 @@ private:
     void leaveAhead(QObject* requester, bool stopped);
     /// Cancels every layout ahead (another file, the document closing); waiters get no answer.
     void dropAhead();
+    /// Computes the facts again with the current logs, when they were asked for.
+    void refreshNodeFacts();
+    /// Forgets the facts (another document).
+    void dropNodeFacts();
     /// The method's grouping, computed once per document.
     std::shared_ptr<const core::Grouping> grouping(int method);
 
@@ -260,6 +280,11 @@ private:
     QElapsedTimer m_requested;
     bool m_graphTimed = false; ///< the first presentation also reports the document's analysis
     int m_busy = 0;
+    std::shared_ptr<const NodeFacts> m_facts;
+    std::shared_ptr<std::atomic<bool>> m_factsCancel; ///< set while the worker runs
+    bool m_factsAsked = false;
+    bool m_factsStale = false; ///< an ETRecord or log was attached since m_facts was computed
+    quint64 m_factsGeneration = 0; ///< counts requests: an older worker's answer is dropped
     enum class DeferredDecode { NotStarted, Running, Done };
     DeferredDecode m_deferredDecode = DeferredDecode::NotStarted;
 };

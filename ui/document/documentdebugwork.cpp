@@ -14,6 +14,8 @@
 #include <QPointer>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace etscope::ui {
 
 namespace {
@@ -35,6 +37,20 @@ void takeArtifact(DebugSession& session, AttachKind kind, const DebugSession& re
         session.inspectorPath = read.inspectorPath;
         session.inspectorRows = read.inspectorRows;
         break;
+    case AttachKind::VelaLog:
+    case AttachKind::RunLog:
+    case AttachKind::PartitionLog: {
+        // The same log attached again is read once.
+        const auto append = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+            for (const std::string& path : from)
+                if (std::find(to.begin(), to.end(), path) == to.end())
+                    to.push_back(path);
+        };
+        append(session.logs.vela, read.logs.vela);
+        append(session.logs.runs, read.logs.runs);
+        append(session.logs.partitions, read.logs.partitions);
+        break;
+    }
     }
 }
 
@@ -243,6 +259,10 @@ void DocumentController::startNextAttach()
                 m_attachments.append({ job.kind, job.path });
                 // Heat tables of the old session are dropped; views ask again on debugChanged.
                 dropHeatTables();
+                // A log or an ETRecord changes what the node facts say: computed again (if asked for).
+                if (job.kind == AttachKind::VelaLog || job.kind == AttachKind::RunLog
+                    || job.kind == AttachKind::PartitionLog || job.kind == AttachKind::ETRecord)
+                    refreshNodeFacts();
                 qCDebug(logDebug).noquote()
                     << QStringLiteral("attach finished: %1 in %2 ms%3")
                            .arg(job.path)

@@ -176,6 +176,47 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         paintMark(painter, box, radius);
     if (m_canExpand && !isReportRendering(*this))
         paintExpandButton(painter, header);
+    if (!m_note.isEmpty())
+        paintNote(painter, fill);
+}
+
+QRectF NodeItem::noteRect() const
+{
+    // On the bottom-right corner, astride the border: clear of the centred texts, and inside the
+    // bounding rectangle (8 px right, 6 px below the box); neither the box nor the layout change.
+    constexpr double kNote = 11;
+    const QRectF box = boxRect();
+    return { box.right() - kNote / 2 - 2, box.bottom() - kNote / 2 - 2, kNote, kNote };
+}
+
+void NodeItem::setNote(const QString& text)
+{
+    if (text == m_note)
+        return;
+    m_note = text;
+    update();
+}
+
+void NodeItem::paintNote(QPainter* painter, const QColor& fill) const
+{
+    // Unobtrusive: a small disc of the box's own fill, outlined in its text colour, not a mark.
+    const QRectF circle = noteRect();
+    QColor ink = textOn(fill);
+    ink.setAlphaF(0.75);
+    painter->save();
+    painter->setPen(QPen(ink, 1.0));
+    painter->setBrush(fill);
+    painter->drawEllipse(circle);
+    QFont font = subtitleFont();
+    // The subtitle's size is in pixels (the layout measures with it) or in points.
+    if (font.pixelSize() > 0)
+        font.setPixelSize(std::max(1, font.pixelSize() * 4 / 5));
+    else
+        font.setPointSizeF(font.pointSizeF() * 0.8);
+    font.setBold(true);
+    painter->setFont(font);
+    painter->drawText(circle, Qt::AlignCenter, QStringLiteral("?"));
+    painter->restore();
 }
 
 double NodeItem::paintBox(

@@ -59,6 +59,14 @@ public:
     const QString& heatLabel() const { return m_heatLabel; }
     /// The font the heat label is drawn with: the subtitle's, made smaller until it fits.
     const QFont& heatLabelFont() const { return m_heatFont; }
+    /// A small "?" in the box's bottom-right corner saying there is an answer worth reading
+    /// about the node (why it stayed on the CPU: a failing constraint or a logged reason);
+    /// `text` is that answer in one line (its tooltip), empty for none.
+    void setNote(const QString& text);
+    bool hasNote() const { return !m_note.isEmpty(); }
+    const QString& note() const { return m_note; }
+    /// The note's circle, in item coordinates (inside the box).
+    QRectF noteRect() const;
 
 private:
     /// The highlight behind, the box (a stack for a group) with its border, and the header band;
@@ -74,6 +82,8 @@ private:
     void paintMark(QPainter* painter, const QRectF& box, double radius) const;
     /// The ⊞ button of a delegate or group.
     void paintExpandButton(QPainter* painter, const QColor& header) const;
+    /// The note's "?" (setNote).
+    void paintNote(QPainter* painter, const QColor& fill) const;
     /// The look for the canvas it is on: light, or dark in a dark theme (never in a report).
     const NodeLook& currentLook() const;
 
@@ -94,6 +104,7 @@ private:
     QString m_heatText; ///< the label as drawn (only shortened when even the smallest type is too wide)
     std::optional<NodeMark> m_mark;
     double m_badgeWidth = 0; ///< of the mark's badge, 0 without one
+    QString m_note; ///< setNote's text, empty for none
     QString m_plainToolTip; ///< the tooltip without the mark's reason
 };
 

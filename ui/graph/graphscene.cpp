@@ -139,6 +139,8 @@ void GraphScene::setPresentation(std::shared_ptr<const Presentation> presentatio
         item->setToolTip(tooltipFor(p, adjacency, i));
         if (const auto mark = m_marks.find(keyOf(p.origins[i])); mark != m_marks.end())
             item->setMark(mark->second);
+        if (const auto note = m_notes.find(keyOf(p.origins[i])); note != m_notes.end())
+            item->setNote(note->second);
         addItem(item);
         m_nodes.push_back(item);
     }
@@ -338,6 +340,15 @@ void GraphScene::setMarks(MarkLayer layer, Marks marks)
         item->setMark(frameMark(item->owner()));
 }
 
+void GraphScene::setNotes(std::map<std::pair<int, int>, QString> notes)
+{
+    m_notes = std::move(notes);
+    for (NodeItem* item : m_nodes) {
+        const auto note = m_notes.find(keyOf(item->origin()));
+        item->setNote(note == m_notes.end() ? QString() : note->second);
+    }
+}
+
 std::optional<NodeMark> GraphScene::frameMark(const NodeOrigin& owner) const
 {
     // A delegate's mark says something of the call (Compare: "payload 432 B → 1088 B"); a group's
@@ -395,6 +406,15 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent* event)
     if (event->button() == Qt::LeftButton) {
         for (QGraphicsItem* item : items(event->scenePos())) {
             if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
+                if (node->hasNote() && node->noteRect().contains(node->mapFromScene(event->scenePos()))) {
+                    // The node is selected as by any click, then its answer is asked for.
+                    const NodeOrigin origin = node->origin();
+                    clearSelection();
+                    node->setSelected(true);
+                    Q_EMIT noteClicked(origin);
+                    event->accept();
+                    return;
+                }
                 if (node->canExpand() && node->expandButtonRect().contains(node->mapFromScene(event->scenePos()))) {
                     if (m_presentation)
                         clicktiming::beginOpening(*m_presentation, node->origin());

@@ -55,6 +55,11 @@ public:
     /// The marks drawn: every layer's, the later layer's where two mark one node.
     const Marks& marks() const { return m_marks; }
 
+    /// Small notes ("?", NodeItem::setNote) on nodes by keyOf, each with its one-line text, kept
+    /// for later presentations (why a node stayed on the CPU); an empty map removes them.
+    void setNotes(std::map<std::pair<int, int>, QString> notes);
+    const std::map<std::pair<int, int>, QString>& notes() const { return m_notes; }
+
     /// The mark an open frame of `owner` carries: its delegate's, none for a group.
     std::optional<NodeMark> frameMark(const core::NodeOrigin& owner) const;
     static std::pair<int, int> keyOf(const core::NodeOrigin& origin)
@@ -72,6 +77,8 @@ Q_SIGNALS:
     void expandToggled(const core::NodeOrigin& owner);
     /// Double-click on a node (delegates open in their own tab).
     void nodeActivated(const core::NodeOrigin& origin);
+    /// A node's note was clicked: the node is selected (nodeSelected came first).
+    void noteClicked(const core::NodeOrigin& origin);
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent* event) override;
@@ -89,6 +96,7 @@ private:
     bool m_edgeLabels = false;
     std::map<MarkLayer, Marks> m_layers;
     Marks m_marks; ///< the layers combined
+    std::map<std::pair<int, int>, QString> m_notes;
 };
 
 } // namespace etscope::ui

@@ -51,6 +51,13 @@ OperatorPanel::OperatorPanel(QWidget* parent)
     // Not ResizeToContents: that reserves the sort arrow's room in every title (fitCountColumns).
     m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Delegated, QHeaderView::Interactive);
     m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::NonDelegated, QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Macs, QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Bytes, QHeaderView::Interactive);
+    m_view->horizontalHeader()->setSectionResizeMode(OperatorTableModel::Why, QHeaderView::Interactive);
+    // The cost and why columns come with the node facts (setFacts), after the first paint.
+    for (const int column : { OperatorTableModel::Macs, OperatorTableModel::Bytes, OperatorTableModel::Why })
+        m_view->setColumnHidden(column, true);
+    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &OperatorPanel::fitCountColumns);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setObjectName(QStringLiteral("operatorTable"));
@@ -150,7 +157,8 @@ void OperatorPanel::fitCountColumns()
     option.initFrom(header);
     option.fontMetrics = QFontMetrics(bold);
     const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, &option, header);
-    for (const int column : { OperatorTableModel::Delegated, OperatorTableModel::NonDelegated }) {
+    for (const int column : { OperatorTableModel::Delegated, OperatorTableModel::NonDelegated, OperatorTableModel::Macs,
+             OperatorTableModel::Bytes }) {
         option.section = column;
         option.text = m_proxy->headerData(column, Qt::Horizontal).toString();
         QSize title = header->style()->sizeFromContents(QStyle::CT_HeaderSection, &option, QSize(), header);
@@ -175,6 +183,29 @@ void OperatorPanel::setTables(const core::OperatorTable& program, const std::opt
 void OperatorPanel::setDisplayNames(QHash<QString, QString> names)
 {
     m_model->setDisplayNames(std::move(names));
+}
+
+void OperatorPanel::setFacts(
+    std::shared_ptr<const NodeFacts> facts, const std::string& method, std::optional<int> delegate)
+{
+    const bool shown = facts != nullptr;
+    m_model->setFacts(std::move(facts), method, delegate);
+    for (const int column : { OperatorTableModel::Macs, OperatorTableModel::Bytes, OperatorTableModel::Why })
+        m_view->setColumnHidden(column, !shown);
+    // With the reasons the op types keep a width of their own and the reasons take the rest
+    // (their whole text in the tooltip; the table scrolls sideways when the pane is narrow);
+    // without, the op types take the rest.
+    QHeaderView* header = m_view->horizontalHeader();
+    header->setSectionResizeMode(OperatorTableModel::OpType, shown ? QHeaderView::Interactive : QHeaderView::Stretch);
+    header->setSectionResizeMode(OperatorTableModel::Why, shown ? QHeaderView::Stretch : QHeaderView::Interactive);
+    fitCountColumns();
+    if (shown) {
+        constexpr int kOpTypeMinimum = 120;
+        constexpr int kOpTypeMaximum = 180;
+        header->resizeSection(OperatorTableModel::OpType,
+            std::clamp(static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(OperatorTableModel::OpType),
+                kOpTypeMinimum, kOpTypeMaximum));
+    }
 }
 
 bool OperatorPanel::showingETRecord() const
@@ -217,6 +248,9 @@ core::Table OperatorPanel::visibleTable() const
 {
     core::Table table;
     table.columns = { "op_type", "occurrences_in_delegated_graphs", "occurrences_in_non_delegated_graphs" };
+    if (m_model->hasFacts())
+        for (const char* column : { "macs", "bytes_read_written", "why_on_cpu" })
+            table.columns.emplace_back(column);
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         std::vector<core::TableCell> cells;
         // The table's own key (what `etscope ops` prints), not a spelling shown for the graph's sake.
@@ -228,6 +262,20 @@ core::Table OperatorPanel::visibleTable() const
             m_proxy->index(row, OperatorTableModel::Delegated).data(OperatorTableModel::SortRole).toInt()));
         cells.emplace_back(static_cast<long long>(
             m_proxy->index(row, OperatorTableModel::NonDelegated).data(OperatorTableModel::SortRole).toInt()));
+        if (m_model->hasFacts()) {
+            // Counts as numbers; "no rule" and "no shape" as words (never 0), unknown as nothing.
+            for (const int column : { OperatorTableModel::Macs, OperatorTableModel::Bytes }) {
+                const QModelIndex index = m_proxy->index(row, column);
+                const qlonglong value = index.data(OperatorTableModel::SortRole).toLongLong();
+                if (value >= 0)
+                    cells.emplace_back(static_cast<long long>(value));
+                else if (value == -3)
+                    cells.emplace_back(core::kNoValue);
+                else
+                    cells.emplace_back(index.data().toString().toStdString());
+            }
+            cells.emplace_back(m_proxy->index(row, OperatorTableModel::Why).data().toString().toStdString());
+        }
         table.rows.push_back(std::move(cells));
     }
     table.notes = m_model->table().summaryLines();

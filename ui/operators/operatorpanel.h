@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -19,6 +20,7 @@ class QTimer;
 namespace etscope::ui {
 
 class OperatorTableModel;
+struct NodeFacts;
 class OperatorTableProxy;
 
 /// The operator occurrence table with its summary lines, a filter box and Previous/Next
@@ -36,6 +38,10 @@ public:
     /// OperatorTableModel::setDisplayNames).
     void setDisplayNames(QHash<QString, QString> names);
     bool showingETRecord() const;
+    /// What each op type of `method` costs and why its nodes stayed on the CPU (nullptr: not
+    /// computed yet).
+    void setFacts(
+        std::shared_ptr<const NodeFacts> facts, const std::string& method, std::optional<int> delegate = std::nullopt);
     /// What the user sees, in the order shown (filter and sort applied), with the summary lines.
     core::Table visibleTable() const;
     QTableView* view() const { return m_view; }

@@ -8,6 +8,8 @@
 #include "core/util/scalartype.h"
 #include "core/util/text.h"
 
+#include <QLocale>
+
 #include <set>
 
 namespace etscope::ui {
@@ -347,6 +349,12 @@ void PropertiesModel::showNode(
     const Node& node = inner ? graph.node(origin.inner) : topNode;
 
     addNodeFacts(method, graph, node, topNode, inner);
+    if (m_facts) {
+        const int delegate = inner && topNode.delegate.valid() ? static_cast<int>(topNode.delegate.index()) : -1;
+        addCost(method.name, delegate, node, inner);
+        if (!inner)
+            addWhy(method.name, node);
+    }
     // A value node of the method: its memory plan has a group of its own (below), so the
     // attributes leave out what it shows.
     const bool planned = !inner && node.value.valid() && !tensorPlan(method, node.value.value).empty();
@@ -399,6 +407,171 @@ void PropertiesModel::addNodeFacts(
         addRow(group, tr("debug handle"), QString::number(node.debugHandle->value));
     if (node.inferred)
         addRow(group, tr("inferred"), tr("wiring found by a rule, not stored in the file"));
+}
+
+namespace {
+
+QString count(std::uint64_t value)
+{
+    return QLocale().toString(static_cast<qulonglong>(value));
+}
+
+/// "840 B", "12.0 KiB (12,288 bytes)".
+QString bytesText(std::uint64_t value)
+{
+    constexpr std::uint64_t kKiB = 1024;
+    if (value < kKiB)
+        return q(formatBytes(value));
+    return QStringLiteral("%1 (%2 bytes)").arg(q(formatBytes(value)), count(value));
+}
+
+} // namespace
+
+QModelIndex PropertiesModel::whyGroup() const
+{
+    for (int row = 0; row < rowCount(); ++row)
+        if (item(row, 0)->text() == tr("Why on the CPU"))
+            return index(row, 0);
+    return {};
+}
+
+void PropertiesModel::addCost(const std::string& method, int delegate, const Node& node, bool inner)
+{
+    if (!inner && node.kind == NodeKind::Delegate && node.delegate.valid()) {
+        // A delegate call: what its inside costs in sum, and the vendors' figures for it.
+        const cost::DelegateCost* d = m_facts->delegateOf(method, static_cast<int>(node.delegate.index()));
+        if (!d)
+            return;
+        QStandardItem* group = addGroup(tr("Cost"));
+        if (!d->note.empty())
+            addRow(group, tr("note"), q(d->note));
+        const cost::CostTotals& t = d->totals;
+        addRow(group, tr("operators"),
+            tr("%1 (%2 counted, %3 no rule, %4 no shape)").arg(t.nodes).arg(t.counted).arg(t.noRule).arg(t.noShape));
+        addRow(group, tr("MACs"), count(t.macs));
+        addRow(group, tr("ops"), count(t.ops));
+        addRow(group, tr("bytes read"), bytesText(t.bytesRead));
+        addRow(group, tr("bytes written"), bytesText(t.bytesWritten));
+        addRow(group, tr("parameter bytes"), bytesText(t.parameterBytes));
+        if (t.estimatedCycles)
+            addRow(group, tr("ETScope estimate"),
+                tr("%1 NPU cycles (an estimate, not a measurement)").arg(count(*t.estimatedCycles)));
+        if (d->npu && d->npu->macsPerCycle > 0)
+            addRow(group, tr("estimated for"),
+                tr("%1 MACs per cycle (%2)").arg(d->npu->macsPerCycle).arg(q(d->npu->macsSource)));
+        // The vendors' figures beside, in a group of their own: "NPU cycles" (ETScope's estimate;
+        // Vela's estimate; measured) first, then Vela's summary and the runner's counters, each
+        // named for its source.
+        if (!d->vendor.empty()) {
+            QStandardItem* vendor = addGroup(tr("Vela and measured figures"));
+            for (const Attribute& a : d->vendor)
+                if (a.name == "NPU cycles")
+                    addRow(vendor, tr("cycles side by side"), q(a.value));
+            for (const Attribute& a : d->vendor)
+                if (a.name != "NPU cycles")
+                    addRow(vendor, q(a.name), q(a.value));
+        }
+        return;
+    }
+    const cost::NodeCost* c = m_facts->costOf(method, delegate, static_cast<std::uint32_t>(node.id.index()));
+    if (!c)
+        return;
+    QStandardItem* group = addGroup(tr("Cost"));
+    if (c->status != cost::CostStatus::Counted) {
+        // Never 0: no rule or no shape says so, and why.
+        addRow(group, tr("MACs"), q(std::string(cost::costStatusName(c->status))));
+        if (!c->reason.empty())
+            addRow(group, tr("why"), q(c->reason));
+    } else {
+        if (!c->kind.empty())
+            addRow(group, tr("kind"), q(std::string(c->kind)));
+        addRow(group, tr("MACs"), count(c->macs));
+        addRow(group, tr("ops"), count(c->ops));
+        addRow(group, tr("bytes read"), c->bytesRead ? bytesText(*c->bytesRead) : tr("not known"));
+        addRow(group, tr("bytes written"), c->bytesWritten ? bytesText(*c->bytesWritten) : tr("not known"));
+        addRow(group, tr("parameter bytes"), bytesText(c->parameterBytes));
+        if (const auto intensity = c->intensity())
+            addRow(group, tr("intensity"), tr("%1 MACs and ops per byte").arg(*intensity, 0, 'f', 2));
+        if (!c->formula.empty())
+            addRow(group, tr("formula"), q(c->formula));
+        if (!c->reason.empty())
+            addRow(group, tr("note"), q(c->reason));
+    }
+    if (c->streamOffset)
+        addRow(group, tr("command offset"), QStringLiteral("0x%1").arg(*c->streamOffset, 0, 16));
+    if (c->estimate) {
+        const cost::NpuEstimate& e = *c->estimate;
+        QString text = tr("%1 cycles, %2-bound").arg(count(e.cycles), q(e.bound));
+        if (e.computeCycles)
+            text += tr("; compute %1").arg(count(*e.computeCycles));
+        if (e.memoryCycles)
+            text += tr("; memory %1").arg(count(*e.memoryCycles));
+        addRow(group, tr("ETScope estimate"), text);
+    }
+    // The vendors' own figures, beside ETScope's, as joined (costvendor.h): one line in sum,
+    // then each with its source.
+    QStringList beside;
+    for (const Attribute& a : c->vendor) {
+        if (a.name == "Vela estimate: op cycles" || a.name == "Vela estimate: NPU cycles")
+            beside << tr("%1: %2 cycles").arg(q(a.name), q(a.value));
+        if (a.name.starts_with("measured:") && a.name.find("cycles") != std::string::npos)
+            beside << tr("%1: %2 cycles").arg(q(a.name), q(a.value));
+    }
+    if (c->vendor.empty())
+        return;
+    QStandardItem* vendor = addGroup(tr("Vela and measured figures"));
+    if (c->estimate && !beside.isEmpty())
+        addRow(vendor, tr("cycles side by side"),
+            tr("ETScope estimate: %1 cycles; %2").arg(count(c->estimate->cycles), beside.join(QStringLiteral("; "))));
+    for (const Attribute& a : c->vendor)
+        addRow(vendor, q(a.name), q(a.value));
+}
+
+void PropertiesModel::addWhy(const std::string& method, const Node& node)
+{
+    if (node.kind != NodeKind::Operator || !node.instruction.valid())
+        return;
+    const auto answers = m_facts->whyOf(method, node.chain, static_cast<int>(node.instruction.value));
+    if (answers.empty())
+        return;
+    QStandardItem* group = addGroup(tr("Why on the CPU"));
+    for (const NodeWhy* answer : answers) {
+        const QString backend = answer->target.empty()
+            ? q(answer->backend)
+            : QStringLiteral("%1 (%2)").arg(q(answer->backend), q(answer->target));
+        if (answers.size() > 1)
+            addRow(group, tr("checked against"), backend);
+        if (answer->kind == WhyKind::Boundary) {
+            addRow(group, tr("kind"), tr("boundary conversion, by design"));
+            if (const WhyGroup* g = m_facts->groupOf(*answer)) {
+                addRow(group, tr("reason"), q(g->reason));
+                addRow(group, tr("group"),
+                    tr("%n quantize/dequantize node(s) at %1's edges, explained once", nullptr, g->nodes)
+                        .arg(q(g->backend)));
+                if (!g->source.empty())
+                    addRow(group, tr("source"), q(g->source));
+            } else if (!answer->reason.empty()) {
+                addRow(group, tr("reason"), q(answer->reason));
+            }
+        } else {
+            addRow(group, tr("kind"), q(std::string(whyKindName(answer->kind))));
+            addRow(group, tr("reason"), q(answer->reason));
+            if (!answer->source.empty())
+                addRow(group, tr("source"), q(answer->source));
+        }
+        if (answers.size() == 1)
+            addRow(group, tr("checked against"), backend);
+        if (!answer->matched.empty())
+            addRow(group, tr("how matched"), q(answer->matched));
+        if (!answer->fxName.empty())
+            addRow(group, tr("FX node"), q(answer->fxName));
+        for (const PlacedReason& placed : answer->logged)
+            addRow(group, tr("logged"),
+                tr("%1 (%2, line %3; %4)")
+                    .arg(q(placed.reason.reason), q(placed.reason.file))
+                    .arg(placed.reason.line)
+                    .arg(q(placed.matched)));
+    }
 }
 
 void PropertiesModel::addNodeEdges(const Graph& graph, const Node& node)

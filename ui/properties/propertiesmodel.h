@@ -3,6 +3,7 @@
 
 #include "core/document/document.h"
 #include "core/graph/flatten.h"
+#include "ui/document/nodefacts.h"
 
 #include <QStandardItemModel>
 
@@ -28,6 +29,12 @@ public:
     void showEdge(const core::Document& document, int method, const core::Graph& drawn,
         const core::NodeOrigin& fromOrigin, int edgeIndex);
     void clearAll();
+    /// What each node costs and why it stayed on the CPU: a "Cost" and a "Why on the CPU" group
+    /// in the nodes shown from now on (nullptr: none; the view shows the node again when set).
+    void setFacts(std::shared_ptr<const NodeFacts> facts) { m_facts = std::move(facts); }
+    const std::shared_ptr<const NodeFacts>& facts() const { return m_facts; }
+    /// The "Why on the CPU" group's row, or an invalid index when none is shown.
+    QModelIndex whyGroup() const;
     /// True while a show… call fills the tree: a view fits itself once, on filled(), rather than
     /// on each of its rows (expanding and measuring all rows again per row inserted took 3 ms of
     /// dnf_executorch5's first paint).
@@ -40,6 +47,12 @@ Q_SIGNALS:
 private:
     struct Filling;
     int m_filling = 0;
+    std::shared_ptr<const NodeFacts> m_facts;
+    /// The "Cost" group of an operator node (top level: `delegate` -1, else its delegate's index)
+    /// or, for a delegate call, of the delegate: totals, Ethos-U estimate and vendor figures.
+    void addCost(const std::string& method, int delegate, const core::Node& node, bool inner);
+    /// The "Why on the CPU" group of a top-level operator node.
+    void addWhy(const std::string& method, const core::Node& node);
     void showSource(
         const core::ETRecord& record, const std::string& method, const std::vector<core::DebugHandle>& handles);
     /// The "Memory plan" group of a tensor value of `method` (nothing for other values).

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/search/searchpanel.h"
 
+#include "ui/document/nodefacts.h"
 #include "ui/graph/clicktiming.h"
 #include "ui/search/searchmodel.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -34,8 +36,13 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
     m_status = new QLabel(tr("Type in the search box (Ctrl+F)."), this);
     m_status->setObjectName(QStringLiteral("searchStatus"));
     m_status->setWordWrap(true); // "The first 1,000 results …" in a narrow side pane
+    m_cpuOnly = new QCheckBox(tr("Left on the CPU"), this);
+    m_cpuOnly->setObjectName(QStringLiteral("searchCpuOnly"));
+    m_cpuOnly->setToolTip(tr("Only the operators outside every delegate, each with why it stayed on the CPU "
+                             "(the search box narrows them)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(kMargin, kMargin, kMargin, kMargin);
+    layout->addWidget(m_cpuOnly);
     layout->addWidget(m_status);
     layout->addWidget(m_view, 1);
 
@@ -58,6 +65,7 @@ SearchPanel::SearchPanel(QLineEdit* edit, QWidget* parent)
         }
         activate((m_view->currentIndex().row() + 1) % m_model->rowCount());
     });
+    connect(m_cpuOnly, &QCheckBox::toggled, this, [this] { Q_EMIT searchRequested(m_edit->text()); });
     connect(m_view, &QListView::activated, this, [this](const QModelIndex& index) { activate(index.row()); });
     connect(m_view, &QListView::clicked, this, [this](const QModelIndex& index) { activate(index.row()); });
 }
@@ -69,7 +77,9 @@ void SearchPanel::search(const core::Graph& top, const QString& text, core::Node
     // One hit more than shown tells whether the list is cut. A delegate's tab keeps its own
     // hits only, so it searches without a cap before it picks them.
     const std::size_t limit = delegateScope.valid() ? std::numeric_limits<std::size_t>::max() : kMaxHits + 1;
-    std::vector<core::SearchHit> hits = core::searchGraph(top, text.trimmed().toStdString(), limit);
+    const bool cpuOnly = m_cpuOnly->isChecked();
+    std::vector<core::SearchHit> hits
+        = cpuOnly ? cpuHits(top, text.trimmed(), method) : core::searchGraph(top, text.trimmed().toStdString(), limit);
     if (delegateScope.valid())
         std::erase_if(hits,
             [&](const core::SearchHit& hit) { return hit.origin.top != delegateScope || !hit.origin.inner.valid(); });
@@ -77,7 +87,11 @@ void SearchPanel::search(const core::Graph& top, const QString& text, core::Node
     if (capped)
         hits.resize(kMaxHits);
     m_model->setResults(&top, std::move(hits), std::move(grouping), method);
-    if (text.trimmed().isEmpty())
+    if (cpuOnly)
+        m_status->setText(m_facts
+                ? tr("%n operator(s) left on the CPU", nullptr, m_model->rowCount())
+                : tr("%n operator(s) left on the CPU (why: being worked out…)", nullptr, m_model->rowCount()));
+    else if (text.trimmed().isEmpty())
         m_status->setText(tr("Type in the search box (Ctrl+F)."));
     else if (capped)
         m_status->setText(tr("The first %1 results, in graph order: more match (type more to narrow the search) — "
@@ -85,6 +99,38 @@ void SearchPanel::search(const core::Graph& top, const QString& text, core::Node
                               .arg(QLocale().toString(static_cast<qulonglong>(kMaxHits))));
     else
         m_status->setText(tr("%n result(s) — Enter jumps to the next", nullptr, m_model->rowCount()));
+}
+
+void SearchPanel::setFacts(std::shared_ptr<const NodeFacts> facts)
+{
+    m_facts = std::move(facts);
+    if (m_cpuOnly->isChecked())
+        Q_EMIT searchRequested(m_edit->text());
+}
+
+std::vector<core::SearchHit> SearchPanel::cpuHits(
+    const core::Graph& top, const QString& text, const QString& method) const
+{
+    std::vector<core::SearchHit> hits;
+    const std::string methodName = method.toStdString();
+    for (const core::Node& node : top.nodes) {
+        if (node.kind != core::NodeKind::Operator)
+            continue;
+        if (!text.isEmpty() && !QString::fromStdString(node.label).contains(text, Qt::CaseInsensitive)
+            && !QString::fromStdString(node.opType).contains(text, Qt::CaseInsensitive))
+            continue;
+        core::SearchHit hit { { node.id, core::NodeId::none() }, "on the CPU", {} };
+        if (m_facts && node.instruction.valid()) {
+            const auto answers = m_facts->whyOf(methodName, node.chain, static_cast<int>(node.instruction.value));
+            QStringList lines;
+            for (const core::NodeWhy* answer : answers)
+                lines << whyLine(*m_facts, *answer);
+            hit.text = lines.isEmpty() ? tr("no answer (no delegate's rules apply)").toStdString()
+                                       : lines.join(QStringLiteral(" | ")).toStdString();
+        }
+        hits.push_back(std::move(hit));
+    }
+    return hits;
 }
 
 void SearchPanel::activate(int row)

@@ -88,6 +88,8 @@ void DocumentView::showHeatData(std::shared_ptr<const HeatData> data)
         std::vector<Warning> all = document->warnings;
         all.insert(all.end(), m_controller->debugWarnings().begin(), m_controller->debugWarnings().end());
         all.insert(all.end(), data->warnings.begin(), data->warnings.end());
+        if (const auto facts = m_controller->nodeFacts()) // the logs' (a refused log among them)
+            all.insert(all.end(), facts->warnings.begin(), facts->warnings.end());
         // "Is this ETDump from another program?" leads: behind "(and 5 more)" it went unseen.
         leadWithDumpFit(all);
         m_banner->setWarnings(all);

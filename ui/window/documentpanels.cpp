@@ -257,7 +257,9 @@ void DocumentView::startDeferredWork()
     QTimer::singleShot(0, this, [this] { loadCheck(); });
     m_controller->decodeDeferredGraphs();
     if (m_controller->decodingDeferredGraphs())
-        return; // deferredDecodeFinished counts them and lays out ahead
+        return; // deferredDecodeFinished counts them, lays out ahead and asks for the node facts
+    // The node facts (cost, why on the CPU): on a worker, after the first paint.
+    m_controller->requestNodeFacts();
     layOutAhead();
     if (m_operatorsWaiting)
         refreshOperatorTable();

@@ -78,6 +78,7 @@ DocumentView::DocumentView(DocumentController* controller, GraphContext context,
     building.start();
     buildUi();
     connectController();
+    connectNodeFacts();
     connect(this, &DocumentView::statusMessage, this, [this](const QString& text) { m_lastStatus = text; });
     if (graph) {
         showMethods(*document);
@@ -124,6 +125,9 @@ void DocumentView::connectController()
         layOutAhead();
         if (m_loadCheckWaiting)
             refreshLoadCheck();
+        // What each node costs reads the inner graphs: asked for once they are decoded.
+        if (m_painted)
+            m_controller->requestNodeFacts();
     });
     connect(m_controller, &DocumentController::debugChanged, this, [this] {
         refreshOperatorTable();

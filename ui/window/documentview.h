@@ -193,6 +193,11 @@ private:
     void onLayoutStopped();
     void showPresentation(std::shared_ptr<const Presentation> presentation);
     void refreshOperatorTable();
+    /// The node facts' signals (documentnodefacts.cpp).
+    void connectNodeFacts();
+    /// Gives the node facts (when computed) to the operator table, Properties, Search and the
+    /// graph's notes; `reshow`: they are new, the node shown and the banner take them too.
+    void applyNodeFacts(bool reshow);
     /// Gives the load check the document, unless it waits for deferred inner graphs.
     void refreshLoadCheck();
     /// After the first paint (or a failed layout): decode the deferred inner graphs, then count.

@@ -258,6 +258,7 @@ void DocumentView::refreshOperatorTable()
             names = edgeOperatorNames(*record);
         m_operators->setDisplayNames(std::move(names));
         m_operators->setTables(std::move(table), m_controller->debug().operatorTable(method));
+        applyNodeFacts(false);
         return;
     }
     // Inside a delegate every node is a delegated one.
@@ -273,6 +274,7 @@ void DocumentView::refreshOperatorTable()
     finishOperatorTable(table);
     m_operators->setDisplayNames({});
     m_operators->setTable(table);
+    applyNodeFacts(false);
 }
 
 void DocumentView::onOpTypeSelected(const QString& opType)

@@ -144,9 +144,16 @@ void MainWindow::buildFileMenu()
         { QT_TR_NOOP("Reference ETDump (compared with the run)…"), AttachKind::Reference },
         { QT_TR_NOOP("ETRecord…"), AttachKind::ETRecord },
         { QT_TR_NOOP("Inspector Numeric-Gap Table (CSV, TSV, JSON or as printed)…"), AttachKind::InspectorTable },
+        // Logs the node facts read (cost: docs/cost.md; why on the CPU: docs/why.md).
+        { QT_TR_NOOP("Vela Log or Per-Layer CSV…"), AttachKind::VelaLog },
+        { QT_TR_NOOP("Runner Log with PMU Report (FVP or Board)…"), AttachKind::RunLog },
+        { QT_TR_NOOP("Partition Report (Why on the CPU)…"), AttachKind::PartitionLog },
     };
-    for (const auto& [label, kind] : attachments)
+    for (const auto& [label, kind] : attachments) {
+        if (kind == AttachKind::VelaLog)
+            attachMenu->addSeparator();
         attachMenu->addAction(tr(label), this, [this, kind = kind] { attachDialog(kind); });
+    }
     file->addSeparator();
     addViewActions(file,
         { { QT_TR_NOOP("Export &Image…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
@@ -355,6 +362,12 @@ void MainWindow::attachDialog(AttachKind kind)
             return tr("ETDump (*.etdp *.etdump);;All files (*)");
         case AttachKind::ETRecord:
             return tr("ETRecord (*.bin *.etrecord);;All files (*)");
+        case AttachKind::VelaLog:
+            return tr("Vela output or per-layer CSV (*.log *.txt *.csv);;All files (*)");
+        case AttachKind::RunLog:
+            return tr("Runner output (*.log *.txt);;All files (*)");
+        case AttachKind::PartitionLog:
+            return tr("Partition reports and export logs (*.txt *.log);;All files (*)");
         case AttachKind::InspectorTable:
             break;
         }

@@ -191,7 +191,12 @@ void MainWindow::openFiles(const QStringList& paths)
                 [](const QPair<AttachKind, QString>& a) { return a.first == AttachKind::Run; });
         if (const auto kind = debugArtifactKind(path, hasRun);
             kind && (!programs.isEmpty() || (view && view->controller()->document()))) {
-            target.append({ *kind, path });
+            // A log may hold several (an Arm export's console: its partition report and Vela's
+            // output): each is attached.
+            const bool log
+                = *kind == AttachKind::VelaLog || *kind == AttachKind::RunLog || *kind == AttachKind::PartitionLog;
+            for (const AttachKind each : log ? logKinds(path) : std::vector<AttachKind> { *kind })
+                target.append({ each, path });
             continue;
         }
         programs.append({ path, {} });
