@@ -160,6 +160,36 @@ EventPlacement EventMapper::placeNamedEvent(ChainIndex chain, InstructionId inst
     return placement;
 }
 
+std::map<int, std::vector<std::string>> profiledNames(const RunBlock& block)
+{
+    std::map<int, std::vector<std::string>> names;
+    for (const ProfileEvent& event : block.profileEvents) {
+        if (event.isDelegateInternal() || event.chainIndex.value != 0 || event.name.empty())
+            continue;
+        auto& list = names[event.instructionId.value];
+        if (std::find(list.begin(), list.end(), event.name) == list.end())
+            list.push_back(event.name);
+    }
+    return names;
+}
+
+EventPlacement EventMapper::placeLoggedValues(
+    ChainIndex chain, InstructionId instruction, const std::map<int, std::vector<std::string>>& names) const
+{
+    EventPlacement placement = placeInstruction(chain, instruction);
+    const auto it = names.find(instruction.value);
+    if (!placement.matched || it == names.end())
+        return placement;
+    for (const std::string& name : it->second)
+        if (eventNameFits(m_graph.node(placement.origin.top), name) == false) {
+            placement = {};
+            placement.nameDisagrees = true;
+            placement.disagreeingName = name;
+            break;
+        }
+    return placement;
+}
+
 EventPlacement EventMapper::placeDelegateEvent(ChainIndex chain, InstructionId instruction, DelegateDebugId idInt,
     const std::string& idStr, DelegateEventCursor& cursor) const
 {

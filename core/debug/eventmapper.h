@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "core/debug/etdump.h"
 #include "core/debug/etrecord.h"
 #include "core/graph/flatten.h"
 #include "core/graph/graph.h"
@@ -24,6 +25,7 @@ struct EventPlacement {
     /// Not placed because the event's name disagrees with the instruction at its id
     /// (placeNamedEvent): native_call_convolution.out at an aten::add.out kernel.
     bool nameDisagrees = false;
+    std::string disagreeingName; ///< the name that disagrees (placeLoggedValues), when known
 };
 
 /// Whether a named, non-delegate event fits the instruction node it names (facts sheet §4.3):
@@ -54,6 +56,10 @@ std::string delegateIdentifierText(const std::string& identifier);
 /// Joins runtime identifiers (instruction ids, delegate debug identifiers) to nodes of a
 /// method's top-level graph and its decoded delegate graphs, optionally through an ETRecord
 /// (facts sheet §2.4). Keeps references: `graph` and `record` must outlive the mapper.
+/// The names `block`'s profiling events give each instruction of chain 0 (events inside
+/// delegates and framework events left out), for EventMapper::placeLoggedValues.
+std::map<int, std::vector<std::string>> profiledNames(const RunBlock& block);
+
 class EventMapper {
 public:
     EventMapper(const Graph& graph, const ETRecord* record = nullptr, std::string method = "forward");
@@ -68,6 +74,15 @@ public:
     /// nameDisagrees true) when eventNameFits says the name is another instruction's: the
     /// event of another program must not colour this one's node.
     EventPlacement placeNamedEvent(ChainIndex chain, InstructionId instruction, const std::string& name) const;
+
+    /// placeInstruction for the debug values a run logged at `instruction` (not inside a
+    /// delegate). A DebugEvent carries no name (the runtime's writer never fills it:
+    /// ../shared/docs/executorch-formats.md, DebugEvent.name), but the same block's profiling
+    /// events at that instruction do (`names`, from profiledNames): when one of them names another
+    /// operator (eventNameFits false) the values are another program's and are not placed
+    /// (matched false, nameDisagrees true), as placeNamedEvent does for the events themselves.
+    EventPlacement placeLoggedValues(
+        ChainIndex chain, InstructionId instruction, const std::map<int, std::vector<std::string>>& names) const;
 
     /// An event logged inside a delegate: Vulkan integer ids → the node with that delegate
     /// debug id; string ids → the inner node whose "debug symbol" attribute is that string

@@ -328,13 +328,15 @@ GapReport compareETDumps(
                   "program outputs enabled?)",
             std::nullopt });
     DelegateEventCursor cursor;
+    // The run's own profiling names say whose values these are (placeLoggedValues).
+    const std::map<int, std::vector<std::string>> runNames = profiledNames(*runBlock);
     for (const GroupKey& key : a.order) {
         const auto& [wireChain, instruction, idInt, idStr] = key;
         std::vector<const DebugEvent*> runEvents = a.groups.at(key);
         const ChainIndex chain = runEvents.front()->chain(); // the group's events share wireChain
         const bool internal = idInt.value != -1 || !idStr.empty();
         EventPlacement placement = internal ? mapper.placeDelegateEvent(chain, instruction, idInt, idStr, cursor)
-                                            : mapper.placeInstruction(chain, instruction);
+                                            : mapper.placeLoggedValues(chain, instruction, runNames);
         std::string caveat;
         std::vector<const DebugEvent*> refEvents;
         if (const auto it = b.groups.find(key); it != b.groups.end())
@@ -354,6 +356,8 @@ GapReport compareETDumps(
             row.matched = placement.matched;
             row.label = placement.matched ? mapper.label(placement.origin)
                                           : "instruction " + std::to_string(instruction.value);
+            if (placement.nameDisagrees)
+                row.label += " (profiled as " + placement.disagreeingName + ": not this program's operator there)";
             // An internal output no inner node stands for: the identifier says which it is
             // (and aot_ops, through the delegate_map's handles, which ops it came from).
             if (placement.origin.inner.valid()) // told apart as diff tells inner nodes apart

@@ -196,6 +196,8 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
     }
     const Graph& graph = mapper.graph();
     DelegateEventCursor cursor;
+    // The block's own profiling names say whose values these are (placeLoggedValues).
+    const std::map<int, std::vector<std::string>> names = profiledNames(block);
     const auto itemsOf = [](const std::vector<const DebugEvent*>& events) {
         std::vector<LoggedItem> items;
         for (const DebugEvent* event : events) {
@@ -213,7 +215,7 @@ SideLog collectSide(const ETDump& dump, std::size_t blockIndex, const EventMappe
         const ChainIndex chain = events.front()->chain();
         const bool internal = idInt.value != -1 || !idStr.empty();
         const EventPlacement placement = internal ? mapper.placeDelegateEvent(chain, instruction, idInt, idStr, cursor)
-                                                  : mapper.placeInstruction(chain, instruction);
+                                                  : mapper.placeLoggedValues(chain, instruction, names);
         const bool onHandles
             = internal && placement.matched && !placement.origin.inner.valid() && !placement.debugHandles.empty();
         if (!onHandles && (!placement.matched || (internal && !placement.origin.inner.valid()))) {

@@ -616,6 +616,13 @@ private slots:
             report.rows[1].problem.rfind("shapes differ: run [1], reference [32, 256] (1 vs 8192 elements)", 0) == 0,
             report.rows[1].problem.c_str());
         QVERIFY(!report.rows[1].metrics);
+        // Its values are not placed on stress_mlp's nodes: add's run profiles instruction 0 as
+        // native_call_add.out, and stress_mlp's instruction 0 is another operator (the name
+        // check placeNamedEvent makes for events, made for the values logged beside them).
+        QVERIFY2(!report.rows[0].matched, report.rows[0].label.c_str());
+        QVERIFY2(report.rows[0].label.find("profiled as native_call_add.out") != std::string::npos,
+            report.rows[0].label.c_str());
+        QVERIFY(!report.rows[0].origin.top.valid());
         // The table carries the warnings in its notes (CLI notes, every format that has notes).
         const Table table = gapTable(report);
         QCOMPARE(table.notes.size(), std::size_t(2 + 4));
