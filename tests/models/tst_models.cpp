@@ -113,7 +113,8 @@ private slots:
         proxy.setSourceModel(&model);
         model.setTable(computeOperatorTable(graph()));
         QCOMPARE(model.rowCount(), 8); // 7 op types + Total
-        QCOMPARE(model.columnCount(), 3);
+        // op_type, the two counts, then MACs, bytes and why on the CPU (filled by the node facts).
+        QCOMPARE(model.columnCount(), 6);
         QCOMPARE(model.headerData(1, Qt::Horizontal, Qt::ToolTipRole).toString(),
             QStringLiteral("occurrences_in_delegated_graphs"));
 
@@ -133,6 +134,20 @@ private slots:
                 }
             }
         }
+        // With the node facts the cost columns sort by their numbers too, an op type without a
+        // rule below every count, Total last.
+        model.setFacts(computeNodeFacts(*m_document, {}, nullptr), m_document->program->methods[0].name);
+        for (const int column : { int(OperatorTableModel::Macs), int(OperatorTableModel::Bytes) })
+            for (const Qt::SortOrder order : { Qt::AscendingOrder, Qt::DescendingOrder }) {
+                proxy.sort(column, order);
+                QVERIFY(lastRow().data(OperatorTableModel::IsTotalRole).toBool());
+                for (int row = 0; row + 2 < proxy.rowCount(); ++row) {
+                    const qlonglong a = proxy.index(row, column).data(OperatorTableModel::SortRole).toLongLong();
+                    const qlonglong b = proxy.index(row + 1, column).data(OperatorTableModel::SortRole).toLongLong();
+                    QVERIFY2(order == Qt::AscendingOrder ? a <= b : a >= b,
+                        qPrintable(QStringLiteral("column %1 row %2").arg(column).arg(row)));
+                }
+            }
         proxy.sort(1, Qt::DescendingOrder);
         QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("XNNFullyConnected"));
 
