@@ -9,6 +9,7 @@
 #include "tests/common/documentbytes.h"
 #include "tests/common/require.h"
 #include "tests/common/testsupport.h"
+#include "tests/common/writertensors.h"
 
 #include "core/analysis/buildgate.h"
 #include "core/analysis/kernelcheck.h"
@@ -84,13 +85,7 @@ ProgramSpec matmulProgram(std::int32_t n, bool mystery)
     ProgramSpec spec;
     MethodSpec& m = spec.addMethod("forward");
     const auto tensor = [&m](std::vector<std::int32_t> sizes, bool constant) {
-        TensorSpec t;
-        t.sizes = std::move(sizes);
-        if (constant)
-            t.data = std::vector<std::uint8_t>(t.byteSize(), 0);
-        else
-            t.allocation = AllocationSpec { 1, 0 };
-        return m.addTensor(t);
+        return m.addTensor(etscope::test::floatTensor(std::move(sizes), constant));
     };
     const std::int32_t mat1 = tensor({ 2, 20 }, false);
     const std::int32_t mat2 = tensor({ 20, n }, true);

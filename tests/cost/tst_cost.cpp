@@ -5,6 +5,7 @@
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "tests/common/velafixtures.h"
+#include "tests/common/writertensors.h"
 
 #include "core/cost/cost.h"
 #include "core/cost/costreport.h"
@@ -27,16 +28,7 @@ using namespace etscope::core::cost;
 
 namespace {
 
-TensorSpec floatTensor(std::vector<std::int32_t> sizes, bool constant = false)
-{
-    TensorSpec t;
-    t.sizes = std::move(sizes);
-    if (constant)
-        t.data = std::vector<std::uint8_t>(t.byteSize(), 0);
-    else
-        t.allocation = AllocationSpec { 1, 0 };
-    return t;
-}
+using etscope::test::floatTensor;
 
 std::int32_t intList(MethodSpec& m, std::vector<std::int64_t> items)
 {

@@ -3,6 +3,7 @@
 // input), on a writer-made program whose one convolution counts
 // N·Cout·Hout·Wout·(Cin/groups)·kh·kw = 1·4·6·6·2·3·3 = 2592 MACs, and on tinycnn_u55.pte.
 #include "tests/common/clirun.h"
+#include "tests/common/writertensors.h"
 
 #include "core/writer/programwriter.h"
 
@@ -20,13 +21,7 @@ using etscope::test::sampleArgument;
 
 TensorSpec tensor(std::vector<std::int32_t> sizes, bool constant)
 {
-    TensorSpec t;
-    t.sizes = std::move(sizes);
-    if (constant)
-        t.data = std::vector<std::uint8_t>(t.byteSize(), 0);
-    else
-        t.allocation = AllocationSpec { 1, 0 };
-    return t;
+    return etscope::test::floatTensor(std::move(sizes), constant);
 }
 
 /// conv: input [1, 2, 8, 8], weight [4, 2, 3, 3], no padding → out [1, 4, 6, 6]; then a kernel

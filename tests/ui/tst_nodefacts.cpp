@@ -12,6 +12,7 @@
 #include "tests/common/documentbytes.h"
 #include "tests/common/testsupport.h"
 #include "tests/common/velafixtures.h"
+#include "tests/common/writertensors.h"
 #include "tests/ui/attachwait.h"
 #include "ui/common/theme.h"
 #include "ui/document/documentcontroller.h"
@@ -43,16 +44,7 @@ namespace {
 
 const QString kVendor = QStringLiteral("Vela and measured figures");
 
-TensorSpec floatTensor(std::vector<std::int32_t> sizes, bool constant = false)
-{
-    TensorSpec t;
-    t.sizes = std::move(sizes);
-    if (constant)
-        t.data = std::vector<std::uint8_t>(t.byteSize(), 0);
-    else
-        t.allocation = AllocationSpec { 1, 0 };
-    return t;
-}
+using etscope::test::floatTensor;
 
 /// forward: #0 aten::addmm.out (bias [10], mat1 [2, 20], mat2 [20, 10] → [2, 10]) and
 /// #1 custom::mystery.out, an operator ETScope has no cost rule for.
