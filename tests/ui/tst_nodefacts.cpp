@@ -361,6 +361,10 @@ private slots:
         QCOMPARE(notes.begin()->first, GraphScene::keyOf(avgPool));
         NodeItem* item = f.view->scene()->itemFor(avgPool);
         QVERIFY(item && item->hasNote());
+        // Hovering the node says what the "?" stands for.
+        QVERIFY2(item->toolTip().contains(
+                     QStringLiteral("? Why on the CPU: constraint fails \u2014 kernel 5\u00d71\u00d71")),
+            qPrintable(item->toolTip()));
         // A click on it selects the node, and Properties shows why, in view.
         f.view->selectNode(f.delegateNode()); // something else first; centres nothing near the pool
         f.view->selectNode(avgPool); // centres it

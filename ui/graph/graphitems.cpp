@@ -107,8 +107,7 @@ void NodeItem::setMark(std::optional<NodeMark> mark)
 {
     if (sameMark(mark, m_mark))
         return;
-    if (!m_mark)
-        m_plainToolTip = toolTip(); // the node's own, before any mark
+    rememberPlainToolTip();
     prepareGeometryChange(); // the badge's width is part of the bounding rectangle
     m_mark = std::move(mark);
     m_badgeWidth = 0;
@@ -122,12 +121,28 @@ void NodeItem::setMark(std::optional<NodeMark> mark)
         const double room = m_size.width() - 12 - (m_canExpand ? kButton + 2 : 0);
         m_shownTitle = elideAroundToWidth(m_mark->name, m_mark->namePart, QFontMetricsF(titleFont()), room);
     }
-    QString tip = m_plainToolTip;
-    if (m_mark && !m_mark->tooltip.isEmpty())
-        tip += Qt::mightBeRichText(tip) ? QStringLiteral("<br><b>%1</b>").arg(m_mark->tooltip.toHtmlEscaped())
-                                        : QLatin1Char('\n') + m_mark->tooltip;
-    setToolTip(tip);
+    updateToolTip();
     update();
+}
+
+void NodeItem::rememberPlainToolTip()
+{
+    if (!m_mark && m_note.isEmpty())
+        m_plainToolTip = toolTip(); // the node's own, before any mark or note
+}
+
+void NodeItem::updateToolTip()
+{
+    QString tip = m_plainToolTip;
+    const bool rich = Qt::mightBeRichText(tip);
+    const auto add = [&](const QString& line) {
+        tip += rich ? QStringLiteral("<br><b>%1</b>").arg(line.toHtmlEscaped()) : QLatin1Char('\n') + line;
+    };
+    if (m_mark && !m_mark->tooltip.isEmpty())
+        add(m_mark->tooltip);
+    if (!m_note.isEmpty())
+        add(QStringLiteral("? Why on the CPU: ") + m_note);
+    setToolTip(tip);
 }
 
 void NodeItem::setHighlighted(bool on)
@@ -193,7 +208,9 @@ void NodeItem::setNote(const QString& text)
 {
     if (text == m_note)
         return;
+    rememberPlainToolTip();
     m_note = text;
+    updateToolTip(); // the "?" is small: hovering the node says what it stands for
     update();
 }
 

@@ -84,6 +84,10 @@ private:
     void paintExpandButton(QPainter* painter, const QColor& header) const;
     /// The note's "?" (setNote).
     void paintNote(QPainter* painter, const QColor& fill) const;
+    /// Keeps the node's own tooltip before a mark or a note is added to it.
+    void rememberPlainToolTip();
+    /// The node's own tooltip, then the mark's reason and the note.
+    void updateToolTip();
     /// The look for the canvas it is on: light, or dark in a dark theme (never in a report).
     const NodeLook& currentLook() const;
 
