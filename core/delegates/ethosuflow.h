@@ -88,10 +88,12 @@ private:
     };
     /// The first segment at or after `from` whose end is past `address` (segments are sorted and
     /// disjoint, so their ends ascend too).
-    static std::size_t firstEndingAfter(const std::vector<Segment>& segments, std::size_t from, std::uint64_t address)
+    /// Only [from, to) is searched (`to` clamped to the size); `to` when none there ends after.
+    static std::size_t firstEndingAfter(const std::vector<Segment>& segments, std::size_t from, std::uint64_t address,
+        std::size_t to = static_cast<std::size_t>(-1))
     {
         std::size_t low = from;
-        std::size_t high = segments.size();
+        std::size_t high = std::min(to, segments.size());
         while (low < high) {
             const std::size_t mid = low + (high - low) / 2;
             if (segments[mid].end <= address)
@@ -110,17 +112,7 @@ private:
         while (low < segments.size() && segments[low].end <= address) {
             const std::size_t probe = low + step;
             if (probe >= segments.size() || segments[probe].end > address) {
-                const std::size_t end = std::min(probe, segments.size());
-                std::size_t high = end;
-                ++low;
-                while (low < high) {
-                    const std::size_t mid = low + (high - low) / 2;
-                    if (segments[mid].end <= address)
-                        low = mid + 1;
-                    else
-                        high = mid;
-                }
-                return low;
+                return firstEndingAfter(segments, low + 1, address, probe);
             }
             low = probe;
             step *= 2;
